@@ -1,0 +1,1 @@
+//! weft-asm (placeholder until its module lands).

@@ -1,0 +1,1 @@
+//! weft-isa (placeholder until its module lands).

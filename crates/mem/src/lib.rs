@@ -1,0 +1,1 @@
+//! weft-mem (placeholder until its module lands).

@@ -1,0 +1,1 @@
+//! weft-reconv (placeholder until its module lands).

@@ -1,0 +1,1 @@
+//! weft-simt (placeholder until its module lands).

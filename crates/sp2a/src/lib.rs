@@ -1,0 +1,1 @@
+//! weft-sp2a (placeholder until its module lands).
