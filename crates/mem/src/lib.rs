@@ -1,1 +1,344 @@
-//! weft-mem (placeholder until its module lands).
+//! weft-mem: the memory map every core sees — sparse DRAM, each core's banked shared
+//! (local) memory window, extra RAM regions a profile may add, and the I/O page (console,
+//! exit, HTIF `tohost`).
+//!
+//! Accesses are byte-addressed and little-endian; misaligned accesses work (they are split
+//! into bytes when they cross a page). An access to an address nothing maps is a
+//! [`MemFault`] carrying the address, never a host crash.
+
+mod dram;
+
+pub use dram::Dram;
+use thiserror::Error;
+
+/// Default DRAM base (programs are linked here).
+pub const DRAM_BASE: u32 = 0x8000_0000;
+/// Default shared-memory base (the `local_mem_base` CSR).
+pub const LOCAL_BASE: u32 = 0xff00_0000;
+/// Console: a byte stored here is written to stdout.
+pub const IO_CONSOLE: u32 = 0xffff_ff00;
+/// Exit: a word stored here ends the run with that exit code.
+pub const IO_EXIT: u32 = 0xffff_ff04;
+/// First address of the I/O page.
+pub const IO_BASE: u32 = 0xffff_ff00;
+
+/// A memory access that nothing maps, or that the target refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum MemFault {
+    /// No region maps this address.
+    #[error("unmapped address {0:#010x}")]
+    Unmapped(u32),
+    /// The access runs off the end of a region.
+    #[error("access at {0:#010x} crosses the end of its region")]
+    Crosses(u32),
+    /// A store to a read-only device register.
+    #[error("store to read-only address {0:#010x}")]
+    ReadOnly(u32),
+}
+
+/// How the memory is laid out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemConfig {
+    /// DRAM base address.
+    pub dram_base: u32,
+    /// DRAM size in bytes.
+    pub dram_size: u32,
+    /// Shared-memory window base (same address on every core; each core has its own).
+    pub local_base: u32,
+    /// Shared-memory size per core, bytes.
+    pub local_size: u32,
+    /// Number of cores (one shared memory each).
+    pub cores: usize,
+    /// Extra plain RAM regions (base, size), e.g. a profile's low memory.
+    pub extra: Vec<(u32, u32)>,
+}
+
+impl Default for MemConfig {
+    fn default() -> Self {
+        MemConfig {
+            dram_base: DRAM_BASE,
+            dram_size: 256 << 20,
+            local_base: LOCAL_BASE,
+            local_size: 16 << 10,
+            cores: 1,
+            extra: Vec::new(),
+        }
+    }
+}
+
+/// Why a memory configuration is unusable.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MemConfigError {
+    /// A region has zero size.
+    #[error("{0} has size 0")]
+    Empty(&'static str),
+    /// A region runs past 4 GiB.
+    #[error("{0} runs past the end of the 32-bit address space")]
+    Wraps(&'static str),
+    /// Two regions overlap.
+    #[error("{0} overlaps {1}")]
+    Overlap(String, String),
+}
+
+/// What a store did besides writing memory (the simulator acts on it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreEffect {
+    /// Plain memory.
+    None,
+    /// A byte for the console.
+    Console(u8),
+    /// The program asked to exit with this code.
+    Exit(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Region {
+    Dram,
+    Local,
+    Extra(usize),
+    Io,
+}
+
+/// The memory system of one machine.
+#[derive(Clone, Debug)]
+pub struct Memory {
+    cfg: MemConfig,
+    dram: Dram,
+    locals: Vec<Vec<u8>>,
+    extra: Vec<Vec<u8>>,
+    tohost: Option<u32>,
+}
+
+fn end(base: u32, size: u32) -> u64 {
+    base as u64 + size as u64
+}
+
+impl Memory {
+    /// Build the memory system, checking that the regions are sane and disjoint.
+    pub fn new(cfg: MemConfig) -> Result<Memory, MemConfigError> {
+        let mut regions: Vec<(String, u32, u32)> = vec![
+            ("DRAM".into(), cfg.dram_base, cfg.dram_size),
+            ("shared memory".into(), cfg.local_base, cfg.local_size),
+            ("the I/O page".into(), IO_BASE, 0x100),
+        ];
+        for (i, &(b, s)) in cfg.extra.iter().enumerate() {
+            regions.push((format!("RAM region {i}"), b, s));
+        }
+        for (name, b, s) in &regions {
+            let n: &'static str = if name == "DRAM" { "DRAM" } else { "a memory region" };
+            if *s == 0 {
+                return Err(MemConfigError::Empty(n));
+            }
+            if end(*b, *s) > 1 << 32 {
+                return Err(MemConfigError::Wraps(n));
+            }
+        }
+        for (i, a) in regions.iter().enumerate() {
+            for b in &regions[i + 1..] {
+                if (a.1 as u64) < end(b.1, b.2) && (b.1 as u64) < end(a.1, a.2) {
+                    return Err(MemConfigError::Overlap(a.0.clone(), b.0.clone()));
+                }
+            }
+        }
+        Ok(Memory {
+            dram: Dram::new(cfg.dram_size),
+            locals: vec![vec![0; cfg.local_size as usize]; cfg.cores.max(1)],
+            extra: cfg.extra.iter().map(|&(_, s)| vec![0; s as usize]).collect(),
+            tohost: None,
+            cfg,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &MemConfig {
+        &self.cfg
+    }
+
+    /// Watch a DRAM word as the HTIF `tohost` register.
+    pub fn set_tohost(&mut self, addr: Option<u32>) {
+        self.tohost = addr;
+    }
+
+    fn region(&self, addr: u32) -> Option<(Region, u32)> {
+        let d = addr.wrapping_sub(self.cfg.dram_base);
+        if d < self.cfg.dram_size {
+            return Some((Region::Dram, d));
+        }
+        let l = addr.wrapping_sub(self.cfg.local_base);
+        if l < self.cfg.local_size {
+            return Some((Region::Local, l));
+        }
+        if addr >= IO_BASE {
+            return Some((Region::Io, addr - IO_BASE));
+        }
+        for (i, &(b, s)) in self.cfg.extra.iter().enumerate() {
+            let o = addr.wrapping_sub(b);
+            if o < s {
+                return Some((Region::Extra(i), o));
+            }
+        }
+        None
+    }
+
+    fn region_len(&self, r: Region) -> u32 {
+        match r {
+            Region::Dram => self.cfg.dram_size,
+            Region::Local => self.cfg.local_size,
+            Region::Extra(i) => self.cfg.extra[i].1,
+            Region::Io => 0x100,
+        }
+    }
+
+    /// True if `addr` is in DRAM (executable memory).
+    pub fn is_dram(&self, addr: u32) -> bool {
+        addr.wrapping_sub(self.cfg.dram_base) < self.cfg.dram_size
+    }
+
+    /// Load `size` (1, 2 or 4) bytes, zero-extended, as seen by `core`.
+    #[inline]
+    pub fn load(&self, core: usize, addr: u32, size: u32) -> Result<u32, MemFault> {
+        let (r, off) = self.region(addr).ok_or(MemFault::Unmapped(addr))?;
+        if off as u64 + size as u64 > self.region_len(r) as u64 {
+            return Err(MemFault::Crosses(addr));
+        }
+        Ok(match r {
+            Region::Dram => self.dram.read(off, size),
+            Region::Local => read_slice(&self.locals[core.min(self.locals.len() - 1)], off, size),
+            Region::Extra(i) => read_slice(&self.extra[i], off, size),
+            Region::Io => 0,
+        })
+    }
+
+    /// Store the low `size` bytes of `val`, as seen by `core`.
+    #[inline]
+    pub fn store(&mut self, core: usize, addr: u32, size: u32, val: u32) -> Result<StoreEffect, MemFault> {
+        let (r, off) = self.region(addr).ok_or(MemFault::Unmapped(addr))?;
+        if off as u64 + size as u64 > self.region_len(r) as u64 {
+            return Err(MemFault::Crosses(addr));
+        }
+        match r {
+            Region::Dram => {
+                self.dram.write(off, size, val);
+                if let Some(t) = self.tohost {
+                    if addr <= t && t < addr + size && val != 0 {
+                        let v = self.dram.read(t - self.cfg.dram_base, 4);
+                        if v & 1 == 1 {
+                            return Ok(StoreEffect::Exit(v >> 1));
+                        }
+                    }
+                }
+            }
+            Region::Local => {
+                let i = core.min(self.locals.len() - 1);
+                write_slice(&mut self.locals[i], off, size, val)
+            }
+            Region::Extra(i) => write_slice(&mut self.extra[i], off, size, val),
+            Region::Io => {
+                return match addr {
+                    IO_CONSOLE => Ok(StoreEffect::Console(val as u8)),
+                    IO_EXIT => Ok(StoreEffect::Exit(val)),
+                    _ => Err(MemFault::Unmapped(addr)),
+                }
+            }
+        }
+        Ok(StoreEffect::None)
+    }
+
+    /// Copy bytes into memory (program loading). Fails on the first unmapped byte.
+    pub fn write_bytes(&mut self, core: usize, addr: u32, bytes: &[u8]) -> Result<(), MemFault> {
+        for (i, &b) in bytes.iter().enumerate() {
+            let a = addr.checked_add(i as u32).ok_or(MemFault::Unmapped(u32::MAX))?;
+            if let Some((Region::Io, _)) = self.region(a) {
+                return Err(MemFault::ReadOnly(a));
+            }
+            self.store(core, a, 1, b as u32)?;
+        }
+        Ok(())
+    }
+
+    /// Read bytes (for dumps and tests). Fails on the first unmapped byte.
+    pub fn read_bytes(&self, core: usize, addr: u32, len: usize) -> Result<Vec<u8>, MemFault> {
+        (0..len)
+            .map(|i| self.load(core, addr.wrapping_add(i as u32), 1).map(|v| v as u8))
+            .collect()
+    }
+
+    /// Bytes of host memory the DRAM currently uses (sparse pages).
+    pub fn resident_bytes(&self) -> usize {
+        self.dram.resident_bytes()
+    }
+}
+
+#[inline]
+fn read_slice(s: &[u8], off: u32, size: u32) -> u32 {
+    let o = off as usize;
+    match size {
+        1 => s[o] as u32,
+        2 => u16::from_le_bytes([s[o], s[o + 1]]) as u32,
+        _ => u32::from_le_bytes([s[o], s[o + 1], s[o + 2], s[o + 3]]),
+    }
+}
+
+#[inline]
+fn write_slice(s: &mut [u8], off: u32, size: u32, val: u32) {
+    let o = off as usize;
+    let b = val.to_le_bytes();
+    s[o..o + size as usize].copy_from_slice(&b[..size as usize]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mem() -> Memory {
+        Memory::new(MemConfig { cores: 2, ..MemConfig::default() }).unwrap()
+    }
+
+    #[test]
+    fn dram_round_trip_and_misaligned() {
+        let mut m = mem();
+        m.store(0, DRAM_BASE + 0xfffe, 4, 0xdead_beef).unwrap(); // crosses a 64 KiB page
+        assert_eq!(m.load(0, DRAM_BASE + 0xfffe, 4).unwrap(), 0xdead_beef);
+        assert_eq!(m.load(0, DRAM_BASE + 0xffff, 2).unwrap(), 0xadbe);
+        assert_eq!(m.load(0, DRAM_BASE + 0x0234_0000, 4).unwrap(), 0, "untouched DRAM reads 0");
+    }
+
+    #[test]
+    fn shared_memory_is_per_core() {
+        let mut m = mem();
+        m.store(0, LOCAL_BASE + 8, 4, 7).unwrap();
+        m.store(1, LOCAL_BASE + 8, 4, 9).unwrap();
+        assert_eq!(m.load(0, LOCAL_BASE + 8, 4).unwrap(), 7);
+        assert_eq!(m.load(1, LOCAL_BASE + 8, 4).unwrap(), 9);
+    }
+
+    #[test]
+    fn unmapped_and_edges_fault() {
+        let mut m = mem();
+        assert_eq!(m.load(0, 0x1000, 4), Err(MemFault::Unmapped(0x1000)));
+        assert_eq!(m.store(0, 0x10, 1, 0), Err(MemFault::Unmapped(0x10)));
+        let last = LOCAL_BASE + (16 << 10) - 2;
+        assert_eq!(m.load(0, last, 4), Err(MemFault::Crosses(last)));
+        assert_eq!(m.store(0, IO_BASE + 0x40, 4, 1), Err(MemFault::Unmapped(IO_BASE + 0x40)));
+    }
+
+    #[test]
+    fn io_and_tohost() {
+        let mut m = mem();
+        assert_eq!(m.store(0, IO_CONSOLE, 1, b'A' as u32), Ok(StoreEffect::Console(b'A')));
+        assert_eq!(m.store(0, IO_EXIT, 4, 3), Ok(StoreEffect::Exit(3)));
+        m.set_tohost(Some(DRAM_BASE + 0x1000));
+        assert_eq!(m.store(0, DRAM_BASE + 0x1000, 4, 1), Ok(StoreEffect::Exit(0)));
+        assert_eq!(m.store(0, DRAM_BASE + 0x1000, 4, (5 << 1) | 1), Ok(StoreEffect::Exit(5)));
+        assert_eq!(m.store(0, DRAM_BASE + 0x1000, 4, 0), Ok(StoreEffect::None));
+    }
+
+    #[test]
+    fn bad_configs_are_errors() {
+        let bad = |c: MemConfig| Memory::new(c).is_err();
+        assert!(bad(MemConfig { dram_size: 0, ..MemConfig::default() }));
+        assert!(bad(MemConfig { dram_base: 0xf000_0000, dram_size: 0x2000_0000, ..MemConfig::default() }));
+        assert!(bad(MemConfig { local_base: 0x8000_1000, ..MemConfig::default() }));
+        assert!(bad(MemConfig { extra: vec![(0xffff_fe00, 0x1000)], ..MemConfig::default() }));
+    }
+}

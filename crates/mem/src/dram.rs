@@ -1,0 +1,67 @@
+//! Sparse DRAM: 64 KiB pages allocated on first write, so a large configured DRAM costs host
+//! memory only for what a program touches. Unwritten memory reads as zero.
+
+const PAGE_BITS: u32 = 16;
+const PAGE: usize = 1 << PAGE_BITS;
+
+/// Sparse byte-addressed memory of a fixed size.
+#[derive(Clone, Debug)]
+pub struct Dram {
+    pages: Vec<Option<Box<[u8]>>>,
+    size: u32,
+}
+
+impl Dram {
+    /// DRAM of `size` bytes, all zero, no host memory used yet.
+    pub fn new(size: u32) -> Dram {
+        let n = (size as usize).div_ceil(PAGE);
+        Dram { pages: vec![None; n], size }
+    }
+
+    /// Read 1, 2 or 4 bytes at `off` (the caller checked `off + size <= len`).
+    #[inline]
+    pub fn read(&self, off: u32, size: u32) -> u32 {
+        let (p, o) = ((off >> PAGE_BITS) as usize, (off as usize) & (PAGE - 1));
+        if o + size as usize <= PAGE {
+            match &self.pages[p] {
+                None => 0,
+                Some(pg) => match size {
+                    1 => pg[o] as u32,
+                    2 => u16::from_le_bytes([pg[o], pg[o + 1]]) as u32,
+                    _ => u32::from_le_bytes([pg[o], pg[o + 1], pg[o + 2], pg[o + 3]]),
+                },
+            }
+        } else {
+            (0..size).fold(0, |acc, i| acc | (self.read(off + i, 1) << (8 * i)))
+        }
+    }
+
+    /// Write the low `size` bytes of `val` at `off`.
+    #[inline]
+    pub fn write(&mut self, off: u32, size: u32, val: u32) {
+        let (p, o) = ((off >> PAGE_BITS) as usize, (off as usize) & (PAGE - 1));
+        if o + size as usize <= PAGE {
+            let pg = self.pages[p].get_or_insert_with(|| vec![0u8; PAGE].into_boxed_slice());
+            pg[o..o + size as usize].copy_from_slice(&val.to_le_bytes()[..size as usize]);
+        } else {
+            for i in 0..size {
+                self.write(off + i, 1, val >> (8 * i));
+            }
+        }
+    }
+
+    /// Size in bytes.
+    pub fn len(&self) -> u32 {
+        self.size
+    }
+
+    /// True for a zero-size DRAM.
+    pub fn is_empty(&self) -> bool {
+        self.size == 0
+    }
+
+    /// Host bytes in use.
+    pub fn resident_bytes(&self) -> usize {
+        self.pages.iter().filter(|p| p.is_some()).count() * PAGE
+    }
+}
