@@ -1,0 +1,215 @@
+//! Post-dominators on a plain directed graph (successor lists, one designated exit node).
+//!
+//! [`immediate_postdominators`] is the Cooper–Harvey–Kennedy iterative algorithm
+//! ("A Simple, Fast Dominance Algorithm", 2001) run on the reversed graph rooted at the exit.
+//! [`connect_dead_ends`] first gives every region that cannot reach the exit (an infinite
+//! loop) one virtual edge to the exit, as compilers do, so that every node has a
+//! post-dominator. The module knows nothing about instructions: [`crate::cfg`] builds the graph.
+
+/// Successor lists of a graph whose nodes are `0..succs.len()`. Successor indices out of
+/// range are ignored by every function of this module.
+pub type Succs = [Vec<usize>];
+
+/// For every node, whether it can reach `exit` (a backward search from `exit`).
+pub fn reaches_exit(succs: &Succs, exit: usize) -> Vec<bool> {
+    let n = succs.len();
+    let preds = predecessors(succs);
+    let mut seen = vec![false; n];
+    if exit >= n {
+        return seen;
+    }
+    seen[exit] = true;
+    let mut stack = vec![exit];
+    while let Some(x) = stack.pop() {
+        for &p in &preds[x] {
+            if !seen[p] {
+                seen[p] = true;
+                stack.push(p);
+            }
+        }
+    }
+    seen
+}
+
+/// Predecessor lists (each edge once per occurrence in `succs`, out-of-range edges dropped).
+fn predecessors(succs: &Succs) -> Vec<Vec<usize>> {
+    let n = succs.len();
+    let mut preds = vec![Vec::new(); n];
+    for (u, ss) in succs.iter().enumerate() {
+        for &v in ss {
+            if v < n {
+                preds[v].push(u);
+            }
+        }
+    }
+    preds
+}
+
+/// Nodes reachable from `from` by forward edges (including `from`).
+fn forward_reach(succs: &Succs, from: usize) -> Vec<bool> {
+    let n = succs.len();
+    let mut seen = vec![false; n];
+    seen[from] = true;
+    let mut stack = vec![from];
+    while let Some(x) = stack.pop() {
+        for &v in &succs[x] {
+            if v < n && !seen[v] {
+                seen[v] = true;
+                stack.push(v);
+            }
+        }
+    }
+    seen
+}
+
+/// Add virtual edges `node → exit` until every node can reach `exit`; returns the nodes that
+/// received one, in the order they were added.
+///
+/// The nodes that cannot reach the exit are closed under successors, so they contain at least
+/// one *terminal* strongly connected component (one that no edge leaves). Each round picks
+/// such a component — searching from the highest-numbered dead-end node — and connects its
+/// highest-numbered node. In a CFG whose blocks are numbered by address that is the block at
+/// the highest address of the infinite loop, usually its latch (the `j loop`), so branches
+/// inside the loop body still reconverge inside the loop. Rounds repeat until nothing is left.
+pub fn connect_dead_ends(succs: &mut [Vec<usize>], exit: usize) -> Vec<usize> {
+    let n = succs.len();
+    let mut added = Vec::new();
+    if exit >= n {
+        return added;
+    }
+    loop {
+        let ok = reaches_exit(succs, exit);
+        let Some(mut v) = (0..n).rev().find(|&i| !ok[i]) else {
+            return added;
+        };
+        // Walk down to a terminal SCC: while some node w reachable from v cannot reach v back,
+        // move to w (its reachable set is strictly smaller, so this terminates).
+        loop {
+            let from_v = forward_reach(succs, v);
+            let next = (0..n)
+                .rev()
+                .filter(|&w| from_v[w] && w != v)
+                .find(|&w| !forward_reach(succs, w)[v]);
+            match next {
+                Some(w) => v = w,
+                None => {
+                    // v's reachable set is its SCC, and it is terminal: connect its top node.
+                    let top = (0..n).rev().find(|&w| from_v[w]).unwrap_or(v);
+                    succs[top].push(exit);
+                    added.push(top);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// The immediate post-dominator of every node: `Some(exit)` for nodes whose nearest strict
+/// post-dominator is the exit, `None` for the exit itself and for nodes that cannot reach it
+/// (call [`connect_dead_ends`] first to have none of those).
+///
+/// Node `d` post-dominates `n` when every path from `n` to the exit passes through `d`.
+pub fn immediate_postdominators(succs: &Succs, exit: usize) -> Vec<Option<usize>> {
+    let n = succs.len();
+    let mut ipdom: Vec<Option<usize>> = vec![None; n];
+    if exit >= n {
+        return ipdom;
+    }
+    let preds = predecessors(succs);
+
+    // Depth-first search of the reversed graph (edges followed from a node to its CFG
+    // predecessors), iteratively, recording the postorder number of each node.
+    const UNSEEN: usize = usize::MAX;
+    let mut po = vec![UNSEEN; n];
+    let mut order = Vec::with_capacity(n); // nodes in postorder
+    let mut visited = vec![false; n];
+    let mut stack: Vec<(usize, usize)> = vec![(exit, 0)];
+    visited[exit] = true;
+    while let Some(top) = stack.last_mut() {
+        let (x, i) = *top;
+        if let Some(&p) = preds[x].get(i) {
+            top.1 += 1;
+            if !visited[p] {
+                visited[p] = true;
+                stack.push((p, 0));
+            }
+        } else {
+            po[x] = order.len();
+            order.push(x);
+            stack.pop();
+        }
+    }
+
+    ipdom[exit] = Some(exit);
+    let intersect = |ipdom: &[Option<usize>], mut a: usize, mut b: usize| -> usize {
+        while a != b {
+            while po[a] < po[b] {
+                a = ipdom[a].unwrap_or(exit);
+            }
+            while po[b] < po[a] {
+                b = ipdom[b].unwrap_or(exit);
+            }
+        }
+        a
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        // Reverse postorder of the reversed graph, skipping the root (the exit).
+        for &b in order.iter().rev().skip(1) {
+            let mut new: Option<usize> = None;
+            for &s in &succs[b] {
+                if s >= n || ipdom[s].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => s,
+                    Some(cur) => intersect(&ipdom, s, cur),
+                });
+            }
+            if new.is_some() && ipdom[b] != new {
+                ipdom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    ipdom[exit] = None;
+    ipdom
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diamond() {
+        // 0 -> 1, 2; 1 -> 3; 2 -> 3; 3 -> 4 (exit)
+        let g = vec![vec![1, 2], vec![3], vec![3], vec![4], vec![]];
+        let ip = immediate_postdominators(&g, 4);
+        assert_eq!(ip, vec![Some(3), Some(3), Some(3), Some(4), None]);
+    }
+
+    #[test]
+    fn infinite_loop_gets_one_edge_from_its_top_node() {
+        // 0 -> 1; 1 -> 2; 2 -> 1 (loop, no exit); 3 = exit
+        let mut g = vec![vec![1], vec![2], vec![1], vec![]];
+        assert_eq!(connect_dead_ends(&mut g, 3), vec![2]);
+        let ip = immediate_postdominators(&g, 3);
+        assert_eq!(ip, vec![Some(1), Some(2), Some(3), None]);
+    }
+
+    #[test]
+    fn dead_end_chain_connects_the_terminal_loop_not_the_entry() {
+        // 3 -> 0 (higher number, but not terminal); 0 -> 1 -> 0 loop; 4 = exit
+        let mut g = vec![vec![1], vec![0], vec![4], vec![0], vec![]];
+        assert_eq!(connect_dead_ends(&mut g, 4), vec![1]);
+        assert!(reaches_exit(&g, 4).iter().all(|&b| b));
+    }
+
+    #[test]
+    fn out_of_range_edges_are_ignored() {
+        let g = vec![vec![1, 99], vec![]];
+        assert_eq!(immediate_postdominators(&g, 1), vec![Some(1), None]);
+        assert_eq!(immediate_postdominators(&g, 7), vec![None, None]);
+    }
+}
