@@ -209,16 +209,6 @@ impl Assembler {
     fn define(&mut self, loc: &Loc, col: usize, name: &str, section: Section, value: i64) {
         if self.symbols.contains_key(name) || BUS_REGS.iter().any(|r| r.name == name) {
             self.err(loc, col, format!("`{name}` is already defined"));
-        } else if Macro::from_name(name).is_some()
-            || Op::ALL
-                .iter()
-                .any(|o| o.mnemonic().eq_ignore_ascii_case(name))
-        {
-            self.err(
-                loc,
-                col,
-                format!("`{name}` is a mnemonic, not a label name"),
-            );
         } else {
             self.symbols.insert(name.to_string(), (section, value));
             self.order.push(name.to_string());
