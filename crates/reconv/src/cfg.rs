@@ -111,7 +111,7 @@ impl Cfg {
         // Word index of an in-function, word-aligned address.
         let index_of = |pc: u32| -> Option<usize> {
             let off = pc.wrapping_sub(start);
-            (off % 4 == 0 && ((off / 4) as usize) < n).then_some((off / 4) as usize)
+            (off.is_multiple_of(4) && ((off / 4) as usize) < n).then_some((off / 4) as usize)
         };
         let pc_of = |i: usize| start.wrapping_add(4 * i as u32);
         let flows: Vec<Flow> = (0..n).map(|i| flow(insts[i].as_ref(), pc_of(i))).collect();
@@ -188,7 +188,7 @@ impl Cfg {
     /// The instruction at `pc`, if it is in the function and decodes.
     pub fn inst_at(&self, pc: u32) -> Option<&Inst> {
         let off = pc.wrapping_sub(self.start);
-        if off % 4 != 0 {
+        if !off.is_multiple_of(4) {
             return None;
         }
         self.insts.get((off / 4) as usize)?.as_ref()
