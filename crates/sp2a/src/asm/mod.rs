@@ -62,6 +62,8 @@ const MAX_INCLUDE_DEPTH: usize = 16;
 struct Loc {
     file: Rc<str>,
     line: usize,
+    /// Position in the expanded line list, to report errors in source order.
+    seq: usize,
 }
 
 struct SrcLine {
@@ -117,7 +119,7 @@ pub fn assemble_file(path: &Path) -> Result<Program, AsmErrors> {
 
 #[derive(Default)]
 struct Assembler {
-    errors: Vec<AsmError>,
+    errors: Vec<(usize, AsmError)>,
     symbols: HashMap<String, (Section, i64)>,
     order: Vec<String>,
     fb_size: Option<(u32, u32)>,
@@ -130,12 +132,15 @@ fn is_directive(toks: &[Token], name: &str) -> bool {
 impl Assembler {
     fn err(&mut self, loc: &Loc, col: usize, msg: impl Into<String>) {
         if self.errors.len() < MAX_ERRORS {
-            self.errors.push(AsmError {
-                file: loc.file.to_string(),
-                line: loc.line,
-                col,
-                msg: msg.into(),
-            });
+            self.errors.push((
+                loc.seq,
+                AsmError {
+                    file: loc.file.to_string(),
+                    line: loc.line,
+                    col,
+                    msg: msg.into(),
+                },
+            ));
         }
     }
 
@@ -152,6 +157,7 @@ impl Assembler {
             let loc = Loc {
                 file: file.clone(),
                 line: i + 1,
+                seq: out.len(),
             };
             let toks = lex(text).unwrap_or_default();
             if !is_directive(&toks, ".include") {
@@ -221,7 +227,8 @@ impl Assembler {
         if self.errors.is_empty() {
             Ok(program)
         } else {
-            Err(AsmErrors(self.errors))
+            self.errors.sort_by_key(|(seq, e)| (*seq, e.col));
+            Err(AsmErrors(self.errors.into_iter().map(|(_, e)| e).collect()))
         }
     }
 
