@@ -45,63 +45,91 @@ fn predecessors(succs: &Succs) -> Vec<Vec<usize>> {
     preds
 }
 
-/// Nodes reachable from `from` by forward edges (including `from`).
-fn forward_reach(succs: &Succs, from: usize) -> Vec<bool> {
-    let n = succs.len();
-    let mut seen = vec![false; n];
-    seen[from] = true;
-    let mut stack = vec![from];
-    while let Some(x) = stack.pop() {
-        for &v in &succs[x] {
-            if v < n && !seen[v] {
+/// Postorder of an iterative depth-first search from `root` over `adj`, visiting only nodes
+/// with `allowed[x]` and not yet `seen`.
+fn postorder_from(
+    adj: &[Vec<usize>],
+    root: usize,
+    allowed: &[bool],
+    seen: &mut [bool],
+    out: &mut Vec<usize>,
+) {
+    let n = adj.len();
+    seen[root] = true;
+    let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+    while let Some(top) = stack.last_mut() {
+        let (x, i) = *top;
+        if let Some(&v) = adj[x].get(i) {
+            top.1 += 1;
+            if v < n && allowed[v] && !seen[v] {
                 seen[v] = true;
-                stack.push(v);
+                stack.push((v, 0));
             }
+        } else {
+            out.push(x);
+            stack.pop();
         }
     }
-    seen
 }
 
 /// Add virtual edges `node → exit` until every node can reach `exit`; returns the nodes that
-/// received one, in the order they were added.
+/// received one, in increasing order.
 ///
-/// The nodes that cannot reach the exit are closed under successors, so they contain at least
-/// one *terminal* strongly connected component (one that no edge leaves). Each round picks
-/// such a component — searching from the highest-numbered dead-end node — and connects its
-/// highest-numbered node. In a CFG whose blocks are numbered by address that is the block at
-/// the highest address of the infinite loop, usually its latch (the `j loop`), so branches
-/// inside the loop body still reconverge inside the loop. Rounds repeat until nothing is left.
+/// The nodes that cannot reach the exit ("dead ends") are closed under successors, so every
+/// one of them leads into a *terminal* strongly connected component of dead ends (one that no
+/// edge leaves). Each terminal component gets one edge, from its highest-numbered node. In a
+/// CFG whose blocks are numbered by address that is the block at the highest address of the
+/// infinite loop, usually its latch (the `j loop`), so branches inside the loop body still
+/// reconverge inside the loop. Afterwards every node reaches the exit. Linear time
+/// (Kosaraju's strongly connected components on the dead ends).
 pub fn connect_dead_ends(succs: &mut [Vec<usize>], exit: usize) -> Vec<usize> {
     let n = succs.len();
-    let mut added = Vec::new();
     if exit >= n {
-        return added;
+        return Vec::new();
     }
-    loop {
-        let ok = reaches_exit(succs, exit);
-        let Some(mut v) = (0..n).rev().find(|&i| !ok[i]) else {
-            return added;
-        };
-        // Walk down to a terminal SCC: while some node w reachable from v cannot reach v back,
-        // move to w (its reachable set is strictly smaller, so this terminates).
-        loop {
-            let from_v = forward_reach(succs, v);
-            let next = (0..n)
-                .rev()
-                .filter(|&w| from_v[w] && w != v)
-                .find(|&w| !forward_reach(succs, w)[v]);
-            match next {
-                Some(w) => v = w,
-                None => {
-                    // v's reachable set is its SCC, and it is terminal: connect its top node.
-                    let top = (0..n).rev().find(|&w| from_v[w]).unwrap_or(v);
-                    succs[top].push(exit);
-                    added.push(top);
-                    break;
-                }
-            }
+    let dead: Vec<bool> = reaches_exit(succs, exit).iter().map(|&r| !r).collect();
+    if !dead.iter().any(|&d| d) {
+        return Vec::new();
+    }
+    // Kosaraju, pass 1: postorder of the dead subgraph.
+    let mut seen = vec![false; n];
+    let mut order = Vec::new();
+    for v in 0..n {
+        if dead[v] && !seen[v] {
+            postorder_from(succs, v, &dead, &mut seen, &mut order);
         }
     }
+    // Pass 2: on reversed edges, in reverse postorder, each search is one component.
+    let preds = predecessors(succs);
+    let mut comp = vec![usize::MAX; n];
+    let mut seen = vec![false; n];
+    let mut members = Vec::new();
+    let mut comps: Vec<Vec<usize>> = Vec::new();
+    for &v in order.iter().rev() {
+        if !seen[v] {
+            members.clear();
+            postorder_from(&preds, v, &dead, &mut seen, &mut members);
+            for &m in &members {
+                comp[m] = comps.len();
+            }
+            comps.push(members.clone());
+        }
+    }
+    // A component is terminal when no edge leaves it (every successor of a dead end is dead).
+    let mut added: Vec<usize> = comps
+        .iter()
+        .enumerate()
+        .filter(|(c, ms)| {
+            ms.iter()
+                .all(|&m| succs[m].iter().all(|&s| s >= n || comp[s] == *c))
+        })
+        .filter_map(|(_, ms)| ms.iter().copied().max())
+        .collect();
+    added.sort_unstable();
+    for &a in &added {
+        succs[a].push(exit);
+    }
+    added
 }
 
 /// The immediate post-dominator of every node: `Some(exit)` for nodes whose nearest strict

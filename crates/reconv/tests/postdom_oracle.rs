@@ -98,10 +98,28 @@ proptest! {
         // An added edge leaves a node that could not reach the exit before, and from which
         // nothing reachable could reach it either (so live code keeps its real post-dominators).
         let exit = g.len() - 1;
+        let original = g.clone();
         let before = reaches_exit(&g, exit);
         let added = connect_dead_ends(&mut g, exit);
+        let reach = |from: usize, to: usize| from == to || reaches_without(&original, from, to, usize::MAX);
         for &a in &added {
             prop_assert!(!before[a]);
+            // a's component is terminal: everything a reaches reaches a back …
+            for v in 0..original.len() {
+                if reach(a, v) {
+                    prop_assert!(reach(v, a), "{} reaches {} but not back in {:?}", a, v, original);
+                }
+            }
+            // … and a is its highest-numbered node.
+            for v in a + 1..original.len() {
+                prop_assert!(!(reach(a, v) && reach(v, a)));
+            }
+        }
+        // One edge per terminal component.
+        for (i, &a) in added.iter().enumerate() {
+            for &b in &added[i + 1..] {
+                prop_assert!(!reach(a, b));
+            }
         }
         let before_count = before.iter().filter(|&&b| !b).count();
         prop_assert!(added.len() <= before_count);
