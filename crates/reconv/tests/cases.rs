@@ -484,3 +484,47 @@ fn dump_format() {
 ";
     assert_eq!(a.dump(), want);
 }
+
+#[test]
+fn large_function_with_infinite_outer_loop() {
+    // 20,000 if-without-else inside a `for (;;)`: deep graphs must not overflow the stack,
+    // and every branch reconverges at the instruction after its skipped one.
+    let n = 20_000u32;
+    let mut words = Vec::new();
+    for _ in 0..n {
+        words.push(
+            weft_isa::Inst {
+                rs1: A0,
+                imm: 8,
+                ..weft_isa::Inst::new(Op::Beq)
+            }
+            .encode()
+            .expect("beq"),
+        );
+        words.push(0x0000_0013); // nop
+    }
+    let back = -(8 * n as i32);
+    words.push(
+        weft_isa::Inst {
+            imm: back,
+            ..weft_isa::Inst::new(Op::Jal)
+        }
+        .encode()
+        .expect("jal"),
+    );
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let a = weft_reconv::analyze(
+        &[weft_reconv::CodeRegion {
+            base: BASE,
+            bytes: &bytes,
+        }],
+        &[],
+    )
+    .expect("analysis");
+    assert_eq!(a.table.len(), n as usize);
+    for k in 0..n {
+        let pc = BASE + 8 * k;
+        assert_eq!(a.table.get(pc), Some(Reconv::At(pc + 8)));
+    }
+    assert_eq!(a.functions[0].virtual_exits, 1);
+}
