@@ -15,7 +15,10 @@ impl Dram {
     /// DRAM of `size` bytes, all zero, no host memory used yet.
     pub fn new(size: u32) -> Dram {
         let n = (size as usize).div_ceil(PAGE);
-        Dram { pages: vec![None; n], size }
+        Dram {
+            pages: vec![None; n],
+            size,
+        }
     }
 
     /// Read 1, 2 or 4 bytes at `off` (the caller checked `off + size <= len`).

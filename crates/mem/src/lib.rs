@@ -125,7 +125,11 @@ impl Memory {
             regions.push((format!("RAM region {i}"), b, s));
         }
         for (name, b, s) in &regions {
-            let n: &'static str = if name == "DRAM" { "DRAM" } else { "a memory region" };
+            let n: &'static str = if name == "DRAM" {
+                "DRAM"
+            } else {
+                "a memory region"
+            };
             if *s == 0 {
                 return Err(MemConfigError::Empty(n));
             }
@@ -143,7 +147,11 @@ impl Memory {
         Ok(Memory {
             dram: Dram::new(cfg.dram_size),
             locals: vec![vec![0; cfg.local_size as usize]; cfg.cores.max(1)],
-            extra: cfg.extra.iter().map(|&(_, s)| vec![0; s as usize]).collect(),
+            extra: cfg
+                .extra
+                .iter()
+                .map(|&(_, s)| vec![0; s as usize])
+                .collect(),
             tohost: None,
             cfg,
         })
@@ -211,7 +219,13 @@ impl Memory {
 
     /// Store the low `size` bytes of `val`, as seen by `core`.
     #[inline]
-    pub fn store(&mut self, core: usize, addr: u32, size: u32, val: u32) -> Result<StoreEffect, MemFault> {
+    pub fn store(
+        &mut self,
+        core: usize,
+        addr: u32,
+        size: u32,
+        val: u32,
+    ) -> Result<StoreEffect, MemFault> {
         let (r, off) = self.region(addr).ok_or(MemFault::Unmapped(addr))?;
         if off as u64 + size as u64 > self.region_len(r) as u64 {
             return Err(MemFault::Crosses(addr));
@@ -247,7 +261,9 @@ impl Memory {
     /// Copy bytes into memory (program loading). Fails on the first unmapped byte.
     pub fn write_bytes(&mut self, core: usize, addr: u32, bytes: &[u8]) -> Result<(), MemFault> {
         for (i, &b) in bytes.iter().enumerate() {
-            let a = addr.checked_add(i as u32).ok_or(MemFault::Unmapped(u32::MAX))?;
+            let a = addr
+                .checked_add(i as u32)
+                .ok_or(MemFault::Unmapped(u32::MAX))?;
             if let Some((Region::Io, _)) = self.region(a) {
                 return Err(MemFault::ReadOnly(a));
             }
@@ -259,7 +275,10 @@ impl Memory {
     /// Read bytes (for dumps and tests). Fails on the first unmapped byte.
     pub fn read_bytes(&self, core: usize, addr: u32, len: usize) -> Result<Vec<u8>, MemFault> {
         (0..len)
-            .map(|i| self.load(core, addr.wrapping_add(i as u32), 1).map(|v| v as u8))
+            .map(|i| {
+                self.load(core, addr.wrapping_add(i as u32), 1)
+                    .map(|v| v as u8)
+            })
             .collect()
     }
 
@@ -291,7 +310,11 @@ mod tests {
     use super::*;
 
     fn mem() -> Memory {
-        Memory::new(MemConfig { cores: 2, ..MemConfig::default() }).unwrap()
+        Memory::new(MemConfig {
+            cores: 2,
+            ..MemConfig::default()
+        })
+        .unwrap()
     }
 
     #[test]
@@ -300,7 +323,11 @@ mod tests {
         m.store(0, DRAM_BASE + 0xfffe, 4, 0xdead_beef).unwrap(); // crosses a 64 KiB page
         assert_eq!(m.load(0, DRAM_BASE + 0xfffe, 4).unwrap(), 0xdead_beef);
         assert_eq!(m.load(0, DRAM_BASE + 0xffff, 2).unwrap(), 0xadbe);
-        assert_eq!(m.load(0, DRAM_BASE + 0x0234_0000, 4).unwrap(), 0, "untouched DRAM reads 0");
+        assert_eq!(
+            m.load(0, DRAM_BASE + 0x0234_0000, 4).unwrap(),
+            0,
+            "untouched DRAM reads 0"
+        );
     }
 
     #[test]
@@ -319,26 +346,51 @@ mod tests {
         assert_eq!(m.store(0, 0x10, 1, 0), Err(MemFault::Unmapped(0x10)));
         let last = LOCAL_BASE + (16 << 10) - 2;
         assert_eq!(m.load(0, last, 4), Err(MemFault::Crosses(last)));
-        assert_eq!(m.store(0, IO_BASE + 0x40, 4, 1), Err(MemFault::Unmapped(IO_BASE + 0x40)));
+        assert_eq!(
+            m.store(0, IO_BASE + 0x40, 4, 1),
+            Err(MemFault::Unmapped(IO_BASE + 0x40))
+        );
     }
 
     #[test]
     fn io_and_tohost() {
         let mut m = mem();
-        assert_eq!(m.store(0, IO_CONSOLE, 1, b'A' as u32), Ok(StoreEffect::Console(b'A')));
+        assert_eq!(
+            m.store(0, IO_CONSOLE, 1, b'A' as u32),
+            Ok(StoreEffect::Console(b'A'))
+        );
         assert_eq!(m.store(0, IO_EXIT, 4, 3), Ok(StoreEffect::Exit(3)));
         m.set_tohost(Some(DRAM_BASE + 0x1000));
-        assert_eq!(m.store(0, DRAM_BASE + 0x1000, 4, 1), Ok(StoreEffect::Exit(0)));
-        assert_eq!(m.store(0, DRAM_BASE + 0x1000, 4, (5 << 1) | 1), Ok(StoreEffect::Exit(5)));
+        assert_eq!(
+            m.store(0, DRAM_BASE + 0x1000, 4, 1),
+            Ok(StoreEffect::Exit(0))
+        );
+        assert_eq!(
+            m.store(0, DRAM_BASE + 0x1000, 4, (5 << 1) | 1),
+            Ok(StoreEffect::Exit(5))
+        );
         assert_eq!(m.store(0, DRAM_BASE + 0x1000, 4, 0), Ok(StoreEffect::None));
     }
 
     #[test]
     fn bad_configs_are_errors() {
         let bad = |c: MemConfig| Memory::new(c).is_err();
-        assert!(bad(MemConfig { dram_size: 0, ..MemConfig::default() }));
-        assert!(bad(MemConfig { dram_base: 0xf000_0000, dram_size: 0x2000_0000, ..MemConfig::default() }));
-        assert!(bad(MemConfig { local_base: 0x8000_1000, ..MemConfig::default() }));
-        assert!(bad(MemConfig { extra: vec![(0xffff_fe00, 0x1000)], ..MemConfig::default() }));
+        assert!(bad(MemConfig {
+            dram_size: 0,
+            ..MemConfig::default()
+        }));
+        assert!(bad(MemConfig {
+            dram_base: 0xf000_0000,
+            dram_size: 0x2000_0000,
+            ..MemConfig::default()
+        }));
+        assert!(bad(MemConfig {
+            local_base: 0x8000_1000,
+            ..MemConfig::default()
+        }));
+        assert!(bad(MemConfig {
+            extra: vec![(0xffff_fe00, 0x1000)],
+            ..MemConfig::default()
+        }));
     }
 }

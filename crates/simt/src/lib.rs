@@ -1,1 +1,25 @@
-//! weft-simt (placeholder until its module lands).
+//! weft-simt: the functional model of the weft GPU — the golden reference for what every
+//! instruction and CSR does. A [`Machine`] holds cores × warps × lanes over one memory;
+//! [`Machine::run`] issues one warp-instruction per core per cycle, round-robin over the
+//! running warps, until the program exits, every warp halts, a warp faults, or a bound is hit.
+//!
+//! Modules: [`config`] (machine configuration), [`divergence`] (the divergence stack and
+//! Vortex's IPDOM stack), [`warp`] (architectural state), `exec`/`exec_fp` (instruction
+//! execution), `csr` (CSR behaviour), [`machine`] (scheduling, loading, barriers),
+//! [`stats`] (the report).
+
+mod code;
+pub mod config;
+mod csr;
+pub mod divergence;
+mod exec;
+mod exec_fp;
+pub mod load;
+pub mod machine;
+pub mod stats;
+pub mod warp;
+
+pub use config::{Config, ConfigError, ReconvMode};
+pub use divergence::Reconv;
+pub use machine::{FaultInfo, LoadError, Machine, Program, RunEnd, Segment};
+pub use stats::Report;

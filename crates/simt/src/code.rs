@@ -1,0 +1,119 @@
+//! The decoded-instruction cache: every word of the program's executable range decoded once
+//! at load, with its reconvergence-table entry attached. Stores into the range invalidate the
+//! slot, so self-modifying code still sees the new word (stronger than `fence.i` requires).
+
+use crate::divergence::Reconv;
+use std::collections::HashMap;
+use weft_isa::{FaultCode, Inst, Op};
+use weft_mem::Memory;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slot {
+    pub inst: Inst,
+    /// 0 = not decoded, 1 = valid, 2 = does not decode.
+    pub state: u8,
+    pub reconv: Reconv,
+}
+
+const EMPTY: Slot = Slot {
+    inst: Inst::new(Op::Addi),
+    state: 0,
+    reconv: Reconv::None,
+};
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CodeCache {
+    lo: u32,
+    slots: Vec<Slot>,
+    reconv: HashMap<u32, Reconv>,
+}
+
+impl CodeCache {
+    /// Cover `[addr, addr + len)` (ranges are merged into one span).
+    pub fn add_range(&mut self, addr: u32, len: u32) {
+        let (lo, hi) = if self.slots.is_empty() {
+            (addr & !3, addr.saturating_add(len))
+        } else {
+            let hi = self.lo + 4 * self.slots.len() as u32;
+            ((addr & !3).min(self.lo), addr.saturating_add(len).max(hi))
+        };
+        self.lo = lo;
+        self.slots = vec![EMPTY; (hi - lo).div_ceil(4) as usize];
+    }
+
+    pub fn set_reconv(&mut self, r: HashMap<u32, Reconv>) {
+        self.reconv = r;
+    }
+
+    /// Decode every slot now.
+    pub fn fill(&mut self, mem: &Memory) {
+        for i in 0..self.slots.len() {
+            let pc = self.lo + 4 * i as u32;
+            self.slots[i] = self.decode_at(mem, pc);
+        }
+    }
+
+    fn decode_at(&self, mem: &Memory, pc: u32) -> Slot {
+        let reconv = self.reconv.get(&pc).copied().unwrap_or(Reconv::None);
+        match mem.load(0, pc, 4).ok().map(Inst::decode) {
+            Some(Ok(inst)) => Slot {
+                inst,
+                state: 1,
+                reconv,
+            },
+            _ => Slot {
+                inst: Inst::new(Op::Addi),
+                state: 2,
+                reconv,
+            },
+        }
+    }
+
+    /// The instruction at `pc`.
+    #[inline]
+    pub fn fetch(&mut self, mem: &Memory, pc: u32) -> Result<Slot, FaultCode> {
+        if pc & 3 != 0 {
+            return Err(FaultCode::FetchFault);
+        }
+        let i = (pc.wrapping_sub(self.lo) / 4) as usize;
+        if let Some(s) = self.slots.get(i) {
+            if s.state == 1 {
+                return Ok(*s);
+            }
+            if s.state == 2 {
+                return Err(FaultCode::IllegalInstruction);
+            }
+            let s = self.decode_at(mem, pc);
+            self.slots[i] = s;
+            return if s.state == 1 {
+                Ok(s)
+            } else {
+                Err(FaultCode::IllegalInstruction)
+            };
+        }
+        if !mem.is_dram(pc) {
+            return Err(FaultCode::FetchFault);
+        }
+        let s = self.decode_at(mem, pc);
+        if s.state == 1 {
+            Ok(s)
+        } else {
+            Err(FaultCode::IllegalInstruction)
+        }
+    }
+
+    /// A store touched `addr..addr+size`: forget decoded words there.
+    #[inline]
+    pub fn invalidate(&mut self, addr: u32, size: u32) {
+        let off = addr.wrapping_sub(self.lo);
+        if (off as u64) < 4 * self.slots.len() as u64 + 4 {
+            let first = (off / 4) as usize;
+            let last = (off.wrapping_add(size - 1) / 4) as usize;
+            for i in first..=last.min(self.slots.len().saturating_sub(1)) {
+                if let Some(s) = self.slots.get_mut(i) {
+                    s.state = 0;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! Machine configuration: cores × warps × lanes, divergence stack depth and reconvergence
+//! mechanism, memory sizes, barriers, display timing and run bounds. Loaded from TOML (every
+//! key optional) and validated with a clear message for absurd values.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Largest number of lanes per warp (the thread mask is 32 bits).
+pub const MAX_LANES: usize = 32;
+/// Largest number of warps per core.
+pub const MAX_WARPS: usize = 32;
+/// Largest number of cores.
+pub const MAX_CORES: usize = 256;
+
+/// How a diverged warp finds its reconvergence point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReconvMode {
+    /// Only explicit `converge` instructions reconverge (warp-core's model).
+    Converge,
+    /// `converge` instructions, and also the immediate post-dominator table: a group that
+    /// reaches its branch's post-dominator reconverges there (the default).
+    Table,
+    /// Vortex fidelity: a divergent branch follows the last active lane; no auto-divergence
+    /// (only split/join/pred). Wrong results for divergent code without split/join, as on Vortex.
+    FollowLast,
+}
+
+impl ReconvMode {
+    /// Name used in stats and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReconvMode::Converge => "converge",
+            ReconvMode::Table => "table",
+            ReconvMode::FollowLast => "follow-last",
+        }
+    }
+}
+
+/// Display timing model that drives `scanline` and `display_frames`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DisplayConfig {
+    /// Core cycles per scan line (800 pixel clocks at 640×480, one pixel per cycle).
+    pub cycles_per_line: u32,
+    /// Lines per frame, including blanking (525 at 640×480@60).
+    pub lines_per_frame: u32,
+    /// Visible lines; vblank starts at this line and is when `display_frames` counts (480).
+    pub visible_lines: u32,
+}
+
+impl Default for DisplayConfig {
+    fn default() -> Self {
+        DisplayConfig {
+            cycles_per_line: 800,
+            lines_per_frame: 525,
+            visible_lines: 480,
+        }
+    }
+}
+
+/// The whole machine configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Number of cores.
+    pub cores: usize,
+    /// Warps per core.
+    pub warps: usize,
+    /// Lanes (threads) per warp.
+    pub lanes: usize,
+    /// Divergence stack entries per warp.
+    pub stack_depth: usize,
+    /// Reconvergence mechanism.
+    pub reconv: ReconvMode,
+    /// DRAM size in bytes (based at 0x8000_0000).
+    pub dram_size: u32,
+    /// Shared memory per core, bytes.
+    pub local_mem_size: u32,
+    /// Shared memory base address (`local_mem_base`).
+    pub local_mem_base: u32,
+    /// Barriers per core.
+    pub barriers: usize,
+    /// Stop the run after this many cycles (0 = the default bound of 10^10 cycles).
+    pub max_cycles: u64,
+    /// Display timing.
+    pub display: DisplayConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            cores: 1,
+            warps: 4,
+            lanes: 8,
+            stack_depth: 16,
+            reconv: ReconvMode::Table,
+            dram_size: 256 << 20,
+            local_mem_size: 16 << 10,
+            local_mem_base: 0xff00_0000,
+            barriers: 16,
+            max_cycles: 0,
+            display: DisplayConfig::default(),
+        }
+    }
+}
+
+/// The default bound on cycles when none is given.
+pub const DEFAULT_MAX_CYCLES: u64 = 10_000_000_000;
+
+/// Why a configuration is rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ConfigError {
+    /// A value out of its range.
+    #[error("{key} = {value} is out of range (allowed {range})")]
+    Range {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: u64,
+        /// What is allowed.
+        range: &'static str,
+    },
+    /// The TOML text does not parse or has unknown keys.
+    #[error("{0}")]
+    Toml(String),
+    /// The memory layout is unusable.
+    #[error("memory layout: {0}")]
+    Memory(String),
+}
+
+fn range(
+    key: &'static str,
+    value: u64,
+    lo: u64,
+    hi: u64,
+    text: &'static str,
+) -> Result<(), ConfigError> {
+    if value < lo || value > hi {
+        Err(ConfigError::Range {
+            key,
+            value,
+            range: text,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+impl Config {
+    /// Parse TOML (all keys optional; unknown keys are errors).
+    pub fn from_toml(text: &str) -> Result<Config, ConfigError> {
+        let c: Config = toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        c.validate()?;
+        Ok(c)
+    }
+
+    /// Check every value is usable.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        range("cores", self.cores as u64, 1, MAX_CORES as u64, "1..=256")?;
+        range("warps", self.warps as u64, 1, MAX_WARPS as u64, "1..=32")?;
+        range("lanes", self.lanes as u64, 1, MAX_LANES as u64, "1..=32")?;
+        range("stack_depth", self.stack_depth as u64, 1, 1024, "1..=1024")?;
+        range(
+            "dram_size",
+            self.dram_size as u64,
+            4096,
+            0x7f00_0000,
+            "4096..=0x7f000000 bytes",
+        )?;
+        range(
+            "local_mem_size",
+            self.local_mem_size as u64,
+            4,
+            1 << 24,
+            "4..=16 MiB",
+        )?;
+        range("barriers", self.barriers as u64, 1, 1024, "1..=1024")?;
+        range(
+            "display.cycles_per_line",
+            self.display.cycles_per_line as u64,
+            1,
+            1 << 20,
+            "1..=2^20",
+        )?;
+        range(
+            "display.lines_per_frame",
+            self.display.lines_per_frame as u64,
+            2,
+            1 << 16,
+            "2..=65536",
+        )?;
+        range(
+            "display.visible_lines",
+            self.display.visible_lines as u64,
+            1,
+            self.display.lines_per_frame as u64 - 1,
+            "1..lines_per_frame",
+        )?;
+        if self.local_mem_size % 4 != 0 {
+            return Err(ConfigError::Range {
+                key: "local_mem_size",
+                value: self.local_mem_size as u64,
+                range: "a multiple of 4",
+            });
+        }
+        weft_mem::Memory::new(self.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The memory layout this configuration implies.
+    pub fn mem_config(&self) -> weft_mem::MemConfig {
+        weft_mem::MemConfig {
+            dram_base: weft_mem::DRAM_BASE,
+            dram_size: self.dram_size,
+            local_base: self.local_mem_base,
+            local_size: self.local_mem_size,
+            cores: self.cores,
+            extra: Vec::new(),
+        }
+    }
+
+    /// The mask with every lane of a warp set.
+    pub fn full_mask(&self) -> u32 {
+        if self.lanes >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.lanes) - 1
+        }
+    }
+
+    /// The effective cycle bound.
+    pub fn cycle_bound(&self) -> u64 {
+        if self.max_cycles == 0 {
+            DEFAULT_MAX_CYCLES
+        } else {
+            self.max_cycles
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! CSR behaviour: what every named CSR reads and what a write does — the per-lane float CSRs,
+//! identity and counter CSRs, and warp-core's bank (scheduler, cross-warp window, watchdog,
+//! breakpoints, display counters). Names and numbers live in `weft_isa::csr`.
+//!
+//! Warp-level CSRs are read once per instruction (so read side effects such as `warp_done`'s
+//! clear happen once) and written once, with the operand of the last active lane.
+
+use crate::exec::{lanes, Trap};
+use crate::machine::Machine;
+use crate::warp::WarpState;
+use weft_isa::csr::{self as n, Access};
+use weft_isa::{FaultCode, Inst, Op};
+
+fn illegal(detail: String) -> Trap {
+    Trap::Fault {
+        code: FaultCode::IllegalInstruction,
+        addr: None,
+        detail,
+    }
+}
+
+impl Machine {
+    pub(crate) fn csr_op(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let csr = i.imm as u16;
+        let info = n::csr_info(csr).ok_or_else(|| illegal(format!("no CSR {csr:#05x}")))?;
+        let imm_form = matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci);
+        let swap = matches!(i.op, Op::Csrrw | Op::Csrrwi);
+        let writes = swap || i.rs1 != 0;
+        let reads = !(swap && i.rd == 0);
+        if writes && info.access == Access::ReadOnly {
+            return Err(illegal(format!("{} is read-only", info.name)));
+        }
+        let combine = |old: u32, v: u32| match i.op {
+            Op::Csrrw | Op::Csrrwi => v,
+            Op::Csrrs | Op::Csrrsi => old | v,
+            _ => old & !v,
+        };
+        let mask = self.cores[c].warps[w].mask;
+        if matches!(csr, n::FFLAGS | n::FRM | n::FCSR) {
+            let warp = &mut self.cores[c].warps[w];
+            for l in lanes(mask) {
+                let old = match csr {
+                    n::FFLAGS => warp.fflags[l] as u32,
+                    n::FRM => warp.frm[l] as u32,
+                    _ => (warp.frm[l] as u32) << 5 | warp.fflags[l] as u32,
+                };
+                let operand = if imm_form {
+                    i.rs1 as u32
+                } else {
+                    warp.x[i.rs1 as usize][l]
+                };
+                if writes {
+                    let v = combine(old, operand);
+                    match csr {
+                        n::FFLAGS => warp.fflags[l] = (v & 0x1f) as u8,
+                        n::FRM => warp.frm[l] = (v & 7) as u8,
+                        _ => {
+                            warp.fflags[l] = (v & 0x1f) as u8;
+                            warp.frm[l] = (v >> 5 & 7) as u8;
+                        }
+                    }
+                }
+                if i.rd != 0 {
+                    warp.x[i.rd as usize][l] = old;
+                }
+            }
+            warp.pc = pc.wrapping_add(4);
+            return Ok(());
+        }
+        // Warp-level CSR.
+        let old = if reads {
+            self.read_csr(c, w, csr, pc, true)?
+        } else {
+            0
+        };
+        if i.rd != 0 {
+            let lanes_n = self.cfg.lanes as u32;
+            let (warps_n, core_id) = (self.cfg.warps as u32, c as u32);
+            let warp = &mut self.cores[c].warps[w];
+            for l in lanes(mask) {
+                warp.x[i.rd as usize][l] = match csr {
+                    n::THREAD_ID => l as u32,
+                    n::MHARTID => (core_id * warps_n + w as u32) * lanes_n + l as u32,
+                    _ => old,
+                };
+            }
+        }
+        self.cores[c].warps[w].pc = pc.wrapping_add(4);
+        if writes {
+            let operand = if imm_form {
+                i.rs1 as u32
+            } else {
+                self.cores[c].warps[w].uniform(i.rs1)
+            };
+            self.write_csr(c, w, csr, combine(old, operand))?;
+        }
+        Ok(())
+    }
+
+    /// Read a warp-level CSR of warp `w`. `local` is false for cross-warp reads, which have
+    /// no side effects on the target.
+    pub(crate) fn read_csr(
+        &mut self,
+        c: usize,
+        w: usize,
+        csr: u16,
+        pc: u32,
+        local: bool,
+    ) -> Result<u32, Trap> {
+        let cycle = self.cycle;
+        let cfg = &self.cfg;
+        let core = &mut self.cores[c];
+        let active = core.active_mask();
+        let warp = &mut core.warps[w];
+        Ok(match csr {
+            n::CYCLE | n::TIME | n::MCYCLE => cycle as u32,
+            n::CYCLEH | n::TIMEH | n::MCYCLEH => (cycle >> 32) as u32,
+            n::INSTRET | n::MINSTRET => core.instret as u32,
+            n::INSTRETH | n::MINSTRETH => (core.instret >> 32) as u32,
+            n::THREAD_ID => 0,
+            n::MHARTID => ((c * cfg.warps + w) * cfg.lanes) as u32,
+            n::WARP_ID => w as u32,
+            n::CORE_ID => c as u32,
+            n::ACTIVE_WARPS | n::WARP_ACTIVE => active,
+            n::THREAD_MASK | n::TMASK => warp.mask,
+            n::NUM_THREADS => cfg.lanes as u32,
+            n::NUM_WARPS => cfg.warps as u32,
+            n::NUM_CORES => cfg.cores as u32,
+            n::LOCAL_MEM_BASE => cfg.local_mem_base,
+            n::NUM_BARRIERS | n::BARRIER => cfg.barriers as u32,
+            n::MISA => (1 << 30) | (1 << 0) | (1 << 5) | (1 << 8) | (1 << 12),
+            n::MVENDORID | n::SATP | n::PMPCFG0 | n::PMPADDR0 => 0,
+            n::MARCHID => 0x7765_6674,
+            n::MIMPID => 1,
+            n::MSTATUS => warp.csr.mstatus,
+            n::MIE => warp.csr.mie,
+            n::MIP => warp.csr.mip,
+            n::MTVEC => warp.csr.mtvec,
+            n::MSCRATCH => warp.csr.mscratch,
+            n::MEPC => warp.csr.mepc,
+            n::MCAUSE => warp.csr.mcause,
+            n::MTVAL => warp.csr.mtval,
+            n::MEDELEG => warp.csr.medeleg,
+            n::MIDELEG => warp.csr.mideleg,
+            n::WARP_DONE => {
+                let v = core.warp_done;
+                if local {
+                    core.warp_done = 0;
+                }
+                v
+            }
+            n::SPAWN_PC => core.spawn_pc,
+            n::SPAWN_ARGS => core.spawn_args,
+            n::WATCHDOG => warp.csr.watchdog,
+            n::WATCHDOG_LIMIT => warp.csr.watchdog_limit,
+            n::BREAK_PC => warp.csr.break_pc,
+            n::FAULT_CODE => warp.csr.fault_code,
+            n::FAULT_PC => warp.csr.fault_pc,
+            n::FAULT_ADDR => warp.csr.fault_addr,
+            n::SCANLINE => {
+                let d = cfg.display;
+                ((cycle / d.cycles_per_line as u64) % d.lines_per_frame as u64) as u32
+            }
+            n::DISPLAY_FRAMES => {
+                // vblank k starts at cycle k·F + V. A core has had an active warp at every
+                // cycle since reset (warps cannot be started from outside the core), so every
+                // vblank so far counts.
+                let d = cfg.display;
+                let f = d.cycles_per_line as u64 * d.lines_per_frame as u64;
+                let v = d.cycles_per_line as u64 * d.visible_lines as u64;
+                if cycle < v {
+                    0
+                } else {
+                    ((cycle - v) / f + 1) as u32
+                }
+            }
+            n::CYCLE_LO => {
+                if local {
+                    warp.csr.cycle_hi_latch = (cycle >> 32) as u32;
+                }
+                cycle as u32
+            }
+            n::CYCLE_HI => warp.csr.cycle_hi_latch,
+            n::XWARP => warp.csr.xwarp,
+            n::WARP_PC => {
+                if local {
+                    pc
+                } else {
+                    warp.pc
+                }
+            }
+            n::DSTACK_DEPTH => warp.stack.len() as u32,
+            x if (n::XW_BASE..n::XW_BASE + n::XW_SPAN).contains(&x) && local => {
+                let target = warp.csr.xwarp as usize;
+                if target >= cfg.warps {
+                    return Err(illegal(format!("xwarp = {target} names no warp")));
+                }
+                return self.read_csr(c, target, x - n::XW_BASE + n::WARP_ACTIVE, pc, false);
+            }
+            _ => return Err(illegal(format!("CSR {csr:#05x} cannot be read here"))),
+        })
+    }
+
+    fn write_csr(&mut self, c: usize, w: usize, csr: u16, v: u32) -> Result<(), Trap> {
+        let full = self.cfg.full_mask();
+        let cycle = self.cycle;
+        let warps_n = self.cfg.warps;
+        let core = &mut self.cores[c];
+        let warp = &mut core.warps[w];
+        match csr {
+            n::MSTATUS => warp.csr.mstatus = v,
+            n::MIE => warp.csr.mie = v,
+            n::MIP => warp.csr.mip = v,
+            n::MTVEC => warp.csr.mtvec = v,
+            n::MSCRATCH => warp.csr.mscratch = v,
+            n::MEPC => warp.csr.mepc = v & !3,
+            n::MCAUSE => warp.csr.mcause = v,
+            n::MTVAL => warp.csr.mtval = v,
+            n::MEDELEG => warp.csr.medeleg = v,
+            n::MIDELEG => warp.csr.mideleg = v,
+            n::SATP
+            | n::PMPCFG0
+            | n::PMPADDR0
+            | n::MCYCLE
+            | n::MCYCLEH
+            | n::MINSTRET
+            | n::MINSTRETH => {}
+            n::WARP_ACTIVE => self.activate(c, w, v),
+            n::WARP_DONE => core.warp_done &= !v,
+            n::SPAWN_PC => core.spawn_pc = v,
+            n::SPAWN_ARGS => core.spawn_args = v,
+            n::TMASK => {
+                if v & full == 0 {
+                    self.retire_group(c, w);
+                } else {
+                    warp.mask = v & full;
+                }
+            }
+            n::BARRIER => {
+                self.barrier(c, w, v & 0xffff, v >> 16, false)
+                    .map_err(|code| Trap::Fault {
+                        code,
+                        addr: None,
+                        detail: format!(
+                            "barrier write {v:#x} (id {}, count {})",
+                            v & 0xffff,
+                            v >> 16
+                        ),
+                    })?;
+            }
+            n::WATCHDOG => {
+                warp.csr.watchdog = v & 0x8000_0003;
+                warp.csr.watchdog_kick = cycle;
+            }
+            n::WATCHDOG_LIMIT => warp.csr.watchdog_limit = v,
+            n::BREAK_PC => warp.csr.break_pc = v,
+            n::XWARP => {
+                if v as usize >= warps_n {
+                    return Err(illegal(format!("xwarp = {v} names no warp")));
+                }
+                warp.csr.xwarp = v;
+            }
+            n::XW_BREAK_PC => {
+                let t = warp.csr.xwarp as usize;
+                let target = &mut core.warps[t];
+                target.csr.break_pc = v;
+                if target.state == WarpState::Breakpoint && target.pc != v {
+                    target.state = WarpState::Running;
+                }
+            }
+            _ => return Err(illegal(format!("CSR {csr:#05x} is not writable"))),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,780 @@
+//! Executing one warp-instruction: fetch from the decoded cache, reconvergence and
+//! breakpoint checks, then the instruction itself. Lane iteration and masking are written
+//! once here (`map_rr`, `map_ri`, the memory loop); per-lane semantics come from `weft-sem`.
+
+use crate::divergence::{self, BranchOutcome, JoinOutcome, Reconv};
+use crate::machine::Machine;
+use crate::warp::{Warp, WarpState};
+use std::io::Write;
+use weft_isa::{FaultCode, Inst, Op};
+use weft_mem::{MemFault, StoreEffect};
+use weft_sem::alu;
+
+/// Why an instruction did not complete.
+pub(crate) enum Trap {
+    Fault {
+        code: FaultCode,
+        addr: Option<u32>,
+        detail: String,
+    },
+}
+
+pub(crate) fn fault(code: FaultCode) -> Trap {
+    Trap::Fault {
+        code,
+        addr: None,
+        detail: String::new(),
+    }
+}
+
+/// Apply `f` to (rs1, rs2) in every active lane, writing rd.
+#[inline(always)]
+fn map_rr(w: &mut Warp, n: usize, i: &Inst, f: impl Fn(u32, u32) -> u32) {
+    if i.rd == 0 {
+        return;
+    }
+    let (a, b) = (w.x[i.rs1 as usize], w.x[i.rs2 as usize]);
+    let mut out = w.x[i.rd as usize];
+    let m = w.mask;
+    for l in 0..n.min(32) {
+        let v = f(a[l], b[l]);
+        out[l] = if m >> l & 1 != 0 { v } else { out[l] };
+    }
+    w.x[i.rd as usize] = out;
+}
+
+/// Apply `f` to (rs1, imm) in every active lane, writing rd.
+#[inline(always)]
+fn map_ri(w: &mut Warp, n: usize, i: &Inst, f: impl Fn(u32, u32) -> u32) {
+    if i.rd == 0 {
+        return;
+    }
+    let a = w.x[i.rs1 as usize];
+    let imm = i.imm as u32;
+    let mut out = w.x[i.rd as usize];
+    let m = w.mask;
+    for l in 0..n.min(32) {
+        let v = f(a[l], imm);
+        out[l] = if m >> l & 1 != 0 { v } else { out[l] };
+    }
+    w.x[i.rd as usize] = out;
+}
+
+/// Set rd to a per-lane value computed from the lane index.
+#[inline(always)]
+fn map_lane(w: &mut Warp, n: usize, rd: u8, f: impl Fn(usize) -> u32) {
+    if rd == 0 {
+        return;
+    }
+    let m = w.mask;
+    for l in 0..n.min(32) {
+        if m >> l & 1 != 0 {
+            w.x[rd as usize][l] = f(l);
+        }
+    }
+}
+
+/// The lanes of `mask`, lowest first.
+#[inline(always)]
+pub(crate) fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            None
+        } else {
+            let l = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            Some(l)
+        }
+    })
+}
+
+fn mem_trap(e: MemFault, store: bool) -> Trap {
+    let (code, addr) = match e {
+        MemFault::Unmapped(a) | MemFault::Crosses(a) | MemFault::ReadOnly(a) => (
+            if store {
+                FaultCode::StoreFault
+            } else {
+                FaultCode::LoadFault
+            },
+            a,
+        ),
+    };
+    Trap::Fault {
+        code,
+        addr: Some(addr),
+        detail: e.to_string(),
+    }
+}
+
+impl Machine {
+    /// Execute one warp-instruction of warp `w` on core `c`.
+    pub(crate) fn step(&mut self, c: usize, w: usize) {
+        let depth_before;
+        let pc;
+        {
+            let warp = &mut self.cores[c].warps[w];
+            // Table reconvergence: a group reaching its branch's post-dominator.
+            while warp.stack.at_reconv_point(warp.pc, warp.depth) {
+                let p = warp.pc;
+                if let Some(next) = warp.stack.reconverge(p, p) {
+                    warp.mask = next.mask;
+                    warp.pc = next.pc;
+                    warp.stats.reconvergences += 1;
+                }
+            }
+            pc = warp.pc;
+            if warp.csr.break_pc != 0 && warp.csr.break_pc == pc {
+                warp.state = WarpState::Breakpoint;
+                warp.csr.fault_code = FaultCode::Breakpoint.code();
+                warp.csr.fault_pc = pc;
+                return;
+            }
+            depth_before = warp.depth;
+        }
+        if self.cores[c].warps[w].csr.watchdog & 3 != 0 {
+            if let Some(t) = self.watchdog(c, w) {
+                return self.finish_trap(c, w, t);
+            }
+        }
+        let slot = match self.code.fetch(&self.mem, pc) {
+            Ok(s) => s,
+            Err(code) => {
+                let detail = match code {
+                    FaultCode::IllegalInstruction => match self.mem.load(0, pc, 4) {
+                        Ok(word) => format!("word {word:#010x} does not decode"),
+                        Err(_) => String::new(),
+                    },
+                    _ => String::new(),
+                };
+                return self.finish_trap(
+                    c,
+                    w,
+                    Trap::Fault {
+                        code,
+                        addr: Some(pc),
+                        detail,
+                    },
+                );
+            }
+        };
+        let inst = slot.inst;
+        let mask = self.cores[c].warps[w].mask;
+        if self.trace.is_some() {
+            self.trace_line(c, w, mask, pc, &inst);
+        }
+        {
+            let warp = &mut self.cores[c].warps[w];
+            warp.stats.warp_instructions += 1;
+            warp.stats.thread_instructions += mask.count_ones() as u64;
+            self.cores[c].instret += 1;
+        }
+        self.stats.count(inst.op);
+        if let Err(t) = self.exec(c, w, &inst, pc, slot.reconv) {
+            return self.finish_trap(c, w, t);
+        }
+        let warp = &mut self.cores[c].warps[w];
+        let d = warp.stack.len() as u64;
+        if d > warp.stats.max_divergence_depth {
+            warp.stats.max_divergence_depth = d;
+        }
+        let _ = depth_before;
+    }
+
+    fn finish_trap(&mut self, c: usize, w: usize, t: Trap) {
+        let Trap::Fault { code, addr, detail } = t;
+        // With a trap vector, architectural exceptions go to software.
+        let warp = &mut self.cores[c].warps[w];
+        let cause = match code {
+            FaultCode::IllegalInstruction => Some(2),
+            FaultCode::Breakpoint => Some(3),
+            FaultCode::LoadFault => Some(5),
+            FaultCode::StoreFault | FaultCode::AmoMisaligned => Some(7),
+            FaultCode::Ecall => Some(11),
+            _ => None,
+        };
+        if let (Some(cause), true) = (cause, warp.csr.mtvec != 0) {
+            warp.csr.mepc = warp.pc;
+            warp.csr.mcause = cause;
+            warp.csr.mtval = addr.unwrap_or(0);
+            warp.pc = warp.csr.mtvec & !3;
+            return;
+        }
+        self.raise(c, w, code, addr, detail);
+    }
+
+    fn trace_line(&mut self, c: usize, w: usize, mask: u32, pc: u32, inst: &Inst) {
+        let sym = self
+            .symbolize(pc)
+            .map(|s| format!(" <{s}>"))
+            .unwrap_or_default();
+        let line = format!(
+            "{:>10} c{} w{} {:08x} {:08x}{}  {}\n",
+            self.cycle,
+            c,
+            w,
+            mask,
+            pc,
+            sym,
+            inst.text(Some(pc))
+        );
+        if let Some(t) = &mut self.trace {
+            let _ = t.write_all(line.as_bytes());
+        }
+    }
+
+    /// Check the warp's watchdog; HARD faults, SOFT sets the expired bit (and traps to mtvec
+    /// when mie bit 16 is set).
+    fn watchdog(&mut self, c: usize, w: usize) -> Option<Trap> {
+        let cycle = self.cycle;
+        let warp = &mut self.cores[c].warps[w];
+        let limit = warp.csr.watchdog_limit as u64;
+        if limit == 0
+            || cycle.saturating_sub(warp.csr.watchdog_kick) <= limit
+            || warp.csr.watchdog >> 31 != 0
+        {
+            return None;
+        }
+        match warp.csr.watchdog & 3 {
+            1 => Some(Trap::Fault {
+                code: FaultCode::Watchdog,
+                addr: None,
+                detail: format!("no watchdog write for {limit} cycles"),
+            }),
+            2 => {
+                warp.csr.watchdog |= 1 << 31;
+                if warp.csr.mtvec != 0 && warp.csr.mie >> 16 & 1 != 0 {
+                    warp.csr.mepc = warp.pc;
+                    warp.csr.mcause = 0x8000_0010;
+                    warp.pc = warp.csr.mtvec & !3;
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Execute `i` at `pc` for warp `w` of core `c`.
+    fn exec(&mut self, c: usize, w: usize, i: &Inst, pc: u32, reconv: Reconv) -> Result<(), Trap> {
+        let n = self.cfg.lanes;
+        let next = pc.wrapping_add(4);
+        let warp = &mut self.cores[c].warps[w];
+        macro_rules! rr {
+            ($f:expr) => {{
+                map_rr(warp, n, i, $f);
+                warp.pc = next;
+            }};
+        }
+        macro_rules! ri {
+            ($f:expr) => {{
+                map_ri(warp, n, i, $f);
+                warp.pc = next;
+            }};
+        }
+        match i.op {
+            Op::Lui => ri!(|_, imm| imm),
+            Op::Auipc => ri!(|_, imm| pc.wrapping_add(imm)),
+            Op::Addi => ri!(alu::add),
+            Op::Slti => ri!(alu::slt),
+            Op::Sltiu => ri!(alu::sltu),
+            Op::Xori => ri!(alu::xor),
+            Op::Ori => ri!(alu::or),
+            Op::Andi => ri!(alu::and),
+            Op::Slli => ri!(alu::sll),
+            Op::Srli => ri!(alu::srl),
+            Op::Srai => ri!(alu::sra),
+            Op::Add => rr!(alu::add),
+            Op::Sub => rr!(alu::sub),
+            Op::Sll => rr!(alu::sll),
+            Op::Slt => rr!(alu::slt),
+            Op::Sltu => rr!(alu::sltu),
+            Op::Xor => rr!(alu::xor),
+            Op::Srl => rr!(alu::srl),
+            Op::Sra => rr!(alu::sra),
+            Op::Or => rr!(alu::or),
+            Op::And => rr!(alu::and),
+            Op::Mul => rr!(alu::mul),
+            Op::Mulh => rr!(alu::mulh),
+            Op::Mulhsu => rr!(alu::mulhsu),
+            Op::Mulhu => rr!(alu::mulhu),
+            Op::Div => rr!(alu::div),
+            Op::Divu => rr!(alu::divu),
+            Op::Rem => rr!(alu::rem),
+            Op::Remu => rr!(alu::remu),
+            Op::Beq => return self.branch(c, w, i, pc, reconv, alu::beq),
+            Op::Bne => return self.branch(c, w, i, pc, reconv, alu::bne),
+            Op::Blt => return self.branch(c, w, i, pc, reconv, alu::blt),
+            Op::Bge => return self.branch(c, w, i, pc, reconv, alu::bge),
+            Op::Bltu => return self.branch(c, w, i, pc, reconv, alu::bltu),
+            Op::Bgeu => return self.branch(c, w, i, pc, reconv, alu::bgeu),
+            Op::Jal => {
+                map_lane(warp, n, i.rd, |_| next);
+                if i.rd != 0 {
+                    warp.depth += 1;
+                }
+                warp.pc = pc.wrapping_add(i.imm as u32);
+            }
+            Op::Jalr => return self.jalr(c, w, i, pc),
+            Op::Lb | Op::Lh | Op::Lw | Op::Lbu | Op::Lhu | Op::Flw => {
+                return self.load(c, w, i, pc)
+            }
+            Op::Sb | Op::Sh | Op::Sw | Op::Fsw => return self.store(c, w, i, pc),
+            Op::LrW | Op::ScW => return self.lr_sc(c, w, i, pc),
+            Op::AmoswapW
+            | Op::AmoaddW
+            | Op::AmoxorW
+            | Op::AmoandW
+            | Op::AmoorW
+            | Op::AmominW
+            | Op::AmomaxW
+            | Op::AmominuW
+            | Op::AmomaxuW => return self.amo(c, w, i, pc),
+            Op::Fence | Op::FenceTso | Op::FenceI | Op::VxWsync => warp.pc = next,
+            Op::Wfi => warp.pc = next,
+            Op::Ecall => return Err(fault(FaultCode::Ecall)),
+            Op::Ebreak => return Err(fault(FaultCode::Breakpoint)),
+            Op::Mret => warp.pc = warp.csr.mepc,
+            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
+                return self.csr_op(c, w, i, pc)
+            }
+            Op::Converge => {
+                let branch = pc.wrapping_add(i.imm as u32);
+                if warp.stack.converge_matches(branch, warp.depth) {
+                    if let Some(nx) = warp.stack.reconverge(pc, next) {
+                        warp.mask = nx.mask;
+                        warp.pc = nx.pc;
+                        warp.stats.reconvergences += 1;
+                        return Ok(());
+                    }
+                }
+                warp.pc = next;
+            }
+            Op::Diverge => {
+                let pred = lanes(warp.mask).fold(0u32, |m, l| {
+                    m | ((warp.x[i.rs1 as usize][l] != 0) as u32) << l
+                });
+                let label = pc.wrapping_add(i.imm as u32);
+                let nx = warp
+                    .stack
+                    .diverge(pc, warp.mask, pred, label, warp.depth)
+                    .map_err(fault)?;
+                if nx.mask != warp.mask {
+                    warp.stats.divergences += 1;
+                }
+                warp.mask = nx.mask;
+                warp.pc = nx.pc;
+            }
+            Op::VxTmc => {
+                let m = warp.uniform(i.rs1) & self.cfg.full_mask();
+                warp.pc = next;
+                if m == 0 {
+                    self.retire_group(c, w);
+                } else {
+                    warp.mask = m;
+                }
+            }
+            Op::VxWspawn => {
+                let count = warp.uniform(i.rs1);
+                let target = warp.uniform(i.rs2);
+                warp.pc = next;
+                if count as usize > self.cfg.warps {
+                    return Err(Trap::Fault {
+                        code: FaultCode::SpawnFault,
+                        addr: None,
+                        detail: format!(
+                            "wspawn of {count} warps on a core with {}",
+                            self.cfg.warps
+                        ),
+                    });
+                }
+                let core = &mut self.cores[c];
+                for k in 1..count as usize {
+                    if core.warps[k].state == WarpState::Idle {
+                        core.warps[k].start(target, 1);
+                        core.warp_done &= !(1 << k);
+                    }
+                }
+            }
+            Op::VxSplit => {
+                let m = warp.mask;
+                let neg = i.rs2 != 0;
+                let pred = lanes(m).fold(0u32, |acc, l| {
+                    let bit = (warp.x[i.rs1 as usize][l] & 1 != 0) != neg;
+                    acc | (bit as u32) << l
+                });
+                let (nm, token) = divergence::vx_split(&mut warp.ipdom, n.max(2) - 1, m, pred, pc)
+                    .map_err(fault)?;
+                map_lane(warp, n, i.rd, |_| token);
+                if nm != m {
+                    warp.stats.divergences += 1;
+                }
+                warp.mask = nm;
+                warp.pc = next;
+            }
+            Op::VxJoin => {
+                let token = warp.uniform(i.rs1);
+                match divergence::vx_join(&mut warp.ipdom, warp.mask, token).map_err(fault)? {
+                    JoinOutcome::Uniform => warp.pc = next,
+                    JoinOutcome::Else { mask, pc } => {
+                        warp.mask = mask;
+                        warp.pc = pc;
+                    }
+                    JoinOutcome::Pop { mask } => {
+                        warp.mask = mask;
+                        warp.pc = next;
+                        warp.stats.reconvergences += 1;
+                    }
+                }
+            }
+            Op::VxPred => {
+                let m = warp.mask;
+                let neg = i.rd != 0;
+                let pass = lanes(m).fold(0u32, |acc, l| {
+                    let bit = (warp.x[i.rs1 as usize][l] & 1 != 0) != neg;
+                    acc | (bit as u32) << l
+                });
+                let fallback = warp.uniform(i.rs2) & self.cfg.full_mask();
+                warp.pc = next;
+                if pass != 0 {
+                    warp.mask = pass;
+                } else if fallback == 0 {
+                    self.retire_group(c, w);
+                } else {
+                    warp.mask = fallback;
+                }
+            }
+            Op::VxBar => {
+                let id = warp.uniform(i.rs1);
+                let count = warp.uniform(i.rs2);
+                warp.pc = next;
+                let global = id >> 31 != 0;
+                self.barrier(c, w, id & 0x7fff_ffff, count, global)
+                    .map_err(fault)?;
+            }
+            Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
+                let m = warp.mask;
+                let member = if i.rs2 == 0 {
+                    m
+                } else {
+                    warp.uniform(i.rs2) & m
+                };
+                let pred =
+                    lanes(member).fold(0u32, |acc, l| acc | ((warp.x[i.rs1 as usize][l] & 1) << l));
+                let v = match i.op {
+                    Op::VxVoteAll => (pred == member) as u32,
+                    Op::VxVoteAny => (pred != 0) as u32,
+                    Op::VxVoteUni => (pred == 0 || pred == member) as u32,
+                    _ => pred,
+                };
+                map_lane(warp, n, i.rd, |_| v);
+                warp.pc = next;
+            }
+            Op::VxShflUp | Op::VxShflDown | Op::VxShflBfly | Op::VxShflIdx => {
+                shuffle(warp, n, i);
+                warp.pc = next;
+            }
+            _ => return self.exec_fp(c, w, i, pc),
+        }
+        Ok(())
+    }
+
+    fn branch(
+        &mut self,
+        c: usize,
+        w: usize,
+        i: &Inst,
+        pc: u32,
+        reconv: Reconv,
+        cond: fn(u32, u32) -> bool,
+    ) -> Result<(), Trap> {
+        let n = self.cfg.lanes.min(32);
+        let mode = self.cfg.reconv;
+        let warp = &mut self.cores[c].warps[w];
+        let (a, b) = (&warp.x[i.rs1 as usize], &warp.x[i.rs2 as usize]);
+        let mut taken = 0u32;
+        for l in 0..n {
+            taken |= (cond(a[l], b[l]) as u32) << l;
+        }
+        let active = warp.mask;
+        taken &= active;
+        let target = pc.wrapping_add(i.imm as u32);
+        if mode == crate::config::ReconvMode::FollowLast {
+            let last = 31 - active.leading_zeros();
+            warp.pc = if taken >> last & 1 != 0 {
+                target
+            } else {
+                pc.wrapping_add(4)
+            };
+            return Ok(());
+        }
+        let rc = if mode == crate::config::ReconvMode::Table {
+            reconv
+        } else {
+            Reconv::None
+        };
+        match warp.stack.branch(pc, active, taken, target, warp.depth, rc) {
+            Ok(BranchOutcome::Uniform(t)) => warp.pc = t,
+            Ok(BranchOutcome::Pushed(nx)) | Ok(BranchOutcome::Updated(nx)) => {
+                warp.stats.divergences += 1;
+                warp.mask = nx.mask;
+                warp.pc = nx.pc;
+            }
+            Err(code) => {
+                return Err(Trap::Fault {
+                    code,
+                    addr: None,
+                    detail: format!(
+                        "divergence stack of {} entries is full",
+                        self.cfg.stack_depth
+                    ),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    fn jalr(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let n = self.cfg.lanes;
+        let warp = &mut self.cores[c].warps[w];
+        let mut target = None;
+        for l in lanes(warp.mask) {
+            let t = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32) & !1;
+            match target {
+                None => target = Some(t),
+                Some(t0) if t0 != t => {
+                    return Err(Trap::Fault {
+                        code: FaultCode::DivergentJump,
+                        addr: Some(t),
+                        detail: format!(
+                            "lanes disagree on the jalr target ({t0:#010x} and {t:#010x})"
+                        ),
+                    })
+                }
+                _ => {}
+            }
+        }
+        let target = target.unwrap_or(pc.wrapping_add(4));
+        let is_return = i.rd == 0 && (i.rs1 == 1 || i.rs1 == 5);
+        if is_return && warp.stack.at_exit_point(warp.depth) {
+            // Table reconvergence at the function's exit: the group waits at its return
+            // until the other group returns too.
+            if let Some(nx) = warp.stack.reconverge(pc, target) {
+                warp.mask = nx.mask;
+                warp.pc = nx.pc;
+                warp.stats.reconvergences += 1;
+                if nx.pc == target {
+                    warp.depth = warp.depth.saturating_sub(1);
+                }
+                return Ok(());
+            }
+        }
+        map_lane(warp, n, i.rd, |_| pc.wrapping_add(4));
+        if i.rd != 0 {
+            warp.depth += 1;
+        } else if is_return {
+            warp.depth = warp.depth.saturating_sub(1);
+        }
+        warp.pc = target;
+        Ok(())
+    }
+
+    fn load(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let warp = &mut self.cores[c].warps[w];
+        let (size, fp) = match i.op {
+            Op::Lb | Op::Lbu => (1, false),
+            Op::Lh | Op::Lhu => (2, false),
+            Op::Flw => (4, true),
+            _ => (4, false),
+        };
+        for l in lanes(warp.mask) {
+            let addr = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
+            let v = self
+                .mem
+                .load(c, addr, size)
+                .map_err(|e| mem_trap(e, false))?;
+            let v = match i.op {
+                Op::Lb => alu::sext8(v),
+                Op::Lh => alu::sext16(v),
+                _ => v,
+            };
+            if fp {
+                warp.f[i.rd as usize][l] = v;
+            } else if i.rd != 0 {
+                warp.x[i.rd as usize][l] = v;
+            }
+        }
+        self.stats.loads += warp.mask.count_ones() as u64;
+        warp.pc = pc.wrapping_add(4);
+        Ok(())
+    }
+
+    fn store(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let size = match i.op {
+            Op::Sb => 1,
+            Op::Sh => 2,
+            _ => 4,
+        };
+        let mask = self.cores[c].warps[w].mask;
+        for l in lanes(mask) {
+            let warp = &self.cores[c].warps[w];
+            let addr = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
+            let v = if i.op == Op::Fsw {
+                warp.f[i.rs2 as usize][l]
+            } else {
+                warp.x[i.rs2 as usize][l]
+            };
+            self.store_word(c, addr, size, v)?;
+        }
+        self.stats.stores += mask.count_ones() as u64;
+        self.cores[c].warps[w].pc = pc.wrapping_add(4);
+        Ok(())
+    }
+
+    /// One lane's store, with its side effects (console, exit, code invalidation, LR).
+    pub(crate) fn store_word(
+        &mut self,
+        c: usize,
+        addr: u32,
+        size: u32,
+        v: u32,
+    ) -> Result<(), Trap> {
+        match self
+            .mem
+            .store(c, addr, size, v)
+            .map_err(|e| mem_trap(e, true))?
+        {
+            StoreEffect::None => {}
+            StoreEffect::Console(b) => self.put_console(b),
+            StoreEffect::Exit(code) => {
+                if self.exit.is_none() {
+                    self.exit = Some(code)
+                }
+            }
+        }
+        self.code.invalidate(addr, size);
+        if !self.reservations.is_empty() {
+            self.break_reservations(c, addr);
+        }
+        Ok(())
+    }
+
+    fn break_reservations(&mut self, c: usize, addr: u32) {
+        let cores = &mut self.cores;
+        self.reservations.retain(|&(rc, rw, rl)| {
+            let warp = &mut cores[rc as usize].warps[rw as usize];
+            let same = (warp.resv[rl as usize] & !3) == (addr & !3)
+                && (rc as usize == c || addr < 0xff00_0000);
+            if same {
+                warp.resv_mask &= !(1 << rl);
+            }
+            !same && warp.resv_mask >> rl & 1 != 0
+        });
+    }
+
+    fn lr_sc(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let mask = self.cores[c].warps[w].mask;
+        for l in lanes(mask) {
+            let addr = self.cores[c].warps[w].x[i.rs1 as usize][l];
+            if addr & 3 != 0 {
+                return Err(Trap::Fault {
+                    code: FaultCode::AmoMisaligned,
+                    addr: Some(addr),
+                    detail: String::new(),
+                });
+            }
+            if i.op == Op::LrW {
+                let v = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, false))?;
+                let warp = &mut self.cores[c].warps[w];
+                if i.rd != 0 {
+                    warp.x[i.rd as usize][l] = v;
+                }
+                warp.resv[l] = addr;
+                warp.resv_mask |= 1 << l;
+                self.reservations.push((c as u16, w as u16, l as u8));
+            } else {
+                let warp = &mut self.cores[c].warps[w];
+                let ok = warp.resv_mask >> l & 1 != 0 && warp.resv[l] == addr;
+                warp.resv_mask &= !(1 << l);
+                let v = warp.x[i.rs2 as usize][l];
+                if ok {
+                    self.store_word(c, addr, 4, v)?;
+                }
+                let warp = &mut self.cores[c].warps[w];
+                if i.rd != 0 {
+                    warp.x[i.rd as usize][l] = (!ok) as u32;
+                }
+            }
+        }
+        self.cores[c].warps[w].pc = pc.wrapping_add(4);
+        Ok(())
+    }
+
+    fn amo(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let f: fn(u32, u32) -> u32 = match i.op {
+            Op::AmoswapW => alu::amo_swap,
+            Op::AmoaddW => alu::amo_add,
+            Op::AmoxorW => alu::amo_xor,
+            Op::AmoandW => alu::amo_and,
+            Op::AmoorW => alu::amo_or,
+            Op::AmominW => alu::amo_min,
+            Op::AmomaxW => alu::amo_max,
+            Op::AmominuW => alu::amo_minu,
+            _ => alu::amo_maxu,
+        };
+        let mask = self.cores[c].warps[w].mask;
+        for l in lanes(mask) {
+            let warp = &self.cores[c].warps[w];
+            let addr = warp.x[i.rs1 as usize][l];
+            let operand = warp.x[i.rs2 as usize][l];
+            if addr & 3 != 0 {
+                return Err(Trap::Fault {
+                    code: FaultCode::AmoMisaligned,
+                    addr: Some(addr),
+                    detail: String::new(),
+                });
+            }
+            let old = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, true))?;
+            self.store_word(c, addr, 4, f(old, operand))?;
+            if i.rd != 0 {
+                self.cores[c].warps[w].x[i.rd as usize][l] = old;
+            }
+        }
+        self.stats.atomics += mask.count_ones() as u64;
+        self.cores[c].warps[w].pc = pc.wrapping_add(4);
+        Ok(())
+    }
+}
+
+/// Vortex lane shuffle: rs2 = (mask << 12) | (c << 6) | b; reads from lane `src` when it is
+/// inside the segment and active, otherwise keeps the lane's own value.
+fn shuffle(w: &mut Warp, n: usize, i: &Inst) {
+    let ctl = w.uniform(i.rs2);
+    let b = ctl & 0x3f;
+    let clamp = (ctl >> 6) & 0x3f;
+    let seg_mask = (ctl >> 12) & 0x3f;
+    let src_vals = w.x[i.rs1 as usize];
+    let m = w.mask;
+    let mut out = w.x[i.rd as usize];
+    for l in lanes(m) {
+        let lane = l as u32;
+        let lo = lane & seg_mask;
+        let hi = lo | (clamp & !seg_mask);
+        let (src, ok) = match i.op {
+            Op::VxShflUp => (lane.wrapping_sub(b), lane >= lo + b),
+            Op::VxShflDown => (lane + b, lane + b <= hi),
+            Op::VxShflBfly => (lane ^ b, (lane ^ b) <= hi),
+            _ => (
+                (lane & !clamp) | (b & clamp),
+                ((lane & !clamp) | (b & clamp)) <= hi,
+            ),
+        };
+        let v = if ok && (src as usize) < n && m >> src & 1 != 0 {
+            src_vals[src as usize]
+        } else {
+            src_vals[l]
+        };
+        out[l] = v;
+    }
+    if i.rd != 0 {
+        w.x[i.rd as usize] = out;
+    }
+}

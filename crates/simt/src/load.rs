@@ -1,0 +1,124 @@
+//! Loading an ELF into a [`Program`]: PT_LOAD segments, symbols, the HTIF `tohost` word, and
+//! the reconvergence table — read from the `.weft.reconv` section when the toolchain stored
+//! one, otherwise computed here from the code and its function symbols.
+
+use crate::divergence::Reconv;
+use crate::machine::{Program, Segment};
+use std::collections::HashMap;
+use weft_elf::{read_elf, SymbolBinding, SymbolKind};
+use weft_reconv::{analyze, CodeRegion, ReconvTable, Symbol};
+
+/// Where the reconvergence table came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSource {
+    /// The ELF's `.weft.reconv` section.
+    Section,
+    /// Computed on load.
+    Computed,
+}
+
+/// Why an ELF cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ElfLoadError {
+    #[error("{0}")]
+    Elf(#[from] weft_elf::ElfError),
+    #[error("reconvergence section: {0}")]
+    Section(#[from] weft_reconv::SectionError),
+    #[error("reconvergence analysis: {0}")]
+    Analysis(#[from] weft_reconv::AnalysisError),
+}
+
+/// Read an ELF image into a program, with its reconvergence table.
+pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadError> {
+    let img = read_elf(bytes)?;
+    let segments: Vec<Segment> = img
+        .segments
+        .iter()
+        .map(|s| Segment {
+            addr: s.vaddr,
+            data: s.data.clone(),
+            mem_size: s.memsz,
+            exec: s.flags.exec,
+        })
+        .collect();
+    let symbols: Vec<(String, u32)> = img
+        .symbols
+        .iter()
+        .filter(|s| !s.name.is_empty() && !matches!(s.kind, SymbolKind::Section | SymbolKind::File))
+        .map(|s| (s.name.clone(), s.value))
+        .collect();
+    let tohost = img.symbol("tohost").map(|s| s.value);
+    let (table, source) = match img.section(weft_reconv::SECTION_NAME) {
+        Some(sec) => (
+            ReconvTable::from_section_bytes(&sec.data)?,
+            TableSource::Section,
+        ),
+        None => {
+            let regions: Vec<CodeRegion> = img
+                .segments
+                .iter()
+                .filter(|s| s.flags.exec && s.vaddr % 4 == 0)
+                .map(|s| CodeRegion {
+                    base: s.vaddr,
+                    bytes: &s.data,
+                })
+                .collect();
+            let funcs: Vec<Symbol> = img
+                .symbols
+                .iter()
+                .filter(|s| {
+                    // Function starts: FUNC symbols; in code with none (hand-written assembly
+                    // without .type), the global labels. Local labels are never functions.
+                    let func = if has_funcs(&img) {
+                        s.kind == SymbolKind::Func
+                    } else {
+                        s.kind == SymbolKind::NoType && s.binding == SymbolBinding::Global
+                    };
+                    func && !s.name.is_empty()
+                        && img
+                            .segments
+                            .iter()
+                            .any(|g| g.flags.exec && g.contains(s.value))
+                })
+                .map(|s| {
+                    Symbol::new(
+                        s.name.clone(),
+                        s.value,
+                        if s.kind == SymbolKind::Func {
+                            s.size
+                        } else {
+                            0
+                        },
+                    )
+                })
+                .collect();
+            (analyze(&regions, &funcs)?.table, TableSource::Computed)
+        }
+    };
+    let reconv: HashMap<u32, Reconv> = table
+        .iter()
+        .map(|(pc, r)| {
+            (
+                pc,
+                match r {
+                    weft_reconv::Reconv::At(p) => Reconv::At(p),
+                    weft_reconv::Reconv::AtExit => Reconv::AtExit,
+                },
+            )
+        })
+        .collect();
+    Ok((
+        Program {
+            entry: img.entry,
+            segments,
+            symbols,
+            tohost,
+            reconv,
+        },
+        source,
+    ))
+}
+
+fn has_funcs(img: &weft_elf::ElfImage) -> bool {
+    img.symbols.iter().any(|s| s.kind == SymbolKind::Func)
+}

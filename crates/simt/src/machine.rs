@@ -1,0 +1,489 @@
+//! The machine: cores of warps over one memory, program loading and reset, the warp
+//! scheduler (round-robin, one warp-instruction per core per cycle), barriers, and the run
+//! loop with its end conditions (exit, all halted, fault, cycle bound, deadlock).
+
+use crate::code::CodeCache;
+use crate::config::{Config, ConfigError};
+use crate::divergence::Reconv;
+use crate::stats::Stats;
+use crate::warp::{Warp, WarpState};
+use std::collections::HashMap;
+use std::io::Write;
+use weft_isa::FaultCode;
+use weft_mem::Memory;
+
+/// A loadable program, independent of the file format it came from.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Entry point.
+    pub entry: u32,
+    /// Segments: (address, bytes, memory size ≥ bytes (zero-filled), executable).
+    pub segments: Vec<Segment>,
+    /// Symbols (for traces and fault messages).
+    pub symbols: Vec<(String, u32)>,
+    /// Address of the HTIF `tohost` word, if the program has one.
+    pub tohost: Option<u32>,
+    /// Reconvergence table: conditional branch pc → reconvergence point.
+    pub reconv: HashMap<u32, Reconv>,
+}
+
+/// One loadable segment.
+#[derive(Clone, Debug, Default)]
+pub struct Segment {
+    pub addr: u32,
+    pub data: Vec<u8>,
+    pub mem_size: u32,
+    pub exec: bool,
+}
+
+/// A fault, as reported at the end of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultInfo {
+    pub code: FaultCode,
+    pub core: usize,
+    pub warp: usize,
+    pub lanes: u32,
+    pub pc: u32,
+    pub addr: Option<u32>,
+    pub detail: String,
+}
+
+impl std::fmt::Display for FaultInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "fault {} (code {}) at core {} warp {} lanes {:#x} pc {:#010x}",
+            self.code.name(),
+            self.code.code(),
+            self.core,
+            self.warp,
+            self.lanes,
+            self.pc
+        )?;
+        if let Some(a) = self.addr {
+            write!(f, " address {a:#010x}")?;
+        }
+        if !self.detail.is_empty() {
+            write!(f, ": {}", self.detail)?;
+        }
+        Ok(())
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The program stored an exit code (exit word or HTIF).
+    Exit(u32),
+    /// Every warp of every core halted.
+    AllHalted,
+    /// A warp faulted.
+    Fault(FaultInfo),
+    /// The cycle bound was reached.
+    CycleLimit(u64),
+    /// No warp can make progress; the text says who waits on what.
+    Deadlock(String),
+}
+
+impl RunEnd {
+    /// The process exit status for this end: the program's code, 0 when all halted,
+    /// 128 + fault code for a fault, 124 at the cycle bound, 125 for a deadlock.
+    pub fn exit_status(&self) -> i32 {
+        match self {
+            RunEnd::Exit(c) => {
+                let s = (*c & 0xff) as i32;
+                if s == 0 && *c != 0 {
+                    1
+                } else {
+                    s
+                }
+            }
+            RunEnd::AllHalted => 0,
+            RunEnd::Fault(f) => 128 + f.code.code() as i32,
+            RunEnd::CycleLimit(_) => 124,
+            RunEnd::Deadlock(_) => 125,
+        }
+    }
+}
+
+/// Why a program cannot be loaded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    #[error("segment at {addr:#010x} ({len} bytes) is outside mapped memory: {why}")]
+    Segment { addr: u32, len: u32, why: String },
+    #[error("entry point {0:#010x} is not in DRAM or not 4-byte aligned")]
+    Entry(u32),
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+}
+
+/// Barrier bookkeeping.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Barrier {
+    /// Warps (or, for global barriers, cores) that have arrived.
+    pub arrived: u32,
+    /// How many must arrive.
+    pub count: u32,
+}
+
+/// One core.
+#[derive(Clone, Debug)]
+pub struct Core {
+    pub warps: Vec<Warp>,
+    pub warp_done: u32,
+    pub spawn_pc: u32,
+    pub spawn_args: u32,
+    pub barriers: Vec<Barrier>,
+    pub instret: u64,
+    pub next: usize,
+    pub frames: u64,
+    pub last_frame: u64,
+}
+
+impl Core {
+    /// Bitmask of warps that are started (running or waiting).
+    pub fn active_mask(&self) -> u32 {
+        self.warps
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| !matches!(w.state, WarpState::Idle | WarpState::Faulted))
+            .fold(0, |m, (i, _)| m | (1 << i))
+    }
+}
+
+/// The whole machine.
+pub struct Machine {
+    pub cfg: Config,
+    pub cores: Vec<Core>,
+    pub mem: Memory,
+    pub(crate) code: CodeCache,
+    pub cycle: u64,
+    pub(crate) exit: Option<u32>,
+    pub(crate) fault: Option<FaultInfo>,
+    pub(crate) global_barriers: Vec<Barrier>,
+    /// LR reservations outstanding anywhere: (core, warp, lane).
+    pub(crate) reservations: Vec<(u16, u16, u8)>,
+    pub(crate) console: Vec<u8>,
+    console_sink: Option<Box<dyn Write>>,
+    pub(crate) trace: Option<Box<dyn Write>>,
+    pub symbols: Vec<(String, u32)>,
+    pub stats: Stats,
+}
+
+impl Machine {
+    /// Build a machine and load `prog`: segments copied, warp 0 of every core reset to the
+    /// entry with lane 0 active.
+    pub fn new(cfg: Config, prog: &Program) -> Result<Machine, LoadError> {
+        cfg.validate()?;
+        let mut mem =
+            Memory::new(cfg.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
+        let mut code = CodeCache::default();
+        for s in &prog.segments {
+            let len = s.mem_size.max(s.data.len() as u32);
+            let bad = |why: String| LoadError::Segment {
+                addr: s.addr,
+                len,
+                why,
+            };
+            if s.addr.checked_add(len).is_none() {
+                return Err(bad("it wraps past 4 GiB".into()));
+            }
+            if len > 0 && !(mem.is_dram(s.addr) && mem.is_dram(s.addr + len - 1)) {
+                return Err(bad(format!(
+                    "DRAM is {:#010x}..{:#010x}",
+                    weft_mem::DRAM_BASE,
+                    weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64
+                )));
+            }
+            mem.write_bytes(0, s.addr, &s.data)
+                .map_err(|e| bad(e.to_string()))?;
+            if s.exec {
+                code.add_range(s.addr, len);
+            }
+        }
+        if !mem.is_dram(prog.entry) || prog.entry % 4 != 0 {
+            return Err(LoadError::Entry(prog.entry));
+        }
+        mem.set_tohost(prog.tohost);
+        code.set_reconv(prog.reconv.clone());
+        code.fill(&mem);
+        let cores = (0..cfg.cores)
+            .map(|_| {
+                let mut warps: Vec<Warp> =
+                    (0..cfg.warps).map(|_| Warp::new(cfg.stack_depth)).collect();
+                warps[0].start(prog.entry, 1);
+                Core {
+                    warps,
+                    warp_done: 0,
+                    spawn_pc: prog.entry,
+                    spawn_args: 0,
+                    barriers: vec![Barrier::default(); cfg.barriers],
+                    instret: 0,
+                    next: 0,
+                    frames: 0,
+                    last_frame: 0,
+                }
+            })
+            .collect();
+        let stats = Stats::new(&cfg);
+        Ok(Machine {
+            global_barriers: vec![Barrier::default(); cfg.barriers],
+            cfg,
+            cores,
+            mem,
+            code,
+            cycle: 0,
+            exit: None,
+            fault: None,
+            reservations: Vec::new(),
+            console: Vec::new(),
+            console_sink: None,
+            trace: None,
+            symbols: prog.symbols.clone(),
+            stats,
+        })
+    }
+
+    /// Send console output to `w` as it is produced (otherwise it is collected; see
+    /// [`Machine::console`]).
+    pub fn set_console(&mut self, w: Box<dyn Write>) {
+        self.console_sink = Some(w);
+    }
+
+    /// Write one trace line per warp-instruction to `w`.
+    pub fn set_trace(&mut self, w: Box<dyn Write>) {
+        self.trace = Some(w);
+    }
+
+    /// Console output collected so far (when no sink is set).
+    pub fn console(&self) -> &[u8] {
+        &self.console
+    }
+
+    pub(crate) fn put_console(&mut self, b: u8) {
+        match &mut self.console_sink {
+            Some(w) => {
+                let _ = w.write_all(&[b]);
+                if b == b'\n' {
+                    let _ = w.flush();
+                }
+            }
+            None => self.console.push(b),
+        }
+    }
+
+    /// Record a fault: the warp halts, its CSRs hold the code, pc and address, and the run
+    /// ends after this cycle.
+    pub(crate) fn raise(
+        &mut self,
+        c: usize,
+        w: usize,
+        code: FaultCode,
+        addr: Option<u32>,
+        detail: String,
+    ) {
+        let warp = &mut self.cores[c].warps[w];
+        warp.state = WarpState::Faulted;
+        warp.csr.fault_code = code.code();
+        warp.csr.fault_pc = warp.pc;
+        warp.csr.fault_addr = addr.unwrap_or(0);
+        if self.fault.is_none() {
+            self.fault = Some(FaultInfo {
+                code,
+                core: c,
+                warp: w,
+                lanes: warp.mask,
+                pc: warp.pc,
+                addr,
+                detail,
+            });
+        }
+    }
+
+    /// Run until the program ends or a bound is hit.
+    pub fn run(&mut self) -> RunEnd {
+        let bound = self.cfg.cycle_bound();
+        let end = loop {
+            if let Some(code) = self.exit {
+                break RunEnd::Exit(code);
+            }
+            if let Some(f) = &self.fault {
+                break RunEnd::Fault(f.clone());
+            }
+            if self.cycle >= bound {
+                break RunEnd::CycleLimit(self.cycle);
+            }
+            let mut issued = false;
+            for c in 0..self.cores.len() {
+                if let Some(w) = self.pick(c) {
+                    self.step(c, w);
+                    issued = true;
+                }
+            }
+            self.cycle += 1;
+            if !issued {
+                if let Some(end) = self.stalled() {
+                    break end;
+                }
+            }
+        };
+        if let Some(w) = &mut self.console_sink {
+            let _ = w.flush();
+        }
+        if let Some(t) = &mut self.trace {
+            let _ = t.flush();
+        }
+        end
+    }
+
+    /// Next running warp of core `c`, round-robin.
+    #[inline]
+    fn pick(&mut self, c: usize) -> Option<usize> {
+        let core = &mut self.cores[c];
+        let n = core.warps.len();
+        for k in 0..n {
+            let w = (core.next + k) % n;
+            if core.warps[w].is_running() {
+                core.next = (w + 1) % n;
+                return Some(w);
+            }
+        }
+        None
+    }
+
+    /// No warp issued this cycle: all halted, or a deadlock.
+    fn stalled(&mut self) -> Option<RunEnd> {
+        let mut waits = Vec::new();
+        for (c, core) in self.cores.iter().enumerate() {
+            for (w, warp) in core.warps.iter().enumerate() {
+                match warp.state {
+                    WarpState::Barrier { id, global } => {
+                        let b = if global {
+                            &self.global_barriers[id as usize]
+                        } else {
+                            &core.barriers[id as usize]
+                        };
+                        waits.push(format!(
+                            "core {c} warp {w} waits at {}barrier {id} ({} of {} arrived) pc {:#010x}",
+                            if global { "global " } else { "" },
+                            b.arrived.count_ones(),
+                            b.count,
+                            warp.pc
+                        ))
+                    }
+                    WarpState::Breakpoint => waits.push(format!(
+                        "core {c} warp {w} is stopped at its breakpoint pc {:#010x}",
+                        warp.pc
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        if waits.is_empty() {
+            Some(RunEnd::AllHalted)
+        } else {
+            Some(RunEnd::Deadlock(waits.join("; ")))
+        }
+    }
+
+    /// Halt the current group of warp `w` (a `tmask` write of 0, `tmc` 0): waiting groups
+    /// run; when none is left the warp halts and sets its `warp_done` bit.
+    pub(crate) fn retire_group(&mut self, c: usize, w: usize) {
+        let core = &mut self.cores[c];
+        let warp = &mut core.warps[w];
+        match warp.stack.retire(warp.mask) {
+            Some(next) => {
+                warp.mask = next.mask;
+                warp.pc = next.pc;
+            }
+            None => {
+                warp.mask = 0;
+                warp.state = WarpState::Idle;
+                core.warp_done |= 1 << w;
+            }
+        }
+    }
+
+    /// Activate warps (`warp_active` write, activate-only): idle warps start at spawn_pc with
+    /// every lane and spawn_args in a0; the writer's own bit restarts it.
+    pub(crate) fn activate(&mut self, c: usize, writer: usize, bits: u32) {
+        let full = self.cfg.full_mask();
+        let core = &mut self.cores[c];
+        let (pc, args) = (core.spawn_pc, core.spawn_args);
+        for w in 0..core.warps.len() {
+            if bits >> w & 1 == 0 {
+                continue;
+            }
+            let warp = &mut core.warps[w];
+            if w == writer || warp.state == WarpState::Idle {
+                warp.start(pc, full);
+                warp.x[10] = [args; crate::config::MAX_LANES];
+                core.warp_done &= !(1 << w);
+            }
+        }
+    }
+
+    /// Arrive at a barrier; releases everyone when the count is reached.
+    pub(crate) fn barrier(
+        &mut self,
+        c: usize,
+        w: usize,
+        id: u32,
+        count: u32,
+        global: bool,
+    ) -> Result<(), FaultCode> {
+        let nb = self.cfg.barriers as u32;
+        let limit = if global {
+            self.cfg.cores
+        } else {
+            self.cfg.warps
+        } as u32;
+        if id >= nb || count == 0 || count > limit {
+            return Err(FaultCode::BarrierFault);
+        }
+        let me = if global { c } else { w };
+        let b = if global {
+            &mut self.global_barriers[id as usize]
+        } else {
+            &mut self.cores[c].barriers[id as usize]
+        };
+        b.arrived |= 1 << me;
+        b.count = count;
+        let release = b.arrived.count_ones() >= count;
+        if release {
+            b.arrived = 0;
+        }
+        let warp = &mut self.cores[c].warps[w];
+        warp.stats.barrier_waits += 1;
+        if release {
+            // Release everyone waiting at this barrier.
+            for (ci, core) in self.cores.iter_mut().enumerate() {
+                if !global && ci != c {
+                    continue;
+                }
+                for warp in &mut core.warps {
+                    if warp.state == (WarpState::Barrier { id, global }) {
+                        warp.state = WarpState::Running;
+                    }
+                }
+            }
+        } else {
+            warp.state = WarpState::Barrier { id, global };
+        }
+        Ok(())
+    }
+
+    /// Look up a symbol for an address (`name+off`).
+    pub fn symbolize(&self, addr: u32) -> Option<String> {
+        let (name, a) = self
+            .symbols
+            .iter()
+            .filter(|(_, a)| *a <= addr)
+            .max_by_key(|(_, a)| *a)?;
+        Some(if *a == addr {
+            name.clone()
+        } else {
+            format!("{name}+{:#x}", addr - a)
+        })
+    }
+}

@@ -1,0 +1,203 @@
+//! Run statistics: counters kept while simulating (per instruction, per warp) and the report
+//! built from them at the end — the readable table of `--stats` and the JSON of `--stats-json`.
+
+use crate::config::Config;
+use crate::machine::Machine;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use weft_isa::{Op, TABLE};
+
+/// Counters updated during the run.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    per_op: Vec<u64>,
+    pub loads: u64,
+    pub stores: u64,
+    pub atomics: u64,
+}
+
+impl Stats {
+    pub(crate) fn new(_cfg: &Config) -> Stats {
+        Stats {
+            per_op: vec![0; TABLE.len()],
+            loads: 0,
+            stores: 0,
+            atomics: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn count(&mut self, op: Op) {
+        if let Some(c) = self.per_op.get_mut(op as usize) {
+            *c += 1;
+        }
+    }
+}
+
+/// Per-warp figures in the report.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct WarpReport {
+    pub core: usize,
+    pub warp: usize,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub simd_efficiency: f64,
+    pub divergences: u64,
+    pub reconvergences: u64,
+    pub max_divergence_depth: u64,
+    pub barrier_waits: u64,
+}
+
+/// The end-of-run report.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Report {
+    pub model: &'static str,
+    pub cores: usize,
+    pub warps: usize,
+    pub lanes: usize,
+    pub reconvergence: &'static str,
+    pub cycles: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub simd_efficiency: f64,
+    pub ipc: f64,
+    pub divergences: u64,
+    pub reconvergences: u64,
+    pub max_divergence_depth: u64,
+    pub loads: u64,
+    pub stores: u64,
+    pub atomics: u64,
+    pub classes: BTreeMap<String, u64>,
+    pub mnemonics: BTreeMap<String, u64>,
+    pub per_warp: Vec<WarpReport>,
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+impl Machine {
+    /// Build the report from the counters.
+    pub fn report(&self) -> Report {
+        let lanes = self.cfg.lanes as u64;
+        let mut per_warp = Vec::new();
+        for (c, core) in self.cores.iter().enumerate() {
+            for (w, warp) in core.warps.iter().enumerate() {
+                let s = &warp.stats;
+                per_warp.push(WarpReport {
+                    core: c,
+                    warp: w,
+                    warp_instructions: s.warp_instructions,
+                    thread_instructions: s.thread_instructions,
+                    simd_efficiency: ratio(s.thread_instructions, s.warp_instructions * lanes),
+                    divergences: s.divergences,
+                    reconvergences: s.reconvergences,
+                    max_divergence_depth: s.max_divergence_depth,
+                    barrier_waits: s.barrier_waits,
+                });
+            }
+        }
+        let sum = |f: fn(&WarpReport) -> u64| per_warp.iter().map(f).sum::<u64>();
+        let wi = sum(|w| w.warp_instructions);
+        let ti = sum(|w| w.thread_instructions);
+        let mut classes = BTreeMap::new();
+        let mut mnemonics = BTreeMap::new();
+        for (k, &count) in self.stats.per_op.iter().enumerate() {
+            if count > 0 {
+                let e = &TABLE[k];
+                *classes
+                    .entry(format!("{:?}", e.class).to_lowercase())
+                    .or_insert(0) += count;
+                mnemonics.insert(e.name.to_string(), count);
+            }
+        }
+        Report {
+            model: "functional",
+            cores: self.cfg.cores,
+            warps: self.cfg.warps,
+            lanes: self.cfg.lanes,
+            reconvergence: self.cfg.reconv.name(),
+            cycles: self.cycle,
+            warp_instructions: wi,
+            thread_instructions: ti,
+            simd_efficiency: ratio(ti, wi * lanes),
+            ipc: ratio(wi, self.cycle * self.cfg.cores as u64),
+            divergences: sum(|w| w.divergences),
+            reconvergences: sum(|w| w.reconvergences),
+            max_divergence_depth: per_warp
+                .iter()
+                .map(|w| w.max_divergence_depth)
+                .max()
+                .unwrap_or(0),
+            loads: self.stats.loads,
+            stores: self.stats.stores,
+            atomics: self.stats.atomics,
+            classes,
+            mnemonics,
+            per_warp,
+        }
+    }
+}
+
+impl Report {
+    /// The readable table printed by `--stats`.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "weft {} model: {} core(s) × {} warps × {} lanes, reconvergence: {}",
+            self.model, self.cores, self.warps, self.lanes, self.reconvergence
+        );
+        let rows: [(&str, String); 11] = [
+            ("cycles", self.cycles.to_string()),
+            ("warp instructions", self.warp_instructions.to_string()),
+            ("thread instructions", self.thread_instructions.to_string()),
+            (
+                "SIMD efficiency",
+                format!("{:.1}%", 100.0 * self.simd_efficiency),
+            ),
+            ("IPC (warp-instr/cycle/core)", format!("{:.3}", self.ipc)),
+            ("divergences", self.divergences.to_string()),
+            ("reconvergences", self.reconvergences.to_string()),
+            (
+                "max divergence depth",
+                self.max_divergence_depth.to_string(),
+            ),
+            ("lane loads", self.loads.to_string()),
+            ("lane stores", self.stores.to_string()),
+            ("lane atomics", self.atomics.to_string()),
+        ];
+        for (k, v) in rows {
+            let _ = writeln!(s, "  {k:<28} {v:>14}");
+        }
+        let _ = writeln!(s, "  instruction classes:");
+        for (k, v) in &self.classes {
+            let _ = writeln!(s, "    {k:<26} {v:>14}");
+        }
+        let _ = writeln!(
+            s,
+            "  per warp:            warp-instr    thread-instr   SIMD eff  diverg  max depth"
+        );
+        for w in &self.per_warp {
+            if w.warp_instructions > 0 {
+                let _ = writeln!(
+                    s,
+                    "    core {:>3} warp {:>2} {:>12} {:>15} {:>9.1}% {:>7} {:>10}",
+                    w.core,
+                    w.warp,
+                    w.warp_instructions,
+                    w.thread_instructions,
+                    100.0 * w.simd_efficiency,
+                    w.divergences,
+                    w.max_divergence_depth
+                );
+            }
+        }
+        s
+    }
+}

@@ -1,0 +1,137 @@
+//! A warp's architectural state: one pc and thread mask, per-lane integer and float registers
+//! (stored register-major, `x[reg][lane]`, so one instruction's lane loop walks contiguous
+//! memory), per-lane fcsr, the divergence and IPDOM stacks, and the per-warp CSRs.
+
+use crate::config::MAX_LANES;
+use crate::divergence::{DivStack, IpdomEntry};
+
+/// Registers of every lane for one register number.
+pub type LaneRegs = [u32; MAX_LANES];
+
+/// What a warp is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpState {
+    /// Not started, or halted.
+    Idle,
+    /// Issuing instructions.
+    Running,
+    /// Waiting at a barrier (core-local id, or a global one when `global`).
+    Barrier {
+        /// Barrier id.
+        id: u32,
+        /// True for a cross-core barrier.
+        global: bool,
+    },
+    /// Stopped at its `break_pc`; changing `break_pc` resumes it.
+    Breakpoint,
+    /// Halted by a fault (code and pc are in its CSRs).
+    Faulted,
+}
+
+/// Per-warp CSRs (the ones that are state, not views).
+#[derive(Clone, Debug, Default)]
+pub struct WarpCsrs {
+    pub mstatus: u32,
+    pub mie: u32,
+    pub mip: u32,
+    pub mtvec: u32,
+    pub mscratch: u32,
+    pub mepc: u32,
+    pub mcause: u32,
+    pub mtval: u32,
+    pub medeleg: u32,
+    pub mideleg: u32,
+    /// Watchdog mode (bits 1:0) and the sticky expired bit (31).
+    pub watchdog: u32,
+    pub watchdog_limit: u32,
+    /// Cycle of the last watchdog write (the kick).
+    pub watchdog_kick: u64,
+    pub break_pc: u32,
+    pub fault_code: u32,
+    pub fault_pc: u32,
+    pub fault_addr: u32,
+    /// High half of the cycle counter latched by the last local read of cycle_lo.
+    pub cycle_hi_latch: u32,
+    /// The warp observed through the cross-warp window.
+    pub xwarp: u32,
+}
+
+/// Per-warp counters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct WarpStats {
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub divergences: u64,
+    pub reconvergences: u64,
+    pub max_divergence_depth: u64,
+    pub barrier_waits: u64,
+}
+
+/// One warp.
+#[derive(Clone, Debug)]
+pub struct Warp {
+    pub pc: u32,
+    /// Active lanes of the current group.
+    pub mask: u32,
+    pub state: WarpState,
+    pub x: [LaneRegs; 32],
+    pub f: [LaneRegs; 32],
+    pub frm: [u8; MAX_LANES],
+    pub fflags: [u8; MAX_LANES],
+    /// LR reservation per lane (address), valid where `resv_mask` has the lane.
+    pub resv: [u32; MAX_LANES],
+    pub resv_mask: u32,
+    pub stack: DivStack,
+    pub ipdom: Vec<IpdomEntry>,
+    /// Call depth: +1 per linking jal/jalr, −1 per return.
+    pub depth: u32,
+    pub csr: WarpCsrs,
+    pub stats: WarpStats,
+}
+
+impl Warp {
+    /// A fresh, idle warp.
+    pub fn new(stack_depth: usize) -> Warp {
+        Warp {
+            pc: 0,
+            mask: 0,
+            state: WarpState::Idle,
+            x: [[0; MAX_LANES]; 32],
+            f: [[0; MAX_LANES]; 32],
+            frm: [0; MAX_LANES],
+            fflags: [0; MAX_LANES],
+            resv: [0; MAX_LANES],
+            resv_mask: 0,
+            stack: DivStack::new(stack_depth),
+            ipdom: Vec::new(),
+            depth: 0,
+            csr: WarpCsrs::default(),
+            stats: WarpStats::default(),
+        }
+    }
+
+    /// Start (or restart) at `pc` with `mask`: clears the divergence state, keeps registers.
+    pub fn start(&mut self, pc: u32, mask: u32) {
+        self.pc = pc;
+        self.mask = mask;
+        self.state = WarpState::Running;
+        self.stack.clear();
+        self.ipdom.clear();
+        self.depth = 0;
+        self.resv_mask = 0;
+    }
+
+    /// The value of integer register `r` in the last active lane (Vortex's rule for
+    /// warp-uniform operands; weft uses it for warp-level CSR writes too).
+    #[inline]
+    pub fn uniform(&self, r: u8) -> u32 {
+        let lane = 31 - self.mask.leading_zeros().min(31);
+        self.x[r as usize][lane as usize]
+    }
+
+    /// True if the warp can issue.
+    #[inline]
+    pub fn is_running(&self) -> bool {
+        self.state == WarpState::Running
+    }
+}
