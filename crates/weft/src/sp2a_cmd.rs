@@ -1,0 +1,164 @@
+//! `weft run --sp2a N`, `weft sp2a-asm` and `weft sp2a-disasm`: the command-line face of the
+//! Shader Processor v2a (crate `weft-sp2a`). Thin: parse flags, call the library, report.
+//!
+//! PROGRAM may be assembly source (`.include` allowed) or a binary image written by
+//! `sp2a-asm` (recognised by its `WSP2` magic). Console output (PUTC/PUTDEC/PUTHEX) goes to
+//! stdout, `--trace` and `--stats` to stderr. `--frames DIR` writes `DIR/frameNNNN.png`, one
+//! per FRAME write and one at the end. The exit code is the first non-zero HALT value in
+//! core order (0 if all cores halted with 0).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use weft_sp2a::{disasm, Array, ArrayConfig, Program, Stop};
+
+/// Cycle limit when `--max-cycles` is not given.
+pub const DEFAULT_MAX_CYCLES: u64 = 1_000_000_000;
+
+/// Flags of `weft run` that matter for `--sp2a N` (for a caller that wants its own
+/// subcommand; the lead's `run` may pass the fields to [`run_sp2a`] directly).
+#[derive(clap::Args, Debug, Clone)]
+pub struct Sp2aRunArgs {
+    /// Number of shader processors in the array.
+    #[arg(long = "sp2a", value_name = "N")]
+    pub cores: usize,
+    /// Assembly source or `.sp2a` image.
+    pub program: PathBuf,
+    /// Write framebuffer snapshots as PNG into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub frames: Option<PathBuf>,
+    /// Stop after this many cycles (an error).
+    #[arg(long, value_name = "N")]
+    pub max_cycles: Option<u64>,
+    /// Print statistics to stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// Write statistics as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+    /// Print every retired instruction to stderr.
+    #[arg(long)]
+    pub trace: bool,
+}
+
+/// `weft sp2a-asm IN.s -o OUT`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Sp2aAsmArgs {
+    /// Assembly source.
+    pub input: PathBuf,
+    /// Output image.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+}
+
+/// `weft sp2a-disasm FILE`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Sp2aDisasmArgs {
+    /// A `.sp2a` image (or assembly source, which is assembled first).
+    pub file: PathBuf,
+}
+
+/// Load an image or assemble a source file.
+pub fn load_program(path: &Path) -> Result<Program, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if Program::is_image(&bytes) {
+        Program::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    } else {
+        weft_sp2a::assemble_file(path).map_err(|e| e.to_string())
+    }
+}
+
+/// Run `program` on an array of `n` cores. Returns the exit code.
+pub fn run_sp2a(
+    n: usize,
+    program: &Path,
+    frames: Option<&Path>,
+    max_cycles: Option<u64>,
+    stats: bool,
+    stats_json: Option<&Path>,
+    trace: bool,
+) -> Result<i32, String> {
+    let prog = load_program(program)?;
+    let config = ArrayConfig {
+        cores: n,
+        ..ArrayConfig::default()
+    };
+    let mut array =
+        Array::new(&prog, &config).map_err(|e| format!("{}: {e}", program.display()))?;
+    if let Some(dir) = frames {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let limit = max_cycles.unwrap_or(DEFAULT_MAX_CYCLES);
+    let mut frame_no = 0u32;
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut err_out = std::io::BufWriter::new(stderr.lock());
+    let outcome = loop {
+        let stop = if trace {
+            array.run_traced(limit, &mut |r| {
+                let _ = writeln!(err_out, "{r}");
+            })
+        } else {
+            array.run(limit)
+        };
+        let console = array.take_console();
+        if !console.is_empty() {
+            let mut out = stdout.lock();
+            let _ = out.write_all(&console);
+            let _ = out.flush();
+        }
+        match stop {
+            Ok(Stop::Frame) => {
+                if let Some(dir) = frames {
+                    write_frame(&array, dir, &mut frame_no)?;
+                }
+            }
+            Ok(Stop::Halted) => break Ok(array.exit_code() as i32),
+            Ok(Stop::CycleLimit) => {
+                break Err(format!(
+                "{}: cycle limit of {limit} reached before every core halted (raise --max-cycles)",
+                program.display()
+            ))
+            }
+            Err(fault) => break Err(format!("{}: fault: {fault}", program.display())),
+        }
+    };
+    let _ = err_out.flush();
+    drop(err_out);
+    if let Some(dir) = frames {
+        write_frame(&array, dir, &mut frame_no)?;
+    }
+    let s = array.stats();
+    if stats {
+        eprint!("{s}");
+    }
+    if let Some(path) = stats_json {
+        std::fs::write(path, s.to_json() + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    outcome
+}
+
+fn write_frame(array: &Array, dir: &Path, n: &mut u32) -> Result<(), String> {
+    let path = dir.join(format!("frame{n:04}.png"));
+    array
+        .framebuffer()
+        .write_png(&path)
+        .map_err(|e| e.to_string())?;
+    *n += 1;
+    Ok(())
+}
+
+/// Assemble `input` to a binary image at `output`.
+pub fn sp2a_asm(input: &Path, output: &Path) -> Result<i32, String> {
+    let p = weft_sp2a::assemble_file(input).map_err(|e| e.to_string())?;
+    std::fs::write(output, p.to_bytes()).map_err(|e| format!("{}: {e}", output.display()))?;
+    Ok(0)
+}
+
+/// Disassemble an image (or source) to stdout.
+pub fn sp2a_disasm(input: &Path) -> Result<i32, String> {
+    let p = load_program(input)?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(disasm::disassemble(&p).as_bytes())
+        .map_err(|e| format!("stdout: {e}"))?;
+    Ok(0)
+}
