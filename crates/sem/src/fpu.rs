@@ -17,7 +17,9 @@
 //!   any [`Rm`] with pure integer arithmetic and decides NX/OF/UF. Because every `f32` grid
 //!   point and every midpoint between two is an `f64`, the `f64` value alone decides the
 //!   rounding unless it lies exactly on one of them; only then is the residual evaluated (it is
-//!   passed as a closure, so the common case never computes it).
+//!   passed as a closure, so the common case never computes it). For div and sqrt that only
+//!   happens when the result is exact (a 24-bit quotient or root cannot come within 2^-53
+//!   relative of a 25-bit value without equalling it), so the `mul_add` runs rarely.
 //! * UF uses tininess after rounding: a result is tiny if rounding it to 24 bits with an
 //!   unbounded exponent gives a magnitude below `2^-126`; UF is raised only when it is also
 //!   inexact.

@@ -243,6 +243,32 @@ proptest! {
         }
     }
 
+    /// Products, quotients and fmas landing within a few ulps of ±2^-126, where tininess
+    /// before and after rounding differ.
+    #[test]
+    fn min_normal_boundary(
+        near_one in 0x3f7f_fff0u32..0x3f80_0010,
+        near_min in 0x007f_fff0u32..0x0080_0010,
+        c in prop_oneof![Just(0u32), 0u32..16, 0x8000_0000u32..0x8000_0010],
+        neg in any::<bool>(),
+        rm in rm_any(),
+    ) {
+        let r = rounding(rm);
+        let b = near_min | if neg { 0x8000_0000 } else { 0 };
+        let o = sf(near_one).mul_r(sf(b), r);
+        check("fmul", fmul(near_one, b, rm), o, 0, |k| {
+            Some(sf(near_one).mul_r(sf(scale(b, k)?), r))
+        })?;
+        let o = sf(b).div_r(sf(near_one), r);
+        check("fdiv", fdiv(b, near_one, rm), o, 0, |k| {
+            Some(sf(scale(b, k)?).div_r(sf(near_one), r))
+        })?;
+        let o = sf(near_one).mul_add_r(sf(b), sf(c), r);
+        check("fmadd", fmadd(near_one, b, c, rm), o, 0, |k| {
+            Some(sf(near_one).mul_add_r(sf(scale(b, k)?), sf(scale(c, k)?), r))
+        })?;
+    }
+
     #[test]
     fn fsqrt_matches(a in f32_bits(), rm in rm_any()) {
         let (bits, flags) = sqrt_oracle(a, rm);

@@ -176,9 +176,6 @@ fn tiny(sig: u64, e: i32, mag: u32, neg: bool, rm: Rm, dir: &mut impl FnMut() ->
         return true;
     }
     match e {
-        // x >= 2^-126: tiny only if x == 2^-126 and the true value is a little below it, and
-        // then it is tiny iff the 24-bit rounding goes down to the predecessor.
-        -126 => sig == 1u64 << 52 && dir() < 0 && !rounds_up(Pos::Above, true, neg, rm),
         // 2^-127 <= x < 2^-126: round the 24-bit significand and see whether it carries.
         -127 => {
             let (kept, off, pos) = locate(sig, 29, dir);
@@ -186,6 +183,9 @@ fn tiny(sig: u64, e: i32, mag: u32, neg: bool, rm: Rm, dir: &mut impl FnMut() ->
             let up = rounds_up(pos, lower & 1 != 0, neg, rm);
             lower + (up as u64) < 1u64 << 24
         }
+        // x >= 2^-126 is never tiny. That includes x == 2^-126 with the true value just below
+        // it: the residual is far below both grids, so if the subnormal rounding went up to
+        // 2^-126, the 24-bit rounding does too.
         _ => e < -126,
     }
 }
