@@ -125,10 +125,6 @@ fn f32_pair() -> impl Strategy<Value = (u32, u32)> {
     ]
 }
 
-fn rm_any() -> impl Strategy<Value = Rm> {
-    prop::sample::select(Rm::ALL.to_vec())
-}
-
 /// `x · 2^k` if exact and finite.
 fn scale(x: u32, k: i32) -> Option<u32> {
     let v = sf(x);
@@ -190,39 +186,48 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(CASES))]
 
     #[test]
-    fn fadd_matches((a, b) in f32_pair(), rm in rm_any()) {
+    fn fadd_matches((a, b) in f32_pair()) {
+    for rm in Rm::ALL {
         let r = rounding(rm);
         let o = sf(a).add_r(sf(b), r);
         check("fadd", fadd(a, b, rm), o, 0, |k| {
             Some(sf(scale(a, k)?).add_r(sf(scale(b, k)?), r))
         })?;
     }
+    }
 
     #[test]
-    fn fsub_matches((a, b) in f32_pair(), rm in rm_any()) {
+    fn fsub_matches((a, b) in f32_pair()) {
+    for rm in Rm::ALL {
         let r = rounding(rm);
         let o = sf(a).sub_r(sf(b), r);
         check("fsub", fsub(a, b, rm), o, 0, |k| {
             Some(sf(scale(a, k)?).sub_r(sf(scale(b, k)?), r))
         })?;
     }
+    }
 
     #[test]
-    fn fmul_matches((a, b) in f32_pair(), rm in rm_any()) {
+    fn fmul_matches((a, b) in f32_pair()) {
+    for rm in Rm::ALL {
         let r = rounding(rm);
         let o = sf(a).mul_r(sf(b), r);
         check("fmul", fmul(a, b, rm), o, 0, |k| Some(sf(scale(a, k)?).mul_r(sf(b), r)))?;
     }
+    }
 
     #[test]
-    fn fdiv_matches((a, b) in f32_pair(), rm in rm_any()) {
+    fn fdiv_matches((a, b) in f32_pair()) {
+    for rm in Rm::ALL {
         let r = rounding(rm);
         let o = sf(a).div_r(sf(b), r);
         check("fdiv", fdiv(a, b, rm), o, 0, |k| Some(sf(scale(a, k)?).div_r(sf(b), r)))?;
     }
+    }
 
     #[test]
-    fn fma_family_matches((a, b) in f32_pair(), c in f32_bits(), rm in rm_any()) {
+    fn fma_family_matches((a, b) in f32_pair(), c in f32_bits()) {
+    for rm in Rm::ALL {
         let r = rounding(rm);
         let neg = |x: u32| x ^ 0x8000_0000;
         // RISC-V raises NV for ∞ × 0 even when the addend is a quiet NaN.
@@ -242,6 +247,7 @@ proptest! {
             })?;
         }
     }
+    }
 
     /// Products, quotients and fmas landing within a few ulps of ±2^-126, where tininess
     /// before and after rounding differ.
@@ -251,8 +257,8 @@ proptest! {
         near_min in 0x007f_fff0u32..0x0080_0010,
         c in prop_oneof![Just(0u32), 0u32..16, 0x8000_0000u32..0x8000_0010],
         neg in any::<bool>(),
-        rm in rm_any(),
     ) {
+    for rm in Rm::ALL {
         let r = rounding(rm);
         let b = near_min | if neg { 0x8000_0000 } else { 0 };
         let o = sf(near_one).mul_r(sf(b), r);
@@ -268,21 +274,26 @@ proptest! {
             Some(sf(near_one).mul_add_r(sf(scale(b, k)?), sf(scale(c, k)?), r))
         })?;
     }
+    }
 
     #[test]
-    fn fsqrt_matches(a in f32_bits(), rm in rm_any()) {
+    fn fsqrt_matches(a in f32_bits()) {
+    for rm in Rm::ALL {
         let (bits, flags) = sqrt_oracle(a, rm);
         let ours = fsqrt(a, rm);
         prop_assert_eq!((ours.0, ours.1.bits()), (bits, flags), "fsqrt {:#010x} {:?}", a, rm);
     }
+    }
 
     #[test]
-    fn fcvt_to_int_matches(a in f32_bits(), rm in rm_any()) {
+    fn fcvt_to_int_matches(a in f32_bits()) {
+    for rm in Rm::ALL {
         let (w, wu) = to_int_oracle(a, rm);
         let ours_w = fcvt_w_s(a, rm);
         let ours_wu = fcvt_wu_s(a, rm);
         prop_assert_eq!((ours_w.0, ours_w.1.bits()), w, "fcvt.w.s {:#010x} {:?}", a, rm);
         prop_assert_eq!((ours_wu.0, ours_wu.1.bits()), wu, "fcvt.wu.s {:#010x} {:?}", a, rm);
+    }
     }
 
     #[test]
@@ -292,13 +303,14 @@ proptest! {
             (0u32..64, -300i32..300).prop_map(|(k, d)| (1u32 << (k % 32)).wrapping_add(d as u32)),
             (0u32..32, any::<u32>()).prop_map(|(k, m)| m >> k),
         ],
-        rm in rm_any(),
     ) {
+    for rm in Rm::ALL {
         let r = rounding(rm);
         let o = Single::from_i128_r(i as i32 as i128, r);
         check("fcvt.s.w", fcvt_s_w(i, rm), o, 0, |_| None)?;
         let o = Single::from_u128_r(i as u128, r);
         check("fcvt.s.wu", fcvt_s_wu(i, rm), o, 0, |_| None)?;
+    }
     }
 
     #[test]
