@@ -30,12 +30,10 @@ impl Asm {
             ".base" => {
                 let ops = self.need(name, toks, end, 1, 1)?;
                 let v = self.eval_const(ops[0].toks, "the section base")?;
-                if !(0..=u32::MAX as i64).contains(&v) || v % 4 != 0 {
+                if !(0..=u32::MAX as i64).contains(&v) {
                     return err(
                         ops[0].span(),
-                        AsmErrorKind::Range(format!(
-                            "section base {v:#x} must be a 4-byte aligned 32-bit address"
-                        )),
+                        AsmErrorKind::Range(format!("section base {v:#x} is not a 32-bit address")),
                     );
                 }
                 self.sections[self.cur].base = Some(v as u32);
