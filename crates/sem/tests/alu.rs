@@ -138,7 +138,10 @@ proptest! {
     }
 
     #[test]
-    fn random_small_divisors(a in any::<u32>(), b in prop::sample::select(vec![0u32, 1, 2, 3, 0xffff_ffff, 0xffff_fffe, 0x8000_0000])) {
+    fn random_small_divisors(
+        a in any::<u32>(),
+        b in prop::sample::select(vec![0u32, 1, 2, 3, 0xffff_ffff, 0xffff_fffe, 0x8000_0000]),
+    ) {
         check_pair(a, b);
     }
 }

@@ -187,66 +187,66 @@ proptest! {
 
     #[test]
     fn fadd_matches((a, b) in f32_pair()) {
-    for rm in Rm::ALL {
-        let r = rounding(rm);
-        let o = sf(a).add_r(sf(b), r);
-        check("fadd", fadd(a, b, rm), o, 0, |k| {
-            Some(sf(scale(a, k)?).add_r(sf(scale(b, k)?), r))
-        })?;
-    }
+        for rm in Rm::ALL {
+            let r = rounding(rm);
+            let o = sf(a).add_r(sf(b), r);
+            check("fadd", fadd(a, b, rm), o, 0, |k| {
+                Some(sf(scale(a, k)?).add_r(sf(scale(b, k)?), r))
+            })?;
+        }
     }
 
     #[test]
     fn fsub_matches((a, b) in f32_pair()) {
-    for rm in Rm::ALL {
-        let r = rounding(rm);
-        let o = sf(a).sub_r(sf(b), r);
-        check("fsub", fsub(a, b, rm), o, 0, |k| {
-            Some(sf(scale(a, k)?).sub_r(sf(scale(b, k)?), r))
-        })?;
-    }
+        for rm in Rm::ALL {
+            let r = rounding(rm);
+            let o = sf(a).sub_r(sf(b), r);
+            check("fsub", fsub(a, b, rm), o, 0, |k| {
+                Some(sf(scale(a, k)?).sub_r(sf(scale(b, k)?), r))
+            })?;
+        }
     }
 
     #[test]
     fn fmul_matches((a, b) in f32_pair()) {
-    for rm in Rm::ALL {
-        let r = rounding(rm);
-        let o = sf(a).mul_r(sf(b), r);
-        check("fmul", fmul(a, b, rm), o, 0, |k| Some(sf(scale(a, k)?).mul_r(sf(b), r)))?;
-    }
+        for rm in Rm::ALL {
+            let r = rounding(rm);
+            let o = sf(a).mul_r(sf(b), r);
+            check("fmul", fmul(a, b, rm), o, 0, |k| Some(sf(scale(a, k)?).mul_r(sf(b), r)))?;
+        }
     }
 
     #[test]
     fn fdiv_matches((a, b) in f32_pair()) {
-    for rm in Rm::ALL {
-        let r = rounding(rm);
-        let o = sf(a).div_r(sf(b), r);
-        check("fdiv", fdiv(a, b, rm), o, 0, |k| Some(sf(scale(a, k)?).div_r(sf(b), r)))?;
-    }
+        for rm in Rm::ALL {
+            let r = rounding(rm);
+            let o = sf(a).div_r(sf(b), r);
+            check("fdiv", fdiv(a, b, rm), o, 0, |k| Some(sf(scale(a, k)?).div_r(sf(b), r)))?;
+        }
     }
 
     #[test]
     fn fma_family_matches((a, b) in f32_pair(), c in f32_bits()) {
-    for rm in Rm::ALL {
-        let r = rounding(rm);
-        let neg = |x: u32| x ^ 0x8000_0000;
-        // RISC-V raises NV for ∞ × 0 even when the addend is a quiet NaN.
-        let inf_zero = (sf(a).is_infinite() && sf(b).is_zero())
-            || (sf(a).is_zero() && sf(b).is_infinite());
-        let extra = if inf_zero { 0x10 } else { 0 };
-        let cases: [(&str, (u32, Flags), u32, u32); 4] = [
-            ("fmadd", fmadd(a, b, c, rm), a, c),
-            ("fmsub", fmsub(a, b, c, rm), a, neg(c)),
-            ("fnmsub", fnmsub(a, b, c, rm), neg(a), c),
-            ("fnmadd", fnmadd(a, b, c, rm), neg(a), neg(c)),
-        ];
-        for (what, ours, x, z) in cases {
-            let o = sf(x).mul_add_r(sf(b), sf(z), r);
-            check(what, ours, o, extra, |k| {
-                Some(sf(scale(x, k)?).mul_add_r(sf(b), sf(scale(z, k)?), r))
-            })?;
+        for rm in Rm::ALL {
+            let r = rounding(rm);
+            let neg = |x: u32| x ^ 0x8000_0000;
+            // RISC-V raises NV for ∞ × 0 even when the addend is a quiet NaN.
+            let inf_zero = (sf(a).is_infinite() && sf(b).is_zero())
+                || (sf(a).is_zero() && sf(b).is_infinite());
+            let extra = if inf_zero { 0x10 } else { 0 };
+            let cases: [(&str, (u32, Flags), u32, u32); 4] = [
+                ("fmadd", fmadd(a, b, c, rm), a, c),
+                ("fmsub", fmsub(a, b, c, rm), a, neg(c)),
+                ("fnmsub", fnmsub(a, b, c, rm), neg(a), c),
+                ("fnmadd", fnmadd(a, b, c, rm), neg(a), neg(c)),
+            ];
+            for (what, ours, x, z) in cases {
+                let o = sf(x).mul_add_r(sf(b), sf(z), r);
+                check(what, ours, o, extra, |k| {
+                    Some(sf(scale(x, k)?).mul_add_r(sf(b), sf(scale(z, k)?), r))
+                })?;
+            }
         }
-    }
     }
 
     /// Products, quotients and fmas landing within a few ulps of ±2^-126, where tininess
@@ -258,42 +258,42 @@ proptest! {
         c in prop_oneof![Just(0u32), 0u32..16, 0x8000_0000u32..0x8000_0010],
         neg in any::<bool>(),
     ) {
-    for rm in Rm::ALL {
-        let r = rounding(rm);
-        let b = near_min | if neg { 0x8000_0000 } else { 0 };
-        let o = sf(near_one).mul_r(sf(b), r);
-        check("fmul", fmul(near_one, b, rm), o, 0, |k| {
-            Some(sf(near_one).mul_r(sf(scale(b, k)?), r))
-        })?;
-        let o = sf(b).div_r(sf(near_one), r);
-        check("fdiv", fdiv(b, near_one, rm), o, 0, |k| {
-            Some(sf(scale(b, k)?).div_r(sf(near_one), r))
-        })?;
-        let o = sf(near_one).mul_add_r(sf(b), sf(c), r);
-        check("fmadd", fmadd(near_one, b, c, rm), o, 0, |k| {
-            Some(sf(near_one).mul_add_r(sf(scale(b, k)?), sf(scale(c, k)?), r))
-        })?;
-    }
+        for rm in Rm::ALL {
+            let r = rounding(rm);
+            let b = near_min | if neg { 0x8000_0000 } else { 0 };
+            let o = sf(near_one).mul_r(sf(b), r);
+            check("fmul", fmul(near_one, b, rm), o, 0, |k| {
+                Some(sf(near_one).mul_r(sf(scale(b, k)?), r))
+            })?;
+            let o = sf(b).div_r(sf(near_one), r);
+            check("fdiv", fdiv(b, near_one, rm), o, 0, |k| {
+                Some(sf(scale(b, k)?).div_r(sf(near_one), r))
+            })?;
+            let o = sf(near_one).mul_add_r(sf(b), sf(c), r);
+            check("fmadd", fmadd(near_one, b, c, rm), o, 0, |k| {
+                Some(sf(near_one).mul_add_r(sf(scale(b, k)?), sf(scale(c, k)?), r))
+            })?;
+        }
     }
 
     #[test]
     fn fsqrt_matches(a in f32_bits()) {
-    for rm in Rm::ALL {
-        let (bits, flags) = sqrt_oracle(a, rm);
-        let ours = fsqrt(a, rm);
-        prop_assert_eq!((ours.0, ours.1.bits()), (bits, flags), "fsqrt {:#010x} {:?}", a, rm);
-    }
+        for rm in Rm::ALL {
+            let (bits, flags) = sqrt_oracle(a, rm);
+            let ours = fsqrt(a, rm);
+            prop_assert_eq!((ours.0, ours.1.bits()), (bits, flags), "fsqrt {:#010x} {:?}", a, rm);
+        }
     }
 
     #[test]
     fn fcvt_to_int_matches(a in f32_bits()) {
-    for rm in Rm::ALL {
-        let (w, wu) = to_int_oracle(a, rm);
-        let ours_w = fcvt_w_s(a, rm);
-        let ours_wu = fcvt_wu_s(a, rm);
-        prop_assert_eq!((ours_w.0, ours_w.1.bits()), w, "fcvt.w.s {:#010x} {:?}", a, rm);
-        prop_assert_eq!((ours_wu.0, ours_wu.1.bits()), wu, "fcvt.wu.s {:#010x} {:?}", a, rm);
-    }
+        for rm in Rm::ALL {
+            let (w, wu) = to_int_oracle(a, rm);
+            let ours_w = fcvt_w_s(a, rm);
+            let ours_wu = fcvt_wu_s(a, rm);
+            prop_assert_eq!((ours_w.0, ours_w.1.bits()), w, "fcvt.w.s {:#010x} {:?}", a, rm);
+            prop_assert_eq!((ours_wu.0, ours_wu.1.bits()), wu, "fcvt.wu.s {:#010x} {:?}", a, rm);
+        }
     }
 
     #[test]
@@ -304,13 +304,13 @@ proptest! {
             (0u32..32, any::<u32>()).prop_map(|(k, m)| m >> k),
         ],
     ) {
-    for rm in Rm::ALL {
-        let r = rounding(rm);
-        let o = Single::from_i128_r(i as i32 as i128, r);
-        check("fcvt.s.w", fcvt_s_w(i, rm), o, 0, |_| None)?;
-        let o = Single::from_u128_r(i as u128, r);
-        check("fcvt.s.wu", fcvt_s_wu(i, rm), o, 0, |_| None)?;
-    }
+        for rm in Rm::ALL {
+            let r = rounding(rm);
+            let o = Single::from_i128_r(i as i32 as i128, r);
+            check("fcvt.s.w", fcvt_s_w(i, rm), o, 0, |_| None)?;
+            let o = Single::from_u128_r(i as u128, r);
+            check("fcvt.s.wu", fcvt_s_wu(i, rm), o, 0, |_| None)?;
+        }
     }
 
     #[test]
