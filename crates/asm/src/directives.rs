@@ -3,8 +3,9 @@
 //! (`.align .p2align .balign .org`), symbols (`.globl .local .type .size .equ .set`), raw
 //! instructions (`.insn`) and the directives that are accepted and ignored.
 
-use crate::assembler::Asm;
+use crate::assembler::{Asm, PassEnv};
 use crate::error::{err, expected, AsmErrorKind, PResult, Span};
+use crate::expr::Env;
 use crate::lexer::{Tok, Token};
 use crate::operands::{freg_op, mem_parts, Operand};
 use weft_elf::{SectionFlags, SymbolKind};
@@ -132,7 +133,7 @@ impl Asm {
             }
             ".org" => {
                 let ops = self.need(name, toks, end, 1, 2)?;
-                let n = self.eval_const(ops[0].toks, "the `.org` offset")?;
+                let n = self.eval_offset(ops[0].toks)?;
                 let cur = self.sections[self.cur].offset as i64;
                 if n < cur {
                     return err(
@@ -597,6 +598,42 @@ impl Asm {
         };
         let _ = freg_op;
         self.emit(&w.to_le_bytes(), span)
+    }
+}
+
+/// Evaluates `.org` operands: `.` is the offset in the current section.
+struct OrgEnv<'a>(PassEnv<'a>, i64);
+
+impl Env for OrgEnv<'_> {
+    fn symbol(&self, name: &str, span: Span) -> PResult<Option<i64>> {
+        self.0.symbol(name, span)
+    }
+    fn dot(&self) -> Option<i64> {
+        Some(self.1)
+    }
+    fn pcrel_hi_at(&self, at: i64, span: Span) -> PResult<Option<i64>> {
+        self.0.pcrel_hi_at(at, span)
+    }
+}
+
+impl Asm {
+    /// A section offset (for `.org`): a constant, or an expression of `.`.
+    fn eval_offset(&self, toks: &[Token]) -> PResult<i64> {
+        let e = self.parse_expr(toks)?;
+        let env = OrgEnv(
+            PassEnv {
+                asm: self,
+                pc: self.here(),
+            },
+            self.sections[self.cur].offset as i64,
+        );
+        match e.eval(&env)? {
+            Some(v) => Ok(v),
+            None => err(
+                toks.first().map(|t| t.span).unwrap_or_default(),
+                AsmErrorKind::NotConstant("the `.org` offset".into()),
+            ),
+        }
     }
 }
 

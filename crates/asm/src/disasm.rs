@@ -193,6 +193,11 @@ fn byte_at(r: &Region, a: u64) -> u8 {
         .unwrap_or(0)
 }
 
+/// How many zero bytes start at `a` (up to `to`).
+fn zeros(r: &Region, a: u64, to: u64) -> u64 {
+    (a..to).take_while(|&x| byte_at(r, x) == 0).count() as u64
+}
+
 /// Print bytes [from, to) of a region.
 fn print_run(out: &mut String, r: &Region, labels: &Labels, from: u64, to: u64) {
     let mut a = from;
@@ -226,6 +231,10 @@ fn print_run(out: &mut String, r: &Region, labels: &Labels, from: u64, to: u64) 
                     }
                 }
                 a += 4;
+            } else if (a - r.addr as u64) % 4 == 0 && zeros(r, a, to.min(file_end)) >= 16 {
+                let n = zeros(r, a, to.min(file_end)) & !3;
+                let _ = writeln!(out, "    /* {a:08x} */  .zero {n}");
+                a += n;
             } else {
                 let mut words = Vec::new();
                 let line_start = a;
