@@ -74,6 +74,8 @@ pub(crate) struct Asm {
     pub errors: Vec<Located>,
     pub entry: Option<(Vec<Token>, Span)>,
     pub entry_value: Option<u32>,
+    /// Statements that failed in pass 1 (skipped in pass 2, so each error is reported once).
+    pub failed: std::collections::HashSet<usize>,
     depth: Cell<u32>,
 }
 
@@ -148,6 +150,7 @@ impl Asm {
             errors: Vec::new(),
             entry: None,
             entry_value: None,
+            failed: Default::default(),
             depth: Cell::new(0),
         }
     }
@@ -342,9 +345,13 @@ impl Asm {
         let mut start = 0;
         for (i, t) in toks.iter().enumerate() {
             if t.tok == Tok::End {
-                if i > start {
+                let skip = pass == 2 && self.failed.contains(&self.stmt_index);
+                if i > start && !skip {
                     if let Err(e) = self.statement(&toks[start..i], t.span) {
                         self.errors.push(e);
+                        if pass == 1 {
+                            self.failed.insert(self.stmt_index);
+                        }
                     }
                 }
                 self.stmt_index += 1;

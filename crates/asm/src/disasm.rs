@@ -231,7 +231,7 @@ fn print_run(out: &mut String, r: &Region, labels: &Labels, from: u64, to: u64) 
                     }
                 }
                 a += 4;
-            } else if (a - r.addr as u64) % 4 == 0 && zeros(r, a, to.min(file_end)) >= 16 {
+            } else if (a - r.addr as u64).is_multiple_of(4) && zeros(r, a, to.min(file_end)) >= 16 {
                 let n = zeros(r, a, to.min(file_end)) & !3;
                 let _ = writeln!(out, "    /* {a:08x} */  .zero {n}");
                 a += n;

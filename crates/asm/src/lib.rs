@@ -38,10 +38,11 @@ pub fn assemble_program(source: &str, file_name: &str) -> Result<Program, AsmErr
     let mut asm = assembler::Asm::new();
     asm.errors = lex_errors;
     asm.run_pass(1, &toks);
-    if asm.errors.is_empty() {
-        asm.layout();
-    }
-    if asm.errors.is_empty() {
+    // Pass 2 runs even after errors (skipping the statements that failed), so one run
+    // reports as many problems as it can.
+    let before = asm.errors.len();
+    asm.layout();
+    if asm.errors.len() == before {
         asm.run_pass(2, &toks);
     }
     if !asm.errors.is_empty() {
@@ -58,7 +59,31 @@ pub fn assemble_program(source: &str, file_name: &str) -> Result<Program, AsmErr
                 .collect(),
         ));
     }
-    Ok(asm.program())
+    let program = asm.program();
+    let entry_ok = program.sections.iter().any(|s| {
+        s.flags.exec
+            && s.flags.alloc
+            && program.entry >= s.addr
+            && (program.entry as u64) < s.addr as u64 + s.size as u64
+    });
+    if !entry_ok {
+        let (span, what) = match &asm.entry {
+            Some((_, span)) => (
+                *span,
+                format!("entry point {:#x} is not inside the code", program.entry),
+            ),
+            None => (
+                Span { line: 1, col: 1 },
+                "no code: an executable needs at least one instruction in `.text`".to_string(),
+            ),
+        };
+        return Err(AsmErrors(vec![AsmError {
+            file: file_name.to_string(),
+            span,
+            kind: AsmErrorKind::Other(what),
+        }]));
+    }
+    Ok(program)
 }
 
 /// Assemble source text into the bytes of an ELF32 RISC-V executable.

@@ -135,7 +135,7 @@ fn gnu_text(i: &Inst) -> String {
     }
     if e.class == Class::Csr {
         let text = i.text(None);
-        let ops: Vec<&str> = text.splitn(2, ' ').nth(1).unwrap().split(", ").collect();
+        let ops: Vec<&str> = text.split_once(' ').unwrap().1.split(", ").collect();
         return format!("{} {}, {:#x}, {}", e.name, ops[0], i.imm, ops[2]);
     }
     i.text(None)
@@ -159,12 +159,12 @@ fn bless() {
     let dir = std::env::temp_dir().join(format!("weft-golden-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let insts = variants();
-    let mut lines: Vec<(String, String)> = insts
-        .iter()
-        .map(|i| (i.text(None), gnu_text(i)))
-        .collect();
+    let mut lines: Vec<(String, String)> =
+        insts.iter().map(|i| (i.text(None), gnu_text(i))).collect();
     for p in PSEUDO {
-        let gnu = p.replace("fmv.x.s", "fmv.x.w").replace("fmv.s.x", "fmv.w.x");
+        let gnu = p
+            .replace("fmv.x.s", "fmv.x.w")
+            .replace("fmv.s.x", "fmv.w.x");
         lines.push((format!("pseudo {p}"), gnu));
     }
     // One GNU source per line, so each line's words are known exactly.
@@ -177,7 +177,11 @@ fn bless() {
     std::fs::write(&s, &src).unwrap();
     let o = dir.join("g.o");
     let st = std::process::Command::new(gas)
-        .args(["-march=rv32imaf_zicsr_zifencei", "-mabi=ilp32f", "-mno-relax"])
+        .args([
+            "-march=rv32imaf_zicsr_zifencei",
+            "-mabi=ilp32f",
+            "-mno-relax",
+        ])
         .arg(&s)
         .arg("-o")
         .arg(&o)
@@ -209,7 +213,10 @@ fn bless() {
             Some(p) => assemble_words(p).map(|w| w.len()).unwrap_or(1),
             None => 1,
         };
-        let ws: Vec<String> = words[at..at + n].iter().map(|w| format!("{w:08x}")).collect();
+        let ws: Vec<String> = words[at..at + n]
+            .iter()
+            .map(|w| format!("{w:08x}"))
+            .collect();
         at += n;
         let _ = writeln!(out, "{}  {text}", ws.join(" "));
     }
@@ -227,7 +234,10 @@ fn golden_encodings() {
     let mut failures = Vec::new();
     let mut rows_seen = std::collections::HashSet::new();
     let mut count = 0;
-    for line in golden.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in golden
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let (words, text) = line.split_once("  ").unwrap();
         let words: Vec<u32> = words
             .split(' ')
@@ -258,7 +268,9 @@ fn golden_encodings() {
         // text → bits (through the assembler)
         match assemble_words(text) {
             Ok(ws) if ws == [w] => {}
-            other => failures.push(format!("`{text}`: expected {w:08x}, assembled {other:08x?}")),
+            other => failures.push(format!(
+                "`{text}`: expected {w:08x}, assembled {other:08x?}"
+            )),
         }
     }
     assert!(
