@@ -90,9 +90,9 @@ fn basics_layout_and_symbols() {
     let ro = img.section(".rodata").unwrap();
     let data = img.section(".data").unwrap();
     let bss = img.section(".bss").unwrap();
-    assert!(ro.addr >= text.addr + text.size && ro.addr % 4 == 0);
-    assert!(data.addr >= ro.addr + ro.size && data.addr % 4 == 0);
-    assert!(bss.addr >= data.addr + data.size && bss.addr % 16 == 0);
+    assert!(ro.addr >= text.addr + text.size && ro.addr.is_multiple_of(4));
+    assert!(data.addr >= ro.addr + ro.size && data.addr.is_multiple_of(4));
+    assert!(bss.addr >= data.addr + data.size && bss.addr.is_multiple_of(16));
     let msg = img.symbol("message").unwrap();
     assert_eq!(&ro.data[..13], b"hello, weft\n\0");
     assert_eq!(msg.value, ro.addr);
