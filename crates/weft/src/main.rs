@@ -1,4 +1,102 @@
-//! The `weft` command-line tool: parses flags and calls the library crates.
-fn main() {
-    println!("weft");
+//! The `weft` command-line tool: parses flags and calls the library crates. Every error is one
+//! message on stderr and a non-zero exit status; the tool never panics on bad input.
+
+mod asm_cmd;
+mod bench_cmd;
+mod run_cmd;
+mod sp2a_cmd;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// weft: a soft SIMT GPU on RISC-V — assembler, disassembler and simulators.
+#[derive(Parser, Debug)]
+#[command(name = "weft", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Run a program on the functional SIMT model (or on Shader Processor v2a cores).
+    Run(run_cmd::RunArgs),
+    /// Assemble GNU-style RISC-V assembly into an ELF executable.
+    Asm {
+        /// Assembly source.
+        input: PathBuf,
+        /// Output ELF file.
+        #[arg(short = 'o', value_name = "OUT.elf")]
+        output: PathBuf,
+    },
+    /// Disassemble an ELF executable (the output assembles back to the same bytes).
+    Disasm {
+        /// ELF file.
+        input: PathBuf,
+    },
+    /// Print the reconvergence table (immediate post-dominators) of an ELF or assembly file.
+    Reconv {
+        /// Program.
+        input: PathBuf,
+    },
+    /// Measure simulator speed on built-in kernels.
+    Bench(bench_cmd::BenchArgs),
+    /// Assemble Shader Processor v2a assembly.
+    Sp2aAsm {
+        /// Assembly source.
+        input: PathBuf,
+        /// Output image.
+        #[arg(short = 'o', value_name = "OUT")]
+        output: PathBuf,
+    },
+    /// Disassemble a Shader Processor v2a image.
+    Sp2aDisasm {
+        /// Image file.
+        input: PathBuf,
+    },
+}
+
+fn reconv_dump(input: &std::path::Path) -> Result<i32, String> {
+    let bytes = run_cmd::load_program_bytes(input)?;
+    let img = weft_elf::read_elf(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
+    let regions: Vec<weft_reconv::CodeRegion> = img
+        .segments
+        .iter()
+        .filter(|s| s.flags.exec)
+        .map(|s| weft_reconv::CodeRegion {
+            base: s.vaddr,
+            bytes: &s.data,
+        })
+        .collect();
+    let funcs: Vec<weft_reconv::Symbol> = img
+        .symbols
+        .iter()
+        .filter(|s| s.kind == weft_elf::SymbolKind::Func)
+        .map(|s| weft_reconv::Symbol::new(s.name.clone(), s.value, s.size))
+        .collect();
+    let a =
+        weft_reconv::analyze(&regions, &funcs).map_err(|e| format!("{}: {e}", input.display()))?;
+    print!("{}", a.dump());
+    Ok(0)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match &cli.cmd {
+        Cmd::Run(a) => run_cmd::run(a),
+        Cmd::Asm { input, output } => asm_cmd::asm(input, output),
+        Cmd::Disasm { input } => asm_cmd::disasm(input),
+        Cmd::Reconv { input } => reconv_dump(input),
+        Cmd::Bench(a) => bench_cmd::bench(a),
+        Cmd::Sp2aAsm { input, output } => sp2a_cmd::sp2a_asm(input, output),
+        Cmd::Sp2aDisasm { input } => sp2a_cmd::sp2a_disasm(input),
+    };
+    match r {
+        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
+        Err(msg) => {
+            eprintln!("weft: {msg}");
+            ExitCode::from(2)
+        }
+    }
 }

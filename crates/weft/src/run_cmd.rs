@@ -1,0 +1,181 @@
+//! `weft run`: load a program (ELF, or assembly source assembled on the fly), build the
+//! machine from defaults, a TOML config file and flags, run it, and report.
+
+use clap::Args;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use weft_simt::load::{program_from_elf, TableSource};
+use weft_simt::{Config, Machine, ReconvMode, RunEnd};
+
+/// Flags of `weft run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Program: an ELF executable or an assembly source file.
+    pub program: PathBuf,
+    /// Number of cores.
+    #[arg(long)]
+    pub cores: Option<usize>,
+    /// Warps per core.
+    #[arg(long)]
+    pub warps: Option<usize>,
+    /// Lanes (threads) per warp.
+    #[arg(long)]
+    pub lanes: Option<usize>,
+    /// Machine configuration file (TOML); flags override it.
+    #[arg(long, value_name = "FILE.toml")]
+    pub config: Option<PathBuf>,
+    /// Reconvergence mechanism: table (post-dominator table and converge), converge (only
+    /// converge instructions), follow-last (Vortex fidelity: divergent branches follow the
+    /// last active lane).
+    #[arg(long, value_parser = parse_reconv)]
+    pub reconv: Option<ReconvMode>,
+    /// Divergence stack depth per warp.
+    #[arg(long)]
+    pub stack_depth: Option<usize>,
+    /// Stop after this many cycles (exit status 124).
+    #[arg(long)]
+    pub max_cycles: Option<u64>,
+    /// Print a statistics table on stderr at the end.
+    #[arg(long)]
+    pub stats: bool,
+    /// Write statistics as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+    /// Print one line per warp-instruction (cycle, core, warp, mask, pc, text) on stderr.
+    #[arg(long)]
+    pub trace: bool,
+    /// Write the trace to FILE instead of stderr.
+    #[arg(long, value_name = "FILE")]
+    pub trace_file: Option<PathBuf>,
+    /// Run N Shader Processor v2a cores over one framebuffer instead of the SIMT machine.
+    #[arg(long, value_name = "N")]
+    pub sp2a: Option<usize>,
+    /// (with --sp2a) write the framebuffer as PNG into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub frames: Option<PathBuf>,
+}
+
+fn parse_reconv(s: &str) -> Result<ReconvMode, String> {
+    match s {
+        "table" => Ok(ReconvMode::Table),
+        "converge" => Ok(ReconvMode::Converge),
+        "follow-last" => Ok(ReconvMode::FollowLast),
+        _ => Err(format!(
+            "unknown reconvergence mode '{s}' (expected table, converge or follow-last)"
+        )),
+    }
+}
+
+/// Read a program file: ELF bytes as they are, anything else assembled.
+pub fn load_program_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.starts_with(b"\x7fELF") {
+        return Ok(bytes);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "{}: neither an ELF file nor UTF-8 assembly source",
+            path.display()
+        )
+    })?;
+    weft_asm::assemble(&text, &path.display().to_string())
+        .map_err(|e| e.to_string().trim_end().to_string())
+}
+
+/// Build the configuration from defaults, the config file and the flags.
+pub fn build_config(a: &RunArgs) -> Result<Config, String> {
+    let mut cfg = match &a.config {
+        Some(p) => {
+            let text = fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            Config::from_toml(&text).map_err(|e| format!("{}: {e}", p.display()))?
+        }
+        None => Config::default(),
+    };
+    if let Some(v) = a.cores {
+        cfg.cores = v;
+    }
+    if let Some(v) = a.warps {
+        cfg.warps = v;
+    }
+    if let Some(v) = a.lanes {
+        cfg.lanes = v;
+    }
+    if let Some(v) = a.reconv {
+        cfg.reconv = v;
+    }
+    if let Some(v) = a.stack_depth {
+        cfg.stack_depth = v;
+    }
+    if let Some(v) = a.max_cycles {
+        cfg.max_cycles = v;
+    }
+    cfg.validate().map_err(|e| format!("configuration: {e}"))?;
+    Ok(cfg)
+}
+
+/// Run `weft run`; returns the process exit status.
+pub fn run(a: &RunArgs) -> Result<i32, String> {
+    if let Some(n) = a.sp2a {
+        return crate::sp2a_cmd::run_sp2a(
+            n,
+            &a.program,
+            a.frames.as_deref(),
+            a.max_cycles,
+            a.stats,
+            a.stats_json.as_deref(),
+            a.trace,
+        );
+    }
+    if a.frames.is_some() {
+        return Err("--frames is only meaningful with --sp2a".into());
+    }
+    let cfg = build_config(a)?;
+    let bytes = load_program_bytes(&a.program)?;
+    let (prog, source) =
+        program_from_elf(&bytes).map_err(|e| format!("{}: {e}", a.program.display()))?;
+    let mut m = Machine::new(cfg, &prog).map_err(|e| format!("{}: {e}", a.program.display()))?;
+    m.set_console(Box::new(std::io::stdout()));
+    if let Some(p) = &a.trace_file {
+        let f = fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        m.set_trace(Box::new(std::io::BufWriter::new(f)));
+    } else if a.trace {
+        m.set_trace(Box::new(std::io::BufWriter::new(std::io::stderr())));
+    }
+    let end = m.run();
+    let _ = std::io::stdout().flush();
+    match &end {
+        RunEnd::Fault(f) => eprintln!("weft: {f}"),
+        RunEnd::CycleLimit(c) => {
+            eprintln!("weft: stopped at the cycle bound ({c} cycles); raise it with --max-cycles")
+        }
+        RunEnd::Deadlock(why) => eprintln!("weft: deadlock: {why}"),
+        RunEnd::Exit(_) | RunEnd::AllHalted => {}
+    }
+    let report = m.report();
+    if a.stats {
+        eprint!("{}", report.table());
+        eprintln!(
+            "  reconvergence table: {}",
+            match source {
+                TableSource::Section => "from the ELF's .weft.reconv section",
+                TableSource::Computed => "computed on load",
+            }
+        );
+    }
+    if let Some(p) = &a.stats_json {
+        let mut v = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+        v["exit_status"] = end.exit_status().into();
+        v["end"] = match &end {
+            RunEnd::Exit(_) => "exit",
+            RunEnd::AllHalted => "all-halted",
+            RunEnd::Fault(_) => "fault",
+            RunEnd::CycleLimit(_) => "cycle-limit",
+            RunEnd::Deadlock(_) => "deadlock",
+        }
+        .into();
+        let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
+        fs::write(p, text + "\n").map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(end.exit_status())
+}
