@@ -197,7 +197,7 @@ impl Config {
             self.display.lines_per_frame as u64 - 1,
             "1..lines_per_frame",
         )?;
-        if self.local_mem_size % 4 != 0 {
+        if !self.local_mem_size.is_multiple_of(4) {
             return Err(ConfigError::Range {
                 key: "local_mem_size",
                 value: self.local_mem_size as u64,

@@ -201,7 +201,7 @@ impl Machine {
                 code.add_range(s.addr, len);
             }
         }
-        if !mem.is_dram(prog.entry) || prog.entry % 4 != 0 {
+        if !mem.is_dram(prog.entry) || !prog.entry.is_multiple_of(4) {
             return Err(LoadError::Entry(prog.entry));
         }
         mem.set_tohost(prog.tohost);
