@@ -2,6 +2,13 @@
 //! (local) memory window, extra RAM regions a profile may add, and the I/O page (console,
 //! exit, HTIF `tohost`).
 //!
+//! HTIF has two modes. With only `tohost` known, a store that makes the `tohost` word odd
+//! exits with `value >> 1` (riscv-tests' pass/fail). With `fromhost` known too (as QEMU's
+//! and Spike's loaders require), `tohost` is the 64-bit HTIF register written low word then
+//! high word on RV32: the store to the high word hands the command to the host — device 0
+//! command 0 with an odd payload exits, device 1 command 1 writes the payload's low byte
+//! to the console, clears `tohost` and answers in `fromhost` like QEMU does.
+//!
 //! Accesses are byte-addressed and little-endian; misaligned accesses work (they are split
 //! into bytes when they cross a page). An access to an address nothing maps is a
 //! [`MemFault`] carrying the address, never a host crash.
@@ -107,6 +114,7 @@ pub struct Memory {
     locals: Vec<Vec<u8>>,
     extra: Vec<Vec<u8>>,
     tohost: Option<u32>,
+    fromhost: Option<u32>,
 }
 
 fn end(base: u32, size: u32) -> u64 {
@@ -153,6 +161,7 @@ impl Memory {
                 .map(|&(_, s)| vec![0; s as usize])
                 .collect(),
             tohost: None,
+            fromhost: None,
             cfg,
         })
     }
@@ -165,6 +174,57 @@ impl Memory {
     /// Watch a DRAM word as the HTIF `tohost` register.
     pub fn set_tohost(&mut self, addr: Option<u32>) {
         self.tohost = addr;
+    }
+
+    /// Watch a DRAM doubleword as the HTIF `fromhost` register: this switches `tohost` to
+    /// the 64-bit HTIF protocol (console output, exit on the high-word store).
+    pub fn set_fromhost(&mut self, addr: Option<u32>) {
+        self.fromhost = addr;
+    }
+
+    /// HTIF 64-bit protocol: act on a store that touched the high word of `tohost`.
+    fn htif_command(&mut self, t: u32, f: u32) -> StoreEffect {
+        let base = self.cfg.dram_base;
+        let word = |m: &Memory, a: u32| -> u64 {
+            if m.is_dram(a) && m.is_dram(a.wrapping_add(3)) {
+                m.dram.read(a - base, 4) as u64
+            } else {
+                0
+            }
+        };
+        let v = word(self, t) | word(self, t.wrapping_add(4)) << 32;
+        if v == 0 {
+            return StoreEffect::None;
+        }
+        let (dev, cmd, payload) = (v >> 56, (v >> 48) & 0xff, v & 0xffff_ffff_ffff);
+        if dev == 0 && cmd == 0 {
+            return if payload & 1 == 1 {
+                StoreEffect::Exit((payload >> 1) as u32)
+            } else {
+                StoreEffect::None // a syscall-proxy request: not supported, left pending
+            };
+        }
+        let put = |m: &mut Memory, a: u32, val: u32| {
+            if m.is_dram(a) && m.is_dram(a.wrapping_add(3)) {
+                m.dram.write(a - base, 4, val);
+            }
+        };
+        // Acknowledge: clear tohost, answer in fromhost (QEMU's response word).
+        put(self, t, 0);
+        put(self, t.wrapping_add(4), 0);
+        let resp = if dev == 1 && cmd == 1 {
+            0x100 | (payload & 0xff)
+        } else {
+            0
+        };
+        let answer = (v >> 48 << 48) | resp;
+        put(self, f, answer as u32);
+        put(self, f.wrapping_add(4), (answer >> 32) as u32);
+        if dev == 1 && cmd == 1 {
+            StoreEffect::Console(payload as u8)
+        } else {
+            StoreEffect::None
+        }
     }
 
     fn region(&self, addr: u32) -> Option<(Region, u32)> {
@@ -233,7 +293,12 @@ impl Memory {
         match r {
             Region::Dram => {
                 self.dram.write(off, size, val);
-                if let Some(t) = self.tohost {
+                if let (Some(t), Some(f)) = (self.tohost, self.fromhost) {
+                    let hi = t.wrapping_add(4);
+                    if (addr as u64) < hi as u64 + 4 && (hi as u64) < addr as u64 + size as u64 {
+                        return Ok(self.htif_command(t, f));
+                    }
+                } else if let Some(t) = self.tohost {
                     if addr <= t && t < addr + size && val != 0 {
                         let v = self.dram.read(t - self.cfg.dram_base, 4);
                         if v & 1 == 1 {
@@ -370,6 +435,62 @@ mod tests {
             Ok(StoreEffect::Exit(5))
         );
         assert_eq!(m.store(0, DRAM_BASE + 0x1000, 4, 0), Ok(StoreEffect::None));
+    }
+
+    fn htif_mem() -> Memory {
+        let mut m = mem();
+        m.set_tohost(Some(DRAM_BASE + 0x1000));
+        m.set_fromhost(Some(DRAM_BASE + 0x1008));
+        m
+    }
+
+    #[test]
+    fn htif_console_low_then_high() {
+        let mut m = htif_mem();
+        let t = DRAM_BASE + 0x1000;
+        // 'a' is odd: the low-word store alone must not exit in 64-bit mode.
+        assert_eq!(m.store(0, t, 4, b'a' as u32), Ok(StoreEffect::None));
+        assert_eq!(
+            m.store(0, t + 4, 4, 0x0101_0000),
+            Ok(StoreEffect::Console(b'a'))
+        );
+        assert_eq!(m.load(0, t, 4), Ok(0), "tohost cleared");
+        assert_eq!(m.load(0, t + 4, 4), Ok(0));
+        assert_eq!(
+            m.load(0, t + 8, 4),
+            Ok(0x100 | b'a' as u32),
+            "fromhost answer"
+        );
+        assert_eq!(m.load(0, t + 12, 4), Ok(0x0101_0000));
+    }
+
+    #[test]
+    fn htif_exit_in_64_bit_mode() {
+        let mut m = htif_mem();
+        let t = DRAM_BASE + 0x1000;
+        assert_eq!(m.store(0, t, 4, (9 << 1) | 1), Ok(StoreEffect::None));
+        assert_eq!(m.store(0, t + 4, 4, 0), Ok(StoreEffect::Exit(9)));
+        let mut m = htif_mem();
+        assert_eq!(m.store(0, t, 4, 1), Ok(StoreEffect::None));
+        assert_eq!(m.store(0, t + 4, 4, 0), Ok(StoreEffect::Exit(0)));
+        // A byte store into the high word also hands the command over.
+        let mut m = htif_mem();
+        assert_eq!(m.store(0, t, 1, b'Z' as u32), Ok(StoreEffect::None));
+        assert_eq!(m.store(0, t + 6, 2, 0x0101), Ok(StoreEffect::Console(b'Z')));
+        // An unknown device is acknowledged and ignored; an even device-0 payload too.
+        assert_eq!(m.store(0, t + 4, 4, 0x0300_0000), Ok(StoreEffect::None));
+        assert_eq!(m.load(0, t + 4, 4), Ok(0));
+        assert_eq!(m.store(0, t, 4, 4), Ok(StoreEffect::None));
+        assert_eq!(m.store(0, t + 4, 4, 0), Ok(StoreEffect::None));
+    }
+
+    #[test]
+    fn htif_legacy_mode_unchanged_without_fromhost() {
+        let mut m = mem();
+        let t = DRAM_BASE + 0x1000;
+        m.set_tohost(Some(t));
+        assert_eq!(m.store(0, t, 4, b'a' as u32), Ok(StoreEffect::Exit(48)));
+        assert_eq!(m.store(0, t + 4, 4, 0x0101_0000), Ok(StoreEffect::None));
     }
 
     #[test]
