@@ -3,32 +3,59 @@
 //! slot, so self-modifying code still sees the new word (stronger than `fence.i` requires).
 
 use crate::divergence::Reconv;
+use crate::fast::{handler_for, Handler};
 use std::collections::HashMap;
 use weft_isa::{FaultCode, Inst, Op};
 use weft_mem::Memory;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub(crate) struct Slot {
     pub inst: Inst,
     /// 0 = not decoded, 1 = valid, 2 = does not decode.
     pub state: u8,
     pub reconv: Reconv,
+    /// The routine that executes this instruction, specialised for the lane count.
+    pub handler: Handler,
 }
 
-const EMPTY: Slot = Slot {
-    inst: Inst::new(Op::Addi),
-    state: 0,
-    reconv: Reconv::None,
-};
+impl std::fmt::Debug for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Slot({}, state {}, {:?})",
+            self.inst, self.state, self.reconv
+        )
+    }
+}
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct CodeCache {
     lo: u32,
     slots: Vec<Slot>,
     reconv: HashMap<u32, Reconv>,
+    lanes: usize,
+    empty: Slot,
 }
 
 impl CodeCache {
+    /// An empty cache for warps of `lanes` lanes.
+    pub fn new(lanes: usize) -> CodeCache {
+        let inst = Inst::new(Op::Addi);
+        let empty = Slot {
+            inst,
+            state: 0,
+            reconv: Reconv::None,
+            handler: handler_for(Op::Addi, lanes),
+        };
+        CodeCache {
+            lo: 0,
+            slots: Vec::new(),
+            reconv: HashMap::new(),
+            lanes,
+            empty,
+        }
+    }
+
     /// Cover `[addr, addr + len)` (ranges are merged into one span).
     pub fn add_range(&mut self, addr: u32, len: u32) {
         let (lo, hi) = if self.slots.is_empty() {
@@ -38,7 +65,7 @@ impl CodeCache {
             ((addr & !3).min(self.lo), addr.saturating_add(len).max(hi))
         };
         self.lo = lo;
-        self.slots = vec![EMPTY; (hi - lo).div_ceil(4) as usize];
+        self.slots = vec![self.empty; (hi - lo).div_ceil(4) as usize];
     }
 
     pub fn set_reconv(&mut self, r: HashMap<u32, Reconv>) {
@@ -60,17 +87,18 @@ impl CodeCache {
                 inst,
                 state: 1,
                 reconv,
+                handler: handler_for(inst.op, self.lanes),
             },
             _ => Slot {
-                inst: Inst::new(Op::Addi),
                 state: 2,
                 reconv,
+                ..self.empty
             },
         }
     }
 
     /// The instruction at `pc`.
-    #[inline]
+    #[inline(always)]
     pub fn fetch(&mut self, mem: &Memory, pc: u32) -> Result<Slot, FaultCode> {
         if pc & 3 != 0 {
             return Err(FaultCode::FetchFault);

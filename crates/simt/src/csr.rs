@@ -5,18 +5,18 @@
 //! Warp-level CSRs are read once per instruction (so read side effects such as `warp_done`'s
 //! clear happen once) and written once, with the operand of the last active lane.
 
-use crate::exec::{lanes, Trap};
+use crate::exec::{lanes, Trap, TrapInfo};
 use crate::machine::Machine;
 use crate::warp::WarpState;
 use weft_isa::csr::{self as n, Access};
 use weft_isa::{FaultCode, Inst, Op};
 
 fn illegal(detail: String) -> Trap {
-    Trap::Fault {
+    Trap::from(TrapInfo {
         code: FaultCode::IllegalInstruction,
         addr: None,
         detail,
-    }
+    })
 }
 
 impl Machine {
@@ -67,7 +67,12 @@ impl Machine {
             warp.pc = pc.wrapping_add(4);
             return Ok(());
         }
-        // Warp-level CSR.
+        // Warp-level CSR: the operand is taken before rd is written (rd may equal rs1).
+        let operand = if imm_form {
+            i.rs1 as u32
+        } else {
+            self.cores[c].warps[w].uniform(i.rs1)
+        };
         let old = if reads {
             self.read_csr(c, w, csr, pc, true)?
         } else {
@@ -87,11 +92,6 @@ impl Machine {
         }
         self.cores[c].warps[w].pc = pc.wrapping_add(4);
         if writes {
-            let operand = if imm_form {
-                i.rs1 as u32
-            } else {
-                self.cores[c].warps[w].uniform(i.rs1)
-            };
             self.write_csr(c, w, csr, combine(old, operand))?;
         }
         Ok(())
@@ -115,8 +115,8 @@ impl Machine {
         Ok(match csr {
             n::CYCLE | n::TIME | n::MCYCLE => cycle as u32,
             n::CYCLEH | n::TIMEH | n::MCYCLEH => (cycle >> 32) as u32,
-            n::INSTRET | n::MINSTRET => core.instret as u32,
-            n::INSTRETH | n::MINSTRETH => (core.instret >> 32) as u32,
+            n::INSTRET | n::MINSTRET => core.instret() as u32,
+            n::INSTRETH | n::MINSTRETH => (core.instret() >> 32) as u32,
             n::THREAD_ID => 0,
             n::MHARTID => ((c * cfg.warps + w) * cfg.lanes) as u32,
             n::WARP_ID => w as u32,
@@ -238,14 +238,16 @@ impl Machine {
             }
             n::BARRIER => {
                 self.barrier(c, w, v & 0xffff, v >> 16, false)
-                    .map_err(|code| Trap::Fault {
-                        code,
-                        addr: None,
-                        detail: format!(
-                            "barrier write {v:#x} (id {}, count {})",
-                            v & 0xffff,
-                            v >> 16
-                        ),
+                    .map_err(|code| {
+                        Trap::from(TrapInfo {
+                            code,
+                            addr: None,
+                            detail: format!(
+                                "barrier write {v:#x} (id {}, count {})",
+                                v & 0xffff,
+                                v >> 16
+                            ),
+                        })
                     })?;
             }
             n::WATCHDOG => {

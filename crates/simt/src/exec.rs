@@ -10,21 +10,29 @@ use weft_isa::{FaultCode, Inst, Op};
 use weft_mem::{MemFault, StoreEffect};
 use weft_sem::alu;
 
-/// Why an instruction did not complete.
-pub(crate) enum Trap {
-    Fault {
-        code: FaultCode,
-        addr: Option<u32>,
-        detail: String,
-    },
+/// Why an instruction did not complete (boxed, so a handler's `Result` fits a register).
+pub(crate) struct Trap(pub Box<TrapInfo>);
+
+impl From<TrapInfo> for Trap {
+    #[cold]
+    fn from(t: TrapInfo) -> Trap {
+        Trap(Box::new(t))
+    }
+}
+
+/// What went wrong.
+pub(crate) struct TrapInfo {
+    pub code: FaultCode,
+    pub addr: Option<u32>,
+    pub detail: String,
 }
 
 pub(crate) fn fault(code: FaultCode) -> Trap {
-    Trap::Fault {
+    Trap::from(TrapInfo {
         code,
         addr: None,
         detail: String::new(),
-    }
+    })
 }
 
 /// Apply `f` to (rs1, rs2) in every active lane, writing rd.
@@ -99,89 +107,109 @@ fn mem_trap(e: MemFault, store: bool) -> Trap {
             a,
         ),
     };
-    Trap::Fault {
+    Trap::from(TrapInfo {
         code,
         addr: Some(addr),
         detail: e.to_string(),
-    }
+    })
 }
 
 impl Machine {
     /// Execute one warp-instruction of warp `w` on core `c`.
+    #[inline(always)]
     pub(crate) fn step(&mut self, c: usize, w: usize) {
-        let depth_before;
-        let pc;
+        let warp = &self.cores[c].warps[w];
+        if (!warp.stack.is_empty() || warp.csr.break_pc != 0 || warp.csr.watchdog & 3 != 0)
+            && self.pre_issue(c, w)
         {
-            let warp = &mut self.cores[c].warps[w];
-            // Table reconvergence: a group reaching its branch's post-dominator.
-            while warp.stack.at_reconv_point(warp.pc, warp.depth) {
-                let p = warp.pc;
-                if let Some(next) = warp.stack.reconverge(p, p) {
-                    warp.mask = next.mask;
-                    warp.pc = next.pc;
-                    warp.stats.reconvergences += 1;
-                }
-            }
-            pc = warp.pc;
-            if warp.csr.break_pc != 0 && warp.csr.break_pc == pc {
-                warp.state = WarpState::Breakpoint;
-                warp.csr.fault_code = FaultCode::Breakpoint.code();
-                warp.csr.fault_pc = pc;
-                return;
-            }
-            depth_before = warp.depth;
+            return;
         }
-        if self.cores[c].warps[w].csr.watchdog & 3 != 0 {
-            if let Some(t) = self.watchdog(c, w) {
-                return self.finish_trap(c, w, t);
-            }
-        }
+        let warp = &self.cores[c].warps[w];
+        let (pc, mask) = (warp.pc, warp.mask);
         let slot = match self.code.fetch(&self.mem, pc) {
             Ok(s) => s,
-            Err(code) => {
-                let detail = match code {
-                    FaultCode::IllegalInstruction => match self.mem.load(0, pc, 4) {
-                        Ok(word) => format!("word {word:#010x} does not decode"),
-                        Err(_) => String::new(),
-                    },
-                    _ => String::new(),
-                };
-                return self.finish_trap(
-                    c,
-                    w,
-                    Trap::Fault {
-                        code,
-                        addr: Some(pc),
-                        detail,
-                    },
-                );
-            }
+            Err(code) => return self.fetch_fault(c, w, pc, code),
         };
-        let inst = slot.inst;
-        let mask = self.cores[c].warps[w].mask;
         if self.trace.is_some() {
-            self.trace_line(c, w, mask, pc, &inst);
+            self.trace_line(c, w, mask, pc, &slot.inst);
         }
-        {
-            let warp = &mut self.cores[c].warps[w];
-            warp.stats.warp_instructions += 1;
-            warp.stats.thread_instructions += mask.count_ones() as u64;
-            self.cores[c].instret += 1;
+        let full = self.full_mask;
+        let warp = &mut self.cores[c].warps[w];
+        warp.stats.warp_instructions += 1;
+        warp.stats.thread_instructions += if mask == full {
+            self.cfg.lanes as u64
+        } else {
+            mask.count_ones() as u64
+        };
+        self.stats.count(slot.inst.op);
+        if let Err(t) = (slot.handler)(self, c, w, &slot, pc) {
+            self.finish_trap(c, w, pc, t);
         }
-        self.stats.count(inst.op);
-        if let Err(t) = self.exec(c, w, &inst, pc, slot.reconv) {
-            return self.finish_trap(c, w, t);
-        }
+    }
+
+    /// The checks before issue that only apply to diverged warps, breakpoints and armed
+    /// watchdogs. Returns true if the warp does not issue this cycle.
+    #[cold]
+    fn pre_issue(&mut self, c: usize, w: usize) -> bool {
         let warp = &mut self.cores[c].warps[w];
         let d = warp.stack.len() as u64;
         if d > warp.stats.max_divergence_depth {
             warp.stats.max_divergence_depth = d;
         }
-        let _ = depth_before;
+        // Table reconvergence: a group reaching its branch's post-dominator.
+        while warp.stack.at_reconv_point(warp.pc, warp.depth) {
+            let p = warp.pc;
+            if let Some(next) = warp.stack.reconverge(p, p) {
+                warp.mask = next.mask;
+                warp.pc = next.pc;
+                warp.stats.reconvergences += 1;
+            }
+        }
+        let pc = warp.pc;
+        if warp.csr.break_pc != 0 && warp.csr.break_pc == pc {
+            warp.state = WarpState::Breakpoint;
+            warp.csr.fault_code = FaultCode::Breakpoint.code();
+            warp.csr.fault_pc = pc;
+            return true;
+        }
+        if warp.csr.watchdog & 3 != 0 {
+            if let Some(t) = self.watchdog(c, w) {
+                let pc = self.cores[c].warps[w].pc;
+                self.finish_trap(c, w, pc, t);
+                return true;
+            }
+        }
+        false
     }
 
-    fn finish_trap(&mut self, c: usize, w: usize, t: Trap) {
-        let Trap::Fault { code, addr, detail } = t;
+    #[cold]
+    fn fetch_fault(&mut self, c: usize, w: usize, pc: u32, code: FaultCode) {
+        let detail = match code {
+            FaultCode::IllegalInstruction => match self.mem.load(0, pc, 4) {
+                Ok(word) => format!("word {word:#010x} does not decode"),
+                Err(_) => String::new(),
+            },
+            _ => String::new(),
+        };
+        self.finish_trap(
+            c,
+            w,
+            pc,
+            Trap::from(TrapInfo {
+                code,
+                addr: Some(pc),
+                detail,
+            }),
+        )
+    }
+
+    #[cold]
+    /// An instruction at `pc` trapped: to the trap vector if one is set and the cause is an
+    /// exception software can handle, otherwise a fault that ends the run. The warp's pc is
+    /// put back to the trapping instruction first (some instructions advance it early).
+    fn finish_trap(&mut self, c: usize, w: usize, pc: u32, t: Trap) {
+        self.cores[c].warps[w].pc = pc;
+        let TrapInfo { code, addr, detail } = *t.0;
         // With a trap vector, architectural exceptions go to software.
         let warp = &mut self.cores[c].warps[w];
         let cause = match code {
@@ -235,11 +263,11 @@ impl Machine {
             return None;
         }
         match warp.csr.watchdog & 3 {
-            1 => Some(Trap::Fault {
+            1 => Some(Trap::from(TrapInfo {
                 code: FaultCode::Watchdog,
                 addr: None,
                 detail: format!("no watchdog write for {limit} cycles"),
-            }),
+            })),
             2 => {
                 warp.csr.watchdog |= 1 << 31;
                 if warp.csr.mtvec != 0 && warp.csr.mie >> 16 & 1 != 0 {
@@ -254,7 +282,14 @@ impl Machine {
     }
 
     /// Execute `i` at `pc` for warp `w` of core `c`.
-    fn exec(&mut self, c: usize, w: usize, i: &Inst, pc: u32, reconv: Reconv) -> Result<(), Trap> {
+    pub(crate) fn exec(
+        &mut self,
+        c: usize,
+        w: usize,
+        i: &Inst,
+        pc: u32,
+        reconv: Reconv,
+    ) -> Result<(), Trap> {
         let n = self.cfg.lanes;
         let next = pc.wrapping_add(4);
         let warp = &mut self.cores[c].warps[w];
@@ -377,14 +412,14 @@ impl Machine {
                 let target = warp.uniform(i.rs2);
                 warp.pc = next;
                 if count as usize > self.cfg.warps {
-                    return Err(Trap::Fault {
+                    return Err(Trap::from(TrapInfo {
                         code: FaultCode::SpawnFault,
                         addr: None,
                         detail: format!(
                             "wspawn of {count} warps on a core with {}",
                             self.cfg.warps
                         ),
-                    });
+                    }));
                 }
                 let core = &mut self.cores[c];
                 for k in 1..count as usize {
@@ -477,7 +512,7 @@ impl Machine {
         Ok(())
     }
 
-    fn branch(
+    pub(crate) fn branch(
         &mut self,
         c: usize,
         w: usize,
@@ -519,14 +554,14 @@ impl Machine {
                 warp.pc = nx.pc;
             }
             Err(code) => {
-                return Err(Trap::Fault {
+                return Err(Trap::from(TrapInfo {
                     code,
                     addr: None,
                     detail: format!(
                         "divergence stack of {} entries is full",
                         self.cfg.stack_depth
                     ),
-                })
+                }))
             }
         }
         Ok(())
@@ -541,13 +576,13 @@ impl Machine {
             match target {
                 None => target = Some(t),
                 Some(t0) if t0 != t => {
-                    return Err(Trap::Fault {
+                    return Err(Trap::from(TrapInfo {
                         code: FaultCode::DivergentJump,
                         addr: Some(t),
                         detail: format!(
                             "lanes disagree on the jalr target ({t0:#010x} and {t:#010x})"
                         ),
-                    })
+                    }))
                 }
                 _ => {}
             }
@@ -675,11 +710,11 @@ impl Machine {
         for l in lanes(mask) {
             let addr = self.cores[c].warps[w].x[i.rs1 as usize][l];
             if addr & 3 != 0 {
-                return Err(Trap::Fault {
+                return Err(Trap::from(TrapInfo {
                     code: FaultCode::AmoMisaligned,
                     addr: Some(addr),
                     detail: String::new(),
-                });
+                }));
             }
             if i.op == Op::LrW {
                 let v = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, false))?;
@@ -726,11 +761,11 @@ impl Machine {
             let addr = warp.x[i.rs1 as usize][l];
             let operand = warp.x[i.rs2 as usize][l];
             if addr & 3 != 0 {
-                return Err(Trap::Fault {
+                return Err(Trap::from(TrapInfo {
                     code: FaultCode::AmoMisaligned,
                     addr: Some(addr),
                     detail: String::new(),
-                });
+                }));
             }
             let old = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, true))?;
             self.store_word(c, addr, 4, f(old, operand))?;

@@ -14,6 +14,7 @@ mod csr;
 pub mod divergence;
 mod exec;
 mod exec_fp;
+mod fast;
 pub mod load;
 pub mod machine;
 pub mod stats;

@@ -53,47 +53,7 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
             ReconvTable::from_section_bytes(&sec.data)?,
             TableSource::Section,
         ),
-        None => {
-            let regions: Vec<CodeRegion> = img
-                .segments
-                .iter()
-                .filter(|s| s.flags.exec && s.vaddr % 4 == 0)
-                .map(|s| CodeRegion {
-                    base: s.vaddr,
-                    bytes: &s.data,
-                })
-                .collect();
-            let funcs: Vec<Symbol> = img
-                .symbols
-                .iter()
-                .filter(|s| {
-                    // Function starts: FUNC symbols; in code with none (hand-written assembly
-                    // without .type), the global labels. Local labels are never functions.
-                    let func = if has_funcs(&img) {
-                        s.kind == SymbolKind::Func
-                    } else {
-                        s.kind == SymbolKind::NoType && s.binding == SymbolBinding::Global
-                    };
-                    func && !s.name.is_empty()
-                        && img
-                            .segments
-                            .iter()
-                            .any(|g| g.flags.exec && g.contains(s.value))
-                })
-                .map(|s| {
-                    Symbol::new(
-                        s.name.clone(),
-                        s.value,
-                        if s.kind == SymbolKind::Func {
-                            s.size
-                        } else {
-                            0
-                        },
-                    )
-                })
-                .collect();
-            (analyze(&regions, &funcs)?.table, TableSource::Computed)
-        }
+        None => (analyze_image(&img)?.table, TableSource::Computed),
     };
     let reconv: HashMap<u32, Reconv> = table
         .iter()
@@ -121,4 +81,50 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
 
 fn has_funcs(img: &weft_elf::ElfImage) -> bool {
     img.symbols.iter().any(|s| s.kind == SymbolKind::Func)
+}
+
+/// Run the reconvergence analysis on an image's executable segments. Function starts are
+/// the FUNC symbols; in code with none (hand-written assembly without `.type`), the global
+/// labels. Local labels are never function starts (a loop label would split its loop).
+pub fn analyze_image(
+    img: &weft_elf::ElfImage,
+) -> Result<weft_reconv::Analysis, weft_reconv::AnalysisError> {
+    let regions: Vec<CodeRegion> = img
+        .segments
+        .iter()
+        .filter(|s| s.flags.exec && s.vaddr % 4 == 0)
+        .map(|s| CodeRegion {
+            base: s.vaddr,
+            bytes: &s.data,
+        })
+        .collect();
+    let funcs_typed = has_funcs(img);
+    let funcs: Vec<Symbol> = img
+        .symbols
+        .iter()
+        .filter(|s| {
+            let func = if funcs_typed {
+                s.kind == SymbolKind::Func
+            } else {
+                s.kind == SymbolKind::NoType && s.binding == SymbolBinding::Global
+            };
+            func && !s.name.is_empty()
+                && img
+                    .segments
+                    .iter()
+                    .any(|g| g.flags.exec && g.contains(s.value))
+        })
+        .map(|s| {
+            Symbol::new(
+                s.name.clone(),
+                s.value,
+                if s.kind == SymbolKind::Func {
+                    s.size
+                } else {
+                    0
+                },
+            )
+        })
+        .collect();
+    analyze(&regions, &funcs)
 }

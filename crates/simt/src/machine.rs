@@ -120,10 +120,17 @@ pub enum LoadError {
 /// Barrier bookkeeping.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Barrier {
-    /// Warps (or, for global barriers, cores) that have arrived.
-    pub arrived: u32,
+    /// Warps (or, for global barriers, cores) that have arrived: a 256-bit set.
+    pub arrived: [u64; 4],
     /// How many must arrive.
     pub count: u32,
+}
+
+impl Barrier {
+    /// Number of arrivals.
+    pub fn arrivals(&self) -> u32 {
+        self.arrived.iter().map(|w| w.count_ones()).sum()
+    }
 }
 
 /// One core.
@@ -134,13 +141,17 @@ pub struct Core {
     pub spawn_pc: u32,
     pub spawn_args: u32,
     pub barriers: Vec<Barrier>,
-    pub instret: u64,
     pub next: usize,
     pub frames: u64,
     pub last_frame: u64,
 }
 
 impl Core {
+    /// Warp-instructions this core has retired.
+    pub fn instret(&self) -> u64 {
+        self.warps.iter().map(|w| w.stats.warp_instructions).sum()
+    }
+
     /// Bitmask of warps that are started (running or waiting).
     pub fn active_mask(&self) -> u32 {
         self.warps
@@ -168,6 +179,8 @@ pub struct Machine {
     pub(crate) trace: Option<Box<dyn Write>>,
     pub symbols: Vec<(String, u32)>,
     pub stats: Stats,
+    /// Every lane of a warp.
+    pub(crate) full_mask: u32,
 }
 
 impl Machine {
@@ -177,7 +190,7 @@ impl Machine {
         cfg.validate()?;
         let mut mem =
             Memory::new(cfg.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
-        let mut code = CodeCache::default();
+        let mut code = CodeCache::new(cfg.lanes);
         for s in &prog.segments {
             let len = s.mem_size.max(s.data.len() as u32);
             let bad = |why: String| LoadError::Segment {
@@ -218,7 +231,6 @@ impl Machine {
                     spawn_pc: prog.entry,
                     spawn_args: 0,
                     barriers: vec![Barrier::default(); cfg.barriers],
-                    instret: 0,
                     next: 0,
                     frames: 0,
                     last_frame: 0,
@@ -226,6 +238,7 @@ impl Machine {
             })
             .collect();
         let stats = Stats::new(&cfg);
+        let cfg_full = cfg.full_mask();
         Ok(Machine {
             global_barriers: vec![Barrier::default(); cfg.barriers],
             cfg,
@@ -241,6 +254,7 @@ impl Machine {
             trace: None,
             symbols: prog.symbols.clone(),
             stats,
+            full_mask: cfg_full,
         })
     }
 
@@ -341,12 +355,16 @@ impl Machine {
     fn pick(&mut self, c: usize) -> Option<usize> {
         let core = &mut self.cores[c];
         let n = core.warps.len();
-        for k in 0..n {
-            let w = (core.next + k) % n;
+        let mut w = core.next;
+        for _ in 0..n {
+            if w >= n {
+                w = 0;
+            }
             if core.warps[w].is_running() {
-                core.next = (w + 1) % n;
+                core.next = w + 1;
                 return Some(w);
             }
+            w += 1;
         }
         None
     }
@@ -366,7 +384,7 @@ impl Machine {
                         waits.push(format!(
                             "core {c} warp {w} waits at {}barrier {id} ({} of {} arrived) pc {:#010x}",
                             if global { "global " } else { "" },
-                            b.arrived.count_ones(),
+                            b.arrivals(),
                             b.count,
                             warp.pc
                         ))
@@ -447,11 +465,11 @@ impl Machine {
         } else {
             &mut self.cores[c].barriers[id as usize]
         };
-        b.arrived |= 1 << me;
+        b.arrived[me / 64] |= 1 << (me % 64);
         b.count = count;
-        let release = b.arrived.count_ones() >= count;
+        let release = b.arrivals() >= count;
         if release {
-            b.arrived = 0;
+            b.arrived = [0; 4];
         }
         let warp = &mut self.cores[c].warps[w];
         warp.stats.barrier_waits += 1;

@@ -60,23 +60,8 @@ enum Cmd {
 fn reconv_dump(input: &std::path::Path) -> Result<i32, String> {
     let bytes = run_cmd::load_program_bytes(input)?;
     let img = weft_elf::read_elf(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
-    let regions: Vec<weft_reconv::CodeRegion> = img
-        .segments
-        .iter()
-        .filter(|s| s.flags.exec)
-        .map(|s| weft_reconv::CodeRegion {
-            base: s.vaddr,
-            bytes: &s.data,
-        })
-        .collect();
-    let funcs: Vec<weft_reconv::Symbol> = img
-        .symbols
-        .iter()
-        .filter(|s| s.kind == weft_elf::SymbolKind::Func)
-        .map(|s| weft_reconv::Symbol::new(s.name.clone(), s.value, s.size))
-        .collect();
     let a =
-        weft_reconv::analyze(&regions, &funcs).map_err(|e| format!("{}: {e}", input.display()))?;
+        weft_simt::load::analyze_image(&img).map_err(|e| format!("{}: {e}", input.display()))?;
     print!("{}", a.dump());
     Ok(0)
 }

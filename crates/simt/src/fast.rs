@@ -1,0 +1,180 @@
+//! The fast path: per-instruction handlers specialised at load time for the lane count (a
+//! const generic), stored in the decoded-instruction cache. Common integer and branch
+//! instructions run here with fixed-width lane loops the compiler unrolls and vectorises;
+//! everything else goes through the general executor. The semantics are the same functions
+//! (`weft-sem`) either way.
+
+use crate::code::Slot;
+use crate::exec::Trap;
+use crate::machine::Machine;
+use weft_isa::Op;
+use weft_sem::alu;
+
+/// Executes one slot for warp `w` of core `c` at `pc`.
+pub(crate) type Handler = fn(&mut Machine, usize, usize, &Slot, u32) -> Result<(), Trap>;
+
+fn general(m: &mut Machine, c: usize, w: usize, s: &Slot, pc: u32) -> Result<(), Trap> {
+    m.exec(c, w, &s.inst, pc, s.reconv)
+}
+
+/// `out[l] = f(a[l], b[l])` for the active lanes among the first `N`.
+#[inline(always)]
+fn lanes2<const N: usize>(
+    x: &mut [[u32; 32]; 32],
+    mask: u32,
+    rd: u8,
+    a: &[u32; N],
+    b: &[u32; N],
+    f: impl Fn(u32, u32) -> u32,
+) {
+    let mut out: [u32; N] = [0; N];
+    let dst = &mut x[rd as usize];
+    out.copy_from_slice(&dst[..N]);
+    let full = if N >= 32 { u32::MAX } else { (1u32 << N) - 1 };
+    if mask & full == full {
+        for l in 0..N {
+            out[l] = f(a[l], b[l]);
+        }
+    } else {
+        for l in 0..N {
+            let v = f(a[l], b[l]);
+            out[l] = if mask >> l & 1 != 0 { v } else { out[l] };
+        }
+    }
+    dst[..N].copy_from_slice(&out);
+}
+
+#[inline(always)]
+fn rr<const N: usize>(
+    m: &mut Machine,
+    c: usize,
+    w: usize,
+    s: &Slot,
+    pc: u32,
+    f: impl Fn(u32, u32) -> u32,
+) -> Result<(), Trap> {
+    let warp = &mut m.cores[c].warps[w];
+    let i = &s.inst;
+    if i.rd != 0 {
+        let mut a = [0u32; N];
+        let mut b = [0u32; N];
+        a.copy_from_slice(&warp.x[i.rs1 as usize][..N]);
+        b.copy_from_slice(&warp.x[i.rs2 as usize][..N]);
+        lanes2::<N>(&mut warp.x, warp.mask, i.rd, &a, &b, f);
+    }
+    warp.pc = pc.wrapping_add(4);
+    Ok(())
+}
+
+#[inline(always)]
+fn ri<const N: usize>(
+    m: &mut Machine,
+    c: usize,
+    w: usize,
+    s: &Slot,
+    pc: u32,
+    f: impl Fn(u32, u32) -> u32,
+) -> Result<(), Trap> {
+    let warp = &mut m.cores[c].warps[w];
+    let i = &s.inst;
+    if i.rd != 0 {
+        let mut a = [0u32; N];
+        a.copy_from_slice(&warp.x[i.rs1 as usize][..N]);
+        let b = [i.imm as u32; N];
+        lanes2::<N>(&mut warp.x, warp.mask, i.rd, &a, &b, f);
+    }
+    warp.pc = pc.wrapping_add(4);
+    Ok(())
+}
+
+#[inline(always)]
+fn br<const N: usize>(
+    m: &mut Machine,
+    c: usize,
+    w: usize,
+    s: &Slot,
+    pc: u32,
+    cond: fn(u32, u32) -> bool,
+) -> Result<(), Trap> {
+    let warp = &mut m.cores[c].warps[w];
+    let i = &s.inst;
+    let (a, b) = (&warp.x[i.rs1 as usize], &warp.x[i.rs2 as usize]);
+    let mut taken = 0u32;
+    for l in 0..N {
+        taken |= (cond(a[l], b[l]) as u32) << l;
+    }
+    let active = warp.mask;
+    taken &= active;
+    if taken == active {
+        warp.pc = pc.wrapping_add(i.imm as u32);
+        Ok(())
+    } else if taken == 0 {
+        warp.pc = pc.wrapping_add(4);
+        Ok(())
+    } else {
+        m.branch(c, w, i, pc, s.reconv, cond)
+    }
+}
+
+/// The handler for `op` on warps of `lanes` lanes.
+pub(crate) fn handler_for(op: Op, lanes: usize) -> Handler {
+    match lanes {
+        1 => fast::<1>(op),
+        2..=4 => fast::<4>(op),
+        5..=8 => fast::<8>(op),
+        9..=16 => fast::<16>(op),
+        _ => fast::<32>(op),
+    }
+    .unwrap_or(general)
+}
+
+fn fast<const N: usize>(op: Op) -> Option<Handler> {
+    macro_rules! rr {
+        ($f:path) => {
+            Some(|m, c, w, s, pc| rr::<N>(m, c, w, s, pc, $f))
+        };
+    }
+    macro_rules! ri {
+        ($f:expr) => {
+            Some(|m, c, w, s, pc| ri::<N>(m, c, w, s, pc, $f))
+        };
+    }
+    macro_rules! br {
+        ($f:path) => {
+            Some(|m, c, w, s, pc| br::<N>(m, c, w, s, pc, $f))
+        };
+    }
+    match op {
+        Op::Lui => ri!(|_, imm| imm),
+        Op::Addi => ri!(alu::add),
+        Op::Slti => ri!(alu::slt),
+        Op::Sltiu => ri!(alu::sltu),
+        Op::Xori => ri!(alu::xor),
+        Op::Ori => ri!(alu::or),
+        Op::Andi => ri!(alu::and),
+        Op::Slli => ri!(alu::sll),
+        Op::Srli => ri!(alu::srl),
+        Op::Srai => ri!(alu::sra),
+        Op::Add => rr!(alu::add),
+        Op::Sub => rr!(alu::sub),
+        Op::Sll => rr!(alu::sll),
+        Op::Slt => rr!(alu::slt),
+        Op::Sltu => rr!(alu::sltu),
+        Op::Xor => rr!(alu::xor),
+        Op::Srl => rr!(alu::srl),
+        Op::Sra => rr!(alu::sra),
+        Op::Or => rr!(alu::or),
+        Op::And => rr!(alu::and),
+        Op::Mul => rr!(alu::mul),
+        Op::Mulh => rr!(alu::mulh),
+        Op::Mulhu => rr!(alu::mulhu),
+        Op::Mulhsu => rr!(alu::mulhsu),
+        Op::Beq => br!(alu::beq),
+        Op::Bne => br!(alu::bne),
+        Op::Blt => br!(alu::blt),
+        Op::Bge => br!(alu::bge),
+        Op::Bltu => br!(alu::bltu),
+        Op::Bgeu => br!(alu::bgeu),
+        _ => None,
+    }
+}
