@@ -1,0 +1,18 @@
+//! weft-difftest: reliability tooling for weft.
+//!
+//! - [`gen`] and [`runner`]: random RV32IMAF programs run on weft (one lane) and on QEMU's
+//!   spike machine, compared register by register; [`minimize`] shrinks a failing program.
+//! - [`kernel`]: random lane-dependent SIMT kernels for the L-lanes-versus-1-lane property.
+//! - [`fuzz`]: coverage-less mutation fuzzing on stable Rust of every input-facing entry point.
+//!
+//! See `docs/reliability.md` for how to run the campaigns and the figures.
+
+pub mod fuzz;
+pub mod gen;
+pub mod kernel;
+pub mod minimize;
+pub mod rng;
+pub mod runner;
+
+pub use gen::{GenConfig, TestProgram};
+pub use runner::{check, Verdict};
