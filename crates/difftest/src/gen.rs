@@ -192,7 +192,11 @@ fn simple(r: &mut Rng, cfg: &GenConfig) -> String {
             // Edge operands: a register just loaded with an edge value is common in the
             // body anyway; here mix in x0 and repeated registers.
             let a = x_src(r);
-            let b = if r.chance(1, 3) { a.clone() } else { "x0".into() };
+            let b = if r.chance(1, 3) {
+                a.clone()
+            } else {
+                "x0".into()
+            };
             format!("{op} {}, {a}, {b}", x_dst(r))
         }
         6 => {

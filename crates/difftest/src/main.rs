@@ -52,9 +52,11 @@ fn parse_args() -> Result<Args, String> {
             "--no-misaligned" => a.gen.misaligned = false,
             "--no-float" => a.gen.float = false,
             "-h" | "--help" => {
-                return Err("usage: weft-difftest [--count N] [--seed S] [--jobs J] [--blocks B] \
+                return Err(
+                    "usage: weft-difftest [--count N] [--seed S] [--jobs J] [--blocks B] \
                             [--timeout-ms T] [--max-failures F] [--no-misaligned] [--no-float]"
-                    .into())
+                        .into(),
+                )
             }
             other => return Err(format!("unknown argument `{other}` (try --help)")),
         }

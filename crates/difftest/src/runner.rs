@@ -90,8 +90,8 @@ pub fn build(prog: &TestProgram) -> Result<Vec<u8>, DiffError> {
 
 /// Run an ELF on weft: one core, one warp, one lane, HTIF console on.
 pub fn run_weft(elf: &[u8]) -> Result<Dump, DiffError> {
-    let (prog, _) = weft_simt::load::program_from_elf(elf)
-        .map_err(|e| DiffError::Load(e.to_string()))?;
+    let (prog, _) =
+        weft_simt::load::program_from_elf(elf).map_err(|e| DiffError::Load(e.to_string()))?;
     let fromhost = prog
         .symbols
         .iter()
@@ -143,7 +143,14 @@ pub fn run_qemu(elf: &[u8], timeout: Duration) -> Result<Dump, DiffError> {
 
 fn run_qemu_file(path: &std::path::Path, timeout: Duration) -> Result<Dump, DiffError> {
     let mut child = Command::new(QEMU)
-        .args(["-machine", "spike", "-bios", "none", "-nographic", "-kernel"])
+        .args([
+            "-machine",
+            "spike",
+            "-bios",
+            "none",
+            "-nographic",
+            "-kernel",
+        ])
         .arg(path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

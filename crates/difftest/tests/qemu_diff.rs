@@ -45,7 +45,10 @@ fn weft_matches_qemu_on_random_programs() {
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|_| vec!["a worker panicked".into()]))
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| vec!["a worker panicked".into()])
+            })
             .collect()
     });
     assert!(
@@ -70,12 +73,19 @@ fn dumps_are_informative() {
     assert_eq!(a.0.len(), TOTAL_WORDS);
     assert_ne!(a, b, "different seeds give different dumps");
     let distinct: std::collections::HashSet<_> = a.0.iter().collect();
-    assert!(distinct.len() > 40, "dump has {} distinct words", distinct.len());
+    assert!(
+        distinct.len() > 40,
+        "dump has {} distinct words",
+        distinct.len()
+    );
     let flags_set = (0..20)
         .filter_map(|s| run_weft(&build(&TestProgram::generate(s, &cfg)).ok()?).ok())
         .filter(|d| d.0[64] & 0x1f != 0)
         .count();
-    assert!(flags_set > 5, "only {flags_set} of 20 programs end with fflags set");
+    assert!(
+        flags_set > 5,
+        "only {flags_set} of 20 programs end with fflags set"
+    );
 }
 
 /// The minimizer keeps a failing property and drops everything else.
