@@ -45,12 +45,38 @@ impl Dram {
         let (p, o) = ((off >> PAGE_BITS) as usize, (off as usize) & (PAGE - 1));
         if o + size as usize <= PAGE {
             let pg = self.pages[p].get_or_insert_with(|| vec![0u8; PAGE].into_boxed_slice());
-            pg[o..o + size as usize].copy_from_slice(&val.to_le_bytes()[..size as usize]);
+            let b = val.to_le_bytes();
+            match size {
+                1 => pg[o] = b[0],
+                2 => pg[o..o + 2].copy_from_slice(&b[..2]),
+                _ => pg[o..o + 4].copy_from_slice(&b),
+            }
         } else {
             for i in 0..size {
                 self.write(off + i, 1, val >> (8 * i));
             }
         }
+    }
+
+    /// An aligned word read, if its page exists (`None` means zero or a slow case).
+    #[inline(always)]
+    pub fn read_word_aligned(&self, off: u32) -> u32 {
+        match &self.pages[(off >> PAGE_BITS) as usize] {
+            Some(pg) => {
+                let o = (off as usize) & (PAGE - 4);
+                u32::from_le_bytes([pg[o], pg[o + 1], pg[o + 2], pg[o + 3]])
+            }
+            None => 0,
+        }
+    }
+
+    /// An aligned word write.
+    #[inline(always)]
+    pub fn write_word_aligned(&mut self, off: u32, val: u32) {
+        let pg = self.pages[(off >> PAGE_BITS) as usize]
+            .get_or_insert_with(|| vec![0u8; PAGE].into_boxed_slice());
+        let o = (off as usize) & (PAGE - 4);
+        pg[o..o + 4].copy_from_slice(&val.to_le_bytes());
     }
 
     /// Size in bytes.

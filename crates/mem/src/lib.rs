@@ -323,6 +323,30 @@ impl Memory {
         Ok(StoreEffect::None)
     }
 
+    /// Fast path: an aligned word load from DRAM, or `None` for anything else (the caller
+    /// then uses [`Memory::load`]).
+    #[inline(always)]
+    pub fn load_word_fast(&self, addr: u32) -> Option<u32> {
+        let d = addr.wrapping_sub(self.cfg.dram_base);
+        (d < self.cfg.dram_size && d & 3 == 0).then(|| self.dram.read_word_aligned(d))
+    }
+
+    /// Can an aligned word store to `addr` take the fast path (plain DRAM, not `tohost`)?
+    #[inline(always)]
+    pub fn store_word_is_fast(&self, addr: u32) -> bool {
+        let d = addr.wrapping_sub(self.cfg.dram_base);
+        // The HTIF words (tohost and its high half) need the full store path.
+        let htif = self.tohost.is_some_and(|t| addr.wrapping_sub(t) < 8);
+        d < self.cfg.dram_size && d & 3 == 0 && !htif
+    }
+
+    /// Fast path store; only valid where [`Memory::store_word_is_fast`] said so.
+    #[inline(always)]
+    pub fn store_word_fast(&mut self, addr: u32, val: u32) {
+        self.dram
+            .write_word_aligned(addr.wrapping_sub(self.cfg.dram_base), val);
+    }
+
     /// Copy bytes into memory (program loading). Fails on the first unmapped byte.
     pub fn write_bytes(&mut self, core: usize, addr: u32, bytes: &[u8]) -> Result<(), MemFault> {
         for (i, &b) in bytes.iter().enumerate() {

@@ -130,6 +130,12 @@ impl CodeCache {
         }
     }
 
+    /// Is `addr` inside the decoded range (so a store there must invalidate)?
+    #[inline(always)]
+    pub fn covers(&self, addr: u32) -> bool {
+        (addr.wrapping_sub(self.lo) as u64) < 4 * self.slots.len() as u64
+    }
+
     /// A store touched `addr..addr+size`: forget decoded words there.
     #[inline]
     pub fn invalidate(&mut self, addr: u32, size: u32) {

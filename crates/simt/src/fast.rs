@@ -5,10 +5,11 @@
 //! (`weft-sem`) either way.
 
 use crate::code::Slot;
-use crate::exec::Trap;
+use crate::exec::{lanes, Trap};
 use crate::machine::Machine;
 use weft_isa::Op;
 use weft_sem::alu;
+use weft_sem::fpu::{self, Flags, Rm};
 
 /// Executes one slot for warp `w` of core `c` at `pc`.
 pub(crate) type Handler = fn(&mut Machine, usize, usize, &Slot, u32) -> Result<(), Trap>;
@@ -175,6 +176,175 @@ fn fast<const N: usize>(op: Op) -> Option<Handler> {
         Op::Bge => br!(alu::bge),
         Op::Bltu => br!(alu::bltu),
         Op::Bgeu => br!(alu::bgeu),
+        _ => fast_mem_fp::<N>(op),
+    }
+}
+
+/// `lw`/`flw`: every active lane's address an aligned DRAM word → direct reads; otherwise
+/// the general path (a load has no side effects, so it can simply start over).
+#[inline(always)]
+fn load_word<const N: usize, const FP: bool>(
+    m: &mut Machine,
+    c: usize,
+    w: usize,
+    s: &Slot,
+    pc: u32,
+) -> Result<(), Trap> {
+    let i = &s.inst;
+    let warp = &mut m.cores[c].warps[w];
+    let mask = warp.mask;
+    let base = warp.x[i.rs1 as usize];
+    let mut out = if FP {
+        warp.f[i.rd as usize]
+    } else {
+        warp.x[i.rd as usize]
+    };
+    for l in lanes(mask) {
+        match m.mem.load_word_fast(base[l].wrapping_add(i.imm as u32)) {
+            Some(v) => out[l] = v,
+            None => return m.exec(c, w, i, pc, s.reconv),
+        }
+    }
+    if FP {
+        warp.f[i.rd as usize] = out;
+    } else if i.rd != 0 {
+        warp.x[i.rd as usize] = out;
+    }
+    warp.pc = pc.wrapping_add(4);
+    m.stats.loads += mask.count_ones() as u64;
+    Ok(())
+}
+
+/// `sw`/`fsw`: the fast path applies only if every active lane stores an aligned word to
+/// plain DRAM outside decoded code (checked before any write), with no LR reservation open.
+#[inline(always)]
+fn store_word<const N: usize, const FP: bool>(
+    m: &mut Machine,
+    c: usize,
+    w: usize,
+    s: &Slot,
+    pc: u32,
+) -> Result<(), Trap> {
+    let i = &s.inst;
+    let warp = &m.cores[c].warps[w];
+    let mask = warp.mask;
+    let base = &warp.x[i.rs1 as usize];
+    let fast = m.reservations.is_empty()
+        && lanes(mask).all(|l| {
+            let a = base[l].wrapping_add(i.imm as u32);
+            m.mem.store_word_is_fast(a) && !m.code.covers(a)
+        });
+    if !fast {
+        return m.exec(c, w, i, pc, s.reconv);
+    }
+    let vals = if FP {
+        warp.f[i.rs2 as usize]
+    } else {
+        warp.x[i.rs2 as usize]
+    };
+    let base = *base;
+    for l in lanes(mask) {
+        m.mem
+            .store_word_fast(base[l].wrapping_add(i.imm as u32), vals[l]);
+    }
+    m.cores[c].warps[w].pc = pc.wrapping_add(4);
+    m.stats.stores += mask.count_ones() as u64;
+    Ok(())
+}
+
+/// A two-operand float op with the lane's rounding mode; a reserved dynamic mode takes the
+/// general path (which raises the illegal-instruction fault).
+#[inline(always)]
+fn fp2<const N: usize>(
+    m: &mut Machine,
+    c: usize,
+    w: usize,
+    s: &Slot,
+    pc: u32,
+    f: fn(u32, u32, Rm) -> (u32, Flags),
+) -> Result<(), Trap> {
+    let i = &s.inst;
+    let warp = &mut m.cores[c].warps[w];
+    let mut out = warp.f[i.rd as usize];
+    let (a, b) = (&warp.f[i.rs1 as usize], &warp.f[i.rs2 as usize]);
+    for l in lanes(warp.mask) {
+        let bits = if i.rm == 7 {
+            warp.frm[l] as u32
+        } else {
+            i.rm as u32
+        };
+        let Some(rm) = Rm::from_bits(bits) else {
+            return m.exec(c, w, i, pc, s.reconv);
+        };
+        let (v, fl) = f(a[l], b[l], rm);
+        out[l] = v;
+        warp.fflags[l] |= fl.bits();
+    }
+    warp.f[i.rd as usize] = out;
+    warp.pc = pc.wrapping_add(4);
+    Ok(())
+}
+
+/// A fused multiply-add with the lane's rounding mode.
+#[inline(always)]
+fn fp3<const N: usize>(
+    m: &mut Machine,
+    c: usize,
+    w: usize,
+    s: &Slot,
+    pc: u32,
+    f: fn(u32, u32, u32, Rm) -> (u32, Flags),
+) -> Result<(), Trap> {
+    let i = &s.inst;
+    let warp = &mut m.cores[c].warps[w];
+    let mut out = warp.f[i.rd as usize];
+    let (a, b, d) = (
+        &warp.f[i.rs1 as usize],
+        &warp.f[i.rs2 as usize],
+        &warp.f[i.rs3 as usize],
+    );
+    for l in lanes(warp.mask) {
+        let bits = if i.rm == 7 {
+            warp.frm[l] as u32
+        } else {
+            i.rm as u32
+        };
+        let Some(rm) = Rm::from_bits(bits) else {
+            return m.exec(c, w, i, pc, s.reconv);
+        };
+        let (v, fl) = f(a[l], b[l], d[l], rm);
+        out[l] = v;
+        warp.fflags[l] |= fl.bits();
+    }
+    warp.f[i.rd as usize] = out;
+    warp.pc = pc.wrapping_add(4);
+    Ok(())
+}
+
+/// Handlers for memory and float instructions (the second half of [`fast`]).
+fn fast_mem_fp<const N: usize>(op: Op) -> Option<Handler> {
+    macro_rules! fp2 {
+        ($f:path) => {
+            Some(|m, c, w, s, pc| fp2::<N>(m, c, w, s, pc, $f))
+        };
+    }
+    macro_rules! fp3 {
+        ($f:path) => {
+            Some(|m, c, w, s, pc| fp3::<N>(m, c, w, s, pc, $f))
+        };
+    }
+    match op {
+        Op::Lw => Some(load_word::<N, false>),
+        Op::Flw => Some(load_word::<N, true>),
+        Op::Sw => Some(store_word::<N, false>),
+        Op::Fsw => Some(store_word::<N, true>),
+        Op::FaddS => fp2!(fpu::fadd),
+        Op::FsubS => fp2!(fpu::fsub),
+        Op::FmulS => fp2!(fpu::fmul),
+        Op::FmaddS => fp3!(fpu::fmadd),
+        Op::FmsubS => fp3!(fpu::fmsub),
+        Op::FnmaddS => fp3!(fpu::fnmadd),
+        Op::FnmsubS => fp3!(fpu::fnmsub),
         _ => None,
     }
 }

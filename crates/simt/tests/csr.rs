@@ -189,3 +189,35 @@ _start:
         assert_eq!(r.end, RunEnd::AllHalted, "{cores} cores");
     }
 }
+
+#[test]
+fn stores_into_code_are_seen_by_later_fetches() {
+    // Overwrite the `li a0, 1` at `patch` with `li a0, 42` (addi a0, zero, 42 = 0x02a00513).
+    let body = "la t0, patch\n li t1, 0x02a00513\n sw t1, 0(t0)\n fence.i\npatch:\n li a0, 1";
+    let r = run_src(&prog(body), cfg(8, ReconvMode::Table));
+    assert_eq!(r.end, RunEnd::Exit(42));
+}
+
+#[test]
+fn lanes_storing_to_one_word_leave_the_last_lanes_value() {
+    let src = "
+    .text
+    .globl _start
+_start:
+    li t0, -1
+    csrw tmask, t0
+    csrr a1, thread_id
+    addi a1, a1, 100
+    la t1, word
+    sw a1, 0(t1)           # every lane, same address: lanes store in order
+    flw ft0, 0(t1)
+    fsw ft0, 4(t1)
+    csrw tmask, zero
+    .data
+word: .word 0, 0
+";
+    for lanes in [1, 8, 32] {
+        let r = run_src(src, cfg(lanes, ReconvMode::Table));
+        assert_eq!(r.words("word", 2), vec![99 + lanes as u32; 2], "lanes {lanes}");
+    }
+}
