@@ -6,7 +6,9 @@ use crate::divergence::{self, BranchOutcome, JoinOutcome, Reconv};
 use crate::machine::Machine;
 use crate::warp::{Warp, WarpState};
 use std::io::Write;
-use weft_isa::{FaultCode, Inst, Op};
+use crate::code::Slot;
+use crate::fast::handler_for;
+use weft_isa::{Class, FaultCode, Inst, Op};
 use weft_mem::{MemFault, StoreEffect};
 use weft_sem::alu;
 
@@ -33,39 +35,6 @@ pub(crate) fn fault(code: FaultCode) -> Trap {
         addr: None,
         detail: String::new(),
     })
-}
-
-/// Apply `f` to (rs1, rs2) in every active lane, writing rd.
-#[inline(always)]
-fn map_rr(w: &mut Warp, n: usize, i: &Inst, f: impl Fn(u32, u32) -> u32) {
-    if i.rd == 0 {
-        return;
-    }
-    let (a, b) = (w.x[i.rs1 as usize], w.x[i.rs2 as usize]);
-    let mut out = w.x[i.rd as usize];
-    let m = w.mask;
-    for l in 0..n.min(32) {
-        let v = f(a[l], b[l]);
-        out[l] = if m >> l & 1 != 0 { v } else { out[l] };
-    }
-    w.x[i.rd as usize] = out;
-}
-
-/// Apply `f` to (rs1, imm) in every active lane, writing rd.
-#[inline(always)]
-fn map_ri(w: &mut Warp, n: usize, i: &Inst, f: impl Fn(u32, u32) -> u32) {
-    if i.rd == 0 {
-        return;
-    }
-    let a = w.x[i.rs1 as usize];
-    let imm = i.imm as u32;
-    let mut out = w.x[i.rd as usize];
-    let m = w.mask;
-    for l in 0..n.min(32) {
-        let v = f(a[l], imm);
-        out[l] = if m >> l & 1 != 0 { v } else { out[l] };
-    }
-    w.x[i.rd as usize] = out;
 }
 
 /// Set rd to a per-lane value computed from the lane index.
@@ -293,54 +262,7 @@ impl Machine {
         let n = self.cfg.lanes;
         let next = pc.wrapping_add(4);
         let warp = &mut self.cores[c].warps[w];
-        macro_rules! rr {
-            ($f:expr) => {{
-                map_rr(warp, n, i, $f);
-                warp.pc = next;
-            }};
-        }
-        macro_rules! ri {
-            ($f:expr) => {{
-                map_ri(warp, n, i, $f);
-                warp.pc = next;
-            }};
-        }
         match i.op {
-            Op::Lui => ri!(|_, imm| imm),
-            Op::Auipc => ri!(|_, imm| pc.wrapping_add(imm)),
-            Op::Addi => ri!(alu::add),
-            Op::Slti => ri!(alu::slt),
-            Op::Sltiu => ri!(alu::sltu),
-            Op::Xori => ri!(alu::xor),
-            Op::Ori => ri!(alu::or),
-            Op::Andi => ri!(alu::and),
-            Op::Slli => ri!(alu::sll),
-            Op::Srli => ri!(alu::srl),
-            Op::Srai => ri!(alu::sra),
-            Op::Add => rr!(alu::add),
-            Op::Sub => rr!(alu::sub),
-            Op::Sll => rr!(alu::sll),
-            Op::Slt => rr!(alu::slt),
-            Op::Sltu => rr!(alu::sltu),
-            Op::Xor => rr!(alu::xor),
-            Op::Srl => rr!(alu::srl),
-            Op::Sra => rr!(alu::sra),
-            Op::Or => rr!(alu::or),
-            Op::And => rr!(alu::and),
-            Op::Mul => rr!(alu::mul),
-            Op::Mulh => rr!(alu::mulh),
-            Op::Mulhsu => rr!(alu::mulhsu),
-            Op::Mulhu => rr!(alu::mulhu),
-            Op::Div => rr!(alu::div),
-            Op::Divu => rr!(alu::divu),
-            Op::Rem => rr!(alu::rem),
-            Op::Remu => rr!(alu::remu),
-            Op::Beq => return self.branch(c, w, i, pc, reconv, alu::beq),
-            Op::Bne => return self.branch(c, w, i, pc, reconv, alu::bne),
-            Op::Blt => return self.branch(c, w, i, pc, reconv, alu::blt),
-            Op::Bge => return self.branch(c, w, i, pc, reconv, alu::bge),
-            Op::Bltu => return self.branch(c, w, i, pc, reconv, alu::bltu),
-            Op::Bgeu => return self.branch(c, w, i, pc, reconv, alu::bgeu),
             Op::Jal => {
                 map_lane(warp, n, i.rd, |_| next);
                 if i.rd != 0 {
@@ -507,11 +429,19 @@ impl Machine {
                 shuffle(warp, n, i);
                 warp.pc = next;
             }
+            // Integer ALU ops and branches have a handler for every lane count (fast.rs is
+            // their one home); reaching here means a caller bypassed it.
+            _ if matches!(i.op.class(), Class::Alu | Class::Mul | Class::Div | Class::Branch) => {
+                let slot = Slot { inst: *i, state: 1, reconv, handler: handler_for(i.op, n) };
+                return (slot.handler)(self, c, w, &slot, pc);
+            }
             _ => return self.exec_fp(c, w, i, pc),
         }
         Ok(())
     }
 
+    /// A conditional branch whose lanes `taken` go to its target: the divergence unit
+    /// decides what the warp runs next (or, under follow-last, the last active lane does).
     pub(crate) fn branch(
         &mut self,
         c: usize,
@@ -519,18 +449,12 @@ impl Machine {
         i: &Inst,
         pc: u32,
         reconv: Reconv,
-        cond: fn(u32, u32) -> bool,
+        taken: u32,
     ) -> Result<(), Trap> {
-        let n = self.cfg.lanes.min(32);
         let mode = self.cfg.reconv;
         let warp = &mut self.cores[c].warps[w];
-        let (a, b) = (&warp.x[i.rs1 as usize], &warp.x[i.rs2 as usize]);
-        let mut taken = 0u32;
-        for l in 0..n {
-            taken |= (cond(a[l], b[l]) as u32) << l;
-        }
         let active = warp.mask;
-        taken &= active;
+        let taken = taken & active;
         let target = pc.wrapping_add(i.imm as u32);
         if mode == crate::config::ReconvMode::FollowLast {
             let last = 31 - active.leading_zeros();

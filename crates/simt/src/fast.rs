@@ -113,8 +113,26 @@ fn br<const N: usize>(
         warp.pc = pc.wrapping_add(4);
         Ok(())
     } else {
-        m.branch(c, w, i, pc, s.reconv, cond)
+        m.branch(c, w, i, pc, s.reconv, taken)
     }
+}
+
+/// `auipc`: every active lane gets pc + imm.
+fn auipc<const N: usize>(
+    m: &mut Machine,
+    c: usize,
+    w: usize,
+    s: &Slot,
+    pc: u32,
+) -> Result<(), Trap> {
+    let warp = &mut m.cores[c].warps[w];
+    let i = &s.inst;
+    if i.rd != 0 {
+        let v = pc.wrapping_add(i.imm as u32);
+        lanes2::<N>(&mut warp.x, warp.mask, i.rd, &[0; N], &[0; N], |_, _| v);
+    }
+    warp.pc = pc.wrapping_add(4);
+    Ok(())
 }
 
 /// The handler for `op` on warps of `lanes` lanes.
@@ -170,6 +188,11 @@ fn fast<const N: usize>(op: Op) -> Option<Handler> {
         Op::Mulh => rr!(alu::mulh),
         Op::Mulhu => rr!(alu::mulhu),
         Op::Mulhsu => rr!(alu::mulhsu),
+        Op::Div => rr!(alu::div),
+        Op::Divu => rr!(alu::divu),
+        Op::Rem => rr!(alu::rem),
+        Op::Remu => rr!(alu::remu),
+        Op::Auipc => Some(auipc::<N>),
         Op::Beq => br!(alu::beq),
         Op::Bne => br!(alu::bne),
         Op::Blt => br!(alu::blt),
@@ -252,21 +275,21 @@ fn store_word<const N: usize, const FP: bool>(
     Ok(())
 }
 
-/// A two-operand float op with the lane's rounding mode; a reserved dynamic mode takes the
-/// general path (which raises the illegal-instruction fault).
+/// A float op computed per active lane by `f(registers, lane, rounding mode)`, with the
+/// lane's rounding mode; a reserved dynamic mode takes the general path (which raises the
+/// illegal-instruction fault).
 #[inline(always)]
-fn fp2<const N: usize>(
+fn fp_op<const N: usize>(
     m: &mut Machine,
     c: usize,
     w: usize,
     s: &Slot,
     pc: u32,
-    f: fn(u32, u32, Rm) -> (u32, Flags),
+    f: impl Fn(&[[u32; 32]; 32], usize, Rm) -> (u32, Flags),
 ) -> Result<(), Trap> {
     let i = &s.inst;
     let warp = &mut m.cores[c].warps[w];
     let mut out = warp.f[i.rd as usize];
-    let (a, b) = (&warp.f[i.rs1 as usize], &warp.f[i.rs2 as usize]);
     for l in lanes(warp.mask) {
         let bits = if i.rm == 7 {
             warp.frm[l] as u32
@@ -276,43 +299,7 @@ fn fp2<const N: usize>(
         let Some(rm) = Rm::from_bits(bits) else {
             return m.exec(c, w, i, pc, s.reconv);
         };
-        let (v, fl) = f(a[l], b[l], rm);
-        out[l] = v;
-        warp.fflags[l] |= fl.bits();
-    }
-    warp.f[i.rd as usize] = out;
-    warp.pc = pc.wrapping_add(4);
-    Ok(())
-}
-
-/// A fused multiply-add with the lane's rounding mode.
-#[inline(always)]
-fn fp3<const N: usize>(
-    m: &mut Machine,
-    c: usize,
-    w: usize,
-    s: &Slot,
-    pc: u32,
-    f: fn(u32, u32, u32, Rm) -> (u32, Flags),
-) -> Result<(), Trap> {
-    let i = &s.inst;
-    let warp = &mut m.cores[c].warps[w];
-    let mut out = warp.f[i.rd as usize];
-    let (a, b, d) = (
-        &warp.f[i.rs1 as usize],
-        &warp.f[i.rs2 as usize],
-        &warp.f[i.rs3 as usize],
-    );
-    for l in lanes(warp.mask) {
-        let bits = if i.rm == 7 {
-            warp.frm[l] as u32
-        } else {
-            i.rm as u32
-        };
-        let Some(rm) = Rm::from_bits(bits) else {
-            return m.exec(c, w, i, pc, s.reconv);
-        };
-        let (v, fl) = f(a[l], b[l], d[l], rm);
+        let (v, fl) = f(&warp.f, l, rm);
         out[l] = v;
         warp.fflags[l] |= fl.bits();
     }
@@ -325,12 +312,22 @@ fn fp3<const N: usize>(
 fn fast_mem_fp<const N: usize>(op: Op) -> Option<Handler> {
     macro_rules! fp2 {
         ($f:path) => {
-            Some(|m, c, w, s, pc| fp2::<N>(m, c, w, s, pc, $f))
+            Some(|m, c, w, s: &Slot, pc| {
+                let (a, b) = (s.inst.rs1 as usize, s.inst.rs2 as usize);
+                fp_op::<N>(m, c, w, s, pc, |f, l, rm| $f(f[a][l], f[b][l], rm))
+            })
         };
     }
     macro_rules! fp3 {
         ($f:path) => {
-            Some(|m, c, w, s, pc| fp3::<N>(m, c, w, s, pc, $f))
+            Some(|m, c, w, s: &Slot, pc| {
+                let (a, b, d) = (
+                    s.inst.rs1 as usize,
+                    s.inst.rs2 as usize,
+                    s.inst.rs3 as usize,
+                );
+                fp_op::<N>(m, c, w, s, pc, |f, l, rm| $f(f[a][l], f[b][l], f[d][l], rm))
+            })
         };
     }
     match op {

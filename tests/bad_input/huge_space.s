@@ -1,0 +1,3 @@
+# Asks for 2 GiB of zeros.
+    .data
+    .space 0x7fffffff
