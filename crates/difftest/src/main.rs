@@ -119,7 +119,7 @@ fn main() {
                     report(&prog, &v, args.timeout);
                 }
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if n % 1000 == 0 {
+                if n.is_multiple_of(1000) {
                     eprintln!(
                         "weft-difftest: {n} programs, {} failing, {:.0} s",
                         failures.load(Ordering::Relaxed),
