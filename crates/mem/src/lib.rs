@@ -13,7 +13,10 @@
 //! into bytes when they cross a page). An access to an address nothing maps is a
 //! [`MemFault`] carrying the address, never a host crash.
 
+mod cout;
 mod dram;
+
+pub use cout::CoutRing;
 
 pub use dram::Dram;
 use thiserror::Error;
@@ -112,8 +115,10 @@ pub struct Memory {
     cfg: MemConfig,
     dram: Dram,
     locals: Vec<Vec<u8>>,
-    extra: Vec<Vec<u8>>,
+    extra: Vec<Dram>,
     tohost: Option<u32>,
+    /// The Vortex ring console, with the extra region it lives in.
+    cout: Option<(usize, CoutRing)>,
     fromhost: Option<u32>,
 }
 
@@ -155,12 +160,9 @@ impl Memory {
         Ok(Memory {
             dram: Dram::new(cfg.dram_size),
             locals: vec![vec![0; cfg.local_size as usize]; cfg.cores.max(1)],
-            extra: cfg
-                .extra
-                .iter()
-                .map(|&(_, s)| vec![0; s as usize])
-                .collect(),
+            extra: cfg.extra.iter().map(|&(_, s)| Dram::new(s)).collect(),
             tohost: None,
+            cout: None,
             fromhost: None,
             cfg,
         })
@@ -180,6 +182,39 @@ impl Memory {
     /// the 64-bit HTIF protocol (console output, exit on the high-word store).
     pub fn set_fromhost(&mut self, addr: Option<u32>) {
         self.fromhost = addr;
+    }
+
+    /// Drain Vortex's console ring buffers at `base` (`slots` × `ring` bytes) to the console
+    /// output ([`Memory::take_cout`]). The layout must lie inside one extra RAM region.
+    pub fn set_cout_ring(&mut self, base: u32, slots: u32, ring: u32) -> Result<(), MemFault> {
+        let c = CoutRing::new(base, slots, ring);
+        let last = base.wrapping_add(c.span() - 1);
+        match (self.region(base), self.region(last)) {
+            (Some((Region::Extra(i), _)), Some((Region::Extra(j), _))) if i == j => {
+                self.cout = Some((i, c));
+                Ok(())
+            }
+            _ => Err(MemFault::Unmapped(base)),
+        }
+    }
+
+    /// True when the ring console has output to print.
+    #[inline]
+    pub fn has_cout(&self) -> bool {
+        self.cout.as_ref().is_some_and(|(_, c)| c.has_output())
+    }
+
+    /// Take the ring console's output; with `end`, unterminated lines are included.
+    pub fn take_cout(&mut self, end: bool) -> Vec<u8> {
+        match &mut self.cout {
+            Some((_, c)) => {
+                if end {
+                    c.flush_partial();
+                }
+                c.take_output()
+            }
+            None => Vec::new(),
+        }
     }
 
     /// HTIF 64-bit protocol: act on a store that touched the high word of `tohost`.
@@ -272,7 +307,7 @@ impl Memory {
         Ok(match r {
             Region::Dram => self.dram.read(off, size),
             Region::Local => read_slice(&self.locals[core.min(self.locals.len() - 1)], off, size),
-            Region::Extra(i) => read_slice(&self.extra[i], off, size),
+            Region::Extra(i) => self.extra[i].read(off, size),
             Region::Io => 0,
         })
     }
@@ -311,7 +346,17 @@ impl Memory {
                 let i = core.min(self.locals.len() - 1);
                 write_slice(&mut self.locals[i], off, size, val)
             }
-            Region::Extra(i) => write_slice(&mut self.extra[i], off, size, val),
+            Region::Extra(i) => {
+                self.extra[i].write(off, size, val);
+                if let Some((ri, ring)) = &mut self.cout {
+                    if *ri == i {
+                        if let Some((a, b)) = ring.touched(addr, size) {
+                            let region_off = ring.base_addr() - self.cfg.extra[i].0;
+                            ring.drain(&mut self.extra[i], region_off, a, b);
+                        }
+                    }
+                }
+            }
             Region::Io => {
                 return match addr {
                     IO_CONSOLE => Ok(StoreEffect::Console(val as u8)),

@@ -37,6 +37,37 @@ impl ReconvMode {
     }
 }
 
+/// Which machine conventions a program expects (memory map, console, exit, start-up).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// weft's own conventions (docs/isa.md §8).
+    #[default]
+    Weft,
+    /// Vortex v3.0 standalone kernels (docs/vortex.md): Vortex's memory map, console ring
+    /// buffers, exit word and defaults.
+    Vortex,
+}
+
+impl Profile {
+    /// Name used on the command line, in TOML and in stats.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Weft => "weft",
+            Profile::Vortex => "vortex",
+        }
+    }
+
+    /// Parse a profile name.
+    pub fn parse(s: &str) -> Option<Profile> {
+        match s {
+            "weft" => Some(Profile::Weft),
+            "vortex" => Some(Profile::Vortex),
+            _ => None,
+        }
+    }
+}
+
 /// Display timing model that drives `scanline` and `display_frames`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -63,6 +94,11 @@ impl Default for DisplayConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
+    /// Machine conventions (`weft` or `vortex`).
+    pub profile: Profile,
+    /// Vortex profile: the value every warp's `mscratch` holds at reset (the kernel-argument
+    /// pointer).
+    pub kernel_arg: u32,
     /// Number of cores.
     pub cores: usize,
     /// Warps per core.
@@ -90,6 +126,8 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
+            profile: Profile::Weft,
+            kernel_arg: 0,
             cores: 1,
             warps: 4,
             lanes: 8,
@@ -155,6 +193,44 @@ impl Config {
         Ok(c)
     }
 
+    /// The defaults of a profile: weft's, or Vortex's (1 core × 4 warps × 4 threads, 8
+    /// barriers, shared memory at 0xFFFF_0000).
+    pub fn for_profile(p: Profile) -> Config {
+        match p {
+            Profile::Weft => Config::default(),
+            Profile::Vortex => crate::vortex::defaults(),
+        }
+    }
+
+    /// Parse TOML over the defaults of a profile: `profile` (when given) wins over the file's
+    /// own `profile` key; keys the file leaves out take that profile's defaults.
+    pub fn from_toml_for(text: &str, profile: Option<Profile>) -> Result<Config, ConfigError> {
+        let mut table: toml::Table =
+            toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        let p = match profile {
+            Some(p) => p,
+            None => match table.get("profile") {
+                Some(toml::Value::String(s)) => Profile::parse(s).ok_or_else(|| {
+                    ConfigError::Toml(format!("unknown profile '{s}' (expected weft or vortex)"))
+                })?,
+                Some(_) => return Err(ConfigError::Toml("profile must be a string".into())),
+                None => Profile::Weft,
+            },
+        };
+        if p == Profile::Weft && profile.is_none() {
+            return Config::from_toml(text);
+        }
+        table.insert("profile".into(), toml::Value::String(p.name().into()));
+        let mut base = toml::Table::try_from(Config::for_profile(p))
+            .map_err(|e| ConfigError::Toml(e.to_string()))?;
+        merge(&mut base, table);
+        let c: Config = toml::Value::Table(base)
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::Toml(e.to_string()))?;
+        c.validate()?;
+        Ok(c)
+    }
+
     /// Check every value is usable.
     pub fn validate(&self) -> Result<(), ConfigError> {
         range("cores", self.cores as u64, 1, MAX_CORES as u64, "1..=256")?;
@@ -216,7 +292,10 @@ impl Config {
             local_base: self.local_mem_base,
             local_size: self.local_mem_size,
             cores: self.cores,
-            extra: Vec::new(),
+            extra: match self.profile {
+                Profile::Weft => Vec::new(),
+                Profile::Vortex => crate::vortex::extra_regions(self),
+            },
         }
     }
 
@@ -235,6 +314,18 @@ impl Config {
             DEFAULT_MAX_CYCLES
         } else {
             self.max_cycles
+        }
+    }
+}
+
+/// Overlay `top` on `base`, table by table.
+fn merge(base: &mut toml::Table, top: toml::Table) {
+    for (k, v) in top {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(t)) => merge(b, t),
+            (_, v) => {
+                base.insert(k, v);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! CSR behaviour: what every named CSR reads and what a write does — the per-lane float CSRs,
 //! identity and counter CSRs, and warp-core's bank (scheduler, cross-warp window, watchdog,
-//! breakpoints, display counters). Names and numbers live in `weft_isa::csr`.
+//! breakpoints, display counters), and under the Vortex profile Vortex's extra counter numbers.
+//! Names and numbers live in `weft_isa::csr`.
 //!
 //! Warp-level CSRs are read once per instruction (so read side effects such as `warp_done`'s
 //! clear happen once) and written once, with the operand of the last active lane.
@@ -22,6 +23,19 @@ fn illegal(detail: String) -> Trap {
 impl Machine {
     pub(crate) fn csr_op(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
         let csr = i.imm as u16;
+        if self.cfg.profile == crate::config::Profile::Vortex {
+            if let Some(v) = crate::vortex::extra_csr(csr) {
+                // Vortex's counters weft does not keep: they read 0; writes are ignored.
+                let warp = &mut self.cores[c].warps[w];
+                if i.rd != 0 {
+                    for l in lanes(warp.mask) {
+                        warp.x[i.rd as usize][l] = v;
+                    }
+                }
+                warp.pc = pc.wrapping_add(4);
+                return Ok(());
+            }
+        }
         let info = n::csr_info(csr).ok_or_else(|| illegal(format!("no CSR {csr:#05x}")))?;
         let imm_form = matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci);
         let swap = matches!(i.op, Op::Csrrw | Op::Csrrwi);

@@ -409,7 +409,10 @@ impl Machine {
             }
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
                 let m = warp.mask;
-                let member = if i.rs2 == 0 {
+                // Vortex encodes rs2 = x0 and votes over the active lanes; weft's own
+                // profile also accepts a member mask in rs2.
+                let vortex = self.cfg.profile == crate::config::Profile::Vortex;
+                let member = if i.rs2 == 0 || vortex {
                     m
                 } else {
                     warp.uniform(i.rs2) & m
@@ -703,30 +706,31 @@ impl Machine {
     }
 }
 
-/// Vortex lane shuffle: rs2 = (mask << 12) | (c << 6) | b; reads from lane `src` when it is
-/// inside the segment and active, otherwise keeps the lane's own value.
+/// Vortex lane shuffle. Each active lane *l* reads its own control word from rs2,
+/// (segmask << 12) | (c << 6) | b with 6-bit fields; min = l & segmask, max = min | (c &
+/// !segmask). Source lane: up l − b (valid if ≥ min), down l + b (valid if ≤ max), bfly l ^ b
+/// (valid if ≤ max), idx min | (b & !segmask) (valid if ≤ max). rd := rs1 of the source lane
+/// if it is valid, exists and is active; otherwise the lane's own rs1 (as Vortex's simx).
 fn shuffle(w: &mut Warp, n: usize, i: &Inst) {
-    let ctl = w.uniform(i.rs2);
-    let b = ctl & 0x3f;
-    let clamp = (ctl >> 6) & 0x3f;
-    let seg_mask = (ctl >> 12) & 0x3f;
     let src_vals = w.x[i.rs1 as usize];
+    let ctl = w.x[i.rs2 as usize];
     let m = w.mask;
     let mut out = w.x[i.rd as usize];
     for l in lanes(m) {
-        let lane = l as u32;
-        let lo = lane & seg_mask;
-        let hi = lo | (clamp & !seg_mask);
+        let (b, c, seg) = (ctl[l] & 0x3f, (ctl[l] >> 6) & 0x3f, (ctl[l] >> 12) & 0x3f);
+        let lane = l as i64;
+        let min = lane & seg as i64;
+        let max = min | (c & !seg) as i64;
         let (src, ok) = match i.op {
-            Op::VxShflUp => (lane.wrapping_sub(b), lane >= lo + b),
-            Op::VxShflDown => (lane + b, lane + b <= hi),
-            Op::VxShflBfly => (lane ^ b, (lane ^ b) <= hi),
-            _ => (
-                (lane & !clamp) | (b & clamp),
-                ((lane & !clamp) | (b & clamp)) <= hi,
-            ),
+            Op::VxShflUp => (lane - b as i64, lane - b as i64 >= min),
+            Op::VxShflDown => (lane + b as i64, lane + b as i64 <= max),
+            Op::VxShflBfly => (lane ^ b as i64, (lane ^ b as i64) <= max),
+            _ => {
+                let s = min | (b & !seg) as i64;
+                (s, s <= max)
+            }
         };
-        let v = if ok && (src as usize) < n && m >> src & 1 != 0 {
+        let v = if ok && src >= 0 && (src as usize) < n.min(32) && m >> src & 1 != 0 {
             src_vals[src as usize]
         } else {
             src_vals[l]

@@ -6,7 +6,7 @@
 //! Modules: [`config`] (machine configuration), [`divergence`] (the divergence stack and
 //! Vortex's IPDOM stack), [`warp`] (architectural state), `exec`/`exec_fp` (instruction
 //! execution), `csr` (CSR behaviour), [`machine`] (scheduling, loading, barriers),
-//! [`stats`] (the report).
+//! [`stats`] (the report), [`vortex`] and [`vxbin`] (the Vortex compatibility profile).
 
 mod code;
 pub mod config;
@@ -18,9 +18,11 @@ mod fast;
 pub mod load;
 pub mod machine;
 pub mod stats;
+pub mod vortex;
+pub mod vxbin;
 pub mod warp;
 
-pub use config::{Config, ConfigError, ReconvMode};
+pub use config::{Config, ConfigError, Profile, ReconvMode};
 pub use divergence::Reconv;
 pub use machine::{FaultInfo, LoadError, Machine, Program, RunEnd, Segment};
 pub use stats::Report;

@@ -239,7 +239,7 @@ impl Machine {
             .collect();
         let stats = Stats::new(&cfg);
         let cfg_full = cfg.full_mask();
-        Ok(Machine {
+        let mut m = Machine {
             global_barriers: vec![Barrier::default(); cfg.barriers],
             cfg,
             cores,
@@ -255,7 +255,11 @@ impl Machine {
             symbols: prog.symbols.clone(),
             stats,
             full_mask: cfg_full,
-        })
+        };
+        if m.cfg.profile == crate::config::Profile::Vortex {
+            crate::vortex::reset(&mut m)?;
+        }
+        Ok(m)
     }
 
     /// Send console output to `w` as it is produced (otherwise it is collected; see
@@ -283,6 +287,13 @@ impl Machine {
                 }
             }
             None => self.console.push(b),
+        }
+    }
+
+    /// Print what the Vortex console rings hold (at the end, unterminated lines too).
+    fn pump_cout(&mut self, end: bool) {
+        for b in self.mem.take_cout(end) {
+            self.put_console(b);
         }
     }
 
@@ -335,11 +346,21 @@ impl Machine {
                 }
             }
             self.cycle += 1;
+            if self.mem.has_cout() {
+                self.pump_cout(false);
+            }
             if !issued {
                 if let Some(end) = self.stalled() {
                     break end;
                 }
             }
+        };
+        self.pump_cout(true);
+        let end = match end {
+            RunEnd::AllHalted if self.cfg.profile == crate::config::Profile::Vortex => {
+                RunEnd::Exit(crate::vortex::exit_code(self))
+            }
+            e => e,
         };
         if let Some(w) = &mut self.console_sink {
             let _ = w.flush();

@@ -1,18 +1,24 @@
-//! `weft run`: load a program (ELF, or assembly source assembled on the fly), build the
-//! machine from defaults, a TOML config file and flags, run it, and report.
+//! `weft run`: load a program (ELF, Vortex `.vxbin`, or assembly source assembled on the fly),
+//! build the machine from a profile's defaults, a TOML config file and flags, run it, and
+//! report.
 
 use clap::Args;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use weft_simt::load::{program_from_elf, TableSource};
-use weft_simt::{Config, Machine, ReconvMode, RunEnd};
+use weft_simt::{Config, Machine, Profile, Program, ReconvMode, RunEnd};
 
 /// Flags of `weft run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Program: an ELF executable or an assembly source file.
+    /// Program: an ELF executable, a Vortex `.vxbin` image or an assembly source file.
     pub program: PathBuf,
+    /// Machine conventions: weft (default) or vortex (Vortex v3.0 standalone kernels: its
+    /// memory map, console rings, exit word and 1 × 4 × 4 defaults). Precedence: the
+    /// profile's defaults, then the --config file, then the other flags.
+    #[arg(long, value_parser = parse_profile)]
+    pub profile: Option<Profile>,
     /// Number of cores.
     #[arg(long)]
     pub cores: Option<usize>,
@@ -56,6 +62,10 @@ pub struct RunArgs {
     pub frames: Option<PathBuf>,
 }
 
+fn parse_profile(s: &str) -> Result<Profile, String> {
+    Profile::parse(s).ok_or_else(|| format!("unknown profile '{s}' (expected weft or vortex)"))
+}
+
 fn parse_reconv(s: &str) -> Result<ReconvMode, String> {
     match s {
         "table" => Ok(ReconvMode::Table),
@@ -83,14 +93,31 @@ pub fn load_program_bytes(path: &Path) -> Result<Vec<u8>, String> {
         .map_err(|e| e.to_string().trim_end().to_string())
 }
 
+/// Load a program file: a `.vxbin` (by its extension, or a binary that is neither ELF nor
+/// text but has a valid `.vxbin` header), otherwise an ELF or assembly source.
+pub fn load_program(path: &Path) -> Result<(Program, TableSource), String> {
+    let raw = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let by_ext = path.extension().is_some_and(|e| e == "vxbin");
+    let by_content = !raw.starts_with(b"\x7fELF")
+        && std::str::from_utf8(&raw).is_err()
+        && weft_simt::vxbin::looks_like_vxbin(&raw);
+    if by_ext || by_content {
+        let p = weft_simt::vxbin::program_from_vxbin(&raw)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok((p, TableSource::Computed));
+    }
+    let bytes = load_program_bytes(path)?;
+    program_from_elf(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Build the configuration from defaults, the config file and the flags.
 pub fn build_config(a: &RunArgs) -> Result<Config, String> {
     let mut cfg = match &a.config {
         Some(p) => {
             let text = fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            Config::from_toml(&text).map_err(|e| format!("{}: {e}", p.display()))?
+            Config::from_toml_for(&text, a.profile).map_err(|e| format!("{}: {e}", p.display()))?
         }
-        None => Config::default(),
+        None => Config::for_profile(a.profile.unwrap_or_default()),
     };
     if let Some(v) = a.cores {
         cfg.cores = v;
@@ -131,9 +158,8 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         return Err("--frames is only meaningful with --sp2a".into());
     }
     let cfg = build_config(a)?;
-    let bytes = load_program_bytes(&a.program)?;
-    let (prog, source) =
-        program_from_elf(&bytes).map_err(|e| format!("{}: {e}", a.program.display()))?;
+    let (prog, source) = load_program(&a.program)?;
+    let (cfg_profile, cfg_reconv) = (cfg.profile, cfg.reconv);
     let mut m = Machine::new(cfg, &prog).map_err(|e| format!("{}: {e}", a.program.display()))?;
     m.set_console(Box::new(std::io::stdout()));
     if let Some(p) = &a.trace_file {
@@ -162,6 +188,16 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
                 TableSource::Computed => "computed on load",
             }
         );
+        if cfg_profile == Profile::Vortex {
+            eprintln!(
+                "  profile: vortex; divergent branches without split/join: {}",
+                match cfg_reconv {
+                    ReconvMode::FollowLast => "follow the last active lane (as Vortex)",
+                    ReconvMode::Table => "reconverge at the post-dominator table",
+                    ReconvMode::Converge => "reconverge only at converge instructions",
+                }
+            );
+        }
     }
     if let Some(p) = &a.stats_json {
         let mut v = serde_json::to_value(&report).map_err(|e| e.to_string())?;
