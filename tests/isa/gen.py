@@ -55,8 +55,8 @@ _start:
     li      t1, {hx(WEFT_MARCHID)}        # 'weft'
     bne     t0, t1, .Lqemu_setup
     li      t0, -1
-    csrw    tmask, t0               # weft: every lane of warp 0 runs the checks
-    csrr    s7, tmask               # s7: the full mask, checked again at the end
+    csrw    0x804, t0               # weft tmask: every lane of warp 0 runs the checks
+    csrr    s7, 0x804               # s7: the full mask (tmask), checked again at the end
     j       .Lsetup_done
 .Lqemu_setup:
     li      s7, 0
@@ -79,7 +79,7 @@ EPILOGUE = f"""
 # ---------------------------------------------------------------------------------------------
 pass:
     beqz    s7, .Lpass_exit         # (QEMU)
-    csrr    t0, tmask
+    csrr    t0, 0x804               # tmask
     beq     t0, s7, .Lpass_exit
     li      gp, 0xfffff             # weft: some lane is missing here (the lanes disagreed)
     j       .Lfail_exit
@@ -508,6 +508,17 @@ def gen_rv32ui_ctl():
         "lw      a0, 0(s10)", "fence.tso")
     t.expect("a0", 0x13572468)
     t.expect("a1", 0x13572468)
+    t.test("fence.i makes a store into the instruction stream visible (self-modifying code)")
+    fn, skip = t.label(), t.label()
+    t.e(f"j       {skip}")
+    t.lines.append(f"{fn}:")
+    t.e("addi    a0, zero, 1", "ret")
+    t.lines.append(f"{skip}:")
+    t.e(f"jal     ra, {fn}")
+    t.expect("a0", 1)
+    t.e(f"la      t0, {fn}", "li      t1, 0x00200513  # addi a0, zero, 2", "sw      t1, 0(t0)", "fence.i",
+        f"jal     ra, {fn}")
+    t.expect("a0", 2)
     return t
 
 

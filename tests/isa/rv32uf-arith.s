@@ -12,8 +12,8 @@ _start:
     li      t1, 0x77656674        # 'weft'
     bne     t0, t1, .Lqemu_setup
     li      t0, -1
-    csrw    tmask, t0               # weft: every lane of warp 0 runs the checks
-    csrr    s7, tmask               # s7: the full mask, checked again at the end
+    csrw    0x804, t0               # weft tmask: every lane of warp 0 runs the checks
+    csrr    s7, 0x804               # s7: the full mask (tmask), checked again at the end
     j       .Lsetup_done
 .Lqemu_setup:
     li      s7, 0
@@ -11459,7 +11459,7 @@ test_621:  # fmadd.s f1, f1, f1, f1
 # ---------------------------------------------------------------------------------------------
 pass:
     beqz    s7, .Lpass_exit         # (QEMU)
-    csrr    t0, tmask
+    csrr    t0, 0x804               # tmask
     beq     t0, s7, .Lpass_exit
     li      gp, 0xfffff             # weft: some lane is missing here (the lanes disagreed)
     j       .Lfail_exit

@@ -11,8 +11,8 @@ _start:
     li      t1, 0x77656674        # 'weft'
     bne     t0, t1, .Lqemu_setup
     li      t0, -1
-    csrw    tmask, t0               # weft: every lane of warp 0 runs the checks
-    csrr    s7, tmask               # s7: the full mask, checked again at the end
+    csrw    0x804, t0               # weft tmask: every lane of warp 0 runs the checks
+    csrr    s7, 0x804               # s7: the full mask (tmask), checked again at the end
     j       .Lsetup_done
 .Lqemu_setup:
     li      s7, 0
@@ -7515,7 +7515,7 @@ test_466:  # frm still reads 4; fcsr = 4 << 5 | fflags
 # ---------------------------------------------------------------------------------------------
 pass:
     beqz    s7, .Lpass_exit         # (QEMU)
-    csrr    t0, tmask
+    csrr    t0, 0x804               # tmask
     beq     t0, s7, .Lpass_exit
     li      gp, 0xfffff             # weft: some lane is missing here (the lanes disagreed)
     j       .Lfail_exit
