@@ -48,6 +48,7 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
         .map(|s| (s.name.clone(), s.value))
         .collect();
     let tohost = img.symbol("tohost").map(|s| s.value);
+    let fromhost = img.symbol("fromhost").map(|s| s.value);
     let (table, source) = match img.section(weft_reconv::SECTION_NAME) {
         Some(sec) => (
             ReconvTable::from_section_bytes(&sec.data)?,
@@ -73,6 +74,7 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
             segments,
             symbols,
             tohost,
+            fromhost,
             reconv,
         },
         source,

@@ -23,6 +23,9 @@ pub struct Program {
     pub symbols: Vec<(String, u32)>,
     /// Address of the HTIF `tohost` word, if the program has one.
     pub tohost: Option<u32>,
+    /// Address of the HTIF `fromhost` word: with it, `tohost` speaks the 64-bit HTIF
+    /// protocol (console output as well as exit), as Spike and QEMU do.
+    pub fromhost: Option<u32>,
     /// Reconvergence table: conditional branch pc → reconvergence point.
     pub reconv: HashMap<u32, Reconv>,
 }
@@ -218,6 +221,7 @@ impl Machine {
             return Err(LoadError::Entry(prog.entry));
         }
         mem.set_tohost(prog.tohost);
+        mem.set_fromhost(prog.fromhost);
         code.set_reconv(prog.reconv.clone());
         code.fill(&mem);
         let cores = (0..cfg.cores)

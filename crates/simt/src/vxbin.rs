@@ -171,6 +171,7 @@ pub fn program_from_vxbin(bytes: &[u8]) -> Result<Program, VxbinError> {
         segments,
         symbols: v.symbols,
         tohost: None,
+        fromhost: None,
         reconv,
     })
 }

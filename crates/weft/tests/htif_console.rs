@@ -1,12 +1,8 @@
 //! HTIF console through `weft run`: a program with `tohost` and `fromhost` symbols prints
 //! through device 1 command 1 (the protocol QEMU's and Spike's spike machines implement) and
 //! exits through device 0.
-//!
-//! KNOWN GAP (for the lead): `weft-mem` implements the 64-bit HTIF protocol once
-//! `Memory::set_fromhost` is called, but `Machine::new` (crates/simt/src/machine.rs) only
-//! calls `set_tohost(prog.tohost)`. Until it also passes the `fromhost` symbol's address,
-//! `weft run` treats the low-word store of an odd character as an exit (here: 'a' = 0x61
-//! exits with status 48). Un-ignore this test when that is wired.
+//! The loader passes the `fromhost` symbol to the memory, which switches `tohost` to the
+//! 64-bit protocol; without it an odd low word would be taken as an exit.
 
 use std::process::Command;
 
@@ -36,7 +32,6 @@ fromhost: .word 0, 0
 ";
 
 #[test]
-#[ignore = "LEAD: Machine::new must call mem.set_fromhost(<fromhost symbol>)"]
 fn htif_putchar_and_exit_through_the_cli() {
     let dir = std::env::temp_dir().join(format!("weft-htif-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
