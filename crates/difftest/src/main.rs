@@ -1,7 +1,8 @@
 //! `weft-difftest`: a long differential campaign against QEMU.
 //!
 //! `cargo run --release -p weft-difftest -- --count 20000 --seed 1 [--jobs 2] [--blocks 60]
-//! [--timeout-ms 10000] [--no-misaligned] [--no-float] [--max-failures 5]`
+//! [--timeout-ms 10000] [--no-misaligned] [--no-float] [--max-failures 5] [--emit DIR]`
+//! (`--emit DIR` only writes the generated sources, e.g. to cross-check with GNU as)
 //!
 //! Program `i` uses seed `S + i`, so any failure is reproduced with `--seed S+i --count 1`.
 //! Failures are minimized and printed; the exit status is 1 if any program failed.
@@ -20,6 +21,7 @@ struct Args {
     timeout: Duration,
     max_failures: usize,
     gen: GenConfig,
+    emit: Option<std::path::PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -30,6 +32,7 @@ fn parse_args() -> Result<Args, String> {
         timeout: Duration::from_secs(10),
         max_failures: 5,
         gen: GenConfig::default(),
+        emit: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -51,10 +54,11 @@ fn parse_args() -> Result<Args, String> {
             "--max-failures" => a.max_failures = num("--max-failures")? as usize,
             "--no-misaligned" => a.gen.misaligned = false,
             "--no-float" => a.gen.float = false,
+            "--emit" => a.emit = Some(it.next().ok_or("--emit needs a directory")?.into()),
             "-h" | "--help" => {
                 return Err(
                     "usage: weft-difftest [--count N] [--seed S] [--jobs J] [--blocks B] \
-                            [--timeout-ms T] [--max-failures F] [--no-misaligned] [--no-float]"
+                            [--timeout-ms T] [--max-failures F] [--no-misaligned] [--no-float] [--emit DIR]"
                         .into(),
                 )
             }
@@ -92,6 +96,22 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if let Some(dir) = &args.emit {
+        // Write the sources only (e.g. to cross-check with GNU as), no runs.
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("weft-difftest: {}: {e}", dir.display());
+            std::process::exit(2);
+        }
+        for i in 0..args.count {
+            let p = TestProgram::generate(args.seed.wrapping_add(i), &args.gen);
+            let f = dir.join(format!("prog-{}.s", p.seed));
+            if let Err(e) = std::fs::write(&f, p.source()) {
+                eprintln!("weft-difftest: {}: {e}", f.display());
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
     if !qemu_available() {
         eprintln!("weft-difftest: {QEMU} not found (apt install qemu-system-misc)");
         std::process::exit(2);
