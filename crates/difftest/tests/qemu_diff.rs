@@ -97,3 +97,34 @@ fn minimizer_shrinks_to_the_culprit() {
     assert_eq!(small.body, vec![culprit]);
     assert!(!Verdict::Same.is_failure());
 }
+
+/// End to end: a real weft/QEMU difference (`misa`: QEMU's spike CPU reports RV32GC with
+/// S and U modes, weft reports RV32IMAF) planted in a random program is found, and the
+/// minimizer reduces the body to that one block.
+#[test]
+fn a_planted_difference_is_found_and_minimized() {
+    if !qemu_available() {
+        eprintln!("SKIPPED: qemu-system-riscv32 not installed");
+        return;
+    }
+    let mut cfg = GenConfig::default();
+    cfg.blocks = 24;
+    let mut prog = TestProgram::generate(11, &cfg);
+    let planted = weft_difftest::gen::Block {
+        lines: vec!["csrr x29, misa".into()],
+    };
+    // Last, so no later AMO block overwrites x29 (the AMO address register).
+    prog.body.push(planted.clone());
+    let v = check(&prog, TIMEOUT);
+    let Verdict::Differ(d) = &v else {
+        panic!("expected a difference, got {v:?}")
+    };
+    assert!(d.iter().any(|(n, _, _)| n == "x29"), "{d:?}");
+    let small = minimize(&prog, |p| check(p, TIMEOUT).is_failure());
+    assert_eq!(
+        small.body,
+        vec![planted],
+        "minimized to:\n{}",
+        small.source()
+    );
+}
