@@ -2,12 +2,12 @@
 //! breakpoint checks, then the instruction itself. Lane iteration and masking are written
 //! once here (`map_rr`, `map_ri`, the memory loop); per-lane semantics come from `weft-sem`.
 
+use crate::code::Slot;
 use crate::divergence::{self, BranchOutcome, JoinOutcome, Reconv};
+use crate::fast::handler_for;
 use crate::machine::Machine;
 use crate::warp::{Warp, WarpState};
 use std::io::Write;
-use crate::code::Slot;
-use crate::fast::handler_for;
 use weft_isa::{Class, FaultCode, Inst, Op};
 use weft_mem::{MemFault, StoreEffect};
 use weft_sem::alu;
@@ -434,8 +434,17 @@ impl Machine {
             }
             // Integer ALU ops and branches have a handler for every lane count (fast.rs is
             // their one home); reaching here means a caller bypassed it.
-            _ if matches!(i.op.class(), Class::Alu | Class::Mul | Class::Div | Class::Branch) => {
-                let slot = Slot { inst: *i, state: 1, reconv, handler: handler_for(i.op, n) };
+            _ if matches!(
+                i.op.class(),
+                Class::Alu | Class::Mul | Class::Div | Class::Branch
+            ) =>
+            {
+                let slot = Slot {
+                    inst: *i,
+                    state: 1,
+                    reconv,
+                    handler: handler_for(i.op, n),
+                };
                 return (slot.handler)(self, c, w, &slot, pc);
             }
             _ => return self.exec_fp(c, w, i, pc),

@@ -218,7 +218,11 @@ word: .word 0, 0
 ";
     for lanes in [1, 8, 32] {
         let r = run_src(src, cfg(lanes, ReconvMode::Table));
-        assert_eq!(r.words("word", 2), vec![99 + lanes as u32; 2], "lanes {lanes}");
+        assert_eq!(
+            r.words("word", 2),
+            vec![99 + lanes as u32; 2],
+            "lanes {lanes}"
+        );
     }
 }
 
@@ -230,13 +234,21 @@ fn scanline_and_display_frames_follow_the_display_timing() {
                 la t3, res\n sw t2, 0(t3)\n sw a1, 4(t3)\n sw a2, 8(t3)\n li a0, 0";
     let src = format!("{}\n    .data\nres: .zero 12\n", prog(body));
     let mut c = cfg(4, ReconvMode::Table);
-    c.display = weft_simt::config::DisplayConfig { cycles_per_line: 10, lines_per_frame: 6, visible_lines: 4 };
+    c.display = weft_simt::config::DisplayConfig {
+        cycles_per_line: 10,
+        lines_per_frame: 6,
+        visible_lines: 4,
+    };
     let r = run_src(&src, c);
     assert_eq!(r.end, RunEnd::Exit(0));
     let res = r.words("res", 3);
     let cycle = res[0] as u64 + 1; // scanline is read one cycle after `cycle`
     assert_eq!(res[1] as u64, (cycle / 10) % 6, "scanline");
     let frames_at = |t: u64| if t < 40 { 0 } else { (t - 40) / 60 + 1 };
-    assert_eq!(res[2] as u64, frames_at(cycle + 1), "display_frames counts vblanks so far");
+    assert_eq!(
+        res[2] as u64,
+        frames_at(cycle + 1),
+        "display_frames counts vblanks so far"
+    );
     assert!(res[2] >= 3);
 }
