@@ -107,8 +107,10 @@ fn a_planted_difference_is_found_and_minimized() {
         eprintln!("SKIPPED: qemu-system-riscv32 not installed");
         return;
     }
-    let mut cfg = GenConfig::default();
-    cfg.blocks = 24;
+    let cfg = GenConfig {
+        blocks: 24,
+        ..GenConfig::default()
+    };
     let mut prog = TestProgram::generate(11, &cfg);
     let planted = weft_difftest::gen::Block {
         lines: vec!["csrr x29, misa".into()],
