@@ -8,57 +8,14 @@
 //! core order (0 if all cores halted with 0).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use weft_sp2a::{disasm, Array, ArrayConfig, Program, Stop};
 
 /// Cycle limit when `--max-cycles` is not given.
 pub const DEFAULT_MAX_CYCLES: u64 = 1_000_000_000;
 
-/// Flags of `weft run` that matter for `--sp2a N` (for a caller that wants its own
-/// subcommand; the lead's `run` may pass the fields to [`run_sp2a`] directly).
-#[derive(clap::Args, Debug, Clone)]
-pub struct Sp2aRunArgs {
-    /// Number of shader processors in the array.
-    #[arg(long = "sp2a", value_name = "N")]
-    pub cores: usize,
-    /// Assembly source or `.sp2a` image.
-    pub program: PathBuf,
-    /// Write framebuffer snapshots as PNG into this directory.
-    #[arg(long, value_name = "DIR")]
-    pub frames: Option<PathBuf>,
-    /// Stop after this many cycles (an error).
-    #[arg(long, value_name = "N")]
-    pub max_cycles: Option<u64>,
-    /// Print statistics to stderr.
-    #[arg(long)]
-    pub stats: bool,
-    /// Write statistics as JSON.
-    #[arg(long, value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
-    /// Print every retired instruction to stderr.
-    #[arg(long)]
-    pub trace: bool,
-}
-
-/// `weft sp2a-asm IN.s -o OUT`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct Sp2aAsmArgs {
-    /// Assembly source.
-    pub input: PathBuf,
-    /// Output image.
-    #[arg(short = 'o', long = "output", value_name = "OUT")]
-    pub output: PathBuf,
-}
-
-/// `weft sp2a-disasm FILE`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct Sp2aDisasmArgs {
-    /// A `.sp2a` image (or assembly source, which is assembled first).
-    pub file: PathBuf,
-}
-
 /// Load an image or assemble a source file.
-pub fn load_program(path: &Path) -> Result<Program, String> {
+fn load_program(path: &Path) -> Result<Program, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if Program::is_image(&bytes) {
         Program::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
