@@ -226,6 +226,13 @@ impl Machine {
             n::MIE => warp.csr.mie = v,
             n::MIP => warp.csr.mip = v,
             n::MTVEC => warp.csr.mtvec = v,
+            // Vortex keeps one `mscratch` per core: `vx_spawn_threads` writes its scheduler
+            // arguments there from warp 0 and the warps it spawns read them.
+            n::MSCRATCH if self.cfg.profile == crate::config::Profile::Vortex => {
+                for wp in &mut core.warps {
+                    wp.csr.mscratch = v;
+                }
+            }
             n::MSCRATCH => warp.csr.mscratch = v,
             n::MEPC => warp.csr.mepc = v & !3,
             n::MCAUSE => warp.csr.mcause = v,

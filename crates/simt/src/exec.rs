@@ -330,8 +330,21 @@ impl Machine {
                 }
             }
             Op::VxWspawn => {
-                let count = warp.uniform(i.rs1);
+                let mut count = warp.uniform(i.rs1);
                 let target = warp.uniform(i.rs2);
+                if self.cfg.profile == crate::config::Profile::Vortex {
+                    // Vortex holds a wspawn until the issuing warp is the only active warp of
+                    // its core (so `wspawn 1, _` waits for the spawned warps to finish) and
+                    // caps the count at the core's warps. weft re-issues it until then.
+                    let busy = self.cores[c].warps.iter().enumerate().any(|(k, o)| {
+                        k != w && !matches!(o.state, WarpState::Idle | WarpState::Faulted)
+                    });
+                    if busy {
+                        return Ok(());
+                    }
+                    count = count.min(self.cfg.warps as u32);
+                }
+                let warp = &mut self.cores[c].warps[w];
                 warp.pc = next;
                 if count as usize > self.cfg.warps {
                     return Err(Trap::from(TrapInfo {

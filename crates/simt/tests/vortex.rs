@@ -132,6 +132,22 @@ fn wspawn_starts_lane_zero_with_vortex_stacks() {
 }
 
 #[test]
+fn mscratch_is_per_core_and_wspawn_one_waits() {
+    // vx_spawn_threads' pattern: warp 0 passes its arguments through mscratch and waits
+    // for the spawned warps with `wspawn 1, zero` (Vortex defers a wspawn until the issuing
+    // warp is the core's only active warp).
+    let r = run("spawn_wait.s");
+    assert_eq!(r.end, RunEnd::Exit(0));
+    let argblk = r.elf.symbol("argblk").unwrap().value;
+    let args = r.words("args", 4);
+    let seen = r.words("seen", 4);
+    for w in 1..4 {
+        assert_eq!(args[w], argblk, "warp {w} reads warp 0's mscratch");
+        assert_eq!(seen[w], 0x600d, "warp {w} finished before main went on");
+    }
+}
+
+#[test]
 fn nested_split_join() {
     let r = run("split_join.s");
     assert_eq!(r.end, RunEnd::Exit(0));
