@@ -335,11 +335,10 @@ impl Machine {
                 if self.cfg.profile == crate::config::Profile::Vortex {
                     // Vortex holds a wspawn until the issuing warp is the only active warp of
                     // its core (so `wspawn 1, _` waits for the spawned warps to finish) and
-                    // caps the count at the core's warps. weft re-issues it until then.
-                    let busy = self.cores[c].warps.iter().enumerate().any(|(k, o)| {
-                        k != w && !matches!(o.state, WarpState::Idle | WarpState::Faulted)
-                    });
-                    if busy {
+                    // caps the count at the core's warps. The warp stops issuing; the last
+                    // other warp to halt wakes it and the wspawn issues again.
+                    if self.cores[c].others_active(w) {
+                        self.cores[c].warps[w].state = WarpState::SpawnWait;
                         return Ok(());
                     }
                     count = count.min(self.cfg.warps as u32);
@@ -518,12 +517,16 @@ impl Machine {
 
     fn jalr(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
         let n = self.cfg.lanes;
+        // Under follow-last (Vortex fidelity) a divergent jalr follows the last active lane,
+        // as Vortex does; otherwise lanes that disagree are a DIVERGENT_JUMP fault.
+        let follow_last = self.cfg.reconv == crate::config::ReconvMode::FollowLast;
         let warp = &mut self.cores[c].warps[w];
         let mut target = None;
         for l in lanes(warp.mask) {
             let t = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32) & !1;
             match target {
                 None => target = Some(t),
+                Some(_) if follow_last => target = Some(t),
                 Some(t0) if t0 != t => {
                     return Err(Trap::from(TrapInfo {
                         code: FaultCode::DivergentJump,

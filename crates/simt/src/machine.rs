@@ -150,6 +150,26 @@ pub struct Core {
 }
 
 impl Core {
+    /// Is any warp other than `w` started (running or waiting)?
+    pub fn others_active(&self, w: usize) -> bool {
+        self.warps
+            .iter()
+            .enumerate()
+            .any(|(k, o)| k != w && !matches!(o.state, WarpState::Idle | WarpState::Faulted))
+    }
+
+    /// A warp halted: a `wspawn` waiting to be alone on the core may go on.
+    fn wake_spawn_waiter(&mut self) {
+        let waiting: Vec<usize> = (0..self.warps.len())
+            .filter(|&k| self.warps[k].state == WarpState::SpawnWait)
+            .collect();
+        for k in waiting {
+            if !self.others_active(k) {
+                self.warps[k].state = WarpState::Running;
+            }
+        }
+    }
+
     /// Warp-instructions this core has retired.
     pub fn instret(&self) -> u64 {
         self.warps.iter().map(|w| w.stats.warp_instructions).sum()
@@ -418,6 +438,10 @@ impl Machine {
                         "core {c} warp {w} is stopped at its breakpoint pc {:#010x}",
                         warp.pc
                     )),
+                    WarpState::SpawnWait => waits.push(format!(
+                        "core {c} warp {w} waits in wspawn at pc {:#010x} for the core's other warps to halt",
+                        warp.pc
+                    )),
                     _ => {}
                 }
             }
@@ -443,6 +467,7 @@ impl Machine {
                 warp.mask = 0;
                 warp.state = WarpState::Idle;
                 core.warp_done |= 1 << w;
+                core.wake_spawn_waiter();
             }
         }
     }

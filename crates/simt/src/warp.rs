@@ -24,6 +24,9 @@ pub enum WarpState {
     },
     /// Stopped at its `break_pc`; changing `break_pc` resumes it.
     Breakpoint,
+    /// Vortex profile: a `wspawn` waiting until this is the only active warp of its core
+    /// (it re-issues then).
+    SpawnWait,
     /// Halted by a fault (code and pc are in its CSRs).
     Faulted,
 }

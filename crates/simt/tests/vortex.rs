@@ -360,3 +360,31 @@ fn weft_profile_is_unchanged() {
     assert_eq!(c.profile, Profile::Weft);
     assert!(c.mem_config().extra.is_empty());
 }
+
+#[test]
+fn a_wspawn_that_can_never_be_alone_is_a_deadlock() {
+    let r = run("spawn_deadlock.s");
+    match r.end {
+        RunEnd::Deadlock(why) => {
+            assert!(why.contains("warp 0 waits in wspawn"), "{why}");
+            assert!(why.contains("warp 1 waits at barrier 0"), "{why}");
+        }
+        e => panic!("expected a deadlock report, got {e:?}"),
+    }
+    assert!(
+        r.m.cycle < 10_000,
+        "detected when it happens, not at the cycle bound"
+    );
+}
+
+#[test]
+fn divergent_jalr_follows_the_last_lane_only_under_follow_last() {
+    let r = run_src(&source("jalr_follow.s"), vortex(ReconvMode::FollowLast));
+    assert_eq!(r.end, RunEnd::Exit(0));
+    assert_eq!(r.words("out", 4), vec![2; 4]);
+    let r = run_src(&source("jalr_follow.s"), vortex(ReconvMode::Table));
+    match r.end {
+        RunEnd::Fault(f) => assert_eq!(f.code, weft_isa::FaultCode::DivergentJump),
+        e => panic!("expected DIVERGENT_JUMP, got {e:?}"),
+    }
+}
