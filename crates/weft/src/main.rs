@@ -39,6 +39,10 @@ enum Cmd {
     Reconv {
         /// Program.
         input: PathBuf,
+        /// Also write a copy of the ELF with the table stored in a `.weft.reconv` section
+        /// (the loader then reads it instead of computing it).
+        #[arg(long, value_name = "OUT.elf")]
+        embed: Option<PathBuf>,
     },
     /// Measure simulator speed on built-in kernels.
     Bench(bench_cmd::BenchArgs),
@@ -57,12 +61,19 @@ enum Cmd {
     },
 }
 
-fn reconv_dump(input: &std::path::Path) -> Result<i32, String> {
+/// `weft reconv`: print each branch's reconvergence point; with `--embed`, store the table.
+fn reconv(input: &std::path::Path, embed: Option<&std::path::Path>) -> Result<i32, String> {
     let bytes = run_cmd::load_program_bytes(input)?;
     let img = weft_elf::read_elf(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
     let a =
         weft_simt::load::analyze_image(&img).map_err(|e| format!("{}: {e}", input.display()))?;
     print!("{}", a.dump());
+    if let Some(out) = embed {
+        let section = a.table.to_section_bytes();
+        let elf = weft_elf::append_section(&bytes, weft_reconv::SECTION_NAME, &section)
+            .map_err(|e| format!("{}: {e}", input.display()))?;
+        std::fs::write(out, elf).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
     Ok(0)
 }
 
@@ -72,7 +83,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => run_cmd::run(a),
         Cmd::Asm { input, output } => asm_cmd::asm(input, output),
         Cmd::Disasm { input } => asm_cmd::disasm(input),
-        Cmd::Reconv { input } => reconv_dump(input),
+        Cmd::Reconv { input, embed } => reconv(input, embed.as_deref()),
         Cmd::Bench(a) => bench_cmd::bench(a),
         Cmd::Sp2aAsm { input, output } => sp2a_cmd::sp2a_asm(input, output),
         Cmd::Sp2aDisasm { input } => sp2a_cmd::sp2a_disasm(input),
