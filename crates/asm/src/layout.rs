@@ -4,7 +4,7 @@
 
 use crate::assembler::{Asm, SymDef};
 use crate::error::{AsmErrorKind, Located};
-use weft_elf::{ElfBuilder, OutSection, OutSymbol, SectionFlags, SectionKind, SymbolKind};
+use weft_elf::{ElfBuilder, OutSection, OutSymbol, SectionFlags, SectionKind};
 
 /// Where `.text` starts.
 pub const TEXT_BASE: u32 = 0x8000_0000;
@@ -28,22 +28,10 @@ pub struct ProgSection {
     pub align: u32,
 }
 
-/// One symbol of the assembled program.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProgSymbol {
-    /// Name.
-    pub name: String,
-    /// Value (address, or the value of an `.equ`).
-    pub value: u32,
-    /// Size (explicit `.size`, or up to the next label for code labels).
-    pub size: u32,
-    /// Type.
-    pub kind: SymbolKind,
-    /// Declared `.globl`.
-    pub global: bool,
-    /// Index into [`Program::sections`]; `None` for absolute symbols.
-    pub section: Option<usize>,
-}
+/// One symbol of the assembled program: exactly what the ELF writer takes (value is an
+/// address or the value of an `.equ`; size is explicit `.size`, or up to the next label for
+/// code labels; `section` indexes [`Program::sections`], `None` for absolute symbols).
+pub type ProgSymbol = OutSymbol;
 
 /// An assembled program, before it is written as ELF.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,14 +212,7 @@ impl Program {
             });
         }
         for s in &self.symbols {
-            b.add_symbol(OutSymbol {
-                name: s.name.clone(),
-                value: s.value,
-                size: s.size,
-                kind: s.kind,
-                global: s.global,
-                section: s.section,
-            });
+            b.add_symbol(s.clone());
         }
         b.write()
     }

@@ -45,30 +45,9 @@ fn lanes2<const N: usize>(
     dst[..N].copy_from_slice(&out);
 }
 
+/// An integer op on (rs1, rs2), or on (rs1, imm) when `IMM`, over the first `N` lanes.
 #[inline(always)]
-fn rr<const N: usize>(
-    m: &mut Machine,
-    c: usize,
-    w: usize,
-    s: &Slot,
-    pc: u32,
-    f: impl Fn(u32, u32) -> u32,
-) -> Result<(), Trap> {
-    let warp = &mut m.cores[c].warps[w];
-    let i = &s.inst;
-    if i.rd != 0 {
-        let mut a = [0u32; N];
-        let mut b = [0u32; N];
-        a.copy_from_slice(&warp.x[i.rs1 as usize][..N]);
-        b.copy_from_slice(&warp.x[i.rs2 as usize][..N]);
-        lanes2::<N>(&mut warp.x, warp.mask, i.rd, &a, &b, f);
-    }
-    warp.pc = pc.wrapping_add(4);
-    Ok(())
-}
-
-#[inline(always)]
-fn ri<const N: usize>(
+fn alu<const N: usize, const IMM: bool>(
     m: &mut Machine,
     c: usize,
     w: usize,
@@ -81,7 +60,10 @@ fn ri<const N: usize>(
     if i.rd != 0 {
         let mut a = [0u32; N];
         a.copy_from_slice(&warp.x[i.rs1 as usize][..N]);
-        let b = [i.imm as u32; N];
+        let mut b = [i.imm as u32; N];
+        if !IMM {
+            b.copy_from_slice(&warp.x[i.rs2 as usize][..N]);
+        }
         lanes2::<N>(&mut warp.x, warp.mask, i.rd, &a, &b, f);
     }
     warp.pc = pc.wrapping_add(4);
@@ -150,12 +132,12 @@ pub(crate) fn handler_for(op: Op, lanes: usize) -> Handler {
 fn fast<const N: usize>(op: Op) -> Option<Handler> {
     macro_rules! rr {
         ($f:path) => {
-            Some(|m, c, w, s, pc| rr::<N>(m, c, w, s, pc, $f))
+            Some(|m, c, w, s, pc| alu::<N, false>(m, c, w, s, pc, $f))
         };
     }
     macro_rules! ri {
         ($f:expr) => {
-            Some(|m, c, w, s, pc| ri::<N>(m, c, w, s, pc, $f))
+            Some(|m, c, w, s, pc| alu::<N, true>(m, c, w, s, pc, $f))
         };
     }
     macro_rules! br {

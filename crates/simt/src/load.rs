@@ -56,18 +56,7 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
         ),
         None => (analyze_image(&img)?.table, TableSource::Computed),
     };
-    let reconv: HashMap<u32, Reconv> = table
-        .iter()
-        .map(|(pc, r)| {
-            (
-                pc,
-                match r {
-                    weft_reconv::Reconv::At(p) => Reconv::At(p),
-                    weft_reconv::Reconv::AtExit => Reconv::AtExit,
-                },
-            )
-        })
-        .collect();
+    let reconv = reconv_map(&table);
     Ok((
         Program {
             entry: img.entry,
@@ -83,6 +72,20 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
 
 fn has_funcs(img: &weft_elf::ElfImage) -> bool {
     img.symbols.iter().any(|s| s.kind == SymbolKind::Func)
+}
+
+/// The divergence unit's view of a reconvergence table.
+pub(crate) fn reconv_map(table: &ReconvTable) -> HashMap<u32, Reconv> {
+    table
+        .iter()
+        .map(|(pc, r)| {
+            let r = match r {
+                weft_reconv::Reconv::At(p) => Reconv::At(p),
+                weft_reconv::Reconv::AtExit => Reconv::AtExit,
+            };
+            (pc, r)
+        })
+        .collect()
 }
 
 /// Run the reconvergence analysis on an image's executable segments. Function starts are

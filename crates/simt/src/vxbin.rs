@@ -148,19 +148,7 @@ pub fn program_from_vxbin(bytes: &[u8]) -> Result<Program, VxbinError> {
             }],
             &funcs,
         ) {
-            Ok(a) => a
-                .table
-                .iter()
-                .map(|(pc, r)| {
-                    (
-                        pc,
-                        match r {
-                            weft_reconv::Reconv::At(p) => Reconv::At(p),
-                            weft_reconv::Reconv::AtExit => Reconv::AtExit,
-                        },
-                    )
-                })
-                .collect(),
+            Ok(a) => crate::load::reconv_map(&a.table),
             Err(_) => HashMap::new(),
         }
     } else {
