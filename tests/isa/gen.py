@@ -10,7 +10,7 @@ The expected values are computed in this script from the definitions in the RISC
 unprivileged specification (integer semantics on Python ints; single-precision results by
 exact rational arithmetic and an IEEE 754 rounding routine with RISC-V's tininess-after-
 rounding rule), independently of weft's own code.  QEMU (`-machine spike`) runs the same
-programs as a second oracle (crates/simt/tests/isa_suite.rs).
+programs as a second oracle (crates/difftest/tests/isa_suite.rs).
 
     python3 tests/isa/gen.py           # rewrite tests/isa/*.s
     python3 tests/isa/gen.py --check   # exit 1 if a committed file differs from the output

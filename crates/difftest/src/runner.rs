@@ -5,7 +5,7 @@
 use crate::gen::{TestProgram, DATA_SIZE, DUMP_WORDS, TOTAL_WORDS};
 use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use weft_simt::{Config, Machine, RunEnd};
@@ -132,8 +132,20 @@ pub fn qemu_available() -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// What a QEMU run printed and how it ended.
+#[derive(Debug)]
+pub struct QemuRun {
+    /// Exit status (HTIF exit code in its low 8 bits).
+    pub status: ExitStatus,
+    /// Everything printed on the console.
+    pub stdout: Vec<u8>,
+    /// QEMU's own messages.
+    pub stderr: String,
+}
+
 /// Run an ELF on `qemu-system-riscv32 -machine spike -bios none`, killed after `timeout`.
-pub fn run_qemu(elf: &[u8], timeout: Duration) -> Result<Dump, DiffError> {
+/// The one place QEMU is started (the difftest campaigns and the ISA suite use it).
+pub fn qemu_raw(elf: &[u8], timeout: Duration) -> Result<QemuRun, DiffError> {
     let path = temp_path();
     std::fs::write(&path, elf).map_err(|e| DiffError::Qemu(format!("{}: {e}", path.display())))?;
     let result = run_qemu_file(&path, timeout);
@@ -141,7 +153,20 @@ pub fn run_qemu(elf: &[u8], timeout: Duration) -> Result<Dump, DiffError> {
     result
 }
 
-fn run_qemu_file(path: &std::path::Path, timeout: Duration) -> Result<Dump, DiffError> {
+/// Run a dump-printing program on QEMU and parse its dump.
+pub fn run_qemu(elf: &[u8], timeout: Duration) -> Result<Dump, DiffError> {
+    let run = qemu_raw(elf, timeout)?;
+    if !run.status.success() {
+        return Err(DiffError::Qemu(format!(
+            "exit {}: {}",
+            run.status,
+            run.stderr.lines().next().unwrap_or("")
+        )));
+    }
+    Dump::parse("qemu", &run.stdout)
+}
+
+fn run_qemu_file(path: &std::path::Path, timeout: Duration) -> Result<QemuRun, DiffError> {
     let mut child = Command::new(QEMU)
         .args([
             "-machine",
@@ -158,7 +183,7 @@ fn run_qemu_file(path: &std::path::Path, timeout: Duration) -> Result<Dump, Diff
         .spawn()
         .map_err(|e| DiffError::Qemu(format!("cannot start {QEMU}: {e}")))?;
     let start = Instant::now();
-    // The dump is ~2 KB, well under a pipe buffer, so waiting before reading is safe.
+    // The output is small (well under a pipe buffer), so waiting before reading is safe.
     let status = loop {
         match child.try_wait() {
             Ok(Some(s)) => break s,
@@ -171,21 +196,19 @@ fn run_qemu_file(path: &std::path::Path, timeout: Duration) -> Result<Dump, Diff
             Err(e) => return Err(DiffError::Qemu(e.to_string())),
         }
     };
-    let mut out = Vec::new();
-    let mut err = String::new();
+    let mut stdout = Vec::new();
+    let mut stderr = String::new();
     if let Some(mut s) = child.stdout.take() {
-        let _ = s.read_to_end(&mut out);
+        let _ = s.read_to_end(&mut stdout);
     }
     if let Some(mut s) = child.stderr.take() {
-        let _ = s.read_to_string(&mut err);
+        let _ = s.read_to_string(&mut stderr);
     }
-    if !status.success() {
-        return Err(DiffError::Qemu(format!(
-            "exit {status}: {}",
-            err.lines().next().unwrap_or("")
-        )));
-    }
-    Dump::parse("qemu", &out)
+    Ok(QemuRun {
+        status,
+        stdout,
+        stderr,
+    })
 }
 
 /// The result of comparing one program.

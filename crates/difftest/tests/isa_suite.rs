@@ -7,15 +7,16 @@
 //! verifies that no lane left the others). If `qemu-system-riscv32` is on PATH, each file also
 //! runs on `-machine spike`, which validates the expected values the generator computed.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
+
+use weft_difftest::runner::{qemu_available, qemu_raw};
 
 use weft_simt::load::program_from_elf;
 use weft_simt::{Config, Machine, RunEnd};
 
-const QEMU: &str = "qemu-system-riscv32";
+const QEMU: &str = weft_difftest::runner::QEMU;
 /// The code a program reports when its lanes disagreed (some lane went to `fail` while the
 /// others got to `pass`).
 const LANES_DISAGREE: u32 = 0xfffff;
@@ -148,63 +149,12 @@ fn generated_files_are_current() {
     }
 }
 
-fn qemu_available() -> bool {
-    Command::new(QEMU)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 /// Run one file on QEMU; Err describes the failure.
 fn run_qemu(path: &Path) -> Result<(), String> {
     let (src, bytes) = assemble(path);
     let n = name(path);
-    let elf_path = std::env::temp_dir().join(format!(
-        "weft-isa-{}-{}.elf",
-        std::process::id(),
-        n.trim_end_matches(".s")
-    ));
-    std::fs::write(&elf_path, &bytes).map_err(|e| format!("{}: {e}", elf_path.display()))?;
-    let mut child = Command::new(QEMU)
-        .args([
-            "-machine",
-            "spike",
-            "-bios",
-            "none",
-            "-nographic",
-            "-kernel",
-        ])
-        .arg(&elf_path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {QEMU}: {e}"))?;
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break s,
-            Ok(None) if start.elapsed() > Duration::from_secs(60) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                let _ = std::fs::remove_file(&elf_path);
-                return Err(format!("{n}: QEMU timed out"));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(format!("{n}: {e}")),
-        }
-    };
-    let _ = std::fs::remove_file(&elf_path);
-    let mut out = String::new();
-    let mut err = String::new();
-    if let Some(mut s) = child.stdout.take() {
-        let _ = s.read_to_string(&mut out);
-    }
-    if let Some(mut s) = child.stderr.take() {
-        let _ = s.read_to_string(&mut err);
-    }
+    let run = qemu_raw(&bytes, Duration::from_secs(60)).map_err(|e| format!("{n}: {e}"))?;
+    let out = String::from_utf8_lossy(&run.stdout);
     // The fail path prints "FAIL <check in hex>" (and a trap "TRAP <mcause> <mepc>") first,
     // because QEMU's exit status keeps only the low 8 bits of the code.
     let failed = out
@@ -219,8 +169,13 @@ fn run_qemu(path: &Path) -> Result<(), String> {
             describe_check(&src, c)
         ));
     }
-    if !status.success() || out.contains("TRAP") {
-        return Err(format!("{n}: QEMU: {status} {} {}", out.trim(), err.trim()));
+    if !run.status.success() || out.contains("TRAP") {
+        return Err(format!(
+            "{n}: QEMU: {} {} {}",
+            run.status,
+            out.trim(),
+            run.stderr.trim()
+        ));
     }
     Ok(())
 }
