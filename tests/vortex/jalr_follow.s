@@ -1,6 +1,6 @@
 # jalr_follow.s: lanes compute different jump targets (lane 0 → one, the others → two).
 # Under follow-last every lane follows the last active lane's target (Vortex's behaviour),
-# so all lanes store 2; under table reconvergence the divergent jalr is DIVERGENT_JUMP.
+# so all lanes store 2; under weft's rule the lanes split by target (lane 0 stores 1).
     .text
     .globl main
 main:

@@ -38,7 +38,7 @@ faults! {
     LoadFault = 3, "LOAD_FAULT", "a load touched an unmapped address";
     StoreFault = 4, "STORE_FAULT", "a store or AMO touched an unmapped or read-only address";
     DivergeOverflow = 5, "DIVERGE_OVERFLOW", "a divergent branch or diverge found the divergence stack full";
-    DivergentJump = 6, "DIVERGENT_JUMP", "the active lanes of a jalr disagree on its target";
+    DivergentJump = 6, "DIVERGENT_JUMP", "the active lanes of a return disagree on its target: no reconvergence point can be known";
     Watchdog = 7, "WATCHDOG", "the warp's watchdog expired in HARD mode";
     Breakpoint = 8, "BREAKPOINT", "the warp reached its break_pc, or executed ebreak with no debugger attached";
     DivergeEmpty = 9, "DIVERGE_EMPTY", "diverge with no active lane whose predicate is non-zero";
@@ -48,4 +48,5 @@ faults! {
     IpdomUnderflow = 13, "IPDOM_UNDERFLOW", "Vortex join with an empty IPDOM stack";
     SpawnFault = 14, "SPAWN_FAULT", "wspawn asked for more warps than the core has";
     BarrierFault = 15, "BARRIER_FAULT", "a barrier id out of range or a count larger than the warps that exist";
+    LanesLost = 16, "LANES_LOST", "a warp halted while some of its lanes still waited to run (a split's else path)";
 }

@@ -252,7 +252,7 @@ impl Machine {
             n::SPAWN_ARGS => core.spawn_args = v,
             n::TMASK => {
                 if v & full == 0 {
-                    self.retire_group(c, w);
+                    self.retire_group(c, w)?;
                 } else {
                     warp.mask = v & full;
                 }

@@ -1,43 +1,163 @@
-//! The divergence unit: weft's per-warp divergence stack (warp-core's model, DESIGN §2.2) and
-//! Vortex's IPDOM stack for split/join.
+//! The divergence unit: weft's per-warp divergence stack and the warp's call stack of
+//! activations (DESIGN §2.2, `docs/isa.md` §5–6).
 //!
-//! Everything here is pure bookkeeping on masks and pcs: the executor tells it what a branch,
-//! `converge`, `diverge` or a reconvergence point did, and it answers with the mask and pc the
-//! warp continues with. `docs/isa.md` walks through these rules with worked traces.
+//! Everything here is pure bookkeeping on masks and pcs: the executor tells it that a branch
+//! or `jalr` split the warp, that the running group reached a reconvergence point, or that it
+//! halted, and the stack answers with the group the warp runs next.
+//!
+//! The model in one paragraph. An entry stands for one *region*: the lanes that diverged at a
+//! branch and will meet again at one reconvergence point, in one activation (one call of one
+//! function — recursion and later calls of the same function are other activations). Its
+//! `saved_mask` is partitioned into the lanes *running* (the warp's current group, or groups of
+//! entries above it), *waiting* groups (each with the pc it starts at) and *parked* lanes (they
+//! reached the point). Table entries are keyed by (activation, point): a second branch of the
+//! same region that reconverges at the same point adds its waiting group to the same entry
+//! instead of pushing, so a loop with any number of exits uses one entry. When the running
+//! group reaches the point (or halts), the next waiting group runs; when none is left the entry
+//! pops and the parked lanes go on together.
 
 use weft_isa::FaultCode;
 
-/// Where a table-driven entry reconverges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where an entry reconverges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reconv {
-    /// Only an explicit `converge` closes this entry.
+    /// Only an explicit `converge` naming the entry's source closes it (converge mode,
+    /// `diverge`, and branches without a table entry).
     None,
-    /// The branch's immediate post-dominator.
+    /// At this pc, in the entry's activation (a branch's immediate post-dominator, or the
+    /// return point of a divergent indirect call).
     At(u32),
-    /// The branch's post-dominator is the function's exit: reconverge at its return.
+    /// At a return from the entry's activation (the post-dominator is the function's exit).
     AtExit,
 }
 
-/// One divergence stack entry: {saved_mask, pending_mask, target_pc, source_pc, phase} plus the
-/// call depth at the branch and, for table reconvergence, where it reconverges.
+/// The warp's call stack: one activation id per open call, the innermost last. Ids are never
+/// reused, so two calls of one function at the same depth are told apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallStack {
+    ids: Vec<u64>,
+    next: u64,
+}
+
+impl Default for CallStack {
+    fn default() -> Self {
+        CallStack {
+            ids: vec![0],
+            next: 1,
+        }
+    }
+}
+
+impl CallStack {
+    /// The current activation.
+    #[inline]
+    pub fn current(&self) -> u64 {
+        self.ids[self.ids.len() - 1]
+    }
+
+    /// Call depth: 0 at reset.
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        (self.ids.len() - 1) as u32
+    }
+
+    /// A linking `jal`/`jalr`: enter a new activation.
+    #[inline]
+    pub fn call(&mut self) {
+        self.ids.push(self.next);
+        self.next += 1;
+    }
+
+    /// A return: back to the caller's activation (never below the root).
+    #[inline]
+    pub fn ret(&mut self) {
+        if self.ids.len() > 1 {
+            self.ids.pop();
+        }
+    }
+
+    /// Back to the root activation (warp start).
+    pub fn reset(&mut self) {
+        self.ids.truncate(1);
+        self.ids[0] = self.next;
+        self.next += 1;
+    }
+
+    /// The activation chain, root first.
+    pub fn chain(&self) -> &[u64] {
+        &self.ids
+    }
+
+    /// Restore a chain saved in an entry (the group being resumed was there).
+    fn restore(&mut self, chain: &[u64]) {
+        if self.ids.as_slice() != chain {
+            self.ids.clear();
+            self.ids.extend_from_slice(chain);
+        }
+    }
+}
+
+/// A group of lanes and where it starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// Where the lanes start.
+    pub pc: u32,
+    /// The lanes.
+    pub mask: u32,
+}
+
+/// One divergence stack entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// The active mask when the warp diverged, restored at the final pop.
+    /// Every lane of the region; the mask the warp continues with when the entry pops.
     pub saved_mask: u32,
-    /// Lanes waiting for their turn.
-    pub pending_mask: u32,
-    /// Where the waiting lanes start.
-    pub target_pc: u32,
-    /// The pc of the branch that created the entry (for loop re-entry and `converge`).
-    pub source_pc: u32,
-    /// 0 = the first group runs; 1 = the second group runs.
-    pub phase: u8,
-    /// The warp's call depth at the branch.
-    pub depth: u32,
-    /// Table reconvergence point.
-    pub reconv: Reconv,
-    /// Where the first group parked when the entry went to phase 1.
+    /// Groups that have not run yet, the next to run last.
+    pub waiting: Vec<Group>,
+    /// Lanes that reached the reconvergence point.
+    pub parked_mask: u32,
+    /// Where the parked lanes go on when the entry pops.
     pub resume_pc: u32,
+    /// The branch (or `diverge`, or `jalr`) that created the entry.
+    pub source_pc: u32,
+    /// Where the region reconverges.
+    pub reconv: Reconv,
+    /// The activation chain at the branch (root first); the last id is the entry's activation.
+    pub frames: Vec<u64>,
+}
+
+impl Entry {
+    /// The entry's activation.
+    pub fn frame(&self) -> u64 {
+        self.frames[self.frames.len() - 1]
+    }
+
+    /// The call depth at the branch.
+    pub fn depth(&self) -> u32 {
+        (self.frames.len() - 1) as u32
+    }
+
+    /// Lanes of every waiting group.
+    pub fn pending_mask(&self) -> u32 {
+        self.waiting.iter().fold(0, |m, g| m | g.mask)
+    }
+
+    /// Add a waiting group, joining a group that starts at the same pc.
+    fn add_waiting(&mut self, g: Group) {
+        match self.waiting.iter_mut().find(|w| w.pc == g.pc) {
+            Some(w) => w.mask |= g.mask,
+            None => self.waiting.push(g),
+        }
+    }
+
+    /// Lanes of `g` that start at the entry's own point are parked at once; others wait.
+    fn place(&mut self, g: Group) {
+        if self.reconv == Reconv::At(g.pc) {
+            self.parked_mask |= g.mask;
+            self.resume_pc = g.pc;
+        } else {
+            self.add_waiting(g);
+        }
+    }
 }
 
 /// What the warp does next.
@@ -49,15 +169,14 @@ pub struct Next {
     pub pc: u32,
 }
 
-/// Result of a conditional branch seen by the divergence unit.
+/// What a split did to the stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BranchOutcome {
-    /// All active lanes agreed: an ordinary branch to `pc`.
-    Uniform(u32),
-    /// The warp diverged (a new entry was pushed).
-    Pushed(Next),
-    /// A loop came round again: the entry was updated in place.
-    Updated(Next),
+pub enum SplitOutcome {
+    /// A new entry was pushed.
+    Pushed,
+    /// The waiting group joined an open entry (a loop coming round, or another exit of the
+    /// same region).
+    Joined,
 }
 
 /// A warp's divergence stack.
@@ -79,11 +198,13 @@ impl DivStack {
     }
 
     /// Number of entries.
+    #[inline]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// True when no entry is open.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -108,85 +229,88 @@ impl DivStack {
         self.entries.clear();
     }
 
-    fn push(&mut self, e: Entry) -> Result<(), FaultCode> {
+    /// Lanes waiting or parked anywhere on the stack, with the pcs they wait at.
+    pub fn stranded(&self) -> Vec<Group> {
+        let mut v = Vec::new();
+        for e in &self.entries {
+            v.extend(e.waiting.iter().copied());
+            if e.parked_mask != 0 {
+                v.push(Group {
+                    pc: e.resume_pc,
+                    mask: e.parked_mask,
+                });
+            }
+        }
+        v
+    }
+
+    /// The running group (`active`) splits at `source_pc`: `first` runs now, `second` waits.
+    /// `reconv` is where the two meet; `calls` is the warp's call stack.
+    ///
+    /// - A table point (`At`, `AtExit`): if an entry of this activation already reconverges
+    ///   there, `second` joins it (leaving any entries above, which it will no longer reach);
+    ///   otherwise a new entry is pushed.
+    /// - `Reconv::None`: if the top entry was created by this same instruction in this
+    ///   activation (a loop coming round), `second` joins it; otherwise push.
+    ///
+    /// A full stack faults with DIVERGE_OVERFLOW; nothing is dropped.
+    pub fn split(
+        &mut self,
+        source_pc: u32,
+        active: u32,
+        second: Group,
+        reconv: Reconv,
+        calls: &CallStack,
+    ) -> Result<SplitOutcome, FaultCode> {
+        let frame = calls.current();
+        let found = match reconv {
+            Reconv::None => self
+                .entries
+                .last()
+                .filter(|t| {
+                    t.source_pc == source_pc && t.reconv == Reconv::None && t.frame() == frame
+                })
+                .map(|_| self.entries.len() - 1),
+            _ => self
+                .entries
+                .iter()
+                .rposition(|e| e.reconv == reconv && e.frame() == frame),
+        };
+        if let Some(k) = found {
+            for e in &mut self.entries[k + 1..] {
+                e.saved_mask &= !second.mask;
+            }
+            self.entries[k].place(second);
+            return Ok(SplitOutcome::Joined);
+        }
         if self.entries.len() >= self.depth_limit {
             return Err(FaultCode::DivergeOverflow);
         }
+        let mut e = Entry {
+            saved_mask: active,
+            waiting: Vec::new(),
+            parked_mask: 0,
+            resume_pc: 0,
+            source_pc,
+            reconv,
+            frames: calls.chain().to_vec(),
+        };
+        e.place(second);
         self.entries.push(e);
         self.max_seen = self.max_seen.max(self.entries.len());
-        Ok(())
-    }
-
-    /// A conditional branch at `pc` with active mask `active`, taken lanes `taken`, target
-    /// `target`; `depth` is the warp's call depth and `reconv` the table entry for the branch.
-    pub fn branch(
-        &mut self,
-        pc: u32,
-        active: u32,
-        taken: u32,
-        target: u32,
-        depth: u32,
-        reconv: Reconv,
-    ) -> Result<BranchOutcome, FaultCode> {
-        let taken = taken & active;
-        let fall = pc.wrapping_add(4);
-        if taken == active {
-            return Ok(BranchOutcome::Uniform(target));
-        }
-        if taken == 0 {
-            return Ok(BranchOutcome::Uniform(fall));
-        }
-        let not_taken = active & !taken;
-        // Backward branch (a loop): the taken lanes go first; forward: the fall-through lanes.
-        let (first, first_pc, second, second_pc) = if target <= pc {
-            (taken, target, not_taken, fall)
-        } else {
-            (not_taken, fall, taken, target)
-        };
-        let next = Next {
-            mask: first,
-            pc: first_pc,
-        };
-        if let Some(top) = self.entries.last_mut() {
-            if top.source_pc == pc && top.phase == 0 && top.depth == depth {
-                top.pending_mask |= second;
-                return Ok(BranchOutcome::Updated(next));
-            }
-            // Table reconvergence only: a second group that waits where the top entry's
-            // pending lanes wait, and reconverges at the same point, joins that entry (this
-            // keeps loops with `break` at one entry). Documented in docs/isa.md.
-            if reconv != Reconv::None
-                && top.phase == 0
-                && top.depth == depth
-                && top.reconv == reconv
-                && top.target_pc == second_pc
-            {
-                top.pending_mask |= second;
-                return Ok(BranchOutcome::Updated(next));
-            }
-        }
-        self.push(Entry {
-            saved_mask: active,
-            pending_mask: second,
-            target_pc: second_pc,
-            source_pc: pc,
-            phase: 0,
-            depth,
-            reconv,
-            resume_pc: 0,
-        })?;
-        Ok(BranchOutcome::Pushed(next))
+        Ok(SplitOutcome::Pushed)
     }
 
     /// `diverge` at `pc`: lanes of `active` in `pred` continue at `pc + 4`, the others wait at
-    /// `label`. An empty predicate faults with DIVERGE_EMPTY.
+    /// `label` in a new entry that only a `converge` naming this `diverge` closes. An empty
+    /// predicate faults with DIVERGE_EMPTY.
     pub fn diverge(
         &mut self,
         pc: u32,
         active: u32,
         pred: u32,
         label: u32,
-        depth: u32,
+        calls: &CallStack,
     ) -> Result<Next, FaultCode> {
         let go = active & pred;
         if go == 0 {
@@ -194,16 +318,22 @@ impl DivStack {
         }
         let wait = active & !go;
         if wait != 0 {
-            self.push(Entry {
+            if self.entries.len() >= self.depth_limit {
+                return Err(FaultCode::DivergeOverflow);
+            }
+            self.entries.push(Entry {
                 saved_mask: active,
-                pending_mask: wait,
-                target_pc: label,
-                source_pc: pc,
-                phase: 0,
-                depth,
-                reconv: Reconv::None,
+                waiting: vec![Group {
+                    pc: label,
+                    mask: wait,
+                }],
+                parked_mask: 0,
                 resume_pc: 0,
-            })?;
+                source_pc: pc,
+                reconv: Reconv::None,
+                frames: calls.chain().to_vec(),
+            });
+            self.max_seen = self.max_seen.max(self.entries.len());
         }
         Ok(Next {
             mask: go,
@@ -211,327 +341,101 @@ impl DivStack {
         })
     }
 
-    /// Reconverge the top entry at `pc` (a matching `converge`, or a group reaching its
-    /// table reconvergence point). Returns where the warp continues; `current` is the active
-    /// mask and `cont` the pc to continue at if the entry pops.
-    pub fn reconverge(&mut self, pc: u32, cont: u32) -> Option<Next> {
-        let top = self.entries.last_mut()?;
-        if top.phase == 0 && top.target_pc != pc && top.pending_mask != 0 {
-            top.phase = 1;
-            top.resume_pc = pc;
-            return Some(Next {
-                mask: top.pending_mask,
-                pc: top.target_pc,
-            });
-        }
-        let e = self.entries.pop()?;
-        Some(Next {
-            mask: e.saved_mask,
-            pc: cont,
-        })
-    }
-
-    /// Does `converge` at `pc` naming the branch at `branch_pc` act (top entry matches)?
-    pub fn converge_matches(&self, branch_pc: u32, depth: u32) -> bool {
-        self.entries
-            .last()
-            .is_some_and(|t| t.source_pc == branch_pc && t.depth == depth)
-    }
-
-    /// Does a group at `pc` reach the top entry's table reconvergence point?
+    /// The entry, if any, whose table point the running group reaches by issuing at `pc` in
+    /// the current activation.
     #[inline]
-    pub fn at_reconv_point(&self, pc: u32, depth: u32) -> bool {
-        match self.entries.last() {
-            Some(t) => t.reconv == Reconv::At(pc) && t.depth == depth,
-            None => false,
-        }
-    }
-
-    /// Does a return at call depth `depth` close the top entry (its post-dominator is the exit)?
-    pub fn at_exit_point(&self, depth: u32) -> bool {
+    pub fn point_at(&self, pc: u32, calls: &CallStack) -> Option<usize> {
+        let frame = calls.current();
         self.entries
-            .last()
-            .is_some_and(|t| t.reconv == Reconv::AtExit && t.depth == depth)
+            .iter()
+            .rposition(|e| e.reconv == Reconv::At(pc) && e.frame() == frame)
     }
 
-    /// The current group (`current` lanes) has halted. Returns the group that runs next, or
-    /// `None` when no lanes are left. Halted lanes are removed from every entry.
-    pub fn retire(&mut self, current: u32) -> Option<Next> {
+    /// The entry, if any, that a return from the current activation reaches.
+    pub fn exit_point(&self, calls: &CallStack) -> Option<usize> {
+        let frame = calls.current();
+        self.entries
+            .iter()
+            .rposition(|e| e.reconv == Reconv::AtExit && e.frame() == frame)
+    }
+
+    /// The top entry, if `converge` naming `source_pc` acts on it in the current activation.
+    pub fn converge_target(&self, source_pc: u32, calls: &CallStack) -> Option<usize> {
+        let t = self.entries.last()?;
+        (t.source_pc == source_pc && t.frame() == calls.current()).then(|| self.entries.len() - 1)
+    }
+
+    /// The running group `current` reached entry `k`'s reconvergence point at `at_pc`; the
+    /// lanes will go on at `resume_pc` when the entry pops. Groups of the entry waiting at
+    /// `at_pc` are already there and park too. Entries above `k` lose `current` (it has left
+    /// their regions). Returns the group that runs next (restoring `calls` to its activation).
+    pub fn arrive(
+        &mut self,
+        k: usize,
+        current: u32,
+        at_pc: u32,
+        resume_pc: u32,
+        calls: &mut CallStack,
+    ) -> Option<Next> {
+        for e in &mut self.entries[k + 1..] {
+            e.saved_mask &= !current;
+        }
+        let e = &mut self.entries[k];
+        e.parked_mask |= current;
+        e.resume_pc = resume_pc;
+        let mut i = 0;
+        while i < e.waiting.len() {
+            if e.waiting[i].pc == at_pc {
+                e.parked_mask |= e.waiting.remove(i).mask;
+            } else {
+                i += 1;
+            }
+        }
+        self.schedule(calls)
+    }
+
+    /// The current group (`current` lanes) has halted: it leaves every entry. Returns the
+    /// group that runs next, or `None` when no lanes are left.
+    pub fn retire(&mut self, current: u32, calls: &mut CallStack) -> Option<Next> {
         for e in &mut self.entries {
             e.saved_mask &= !current;
-            e.pending_mask &= !current;
+            e.parked_mask &= !current;
+            for g in &mut e.waiting {
+                g.mask &= !current;
+            }
+            e.waiting.retain(|g| g.mask != 0);
         }
-        while let Some(top) = self.entries.last_mut() {
-            if top.phase == 0 && top.pending_mask != 0 {
-                top.phase = 1;
+        self.schedule(calls)
+    }
+
+    /// The top entry has no running lanes: run its next waiting group, or pop it and let its
+    /// parked lanes go on; an entry left with no lanes at all is dropped. An entry whose only
+    /// lanes are the group about to run is dropped too: nothing is left to wait for.
+    fn schedule(&mut self, calls: &mut CallStack) -> Option<Next> {
+        loop {
+            let top = self.entries.last_mut()?;
+            if let Some(g) = top.waiting.pop() {
+                calls.restore(&top.frames);
+                if top.saved_mask == g.mask {
+                    self.entries.pop();
+                }
                 return Some(Next {
-                    mask: top.pending_mask,
-                    pc: top.target_pc,
+                    mask: g.mask,
+                    pc: g.pc,
                 });
             }
             let e = self.entries.pop()?;
-            // Phase 1: the first group parked at resume_pc.
-            let parked = e.saved_mask & !e.pending_mask;
-            if e.phase == 1 && parked != 0 {
+            debug_assert_eq!(e.parked_mask, e.saved_mask);
+            if e.parked_mask != 0 {
+                calls.restore(&e.frames);
                 return Some(Next {
-                    mask: parked,
+                    mask: e.parked_mask,
                     pc: e.resume_pc,
                 });
             }
         }
-        None
-    }
-}
-
-/// One Vortex IPDOM stack entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IpdomEntry {
-    /// The mask before the split.
-    pub orig_mask: u32,
-    /// The pc after the split (where the else group re-executes the branch).
-    pub else_pc: u32,
-    /// True once the else group has run.
-    pub fallthrough: bool,
-}
-
-/// Vortex's `split`: returns the new mask and pushes an entry if the predicate diverges;
-/// `token` receives the depth before any push. The warp continues with the smaller group
-/// (the then group on a tie).
-pub fn vx_split(
-    stack: &mut Vec<IpdomEntry>,
-    limit: usize,
-    mask: u32,
-    pred: u32,
-    pc: u32,
-) -> Result<(u32, u32), FaultCode> {
-    let token = stack.len() as u32;
-    let then = mask & pred;
-    let els = mask & !pred;
-    if then == 0 || els == 0 {
-        return Ok((mask, token));
-    }
-    if stack.len() >= limit {
-        return Err(FaultCode::IpdomOverflow);
-    }
-    stack.push(IpdomEntry {
-        orig_mask: mask,
-        else_pc: pc.wrapping_add(4),
-        fallthrough: false,
-    });
-    let next = if els.count_ones() < then.count_ones() {
-        els
-    } else {
-        then
-    };
-    Ok((next, token))
-}
-
-/// What a Vortex `join` does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JoinOutcome {
-    /// The matching split was uniform: nothing happens.
-    Uniform,
-    /// Run the else group: set the mask and jump back to the branch after the split.
-    Else {
-        /// The else lanes.
-        mask: u32,
-        /// Where they re-execute the branch.
-        pc: u32,
-    },
-    /// Both groups ran: restore the mask and fall through.
-    Pop {
-        /// The mask before the split.
-        mask: u32,
-    },
-}
-
-/// Vortex's `join` with `token` (the depth `split` returned).
-pub fn vx_join(
-    stack: &mut Vec<IpdomEntry>,
-    mask: u32,
-    token: u32,
-) -> Result<JoinOutcome, FaultCode> {
-    if token as usize == stack.len() {
-        return Ok(JoinOutcome::Uniform);
-    }
-    let top = stack.last_mut().ok_or(FaultCode::IpdomUnderflow)?;
-    if !top.fallthrough {
-        top.fallthrough = true;
-        Ok(JoinOutcome::Else {
-            mask: top.orig_mask & !mask,
-            pc: top.else_pc,
-        })
-    } else {
-        let e = stack.pop().ok_or(FaultCode::IpdomUnderflow)?;
-        Ok(JoinOutcome::Pop { mask: e.orig_mask })
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const PC: u32 = 0x100;
-
-    #[test]
-    fn uniform_branches_do_not_touch_the_stack() {
-        let mut s = DivStack::new(4);
-        assert_eq!(
-            s.branch(PC, 0xff, 0xff, 0x200, 0, Reconv::None),
-            Ok(BranchOutcome::Uniform(0x200))
-        );
-        assert_eq!(
-            s.branch(PC, 0xff, 0, 0x200, 0, Reconv::None),
-            Ok(BranchOutcome::Uniform(PC + 4))
-        );
-        assert!(s.is_empty());
-    }
-
-    #[test]
-    fn forward_branch_runs_fallthrough_first() {
-        let mut s = DivStack::new(4);
-        let r = s.branch(PC, 0xff, 0x0f, 0x200, 0, Reconv::None).unwrap();
-        assert_eq!(
-            r,
-            BranchOutcome::Pushed(Next {
-                mask: 0xf0,
-                pc: PC + 4
-            })
-        );
-        let e = *s.top().unwrap();
-        assert_eq!(
-            (
-                e.saved_mask,
-                e.pending_mask,
-                e.target_pc,
-                e.source_pc,
-                e.phase
-            ),
-            (0xff, 0x0f, 0x200, PC, 0)
-        );
-        // if/else: converge at 0x300 (≠ target) switches to the else group.
-        assert_eq!(
-            s.reconverge(0x300, 0x304),
-            Some(Next {
-                mask: 0x0f,
-                pc: 0x200
-            })
-        );
-        assert_eq!(s.top().unwrap().phase, 1);
-        assert_eq!(
-            s.reconverge(0x300, 0x304),
-            Some(Next {
-                mask: 0xff,
-                pc: 0x304
-            })
-        );
-        assert!(s.is_empty());
-    }
-
-    #[test]
-    fn loop_reentry_updates_in_place() {
-        let mut s = DivStack::new(1);
-        // Backward branch at 0x140 to 0x100: lanes leave one per iteration.
-        let mut active = 0xffu32;
-        for i in 0..7 {
-            let taken = active & !(1 << i);
-            let r = s
-                .branch(0x140, active, taken, 0x100, 0, Reconv::None)
-                .unwrap();
-            assert_eq!(
-                r.clone(),
-                if i == 0 {
-                    BranchOutcome::Pushed(Next {
-                        mask: taken,
-                        pc: 0x100,
-                    })
-                } else {
-                    BranchOutcome::Updated(Next {
-                        mask: taken,
-                        pc: 0x100,
-                    })
-                }
-            );
-            active = taken;
-            assert_eq!(s.len(), 1);
-        }
-        assert_eq!(s.top().unwrap().pending_mask, 0x7f);
-        // The last lane leaves: uniform not-taken.
-        assert_eq!(
-            s.branch(0x140, active, 0, 0x100, 0, Reconv::None),
-            Ok(BranchOutcome::Uniform(0x144))
-        );
-        // converge at the exit (= target_pc): pop.
-        assert_eq!(
-            s.reconverge(0x144, 0x148),
-            Some(Next {
-                mask: 0xff,
-                pc: 0x148
-            })
-        );
-    }
-
-    #[test]
-    fn overflow_faults() {
-        let mut s = DivStack::new(1);
-        s.branch(0x100, 0xff, 0x0f, 0x200, 0, Reconv::None).unwrap();
-        assert_eq!(
-            s.branch(0x104, 0xf0, 0x30, 0x200, 0, Reconv::None),
-            Err(FaultCode::DivergeOverflow)
-        );
-    }
-
-    #[test]
-    fn diverge_empty_faults() {
-        let mut s = DivStack::new(4);
-        assert_eq!(
-            s.diverge(PC, 0xff, 0x100, 0x200, 0),
-            Err(FaultCode::DivergeEmpty)
-        );
-        assert_eq!(
-            s.diverge(PC, 0xff, 0x03, 0x200, 0),
-            Ok(Next {
-                mask: 0x03,
-                pc: PC + 4
-            })
-        );
-        assert_eq!(s.top().unwrap().pending_mask, 0xfc);
-    }
-
-    #[test]
-    fn retire_runs_waiting_lanes() {
-        let mut s = DivStack::new(4);
-        s.branch(PC, 0xff, 0x0f, 0x200, 0, Reconv::None).unwrap();
-        assert_eq!(
-            s.retire(0xf0),
-            Some(Next {
-                mask: 0x0f,
-                pc: 0x200
-            })
-        );
-        assert_eq!(s.retire(0x0f), None);
-        assert!(s.is_empty());
-    }
-
-    #[test]
-    fn vortex_split_join() {
-        let mut st = Vec::new();
-        let (m, tok) = vx_split(&mut st, 4, 0xf, 0x1, 0x100).unwrap();
-        assert_eq!((m, tok), (0x1, 0)); // smaller group first
-        assert_eq!(
-            vx_join(&mut st, m, tok),
-            Ok(JoinOutcome::Else {
-                mask: 0xe,
-                pc: 0x104
-            })
-        );
-        assert_eq!(
-            vx_join(&mut st, 0xe, tok),
-            Ok(JoinOutcome::Pop { mask: 0xf })
-        );
-        assert!(st.is_empty());
-        let (m, tok) = vx_split(&mut st, 4, 0xf, 0xf, 0x100).unwrap();
-        assert_eq!((m, tok), (0xf, 0));
-        assert_eq!(vx_join(&mut st, m, tok), Ok(JoinOutcome::Uniform));
-    }
-}
+mod tests;

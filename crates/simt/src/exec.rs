@@ -3,7 +3,8 @@
 //! once here (`map_rr`, `map_ri`, the memory loop); per-lane semantics come from `weft-sem`.
 
 use crate::code::Slot;
-use crate::divergence::{self, BranchOutcome, JoinOutcome, Reconv};
+use crate::divergence::Reconv;
+use crate::ipdom::{self as divergence, JoinOutcome};
 use crate::fast::handler_for;
 use crate::machine::Machine;
 use crate::warp::{Warp, WarpState};
@@ -126,14 +127,10 @@ impl Machine {
             warp.stats.max_divergence_depth = d;
         }
         // Table reconvergence: a group reaching its branch's post-dominator.
-        while warp.stack.at_reconv_point(warp.pc, warp.depth) {
-            let p = warp.pc;
-            if let Some(next) = warp.stack.reconverge(p, p) {
-                warp.mask = next.mask;
-                warp.pc = next.pc;
-                warp.stats.reconvergences += 1;
-            }
+        if !warp.stack.is_empty() {
+            self.reconverge_before_issue(c, w);
         }
+        let warp = &mut self.cores[c].warps[w];
         let pc = warp.pc;
         if warp.csr.break_pc != 0 && warp.csr.break_pc == pc {
             warp.state = WarpState::Breakpoint;
@@ -263,14 +260,8 @@ impl Machine {
         let next = pc.wrapping_add(4);
         let warp = &mut self.cores[c].warps[w];
         match i.op {
-            Op::Jal => {
-                map_lane(warp, n, i.rd, |_| next);
-                if i.rd != 0 {
-                    warp.depth += 1;
-                }
-                warp.pc = pc.wrapping_add(i.imm as u32);
-            }
-            Op::Jalr => return self.jalr(c, w, i, pc),
+            Op::Jal => self.jal(c, w, i, pc),
+            Op::Jalr => return self.jalr(c, w, i, pc, reconv),
             Op::Lb | Op::Lh | Op::Lw | Op::Lbu | Op::Lhu | Op::Flw => {
                 return self.load(c, w, i, pc)
             }
@@ -293,38 +284,13 @@ impl Machine {
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
                 return self.csr_op(c, w, i, pc)
             }
-            Op::Converge => {
-                let branch = pc.wrapping_add(i.imm as u32);
-                if warp.stack.converge_matches(branch, warp.depth) {
-                    if let Some(nx) = warp.stack.reconverge(pc, next) {
-                        warp.mask = nx.mask;
-                        warp.pc = nx.pc;
-                        warp.stats.reconvergences += 1;
-                        return Ok(());
-                    }
-                }
-                warp.pc = next;
-            }
-            Op::Diverge => {
-                let pred = lanes(warp.mask).fold(0u32, |m, l| {
-                    m | ((warp.x[i.rs1 as usize][l] != 0) as u32) << l
-                });
-                let label = pc.wrapping_add(i.imm as u32);
-                let nx = warp
-                    .stack
-                    .diverge(pc, warp.mask, pred, label, warp.depth)
-                    .map_err(fault)?;
-                if nx.mask != warp.mask {
-                    warp.stats.divergences += 1;
-                }
-                warp.mask = nx.mask;
-                warp.pc = nx.pc;
-            }
+            Op::Converge => self.converge(c, w, pc.wrapping_add(i.imm as u32), pc),
+            Op::Diverge => return self.diverge(c, w, i, pc),
             Op::VxTmc => {
                 let m = warp.uniform(i.rs1) & self.cfg.full_mask();
                 warp.pc = next;
                 if m == 0 {
-                    self.retire_group(c, w);
+                    return self.retire_group(c, w);
                 } else {
                     warp.mask = m;
                 }
@@ -406,7 +372,7 @@ impl Machine {
                 if pass != 0 {
                     warp.mask = pass;
                 } else if fallback == 0 {
-                    self.retire_group(c, w);
+                    return self.retire_group(c, w);
                 } else {
                     warp.mask = fallback;
                 }
@@ -461,106 +427,6 @@ impl Machine {
             }
             _ => return self.exec_fp(c, w, i, pc),
         }
-        Ok(())
-    }
-
-    /// A conditional branch whose lanes `taken` go to its target: the divergence unit
-    /// decides what the warp runs next (or, under follow-last, the last active lane does).
-    pub(crate) fn branch(
-        &mut self,
-        c: usize,
-        w: usize,
-        i: &Inst,
-        pc: u32,
-        reconv: Reconv,
-        taken: u32,
-    ) -> Result<(), Trap> {
-        let mode = self.cfg.reconv;
-        let warp = &mut self.cores[c].warps[w];
-        let active = warp.mask;
-        let taken = taken & active;
-        let target = pc.wrapping_add(i.imm as u32);
-        if mode == crate::config::ReconvMode::FollowLast {
-            let last = 31 - active.leading_zeros();
-            warp.pc = if taken >> last & 1 != 0 {
-                target
-            } else {
-                pc.wrapping_add(4)
-            };
-            return Ok(());
-        }
-        let rc = if mode == crate::config::ReconvMode::Table {
-            reconv
-        } else {
-            Reconv::None
-        };
-        match warp.stack.branch(pc, active, taken, target, warp.depth, rc) {
-            Ok(BranchOutcome::Uniform(t)) => warp.pc = t,
-            Ok(BranchOutcome::Pushed(nx)) | Ok(BranchOutcome::Updated(nx)) => {
-                warp.stats.divergences += 1;
-                warp.mask = nx.mask;
-                warp.pc = nx.pc;
-            }
-            Err(code) => {
-                return Err(Trap::from(TrapInfo {
-                    code,
-                    addr: None,
-                    detail: format!(
-                        "divergence stack of {} entries is full",
-                        self.cfg.stack_depth
-                    ),
-                }))
-            }
-        }
-        Ok(())
-    }
-
-    fn jalr(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let n = self.cfg.lanes;
-        // Under follow-last (Vortex fidelity) a divergent jalr follows the last active lane,
-        // as Vortex does; otherwise lanes that disagree are a DIVERGENT_JUMP fault.
-        let follow_last = self.cfg.reconv == crate::config::ReconvMode::FollowLast;
-        let warp = &mut self.cores[c].warps[w];
-        let mut target = None;
-        for l in lanes(warp.mask) {
-            let t = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32) & !1;
-            match target {
-                None => target = Some(t),
-                Some(_) if follow_last => target = Some(t),
-                Some(t0) if t0 != t => {
-                    return Err(Trap::from(TrapInfo {
-                        code: FaultCode::DivergentJump,
-                        addr: Some(t),
-                        detail: format!(
-                            "lanes disagree on the jalr target ({t0:#010x} and {t:#010x})"
-                        ),
-                    }))
-                }
-                _ => {}
-            }
-        }
-        let target = target.unwrap_or(pc.wrapping_add(4));
-        let is_return = i.rd == 0 && (i.rs1 == 1 || i.rs1 == 5);
-        if is_return && warp.stack.at_exit_point(warp.depth) {
-            // Table reconvergence at the function's exit: the group waits at its return
-            // until the other group returns too.
-            if let Some(nx) = warp.stack.reconverge(pc, target) {
-                warp.mask = nx.mask;
-                warp.pc = nx.pc;
-                warp.stats.reconvergences += 1;
-                if nx.pc == target {
-                    warp.depth = warp.depth.saturating_sub(1);
-                }
-                return Ok(());
-            }
-        }
-        map_lane(warp, n, i.rd, |_| pc.wrapping_add(4));
-        if i.rd != 0 {
-            warp.depth += 1;
-        } else if is_return {
-            warp.depth = warp.depth.saturating_sub(1);
-        }
-        warp.pc = target;
         Ok(())
     }
 

@@ -3,15 +3,17 @@
 //! [`Machine::run`] issues one warp-instruction per core per cycle, round-robin over the
 //! running warps, until the program exits, every warp halts, a warp faults, or a bound is hit.
 //!
-//! Modules: [`config`] (machine configuration), [`divergence`] (the divergence stack and
-//! Vortex's IPDOM stack), [`warp`] (architectural state), `exec`/`exec_fp` (instruction
+//! Modules: [`config`] (machine configuration), [`divergence`] (the divergence stack and call
+//! stack), `control` (branches, jumps and reconvergence), [`ipdom`] (Vortex's IPDOM stack), [`warp`] (architectural state), `exec`/`exec_fp` (instruction
 //! execution), `csr` (CSR behaviour), [`machine`] (scheduling, loading, barriers),
 //! [`stats`] (the report), [`vortex`] and [`vxbin`] (the Vortex compatibility profile).
 
 mod code;
+mod control;
 pub mod config;
 mod csr;
 pub mod divergence;
+pub mod ipdom;
 mod exec;
 mod exec_fp;
 mod fast;

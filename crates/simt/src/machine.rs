@@ -159,7 +159,7 @@ impl Core {
     }
 
     /// A warp halted: a `wspawn` waiting to be alone on the core may go on.
-    fn wake_spawn_waiter(&mut self) {
+    pub(crate) fn wake_spawn_waiter(&mut self) {
         let waiting: Vec<usize> = (0..self.warps.len())
             .filter(|&k| self.warps[k].state == WarpState::SpawnWait)
             .collect();
@@ -450,25 +450,6 @@ impl Machine {
             Some(RunEnd::AllHalted)
         } else {
             Some(RunEnd::Deadlock(waits.join("; ")))
-        }
-    }
-
-    /// Halt the current group of warp `w` (a `tmask` write of 0, `tmc` 0): waiting groups
-    /// run; when none is left the warp halts and sets its `warp_done` bit.
-    pub(crate) fn retire_group(&mut self, c: usize, w: usize) {
-        let core = &mut self.cores[c];
-        let warp = &mut core.warps[w];
-        match warp.stack.retire(warp.mask) {
-            Some(next) => {
-                warp.mask = next.mask;
-                warp.pc = next.pc;
-            }
-            None => {
-                warp.mask = 0;
-                warp.state = WarpState::Idle;
-                core.warp_done |= 1 << w;
-                core.wake_spawn_waiter();
-            }
         }
     }
 

@@ -3,7 +3,8 @@
 //! memory), per-lane fcsr, the divergence and IPDOM stacks, and the per-warp CSRs.
 
 use crate::config::MAX_LANES;
-use crate::divergence::{DivStack, IpdomEntry};
+use crate::divergence::{CallStack, DivStack};
+use crate::ipdom::IpdomEntry;
 
 /// Registers of every lane for one register number.
 pub type LaneRegs = [u32; MAX_LANES];
@@ -86,8 +87,9 @@ pub struct Warp {
     pub resv_mask: u32,
     pub stack: DivStack,
     pub ipdom: Vec<IpdomEntry>,
-    /// Call depth: +1 per linking jal/jalr, −1 per return.
-    pub depth: u32,
+    /// The activations the current group is in: a linking `jal`/`jalr` enters one, a return
+    /// leaves it.
+    pub calls: CallStack,
     pub csr: WarpCsrs,
     pub stats: WarpStats,
 }
@@ -107,7 +109,7 @@ impl Warp {
             resv_mask: 0,
             stack: DivStack::new(stack_depth),
             ipdom: Vec::new(),
-            depth: 0,
+            calls: CallStack::default(),
             csr: WarpCsrs::default(),
             stats: WarpStats::default(),
         }
@@ -120,7 +122,7 @@ impl Warp {
         self.state = WarpState::Running;
         self.stack.clear();
         self.ipdom.clear();
-        self.depth = 0;
+        self.calls.reset();
         self.resv_mask = 0;
     }
 
