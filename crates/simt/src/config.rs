@@ -119,6 +119,9 @@ pub struct Config {
     pub barriers: usize,
     /// Stop the run after this many cycles (0 = the default bound of 10^10 cycles).
     pub max_cycles: u64,
+    /// The run must end through the exit word (or HTIF `tohost`): every warp halting without
+    /// it ends the run as [`RunEnd::NoExit`](crate::RunEnd::NoExit) instead of success.
+    pub require_exit: bool,
     /// Display timing.
     pub display: DisplayConfig,
 }
@@ -138,6 +141,7 @@ impl Default for Config {
             local_mem_base: 0xff00_0000,
             barriers: 16,
             max_cycles: 0,
+            require_exit: false,
             display: DisplayConfig::default(),
         }
     }

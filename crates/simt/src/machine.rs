@@ -80,6 +80,9 @@ pub enum RunEnd {
     Exit(u32),
     /// Every warp of every core halted.
     AllHalted,
+    /// Every warp halted without the exit word, and the configuration requires it
+    /// (`require_exit`): the program stopped early.
+    NoExit,
     /// A warp faulted.
     Fault(FaultInfo),
     /// The cycle bound was reached.
@@ -90,7 +93,8 @@ pub enum RunEnd {
 
 impl RunEnd {
     /// The process exit status for this end: the program's code, 0 when all halted,
-    /// 128 + fault code for a fault, 124 at the cycle bound, 125 for a deadlock.
+    /// 3 when all halted without the required exit word, 128 + fault code for a fault, 124 at
+    /// the cycle bound, 125 for a deadlock.
     pub fn exit_status(&self) -> i32 {
         match self {
             RunEnd::Exit(c) => {
@@ -102,6 +106,7 @@ impl RunEnd {
                 }
             }
             RunEnd::AllHalted => 0,
+            RunEnd::NoExit => 3,
             RunEnd::Fault(f) => 128 + f.code.code() as i32,
             RunEnd::CycleLimit(_) => 124,
             RunEnd::Deadlock(_) => 125,
@@ -384,6 +389,7 @@ impl Machine {
             RunEnd::AllHalted if self.cfg.profile == crate::config::Profile::Vortex => {
                 RunEnd::Exit(crate::vortex::exit_code(self))
             }
+            RunEnd::AllHalted if self.cfg.require_exit => RunEnd::NoExit,
             e => e,
         };
         if let Some(w) = &mut self.console_sink {

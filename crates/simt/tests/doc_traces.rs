@@ -121,7 +121,7 @@ fn trace_of(args: &[String]) -> String {
             panic!("{prog_path} ran into the test's cycle bound ({c} cycles)")
         }
         RunEnd::Deadlock(why) => out += &format!("weft: deadlock: {why}\n"),
-        RunEnd::Exit(_) | RunEnd::AllHalted => {}
+        RunEnd::Exit(_) | RunEnd::AllHalted | RunEnd::NoExit => {}
     }
     out
 }

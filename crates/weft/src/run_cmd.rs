@@ -42,6 +42,10 @@ pub struct RunArgs {
     /// Stop after this many cycles (exit status 124).
     #[arg(long)]
     pub max_cycles: Option<u64>,
+    /// The program must end through the exit word (or HTIF tohost): if every warp halts
+    /// without it, report that and exit with status 3.
+    #[arg(long)]
+    pub require_exit: bool,
     /// Print a statistics table on stderr at the end.
     #[arg(long)]
     pub stats: bool,
@@ -134,6 +138,9 @@ pub fn build_config(a: &RunArgs) -> Result<Config, String> {
     if let Some(v) = a.stack_depth {
         cfg.stack_depth = v;
     }
+    if a.require_exit {
+        cfg.require_exit = true;
+    }
     if let Some(v) = a.max_cycles {
         cfg.max_cycles = v;
     }
@@ -176,6 +183,9 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
             eprintln!("weft: stopped at the cycle bound ({c} cycles); raise it with --max-cycles")
         }
         RunEnd::Deadlock(why) => eprintln!("weft: deadlock: {why}"),
+        RunEnd::NoExit => eprintln!(
+            "weft: every warp halted without writing the exit word (required by --require-exit)"
+        ),
         RunEnd::Exit(_) | RunEnd::AllHalted => {}
     }
     let report = m.report();
@@ -205,6 +215,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         v["end"] = match &end {
             RunEnd::Exit(_) => "exit",
             RunEnd::AllHalted => "all-halted",
+            RunEnd::NoExit => "no-exit",
             RunEnd::Fault(_) => "fault",
             RunEnd::CycleLimit(_) => "cycle-limit",
             RunEnd::Deadlock(_) => "deadlock",
