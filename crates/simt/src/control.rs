@@ -167,9 +167,8 @@ impl Machine {
                 warp.mask = next.mask;
             }
         }
-        let target_of = |warp: &Warp, l: usize| {
-            warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32) & !1
-        };
+        let target_of =
+            |warp: &Warp, l: usize| warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32) & !1;
         let first_lane = warp.mask.trailing_zeros() as usize;
         let mut target = target_of(warp, first_lane);
         let mut go = 0u32;
@@ -246,13 +245,7 @@ impl Machine {
     }
 
     /// `diverge rs1, LABEL` at `pc`.
-    pub(crate) fn diverge(
-        &mut self,
-        c: usize,
-        w: usize,
-        i: &Inst,
-        pc: u32,
-    ) -> Result<(), Trap> {
+    pub(crate) fn diverge(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
         let depth = self.cfg.stack_depth;
         let warp = &mut self.cores[c].warps[w];
         let pred = lanes(warp.mask).fold(0u32, |m, l| {

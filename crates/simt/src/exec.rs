@@ -4,8 +4,8 @@
 
 use crate::code::Slot;
 use crate::divergence::Reconv;
-use crate::ipdom::{self as divergence, JoinOutcome};
 use crate::fast::handler_for;
+use crate::ipdom::{self as divergence, JoinOutcome};
 use crate::machine::Machine;
 use crate::warp::{Warp, WarpState};
 use std::io::Write;

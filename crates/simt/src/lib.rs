@@ -9,14 +9,14 @@
 //! [`stats`] (the report), [`vortex`] and [`vxbin`] (the Vortex compatibility profile).
 
 mod code;
-mod control;
 pub mod config;
+mod control;
 mod csr;
 pub mod divergence;
-pub mod ipdom;
 mod exec;
 mod exec_fp;
 mod fast;
+pub mod ipdom;
 pub mod load;
 pub mod machine;
 pub mod stats;

@@ -11,7 +11,10 @@ use weft_simt::{Config, ReconvMode, RunEnd};
 fn files() -> Vec<(String, String)> {
     let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for dir in [format!("{root}/../shared/repro"), format!("{root}/tests/repro")] {
+    for dir in [
+        format!("{root}/../shared/repro"),
+        format!("{root}/tests/repro"),
+    ] {
         let rd = std::fs::read_dir(&dir).unwrap_or_else(|e| {
             panic!("{dir}: {e} (the shared/ folder must sit beside the repository)")
         });
@@ -24,7 +27,10 @@ fn files() -> Vec<(String, String)> {
         }
     }
     out.sort();
-    assert!(out.len() >= 8, "expected the shared and checked reproductions, found {out:?}");
+    assert!(
+        out.len() >= 8,
+        "expected the shared and checked reproductions, found {out:?}"
+    );
     out
 }
 
@@ -50,7 +56,11 @@ fn every_reproduction_is_right_at_every_lane_count_under_both_mechanisms() {
                 assert!(!out.contains('X'), "{what} printed {out:?}");
                 if src.contains("'.'") || src.contains("print") {
                     let dots = out.chars().filter(|&c| c == '.').count();
-                    let printing = if name.starts_with("bug1") { 3.min(lanes) } else { lanes };
+                    let printing = if name.starts_with("bug1") {
+                        3.min(lanes)
+                    } else {
+                        lanes
+                    };
                     assert_eq!(dots, printing, "{what} printed {out:?}");
                 }
                 let depth = r.m.report().max_divergence_depth;

@@ -17,16 +17,25 @@ fn if_else_parks_then_runs_the_waiting_group_then_pops() {
         Ok(SplitOutcome::Pushed)
     );
     let e = s.top().unwrap();
-    assert_eq!((e.saved_mask, e.pending_mask(), e.parked_mask), (0xf, 0x5, 0));
+    assert_eq!(
+        (e.saved_mask, e.pending_mask(), e.parked_mask),
+        (0xf, 0x5, 0)
+    );
     let k = s.point_at(0x20, &calls).unwrap();
     assert_eq!(
         s.arrive(k, 0xa, 0x20, 0x20, &mut calls),
-        Some(Next { mask: 0x5, pc: 0x1c })
+        Some(Next {
+            mask: 0x5,
+            pc: 0x1c
+        })
     );
     assert_eq!(s.top().unwrap().parked_mask, 0xa);
     assert_eq!(
         s.arrive(k, 0x5, 0x20, 0x20, &mut calls),
-        Some(Next { mask: 0xf, pc: 0x20 })
+        Some(Next {
+            mask: 0xf,
+            pc: 0x20
+        })
     );
     assert!(s.is_empty());
 }
@@ -45,14 +54,23 @@ fn a_loop_exit_taken_first_keeps_one_entry() {
             .unwrap();
         let k = s.point_at(0x40, &calls).unwrap();
         let next = s.arrive(k, leaving, 0x40, 0x40, &mut calls).unwrap();
-        assert_eq!(next, Next { mask: staying, pc: 0x84 });
+        assert_eq!(
+            next,
+            Next {
+                mask: staying,
+                pc: 0x84
+            }
+        );
         assert_eq!(s.len(), 1);
         running = staying;
     }
     let k = s.point_at(0x40, &calls).unwrap();
     assert_eq!(
         s.arrive(k, running, 0x40, 0x40, &mut calls),
-        Some(Next { mask: 0xff, pc: 0x40 })
+        Some(Next {
+            mask: 0xff,
+            pc: 0x40
+        })
     );
     assert!(s.is_empty());
     assert_eq!(s.max_depth(), 1);
@@ -73,9 +91,27 @@ fn several_exits_of_one_region_share_an_entry() {
     );
     let k = s.exit_point(&calls).unwrap();
     // Lane 2 returns; lane 1 runs (last added first), then lane 0, then the pop.
-    assert_eq!(s.arrive(k, 0x4, 0x118, 0x118, &mut calls), Some(Next { mask: 0x2, pc: 0x130 }));
-    assert_eq!(s.arrive(k, 0x2, 0x138, 0x138, &mut calls), Some(Next { mask: 0x1, pc: 0x140 }));
-    assert_eq!(s.arrive(k, 0x1, 0x148, 0x148, &mut calls), Some(Next { mask: 0x7, pc: 0x148 }));
+    assert_eq!(
+        s.arrive(k, 0x4, 0x118, 0x118, &mut calls),
+        Some(Next {
+            mask: 0x2,
+            pc: 0x130
+        })
+    );
+    assert_eq!(
+        s.arrive(k, 0x2, 0x138, 0x138, &mut calls),
+        Some(Next {
+            mask: 0x1,
+            pc: 0x140
+        })
+    );
+    assert_eq!(
+        s.arrive(k, 0x1, 0x148, 0x148, &mut calls),
+        Some(Next {
+            mask: 0x7,
+            pc: 0x148
+        })
+    );
     assert!(s.is_empty());
 }
 
@@ -86,7 +122,8 @@ fn later_calls_are_other_activations() {
     let mut s = DivStack::new(4);
     let mut calls = CallStack::default();
     calls.call();
-    s.split(0x200, 0xf, g(0x204, 0x3), Reconv::None, &calls).unwrap();
+    s.split(0x200, 0xf, g(0x204, 0x3), Reconv::None, &calls)
+        .unwrap();
     calls.ret();
     calls.call();
     assert_eq!(
@@ -104,11 +141,18 @@ fn halting_resumes_waiting_groups_in_their_activation() {
     let mut calls = CallStack::default();
     calls.call();
     let inside = calls.chain().to_vec();
-    s.split(0x300, 0x3, g(0x320, 0x2), Reconv::None, &calls).unwrap();
+    s.split(0x300, 0x3, g(0x320, 0x2), Reconv::None, &calls)
+        .unwrap();
     calls.ret();
     // Lane 0 returned and halts: lane 1 resumes inside the call, and the entry, now holding
     // only lane 1, is dropped.
-    assert_eq!(s.retire(0x1, &mut calls), Some(Next { mask: 0x2, pc: 0x320 }));
+    assert_eq!(
+        s.retire(0x1, &mut calls),
+        Some(Next {
+            mask: 0x2,
+            pc: 0x320
+        })
+    );
     assert_eq!(calls.chain(), inside.as_slice());
     assert!(s.is_empty());
     assert_eq!(s.retire(0x2, &mut calls), None);
@@ -119,33 +163,60 @@ fn a_group_reaching_a_lower_point_leaves_the_entries_above() {
     let mut s = DivStack::new(4);
     let mut calls = CallStack::default();
     // Outer region reconverges at 0x90; an inner one at 0x50.
-    s.split(0x10, 0xf, g(0x60, 0x8), Reconv::At(0x90), &calls).unwrap();
-    s.split(0x20, 0x7, g(0x40, 0x4), Reconv::At(0x50), &calls).unwrap();
+    s.split(0x10, 0xf, g(0x60, 0x8), Reconv::At(0x90), &calls)
+        .unwrap();
+    s.split(0x20, 0x7, g(0x40, 0x4), Reconv::At(0x50), &calls)
+        .unwrap();
     // Lanes 0,1 jump straight to 0x90 (a break out of both): they park in the outer entry.
     let k = s.point_at(0x90, &calls).unwrap();
     assert_eq!(k, 0);
-    assert_eq!(s.arrive(k, 0x3, 0x90, 0x90, &mut calls), Some(Next { mask: 0x4, pc: 0x40 }));
+    assert_eq!(
+        s.arrive(k, 0x3, 0x90, 0x90, &mut calls),
+        Some(Next {
+            mask: 0x4,
+            pc: 0x40
+        })
+    );
     // Lane 2 is the inner entry's only lane: it was dropped when lane 2 started.
     assert_eq!(s.len(), 1);
     let k = s.point_at(0x90, &calls).unwrap();
-    assert_eq!(s.arrive(k, 0x4, 0x90, 0x90, &mut calls), Some(Next { mask: 0x8, pc: 0x60 }));
-    assert_eq!(s.arrive(k, 0x8, 0x90, 0x90, &mut calls), Some(Next { mask: 0xf, pc: 0x90 }));
+    assert_eq!(
+        s.arrive(k, 0x4, 0x90, 0x90, &mut calls),
+        Some(Next {
+            mask: 0x8,
+            pc: 0x60
+        })
+    );
+    assert_eq!(
+        s.arrive(k, 0x8, 0x90, 0x90, &mut calls),
+        Some(Next {
+            mask: 0xf,
+            pc: 0x90
+        })
+    );
 }
 
 #[test]
 fn overflow_faults_and_diverge_empty_faults() {
     let mut s = DivStack::new(1);
     let calls = CallStack::default();
-    s.split(0x100, 0xff, g(0x200, 0x0f), Reconv::None, &calls).unwrap();
+    s.split(0x100, 0xff, g(0x200, 0x0f), Reconv::None, &calls)
+        .unwrap();
     assert_eq!(
         s.split(0x104, 0xf0, g(0x200, 0x30), Reconv::None, &calls),
         Err(FaultCode::DivergeOverflow)
     );
     let mut s = DivStack::new(4);
-    assert_eq!(s.diverge(0x100, 0xff, 0x100, 0x200, &calls), Err(FaultCode::DivergeEmpty));
+    assert_eq!(
+        s.diverge(0x100, 0xff, 0x100, 0x200, &calls),
+        Err(FaultCode::DivergeEmpty)
+    );
     assert_eq!(
         s.diverge(0x100, 0xff, 0x03, 0x200, &calls),
-        Ok(Next { mask: 0x03, pc: 0x104 })
+        Ok(Next {
+            mask: 0x03,
+            pc: 0x104
+        })
     );
     assert_eq!(s.top().unwrap().pending_mask(), 0xfc);
 }
