@@ -1,5 +1,5 @@
 //! The divergence unit: weft's per-warp divergence stack and the warp's call stack of
-//! activations (DESIGN §2.2, `docs/isa.md` §5–6).
+//! activations (`docs/isa.md` §5–6).
 //!
 //! Everything here is pure bookkeeping on masks and pcs: the executor tells it that a branch
 //! or `jalr` split the warp, that the running group reached a reconvergence point, or that it
