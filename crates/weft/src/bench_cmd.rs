@@ -1,6 +1,6 @@
 //! `weft bench`: simulator speed on built-in kernels. Prints warp-instructions/s,
 //! thread-instructions/s and simulated cycles/s for each kernel and lane count, and the ratio
-//! to the reference figures of DESIGN.md §5. Speed lives here, never in timed tests.
+//! to the reference figures in docs/performance.md. Speed lives here, never in timed tests.
 
 use clap::Args;
 use std::time::Instant;
@@ -196,6 +196,6 @@ pub fn bench(a: &BenchArgs) -> Result<i32, String> {
             );
         }
     }
-    println!("references (DESIGN.md §5): QEMU user-mode ≈ 370 M instr/s scalar; Vortex SimX ≈ 0.045–0.09 M warp-instr/s; GPGPU-Sim ≈ 0.1–0.2 M thread-instr/s");
+    println!("references (docs/performance.md): QEMU user-mode ≈ 370 M instr/s scalar; Vortex SimX ≈ 0.045–0.09 M warp-instr/s; GPGPU-Sim ≈ 0.1–0.2 M thread-instr/s");
     Ok(0)
 }
