@@ -9,6 +9,7 @@
 //! an anonymous function named `<0x…>`, so every branch in the code gets an entry.
 
 use crate::cfg::Cfg;
+use crate::jumptable::{DataRegion, JumpTable, Memory};
 use crate::table::{Reconv, ReconvTable};
 use thiserror::Error;
 use weft_isa::Inst;
@@ -113,6 +114,19 @@ pub struct BranchInfo {
     pub reconv: Reconv,
 }
 
+/// One resolved indirect jump (a `switch` compiled to a jump table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JumpInfo {
+    /// The `jalr`'s pc.
+    pub pc: u32,
+    /// The `jalr`.
+    pub inst: Inst,
+    /// The table it reads, and its targets.
+    pub table: JumpTable,
+    /// Where lanes that took different targets reconverge.
+    pub reconv: Reconv,
+}
+
 /// Statistics and results for one function.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FunctionInfo {
@@ -128,6 +142,11 @@ pub struct FunctionInfo {
     pub virtual_exits: usize,
     /// The branches, in pc order.
     pub branches: Vec<BranchInfo>,
+    /// The resolved indirect jumps, in pc order.
+    pub jumps: Vec<JumpInfo>,
+    /// The indirect jumps (not returns) that were not resolved, with their pcs: edges to the
+    /// exit, without table entries.
+    pub unresolved_jumps: Vec<(u32, Inst)>,
 }
 
 /// The result of [`analyze`].
@@ -158,8 +177,28 @@ struct Extent {
 }
 
 /// Compute the reconvergence table of the code in `regions`, split into functions by
-/// `symbols` (which may be empty: then each region is one function).
+/// `symbols` (which may be empty: then each region is one function). Jump tables are read
+/// from the code regions only; see [`analyze_with_data`].
 pub fn analyze(regions: &[CodeRegion<'_>], symbols: &[Symbol]) -> Result<Analysis, AnalysisError> {
+    analyze_with_data(regions, &[], symbols)
+}
+
+/// [`analyze`], reading jump tables from `data` (an ELF's loaded segments, say: `.rodata`)
+/// as well as from the code regions.
+pub fn analyze_with_data(
+    regions: &[CodeRegion<'_>],
+    data: &[DataRegion<'_>],
+    symbols: &[Symbol],
+) -> Result<Analysis, AnalysisError> {
+    let mem = Memory::new(
+        data.iter()
+            .copied()
+            .chain(regions.iter().map(|r| DataRegion {
+                base: r.base,
+                bytes: r.bytes,
+            }))
+            .collect(),
+    );
     let mut warnings = Vec::new();
     // Validate regions and sort them by base.
     let mut regs: Vec<(u32, u64, &[u8])> = Vec::with_capacity(regions.len());
@@ -279,14 +318,20 @@ pub fn analyze(regions: &[CodeRegion<'_>], symbols: &[Symbol]) -> Result<Analysi
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        let cfg = Cfg::build(x.start, &words);
-        let branches: Vec<BranchInfo> = cfg
-            .reconvergence()
-            .into_iter()
-            .map(|(pc, inst, reconv)| BranchInfo { pc, inst, reconv })
-            .collect();
-        for b in &branches {
-            analysis.table.insert(b.pc, b.reconv);
+        let cfg = Cfg::build_with_memory(x.start, &words, &mem);
+        let mut branches = Vec::new();
+        let mut jumps = Vec::new();
+        for (pc, inst, reconv) in cfg.reconvergence() {
+            analysis.table.insert(pc, reconv);
+            match cfg.jump_at(pc) {
+                Some(t) => jumps.push(JumpInfo {
+                    pc,
+                    inst,
+                    table: t.clone(),
+                    reconv,
+                }),
+                None => branches.push(BranchInfo { pc, inst, reconv }),
+            }
         }
         analysis.functions.push(FunctionInfo {
             name: x.name,
@@ -295,6 +340,12 @@ pub fn analyze(regions: &[CodeRegion<'_>], symbols: &[Symbol]) -> Result<Analysi
             blocks: cfg.blocks.len(),
             virtual_exits: cfg.virtual_exits.len(),
             branches,
+            jumps,
+            unresolved_jumps: cfg
+                .unresolved
+                .iter()
+                .filter_map(|&pc| Some((pc, *cfg.inst_at(pc)?)))
+                .collect(),
         });
     }
     Ok(analysis)

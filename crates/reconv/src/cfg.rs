@@ -16,6 +16,7 @@
 //! cannot reach the exit (infinite loops) get virtual edges from
 //! [`crate::postdom::connect_dead_ends`].
 
+use crate::jumptable::{self, is_candidate, Func, JumpTable, Memory};
 use crate::postdom::{connect_dead_ends, immediate_postdominators};
 use crate::table::Reconv;
 use weft_isa::csr::TMASK;
@@ -100,12 +101,23 @@ pub struct Cfg {
     /// Blocks that received a virtual edge to the exit because they sit in a region that
     /// cannot otherwise reach it (an infinite loop).
     pub virtual_exits: Vec<usize>,
+    /// Resolved jump tables, in pc order: each `jalr` has an edge to every target.
+    pub jumps: Vec<JumpTable>,
+    /// The pcs of indirect jumps (`jalr x0` not through `ra`/`t0`) left unresolved: each is
+    /// an edge to the exit.
+    pub unresolved: Vec<u32>,
 }
 
 impl Cfg {
     /// Build the CFG of the function whose instruction words (already little-endian decoded)
-    /// start at `start`. The function ends after the last word.
+    /// start at `start`, without jump-table resolution (no memory to read tables from). The
+    /// function ends after the last word.
     pub fn build(start: u32, words: &[u32]) -> Cfg {
+        Cfg::build_with_memory(start, words, &Memory::default())
+    }
+
+    /// Build the CFG, resolving jump tables ([`crate::jumptable`]) from `mem`.
+    pub fn build_with_memory(start: u32, words: &[u32], mem: &Memory<'_>) -> Cfg {
         let insts: Vec<Option<Inst>> = words.iter().map(|&w| Inst::decode(w).ok()).collect();
         let n = insts.len();
         // Word index of an in-function, word-aligned address.
@@ -131,6 +143,8 @@ impl Cfg {
                 leader[i + 1] = true;
             }
         }
+        let (jumps, unresolved) = resolve_jumps(start, &insts, &flows, &mut leader, mem);
+        let jump_of = |i: usize| jumps.iter().find(|t| t.pc == pc_of(i));
         let starts: Vec<usize> = (0..n).filter(|&i| leader[i]).collect();
         let exit = starts.len();
         // Block index of every word (blocks are contiguous ranges of words).
@@ -146,11 +160,16 @@ impl Cfg {
             let e = starts.get(b + 1).copied().unwrap_or(n);
             let last = e - 1;
             let next = pc_of(e);
-            let mut succs = match flows[last] {
-                Flow::Next => vec![node(next)],
-                Flow::Cond { target } => vec![node(next), node(target)],
-                Flow::Jump { target } => vec![node(target)],
-                Flow::Exit(_) => vec![exit],
+            let mut succs = match (flows[last], jump_of(last)) {
+                (_, Some(t)) => {
+                    let mut s: Vec<usize> = t.targets().into_iter().map(node).collect();
+                    s.sort_unstable();
+                    s
+                }
+                (Flow::Next, _) => vec![node(next)],
+                (Flow::Cond { target }, _) => vec![node(next), node(target)],
+                (Flow::Jump { target }, _) => vec![node(target)],
+                (Flow::Exit(_), _) => vec![exit],
             };
             succs.dedup();
             blocks.push(Block {
@@ -164,6 +183,8 @@ impl Cfg {
             insts,
             blocks,
             virtual_exits: Vec::new(),
+            jumps,
+            unresolved,
         };
         let mut g = cfg.graph();
         cfg.virtual_exits = connect_dead_ends(&mut g, exit);
@@ -194,7 +215,13 @@ impl Cfg {
         self.insts.get((off / 4) as usize)?.as_ref()
     }
 
-    /// Every conditional branch and `diverge` with its reconvergence point, in pc order.
+    /// The resolved jump table of the `jalr` at `pc`, if any.
+    pub fn jump_at(&self, pc: u32) -> Option<&JumpTable> {
+        self.jumps.iter().find(|t| t.pc == pc)
+    }
+
+    /// Every conditional branch, `diverge` and resolved indirect jump with its reconvergence
+    /// point, in pc order.
     pub fn reconvergence(&self) -> Vec<(u32, Inst, Reconv)> {
         let exit = self.exit();
         let ipdom = immediate_postdominators(&self.graph(), exit);
@@ -204,7 +231,7 @@ impl Cfg {
             let Some(inst) = self.inst_at(pc) else {
                 continue;
             };
-            if !matches!(flow(Some(inst), pc), Flow::Cond { .. }) {
+            if !matches!(flow(Some(inst), pc), Flow::Cond { .. }) && self.jump_at(pc).is_none() {
                 continue;
             }
             let reconv = match ipdom[b] {
@@ -216,4 +243,104 @@ impl Cfg {
         }
         out
     }
+}
+
+/// Resolve the function's candidate jump tables. Marks every instruction a table in `mem`
+/// could enter as a leader (only when the function has a candidate). Returns the resolved
+/// tables in pc order and the pcs of the candidates left unresolved.
+fn resolve_jumps(
+    start: u32,
+    insts: &[Option<Inst>],
+    flows: &[Flow],
+    leader: &mut [bool],
+    mem: &Memory<'_>,
+) -> (Vec<JumpTable>, Vec<u32>) {
+    let n = insts.len();
+    let pc_of = |i: usize| start.wrapping_add(4 * i as u32);
+    let cands: Vec<usize> = (0..n)
+        .filter(|&i| insts[i].as_ref().is_some_and(is_candidate))
+        .collect();
+    if cands.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let end = pc_of(n);
+    let mut addressed = vec![false; n];
+    for &a in mem.addresses_in(start, if end < start { u32::MAX } else { end }) {
+        let i = (a.wrapping_sub(start) / 4) as usize;
+        if i < n {
+            addressed[i] = true;
+            leader[i] = true;
+        }
+    }
+    // Instruction-level predecessors over the known (direct) edges.
+    let index_of = |pc: u32| {
+        let off = pc.wrapping_sub(start);
+        (off.is_multiple_of(4) && ((off / 4) as usize) < n).then_some((off / 4) as usize)
+    };
+    let mut preds = vec![Vec::new(); n];
+    for (i, f) in flows.iter().enumerate() {
+        let next = (i + 1 < n).then_some(i + 1);
+        let succ = match *f {
+            Flow::Next => [next, None],
+            Flow::Cond { target } => [next, index_of(target)],
+            Flow::Jump { target } => [index_of(target), None],
+            Flow::Exit(_) => [None, None],
+        };
+        for s in succ.into_iter().flatten() {
+            if !preds[s].contains(&i) {
+                preds[s].push(i);
+            }
+        }
+    }
+    // Pass 1: optimistic live-in constants.
+    let mut tentative = Vec::new();
+    {
+        let f = Func {
+            start,
+            insts,
+            leader,
+            addressed: &addressed,
+            preds: &preds,
+        };
+        for &j in &cands {
+            let mut assumed = Vec::new();
+            let mut query = |at: usize, r: u8| jumptable::live_in_constant(&f, at, r, None);
+            if let Some(t) = jumptable::resolve(&f, j, mem, &mut query, &mut assumed) {
+                tentative.push((j, t, assumed));
+            }
+        }
+    }
+    // Pass 2: check the assumptions on the graph with every tentative table's edges, where
+    // an addressed instruction no tentative table targets may be entered from anywhere.
+    if tentative.iter().any(|t| !t.2.is_empty()) {
+        let mut unknown_entry = addressed.clone();
+        for (j, t, _) in &tentative {
+            for target in t.targets() {
+                if let Some(i) = index_of(target) {
+                    unknown_entry[i] = false;
+                    if !preds[i].contains(j) {
+                        preds[i].push(*j);
+                    }
+                }
+            }
+        }
+        let f = Func {
+            start,
+            insts,
+            leader,
+            addressed: &addressed,
+            preds: &preds,
+        };
+        tentative.retain(|(_, _, assumed)| {
+            assumed.iter().all(|a| {
+                jumptable::live_in_constant(&f, a.at, a.reg, Some(&unknown_entry)) == Some(a.value)
+            })
+        });
+    }
+    let unresolved = cands
+        .iter()
+        .filter(|&&j| !tentative.iter().any(|t| t.0 == j))
+        .map(|&j| pc_of(j))
+        .collect();
+    (tentative.into_iter().map(|t| t.1).collect(), unresolved)
 }

@@ -6,7 +6,14 @@
 //! ```
 //!
 //! the branch pc, its text, its reconvergence pc (or `exit`), and the branch's function and
-//! offset.
+//! offset. A resolved indirect jump (a `switch`'s jump table) has the same columns followed by
+//! `jump` and its table; an indirect jump left unresolved has no table entry, so it shows
+//! `none` and `unresolved jump` (it is an edge to the function's exit):
+//!
+//! ```text
+//! 0x800001d8  jalr zero, 0(a0)              -> 0x800002ec  (dense+0x6c)  jump: table 0x800018a4, 8 entries, 8 targets
+//! 0x80000460  jalr zero, 0(a1)              -> none        (indirect+0x8)  unresolved jump
+//! ```
 
 use crate::analysis::Analysis;
 use std::fmt::{self, Write};
@@ -23,15 +30,46 @@ impl Analysis {
     /// Write the dump.
     pub fn write_dump(&self, out: &mut impl Write) -> fmt::Result {
         for f in &self.functions {
+            // (pc, instruction, reconvergence column, trailing note), merged in pc order.
+            let mut lines: Vec<(u32, String, String, String)> = Vec::new();
             for b in &f.branches {
+                let text = b.inst.text(Some(b.pc));
+                lines.push((b.pc, text, b.reconv.to_string(), String::new()));
+            }
+            for j in &f.jumps {
+                let note = format!(
+                    "  jump: table {:#010x}{}, {} entries{}, {} targets",
+                    j.table.table,
+                    if j.table.relative_to.is_some() {
+                        " (offsets)"
+                    } else {
+                        ""
+                    },
+                    j.table.entries.len(),
+                    if j.table.bound.is_some() {
+                        ""
+                    } else {
+                        " (no bounds check found)"
+                    },
+                    j.table.targets().len()
+                );
+                lines.push((j.pc, j.inst.text(Some(j.pc)), j.reconv.to_string(), note));
+            }
+            for &(pc, inst) in &f.unresolved_jumps {
+                let text = inst.text(Some(pc));
+                lines.push((pc, text, "none".into(), "  unresolved jump".into()));
+            }
+            lines.sort_by_key(|l| l.0);
+            for (pc, text, reconv, note) in lines {
                 writeln!(
                     out,
-                    "{:#010x}  {:<28}  -> {:<10}  ({}+{:#x})",
-                    b.pc,
-                    b.inst.text(Some(b.pc)),
-                    b.reconv.to_string(),
+                    "{:#010x}  {:<28}  -> {:<10}  ({}+{:#x}){}",
+                    pc,
+                    text,
+                    reconv,
                     f.name,
-                    b.pc.wrapping_sub(f.start)
+                    pc.wrapping_sub(f.start),
+                    note
                 )?;
             }
         }

@@ -1,13 +1,14 @@
 //! weft-reconv: where diverged lanes reconverge, for code without `converge` instructions.
 //!
-//! For every conditional branch (and `diverge`) of a program, this crate computes the
-//! branch's **immediate post-dominator** — the first instruction that every path from the
+//! For every conditional branch (and `diverge`, and every indirect jump whose jump table it
+//! resolves) of a program, this crate computes the branch's **immediate post-dominator** — the first instruction that every path from the
 //! branch to the function's exit passes — and records its pc in a [`ReconvTable`]. The
 //! divergence unit reconverges a diverged group when it reaches that pc at the branch's call
 //! depth (DESIGN §2.2); see `docs/reconvergence.md`.
 //!
 //! The pipeline: [`analyze`] splits code regions into functions by symbols
-//! ([`analysis`]); [`cfg::Cfg::build`] makes each function's control-flow graph;
+//! ([`analysis`]); [`cfg::Cfg::build`] makes each function's control-flow graph, with the
+//! targets of `switch` jump tables that [`jumptable`] recovers;
 //! [`postdom`] computes post-dominators (Cooper–Harvey–Kennedy on the reversed graph);
 //! [`section`] stores the table as the `.weft.reconv` ELF section; [`dump`] prints it.
 //!
@@ -33,12 +34,15 @@
 pub mod analysis;
 pub mod cfg;
 pub mod dump;
+pub mod jumptable;
 pub mod postdom;
 pub mod section;
 pub mod table;
 
 pub use analysis::{
-    analyze, Analysis, AnalysisError, BranchInfo, CodeRegion, FunctionInfo, Symbol, Warning,
+    analyze, analyze_with_data, Analysis, AnalysisError, BranchInfo, CodeRegion, FunctionInfo,
+    JumpInfo, Symbol, Warning,
 };
+pub use jumptable::{DataRegion, JumpTable};
 pub use section::{SectionError, SECTION_MAGIC, SECTION_NAME, SECTION_VERSION};
 pub use table::{Reconv, ReconvTable, AT_EXIT};
