@@ -6,7 +6,7 @@ use crate::divergence::Reconv;
 use crate::machine::{Program, Segment};
 use std::collections::HashMap;
 use weft_elf::{read_elf, SymbolBinding, SymbolKind};
-use weft_reconv::{analyze, CodeRegion, ReconvTable, Symbol};
+use weft_reconv::{analyze_with_data, CodeRegion, DataRegion, ReconvTable, Symbol};
 
 /// Where the reconvergence table came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,9 +88,10 @@ pub(crate) fn reconv_map(table: &ReconvTable) -> HashMap<u32, Reconv> {
         .collect()
 }
 
-/// Run the reconvergence analysis on an image's executable segments. Function starts are
-/// the FUNC symbols; in code with none (hand-written assembly without `.type`), the global
-/// labels. Local labels are never function starts (a loop label would split its loop).
+/// Run the reconvergence analysis on an image's executable segments, reading `switch` jump
+/// tables from every loaded segment. Function starts are the FUNC symbols; in code with none
+/// (hand-written assembly without `.type`), the global labels. Local labels are never
+/// function starts (a loop label would split its loop).
 pub fn analyze_image(
     img: &weft_elf::ElfImage,
 ) -> Result<weft_reconv::Analysis, weft_reconv::AnalysisError> {
@@ -131,5 +132,13 @@ pub fn analyze_image(
             )
         })
         .collect();
-    analyze(&regions, &funcs)
+    let data: Vec<DataRegion> = img
+        .segments
+        .iter()
+        .map(|s| DataRegion {
+            base: s.vaddr,
+            bytes: &s.data,
+        })
+        .collect();
+    analyze_with_data(&regions, &data, &funcs)
 }
