@@ -7,7 +7,10 @@
 //! - `jal x0` inside the function is a jump; outside it is a tail call, an edge to the exit;
 //! - `jal`/`jalr` with `rd ≠ x0` are calls: control continues at the next instruction, and
 //!   the call does not end the basic block;
-//! - `jalr x0` (returns and every other indirect jump) leaves the function: edge to the exit;
+//! - `jalr x0` through `ra` or `t0` (a return) leaves the function: edge to the exit;
+//! - any other `jalr x0` is a candidate jump table ([`crate::jumptable`]): resolved, it has an
+//!   edge to every target in the table (every target starts a block); unresolved (a
+//!   function pointer, a tail call through a register), an edge to the exit;
 //! - `ecall`, `ebreak`, `mret`, `tmc x0`, `csrrw`/`csrrwi` writing zero from `x0`/`0` to
 //!   `tmask`, and undecodable words: edge to the exit; `wfi` continues;
 //! - falling off the end of the function: edge to the exit.
@@ -26,7 +29,8 @@ use weft_isa::{Inst, Op};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExitKind {
     /// `jalr x0, …`: a return or another indirect jump (a switch's jump table, a computed
-    /// tail call). Its targets are unknown, so it is treated as leaving the function.
+    /// tail call). Per instruction its targets are unknown, so it leaves the function;
+    /// [`Cfg::build_with_memory`] replaces that exit by the targets of a resolved jump table.
     IndirectJump,
     /// `tmc x0`, or `csrrw`/`csrrwi` writing zero to `tmask`: the warp halts.
     Halt,
