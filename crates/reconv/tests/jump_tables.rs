@@ -387,8 +387,9 @@ fn require(tool: &str, hint: &str) {
     }
 }
 
-fn out_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("weft-reconv-jt-{}", std::process::id()));
+/// A scratch directory per test and process (tests may run as threads of one process).
+fn out_dir(tool: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("weft-reconv-jt-{tool}-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
     d
 }
@@ -414,7 +415,7 @@ const OPTS: [&str; 5] = ["-O0", "-O1", "-O2", "-O3", "-Os"];
 
 fn compiled(tool: &str, hint: &str, common: &[&str]) {
     require(tool, hint);
-    let dir = out_dir();
+    let dir = out_dir(tool);
     let mut summary = Vec::new();
     for model in ["medlow", "medany"] {
         for opt in OPTS {
