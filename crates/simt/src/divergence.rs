@@ -16,6 +16,7 @@
 //! group reaches the point (or halts), the next waiting group runs; when none is left the entry
 //! pops and the parked lanes go on together.
 
+use crate::record::DivEvents;
 use weft_isa::FaultCode;
 
 /// Where an entry reconverges.
@@ -185,6 +186,9 @@ pub struct DivStack {
     entries: Vec<Entry>,
     depth_limit: usize,
     max_seen: usize,
+    /// What happened since the last reset: `record::DivEvents` flags (push, join, park, pop,
+    /// halt), for the step record.
+    pub events: u8,
 }
 
 impl DivStack {
@@ -194,6 +198,7 @@ impl DivStack {
             entries: Vec::with_capacity(depth_limit),
             depth_limit,
             max_seen: 0,
+            events: 0,
         }
     }
 
@@ -281,6 +286,7 @@ impl DivStack {
                 e.saved_mask &= !second.mask;
             }
             self.entries[k].place(second);
+            self.events |= DivEvents::JOIN;
             return Ok(SplitOutcome::Joined);
         }
         if self.entries.len() >= self.depth_limit {
@@ -297,6 +303,7 @@ impl DivStack {
         };
         e.place(second);
         self.entries.push(e);
+        self.events |= DivEvents::PUSH;
         self.max_seen = self.max_seen.max(self.entries.len());
         Ok(SplitOutcome::Pushed)
     }
@@ -321,6 +328,7 @@ impl DivStack {
             if self.entries.len() >= self.depth_limit {
                 return Err(FaultCode::DivergeOverflow);
             }
+            self.events |= DivEvents::PUSH;
             self.entries.push(Entry {
                 saved_mask: active,
                 waiting: vec![Group {
@@ -397,6 +405,7 @@ impl DivStack {
     /// The current group (`current` lanes) has halted: it leaves every entry. Returns the
     /// group that runs next, or `None` when no lanes are left.
     pub fn retire(&mut self, current: u32, calls: &mut CallStack) -> Option<Next> {
+        self.events |= DivEvents::HALT;
         for e in &mut self.entries {
             e.saved_mask &= !current;
             e.parked_mask &= !current;
@@ -416,8 +425,10 @@ impl DivStack {
             let top = self.entries.last_mut()?;
             if let Some(g) = top.waiting.pop() {
                 calls.restore(&top.frames);
+                self.events |= DivEvents::PARK;
                 if top.saved_mask == g.mask {
                     self.entries.pop();
+                    self.events |= DivEvents::POP;
                 }
                 return Some(Next {
                     mask: g.mask,
@@ -425,6 +436,7 @@ impl DivStack {
                 });
             }
             let e = self.entries.pop()?;
+            self.events |= DivEvents::POP;
             debug_assert_eq!(e.parked_mask, e.saved_mask);
             if e.parked_mask != 0 {
                 calls.restore(&e.frames);

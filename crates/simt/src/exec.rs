@@ -5,10 +5,9 @@
 use crate::code::Slot;
 use crate::divergence::Reconv;
 use crate::fast::handler_for;
-use crate::ipdom::{self as divergence, JoinOutcome};
+use crate::ipdom::{self, JoinOutcome};
 use crate::machine::Machine;
 use crate::warp::{Warp, WarpState};
-use std::io::Write;
 use weft_isa::{Class, FaultCode, Inst, Op};
 use weft_mem::{MemFault, StoreEffect};
 use weft_sem::alu;
@@ -88,23 +87,41 @@ impl Machine {
     /// Execute one warp-instruction of warp `w` on core `c`.
     #[inline(always)]
     pub(crate) fn step(&mut self, c: usize, w: usize) {
+        if !self.observers.is_empty() {
+            return self.step_observed(c, w);
+        }
+        let Some((pc, slot)) = self.prepare(c, w) else {
+            return;
+        };
+        self.execute(c, w, pc, &slot);
+    }
+
+    /// Reconvergence, breakpoint and watchdog checks, then fetch. `None` when the warp does
+    /// not issue (stopped, or a fetch fault).
+    #[inline(always)]
+    fn prepare(&mut self, c: usize, w: usize) -> Option<(u32, Slot)> {
         let warp = &self.cores[c].warps[w];
         if (!warp.stack.is_empty() || warp.csr.break_pc != 0 || warp.csr.watchdog & 3 != 0)
             && self.pre_issue(c, w)
         {
-            return;
+            return None;
         }
-        let warp = &self.cores[c].warps[w];
-        let (pc, mask) = (warp.pc, warp.mask);
-        let slot = match self.code.fetch(&self.mem, pc) {
-            Ok(s) => s,
-            Err(code) => return self.fetch_fault(c, w, pc, code),
-        };
-        if self.trace.is_some() {
-            self.trace_line(c, w, mask, pc, &slot.inst);
+        let pc = self.cores[c].warps[w].pc;
+        match self.code.fetch(&self.mem, pc) {
+            Ok(s) => Some((pc, s)),
+            Err(code) => {
+                self.fetch_fault(c, w, pc, code);
+                None
+            }
         }
+    }
+
+    /// Count the instruction and run its handler.
+    #[inline(always)]
+    fn execute(&mut self, c: usize, w: usize, pc: u32, slot: &Slot) {
         let full = self.full_mask;
         let warp = &mut self.cores[c].warps[w];
+        let mask = warp.mask;
         warp.stats.warp_instructions += 1;
         warp.stats.thread_instructions += if mask == full {
             self.cfg.lanes as u64
@@ -112,9 +129,23 @@ impl Machine {
             mask.count_ones() as u64
         };
         self.stats.count(slot.inst.op);
-        if let Err(t) = (slot.handler)(self, c, w, &slot, pc) {
+        if let Err(t) = (slot.handler)(self, c, w, slot, pc) {
             self.finish_trap(c, w, pc, t);
         }
+    }
+
+    /// A step while observers are attached: the same step, with its record.
+    #[cold]
+    fn step_observed(&mut self, c: usize, w: usize) {
+        self.cores[c].warps[w].stack.events = 0;
+        let Some((pc, slot)) = self.prepare(c, w) else {
+            return;
+        };
+        let mask = self.cores[c].warps[w].mask;
+        let before = self.record_before(c, w, pc, mask, &slot.inst);
+        self.execute(c, w, pc, &slot);
+        let r = self.record_after(c, w, before);
+        self.deliver(&r);
     }
 
     /// The checks before issue that only apply to diverged warps, breakpoints and armed
@@ -194,26 +225,6 @@ impl Machine {
             return;
         }
         self.raise(c, w, code, addr, detail);
-    }
-
-    fn trace_line(&mut self, c: usize, w: usize, mask: u32, pc: u32, inst: &Inst) {
-        let sym = self
-            .symbolize(pc)
-            .map(|s| format!(" <{s}>"))
-            .unwrap_or_default();
-        let line = format!(
-            "{:>10} c{} w{} {:08x} {:08x}{}  {}\n",
-            self.cycle,
-            c,
-            w,
-            mask,
-            pc,
-            sym,
-            inst.text(Some(pc))
-        );
-        if let Some(t) = &mut self.trace {
-            let _ = t.write_all(line.as_bytes());
-        }
     }
 
     /// Check the warp's watchdog; HARD faults, SOFT sets the expired bit (and traps to mtvec
@@ -336,8 +347,8 @@ impl Machine {
                     let bit = (warp.x[i.rs1 as usize][l] & 1 != 0) != neg;
                     acc | (bit as u32) << l
                 });
-                let (nm, token) = divergence::vx_split(&mut warp.ipdom, n.max(2) - 1, m, pred, pc)
-                    .map_err(fault)?;
+                let (nm, token) =
+                    ipdom::vx_split(&mut warp.ipdom, n.max(2) - 1, m, pred, pc).map_err(fault)?;
                 map_lane(warp, n, i.rd, |_| token);
                 if nm != m {
                     warp.stats.divergences += 1;
@@ -347,7 +358,7 @@ impl Machine {
             }
             Op::VxJoin => {
                 let token = warp.uniform(i.rs1);
-                match divergence::vx_join(&mut warp.ipdom, warp.mask, token).map_err(fault)? {
+                match ipdom::vx_join(&mut warp.ipdom, warp.mask, token).map_err(fault)? {
                     JoinOutcome::Uniform => warp.pc = next,
                     JoinOutcome::Else { mask, pc } => {
                         warp.mask = mask;

@@ -204,7 +204,7 @@ pub struct Machine {
     pub(crate) reservations: Vec<(u16, u16, u8)>,
     pub(crate) console: Vec<u8>,
     console_sink: Option<Box<dyn Write>>,
-    pub(crate) trace: Option<Box<dyn Write>>,
+    pub(crate) observers: Vec<Box<dyn crate::record::Observer>>,
     pub symbols: Vec<(String, u32)>,
     pub stats: Stats,
     /// Every lane of a warp.
@@ -280,7 +280,7 @@ impl Machine {
             reservations: Vec::new(),
             console: Vec::new(),
             console_sink: None,
-            trace: None,
+            observers: Vec::new(),
             symbols: prog.symbols.clone(),
             stats,
             full_mask: cfg_full,
@@ -297,9 +297,16 @@ impl Machine {
         self.console_sink = Some(w);
     }
 
-    /// Write one trace line per warp-instruction to `w`.
+    /// Write one trace line per warp-instruction to `w` (the [`TextTrace`](crate::record::TextTrace)
+    /// observer).
     pub fn set_trace(&mut self, w: Box<dyn Write>) {
-        self.trace = Some(w);
+        self.add_observer(Box::new(crate::record::TextTrace::new(w)));
+    }
+
+    /// Attach an observer: it receives the [`StepRecord`](crate::record::StepRecord) of every
+    /// warp-instruction from now on, and is told when the run ends.
+    pub fn add_observer(&mut self, o: Box<dyn crate::record::Observer>) {
+        self.observers.push(o);
     }
 
     /// Console output collected so far (when no sink is set).
@@ -395,8 +402,8 @@ impl Machine {
         if let Some(w) = &mut self.console_sink {
             let _ = w.flush();
         }
-        if let Some(t) = &mut self.trace {
-            let _ = t.flush();
+        for o in &mut self.observers {
+            o.finish();
         }
         end
     }

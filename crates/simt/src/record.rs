@@ -1,0 +1,334 @@
+//! The step record: what one warp-instruction did — who issued it, the lanes that executed it,
+//! the registers it read and wrote with every executing lane's value, the memory each lane
+//! touched, what the divergence unit did, and the fault if it faulted. It is the seam for
+//! everything that watches the functional model: the text trace (`--trace`) is built from
+//! it, and a timing model, trace export, a debugger or RTL lockstep attach as [`Observer`]s.
+//!
+//! Records are made only while an observer is attached (the plain run path stays as fast as
+//! before): the machine notes the source registers and addresses before the instruction runs
+//! and the destinations after, so no instruction handler knows about records.
+
+use crate::machine::{FaultInfo, Machine};
+use std::io::Write;
+use weft_isa::{Inst, Op};
+
+/// A register file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegFile {
+    /// x0–x31.
+    X,
+    /// f0–f31.
+    F,
+}
+
+/// One register and its value in every lane of the record's mask (`values[l]` for lane `l`;
+/// lanes outside the mask are 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegValues {
+    /// Which file.
+    pub file: RegFile,
+    /// Register number.
+    pub index: u8,
+    /// Per-lane values.
+    pub values: Vec<u32>,
+}
+
+/// How a lane touched memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    /// A load (`lb`…`lw`, `flw`, `lr.w`).
+    Load,
+    /// A store (`sb`…`sw`, `fsw`, `sc.w`).
+    Store,
+    /// An atomic read-modify-write.
+    Amo,
+}
+
+/// One lane's memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneAccess {
+    /// The lane.
+    pub lane: u8,
+    /// The byte address.
+    pub addr: u32,
+    /// Bytes.
+    pub size: u8,
+    /// Load, store or AMO.
+    pub kind: AccessKind,
+}
+
+/// What the divergence unit did during the step (several can happen in one step: a group
+/// can arrive at a point before issuing and the instruction then split the warp).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DivEvents(pub u8);
+
+impl DivEvents {
+    /// A new entry was pushed.
+    pub const PUSH: u8 = 1;
+    /// A waiting group joined an open entry (a loop coming round, another exit of a region).
+    pub const JOIN: u8 = 2;
+    /// A group parked at a reconvergence point and another group started.
+    pub const PARK: u8 = 4;
+    /// An entry popped: its lanes go on together.
+    pub const POP: u8 = 8;
+    /// The running group halted.
+    pub const HALT: u8 = 16;
+
+    /// True if `flag` happened.
+    pub fn has(self, flag: u8) -> bool {
+        self.0 & flag != 0
+    }
+
+    /// The events' names, in a fixed order.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            (Self::PUSH, "push"),
+            (Self::JOIN, "join"),
+            (Self::PARK, "park"),
+            (Self::POP, "pop"),
+            (Self::HALT, "halt"),
+        ]
+        .iter()
+        .filter(|(f, _)| self.has(*f))
+        .map(|(_, n)| *n)
+        .collect()
+    }
+}
+
+/// What one warp-instruction did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepRecord {
+    /// The cycle it issued in.
+    pub cycle: u64,
+    /// Core.
+    pub core: usize,
+    /// Warp.
+    pub warp: usize,
+    /// Its pc.
+    pub pc: u32,
+    /// The instruction.
+    pub inst: Inst,
+    /// The lanes that executed it.
+    pub mask: u32,
+    /// The warp's pc after it.
+    pub next_pc: u32,
+    /// The warp's mask after it (another group's, after a divergence event).
+    pub next_mask: u32,
+    /// Source registers, with the values the executing lanes read.
+    pub reads: Vec<RegValues>,
+    /// Destination registers, with the values the executing lanes wrote.
+    pub writes: Vec<RegValues>,
+    /// Memory accesses, lane by lane.
+    pub mem: Vec<LaneAccess>,
+    /// Divergence events of the step.
+    pub divergence: DivEvents,
+    /// The fault, if the instruction faulted.
+    pub fault: Option<FaultInfo>,
+}
+
+/// Something that watches every warp-instruction. Attach with [`Machine::add_observer`].
+pub trait Observer {
+    /// Called after each warp-instruction with its record; `m` is the machine after it.
+    fn step(&mut self, m: &Machine, r: &StepRecord);
+    /// Called when the run ends.
+    fn finish(&mut self) {}
+}
+
+/// Registers an operand string (the instruction table's `args`) names, as (file, field,
+/// written?) with field 0 = rd, 1 = rs1, 2 = rs2, 3 = rs3.
+fn operands(op: Op) -> impl Iterator<Item = (RegFile, u8, bool)> {
+    op.entry().args.chars().filter_map(|c| match c {
+        'd' => Some((RegFile::X, 0, true)),
+        's' => Some((RegFile::X, 1, false)),
+        't' => Some((RegFile::X, 2, false)),
+        'D' => Some((RegFile::F, 0, true)),
+        'S' => Some((RegFile::F, 1, false)),
+        'T' => Some((RegFile::F, 2, false)),
+        'R' => Some((RegFile::F, 3, false)),
+        _ => None,
+    })
+}
+
+fn field(i: &Inst, f: u8) -> u8 {
+    match f {
+        0 => i.rd,
+        1 => i.rs1,
+        2 => i.rs2,
+        _ => i.rs3,
+    }
+}
+
+fn lane_values(m: &Machine, c: usize, w: usize, file: RegFile, r: u8, mask: u32) -> Vec<u32> {
+    let warp = &m.cores[c].warps[w];
+    let lanes = m.cfg.lanes;
+    (0..lanes)
+        .map(|l| {
+            if mask >> l & 1 == 0 {
+                0
+            } else {
+                match file {
+                    RegFile::X => warp.x[r as usize][l],
+                    RegFile::F => warp.f[r as usize][l],
+                }
+            }
+        })
+        .collect()
+}
+
+/// Bytes and kind of a memory instruction.
+fn access(op: Op) -> Option<(u8, AccessKind)> {
+    use Op::*;
+    Some(match op {
+        Lb | Lbu => (1, AccessKind::Load),
+        Lh | Lhu => (2, AccessKind::Load),
+        Lw | Flw | LrW => (4, AccessKind::Load),
+        Sb => (1, AccessKind::Store),
+        Sh => (2, AccessKind::Store),
+        Sw | Fsw | ScW => (4, AccessKind::Store),
+        AmoswapW | AmoaddW | AmoxorW | AmoandW | AmoorW | AmominW | AmomaxW | AmominuW
+        | AmomaxuW => (4, AccessKind::Amo),
+        _ => return None,
+    })
+}
+
+/// The part of a record known before the instruction runs.
+pub(crate) struct Before {
+    pub pc: u32,
+    pub mask: u32,
+    pub inst: Inst,
+    pub cycle: u64,
+    pub reads: Vec<RegValues>,
+    pub mem: Vec<LaneAccess>,
+    pub had_fault: bool,
+}
+
+impl Machine {
+    /// Note what the instruction will read and touch.
+    pub(crate) fn record_before(
+        &self,
+        c: usize,
+        w: usize,
+        pc: u32,
+        mask: u32,
+        inst: &Inst,
+    ) -> Before {
+        let mut reads = Vec::new();
+        for (file, f, written) in operands(inst.op) {
+            let r = field(inst, f);
+            let zero = file == RegFile::X && r == 0;
+            if !written && !zero {
+                reads.push(RegValues {
+                    file,
+                    index: r,
+                    values: lane_values(self, c, w, file, r, mask),
+                });
+            }
+        }
+        let mut mem = Vec::new();
+        if let Some((size, kind)) = access(inst.op) {
+            let warp = &self.cores[c].warps[w];
+            for l in crate::exec::lanes(mask) {
+                mem.push(LaneAccess {
+                    lane: l as u8,
+                    addr: warp.x[inst.rs1 as usize][l].wrapping_add(inst.imm as u32),
+                    size,
+                    kind,
+                });
+            }
+        }
+        Before {
+            pc,
+            mask,
+            inst: *inst,
+            cycle: self.cycle,
+            reads,
+            mem,
+            had_fault: self.fault.is_some(),
+        }
+    }
+
+    /// Complete the record after the instruction ran.
+    pub(crate) fn record_after(&self, c: usize, w: usize, b: Before) -> StepRecord {
+        let mut writes = Vec::new();
+        for (file, f, written) in operands(b.inst.op) {
+            let r = field(&b.inst, f);
+            let zero = file == RegFile::X && r == 0;
+            if written && !zero {
+                writes.push(RegValues {
+                    file,
+                    index: r,
+                    values: lane_values(self, c, w, file, r, b.mask),
+                });
+            }
+        }
+        let warp = &self.cores[c].warps[w];
+        StepRecord {
+            cycle: b.cycle,
+            core: c,
+            warp: w,
+            pc: b.pc,
+            inst: b.inst,
+            mask: b.mask,
+            next_pc: warp.pc,
+            next_mask: warp.mask,
+            reads: b.reads,
+            writes,
+            mem: b.mem,
+            divergence: DivEvents(warp.stack.events),
+            fault: if b.had_fault {
+                None
+            } else {
+                self.fault.clone()
+            },
+        }
+    }
+
+    /// Hand a record to every observer.
+    pub(crate) fn deliver(&mut self, r: &StepRecord) {
+        let mut obs = std::mem::take(&mut self.observers);
+        for o in &mut obs {
+            o.step(self, r);
+        }
+        self.observers = obs;
+    }
+}
+
+/// The text trace (`--trace`): one line per warp-instruction,
+/// `cycle core warp mask pc <symbol>  instruction`.
+pub struct TextTrace {
+    out: Box<dyn Write>,
+}
+
+impl TextTrace {
+    /// A trace written to `out`.
+    pub fn new(out: Box<dyn Write>) -> TextTrace {
+        TextTrace { out }
+    }
+
+    /// The line for one record.
+    pub fn line(m: &Machine, r: &StepRecord) -> String {
+        let sym = m
+            .symbolize(r.pc)
+            .map(|s| format!(" <{s}>"))
+            .unwrap_or_default();
+        format!(
+            "{:>10} c{} w{} {:08x} {:08x}{}  {}\n",
+            r.cycle,
+            r.core,
+            r.warp,
+            r.mask,
+            r.pc,
+            sym,
+            r.inst.text(Some(r.pc))
+        )
+    }
+}
+
+impl Observer for TextTrace {
+    fn step(&mut self, m: &Machine, r: &StepRecord) {
+        let _ = self.out.write_all(TextTrace::line(m, r).as_bytes());
+    }
+    fn finish(&mut self) {
+        let _ = self.out.flush();
+    }
+}
