@@ -23,7 +23,13 @@ const LEVELS: &[(&str, u32)] = &[
 #[test]
 fn no_crate_depends_on_one_at_its_own_level_or_above() {
     let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run cargo metadata");
@@ -52,5 +58,8 @@ fn no_crate_depends_on_one_at_its_own_level_or_above() {
         }
     }
     assert_eq!(seen, LEVELS.len(), "every listed crate is in the workspace");
-    assert!(wrong.is_empty(), "dependencies against the layering: {wrong:?}");
+    assert!(
+        wrong.is_empty(),
+        "dependencies against the layering: {wrong:?}"
+    );
 }
