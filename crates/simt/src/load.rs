@@ -1,6 +1,9 @@
-//! Loading an ELF into a [`Program`]: PT_LOAD segments, symbols, the HTIF `tohost` word, and
-//! the reconvergence table — read from the `.weft.reconv` section when the toolchain stored
-//! one, otherwise computed here from the code and its function symbols.
+//! Loading programs, as a library for every front end (the command line, test harnesses, a
+//! runtime or debugger): [`load_file`] tells the formats apart (a Vortex `.vxbin`, an ELF, or
+//! assembly source that is assembled on load); [`program_from_elf`] turns an ELF into a
+//! [`Program`]: PT_LOAD segments, symbols, the HTIF `tohost` word, and the reconvergence table
+//! — read from the `.weft.reconv` section when the toolchain stored one, otherwise computed
+//! here from the code and its function symbols.
 
 use crate::divergence::Reconv;
 use crate::machine::{Program, Segment};
@@ -26,6 +29,65 @@ pub enum ElfLoadError {
     Section(#[from] weft_reconv::SectionError),
     #[error("reconvergence analysis: {0}")]
     Analysis(#[from] weft_reconv::AnalysisError),
+}
+
+/// Why a program file cannot be loaded. Each message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum FileLoadError {
+    /// The file cannot be read.
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    /// Neither ELF nor text.
+    #[error("{0}: neither an ELF file nor UTF-8 assembly source")]
+    NotText(String),
+    /// The assembler's report (its lines name file, line and column).
+    #[error("{0}")]
+    Asm(String),
+    /// A bad ELF or `.vxbin` image.
+    #[error("{path}: {msg}")]
+    Image { path: String, msg: String },
+}
+
+/// A program file's ELF bytes: an ELF as it is, anything else assembled as weft assembly.
+pub fn program_bytes(path: &std::path::Path) -> Result<Vec<u8>, FileLoadError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| FileLoadError::Io {
+        path: name.clone(),
+        source,
+    })?;
+    if bytes.starts_with(b"\x7fELF") {
+        return Ok(bytes);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| FileLoadError::NotText(name.clone()))?;
+    weft_asm::assemble(&text, &name)
+        .map_err(|e| FileLoadError::Asm(e.to_string().trim_end().to_string()))
+}
+
+/// Load a program file: a `.vxbin` (by its extension, or a binary that is neither ELF nor
+/// text but has a valid `.vxbin` header), otherwise an ELF or assembly source.
+pub fn load_file(path: &std::path::Path) -> Result<(Program, TableSource), FileLoadError> {
+    let name = path.display().to_string();
+    let raw = std::fs::read(path).map_err(|source| FileLoadError::Io {
+        path: name.clone(),
+        source,
+    })?;
+    let by_ext = path.extension().is_some_and(|e| e == "vxbin");
+    let by_content = !raw.starts_with(b"\x7fELF")
+        && std::str::from_utf8(&raw).is_err()
+        && crate::vxbin::looks_like_vxbin(&raw);
+    let image = |msg: String| FileLoadError::Image {
+        path: name.clone(),
+        msg,
+    };
+    if by_ext || by_content {
+        let p = crate::vxbin::program_from_vxbin(&raw).map_err(|e| image(e.to_string()))?;
+        return Ok((p, TableSource::Computed));
+    }
+    let bytes = program_bytes(path)?;
+    program_from_elf(&bytes).map_err(|e| image(e.to_string()))
 }
 
 /// Read an ELF image into a program, with its reconvergence table.

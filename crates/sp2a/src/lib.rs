@@ -15,7 +15,7 @@ pub mod isa;
 pub mod program;
 
 pub use array::{Array, ArrayConfig, Stats, Stop, TraceRecord};
-pub use asm::{assemble, assemble_file, AsmError, AsmErrors};
+pub use asm::{assemble, assemble_file, load_file, AsmError, AsmErrors, FileLoadError};
 pub use core::{Core, CoreConfig, Fault};
 pub use isa::{DecodeError, Instr, Op, Reg};
 pub use program::{ImageError, Program, Section, Symbol};

@@ -6,7 +6,7 @@ use clap::Args;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use weft_simt::load::{program_from_elf, TableSource};
+use weft_simt::load::TableSource;
 use weft_simt::{Config, Machine, Profile, Program, ReconvMode, RunEnd};
 
 /// Flags of `weft run`.
@@ -83,35 +83,12 @@ fn parse_reconv(s: &str) -> Result<ReconvMode, String> {
 
 /// Read a program file: ELF bytes as they are, anything else assembled.
 pub fn load_program_bytes(path: &Path) -> Result<Vec<u8>, String> {
-    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if bytes.starts_with(b"\x7fELF") {
-        return Ok(bytes);
-    }
-    let text = String::from_utf8(bytes).map_err(|_| {
-        format!(
-            "{}: neither an ELF file nor UTF-8 assembly source",
-            path.display()
-        )
-    })?;
-    weft_asm::assemble(&text, &path.display().to_string())
-        .map_err(|e| e.to_string().trim_end().to_string())
+    weft_simt::load::program_bytes(path).map_err(|e| e.to_string())
 }
 
-/// Load a program file: a `.vxbin` (by its extension, or a binary that is neither ELF nor
-/// text but has a valid `.vxbin` header), otherwise an ELF or assembly source.
+/// Load a program file (`.vxbin`, ELF or assembly source).
 pub fn load_program(path: &Path) -> Result<(Program, TableSource), String> {
-    let raw = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let by_ext = path.extension().is_some_and(|e| e == "vxbin");
-    let by_content = !raw.starts_with(b"\x7fELF")
-        && std::str::from_utf8(&raw).is_err()
-        && weft_simt::vxbin::looks_like_vxbin(&raw);
-    if by_ext || by_content {
-        let p = weft_simt::vxbin::program_from_vxbin(&raw)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        return Ok((p, TableSource::Computed));
-    }
-    let bytes = load_program_bytes(path)?;
-    program_from_elf(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    weft_simt::load::load_file(path).map_err(|e| e.to_string())
 }
 
 /// Build the configuration from defaults, the config file and the flags.

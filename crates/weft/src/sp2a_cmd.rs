@@ -16,12 +16,7 @@ pub const DEFAULT_MAX_CYCLES: u64 = 1_000_000_000;
 
 /// Load an image or assemble a source file.
 fn load_program(path: &Path) -> Result<Program, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if Program::is_image(&bytes) {
-        Program::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
-    } else {
-        weft_sp2a::assemble_file(path).map_err(|e| e.to_string())
-    }
+    weft_sp2a::load_file(path).map_err(|e| e.to_string())
 }
 
 /// Run `program` on an array of `n` cores. Returns the exit code.

@@ -100,6 +100,41 @@ pub fn assemble(src: &str, name: &str) -> Result<Program, AsmErrors> {
     asm.run(lines)
 }
 
+/// Why a program file cannot be loaded (see [`load_file`]).
+#[derive(Debug, thiserror::Error)]
+pub enum FileLoadError {
+    /// The file cannot be read.
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    /// A bad binary image.
+    #[error("{path}: {source}")]
+    Image {
+        path: String,
+        source: crate::program::ImageError,
+    },
+    /// Assembly errors (each names file, line and column).
+    #[error("{0}")]
+    Asm(AsmErrors),
+}
+
+/// Load a program file: a binary image written by `sp2a-asm` (recognised by its magic), or
+/// assembly source, assembled with its `.include`s.
+pub fn load_file(path: &Path) -> Result<Program, FileLoadError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| FileLoadError::Io {
+        path: name.clone(),
+        source,
+    })?;
+    if Program::is_image(&bytes) {
+        Program::from_bytes(&bytes).map_err(|source| FileLoadError::Image { path: name, source })
+    } else {
+        assemble_file(path).map_err(FileLoadError::Asm)
+    }
+}
+
 /// Assemble a file; `.include "x"` reads `x` relative to the including file.
 pub fn assemble_file(path: &Path) -> Result<Program, AsmErrors> {
     let mut asm = Assembler::default();
