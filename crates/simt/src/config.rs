@@ -27,13 +27,25 @@ pub enum ReconvMode {
 }
 
 impl ReconvMode {
-    /// Name used in stats and on the command line.
+    /// Every mode, in the order the docs list them.
+    pub const ALL: [ReconvMode; 3] = [
+        ReconvMode::Table,
+        ReconvMode::Converge,
+        ReconvMode::FollowLast,
+    ];
+
+    /// Name used in stats, the configuration file and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             ReconvMode::Converge => "converge",
             ReconvMode::Table => "table",
             ReconvMode::FollowLast => "follow-last",
         }
+    }
+
+    /// The mode with this name.
+    pub fn parse(s: &str) -> Option<ReconvMode> {
+        Self::ALL.into_iter().find(|m| m.name() == s)
     }
 }
 

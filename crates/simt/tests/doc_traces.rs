@@ -94,12 +94,8 @@ fn trace_of(args: &[String]) -> String {
             "--cores" => cfg.cores = num(),
             "--stack-depth" => cfg.stack_depth = num(),
             "--reconv" => {
-                cfg.reconv = match val.as_str() {
-                    "table" => ReconvMode::Table,
-                    "converge" => ReconvMode::Converge,
-                    "follow-last" => ReconvMode::FollowLast,
-                    _ => panic!("--reconv {val}: unknown mode"),
-                }
+                cfg.reconv =
+                    ReconvMode::parse(val).unwrap_or_else(|| panic!("--reconv {val}: unknown mode"))
             }
             _ => panic!("trace block flag {flag} is not understood by this test"),
         }

@@ -71,14 +71,9 @@ fn parse_profile(s: &str) -> Result<Profile, String> {
 }
 
 fn parse_reconv(s: &str) -> Result<ReconvMode, String> {
-    match s {
-        "table" => Ok(ReconvMode::Table),
-        "converge" => Ok(ReconvMode::Converge),
-        "follow-last" => Ok(ReconvMode::FollowLast),
-        _ => Err(format!(
-            "unknown reconvergence mode '{s}' (expected table, converge or follow-last)"
-        )),
-    }
+    ReconvMode::parse(s).ok_or_else(|| {
+        format!("unknown reconvergence mode '{s}' (expected table, converge or follow-last)")
+    })
 }
 
 /// Read a program file: ELF bytes as they are, anything else assembled.
