@@ -3,8 +3,8 @@
 //! For every conditional branch (and `diverge`, and every indirect jump whose jump table it
 //! resolves) of a program, this crate computes the branch's **immediate post-dominator** — the first instruction that every path from the
 //! branch to the function's exit passes — and records its pc in a [`ReconvTable`]. The
-//! divergence unit reconverges a diverged group when it reaches that pc at the branch's call
-//! depth (DESIGN §2.2); see `docs/reconvergence.md`.
+//! divergence unit reconverges a diverged group when it reaches that pc in the branch's
+//! activation (`docs/isa.md` §5–6); see `docs/reconvergence.md`.
 //!
 //! The pipeline: [`analyze`] splits code regions into functions by symbols
 //! ([`analysis`]); [`cfg::Cfg::build`] makes each function's control-flow graph, with the

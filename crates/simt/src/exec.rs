@@ -1,6 +1,8 @@
-//! Executing one warp-instruction: fetch from the decoded cache, reconvergence and
-//! breakpoint checks, then the instruction itself. Lane iteration and masking are written
-//! once here (`map_rr`, `map_ri`, the memory loop); per-lane semantics come from `weft-sem`.
+//! Executing one warp-instruction: reconvergence, breakpoint and watchdog checks, fetch from
+//! the decoded cache, then the instruction's handler (with its step record when observers
+//! are attached). Memory, CSR and SIMT instructions execute here; integer ALU ops and branches
+//! in `fast.rs`, floating point in `exec_fp.rs`, control flow in `control.rs`. Per-lane
+//! semantics come from `weft-sem`.
 
 use crate::code::Slot;
 use crate::divergence::Reconv;
