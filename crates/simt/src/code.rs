@@ -8,11 +8,22 @@ use std::collections::HashMap;
 use weft_isa::{FaultCode, Inst, Op};
 use weft_mem::Memory;
 
+/// A decoded-cache slot's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SlotState {
+    /// Not decoded yet (or invalidated by a store).
+    Empty,
+    /// Holds a valid instruction.
+    Valid,
+    /// The word does not decode.
+    Illegal,
+}
+
 #[derive(Clone, Copy)]
 pub(crate) struct Slot {
     pub inst: Inst,
-    /// 0 = not decoded, 1 = valid, 2 = does not decode.
-    pub state: u8,
+    /// Whether the word has been decoded, and how that went.
+    pub state: SlotState,
     pub reconv: Reconv,
     /// The routine that executes this instruction, specialised for the lane count.
     pub handler: Handler,
@@ -22,7 +33,7 @@ impl std::fmt::Debug for Slot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Slot({}, state {}, {:?})",
+            "Slot({}, state {:?}, {:?})",
             self.inst, self.state, self.reconv
         )
     }
@@ -43,7 +54,7 @@ impl CodeCache {
         let inst = Inst::new(Op::Addi);
         let empty = Slot {
             inst,
-            state: 0,
+            state: SlotState::Empty,
             reconv: Reconv::None,
             handler: handler_for(Op::Addi, lanes),
         };
@@ -85,12 +96,12 @@ impl CodeCache {
         match mem.load(0, pc, 4).ok().map(Inst::decode) {
             Some(Ok(inst)) => Slot {
                 inst,
-                state: 1,
+                state: SlotState::Valid,
                 reconv,
                 handler: handler_for(inst.op, self.lanes),
             },
             _ => Slot {
-                state: 2,
+                state: SlotState::Illegal,
                 reconv,
                 ..self.empty
             },
@@ -105,15 +116,15 @@ impl CodeCache {
         }
         let i = (pc.wrapping_sub(self.lo) / 4) as usize;
         if let Some(s) = self.slots.get(i) {
-            if s.state == 1 {
+            if s.state == SlotState::Valid {
                 return Ok(*s);
             }
-            if s.state == 2 {
+            if s.state == SlotState::Illegal {
                 return Err(FaultCode::IllegalInstruction);
             }
             let s = self.decode_at(mem, pc);
             self.slots[i] = s;
-            return if s.state == 1 {
+            return if s.state == SlotState::Valid {
                 Ok(s)
             } else {
                 Err(FaultCode::IllegalInstruction)
@@ -123,7 +134,7 @@ impl CodeCache {
             return Err(FaultCode::FetchFault);
         }
         let s = self.decode_at(mem, pc);
-        if s.state == 1 {
+        if s.state == SlotState::Valid {
             Ok(s)
         } else {
             Err(FaultCode::IllegalInstruction)
@@ -145,7 +156,7 @@ impl CodeCache {
             let last = (off.wrapping_add(size - 1) / 4) as usize;
             for i in first..=last.min(self.slots.len().saturating_sub(1)) {
                 if let Some(s) = self.slots.get_mut(i) {
-                    s.state = 0;
+                    s.state = SlotState::Empty;
                 }
             }
         }

@@ -6,8 +6,9 @@
 
 use crate::config::ReconvMode;
 use crate::divergence::{Group, Next, Reconv, SplitOutcome};
-use crate::exec::{lanes, Trap, TrapInfo};
+use crate::lane::{lanes, LaneMask};
 use crate::machine::Machine;
+use crate::trap::{Trap, TrapInfo};
 use crate::warp::{Warp, WarpState};
 use weft_isa::{FaultCode, Inst};
 
@@ -77,7 +78,7 @@ impl Machine {
             return Ok(());
         }
         if mode == ReconvMode::FollowLast {
-            let last = 31 - active.leading_zeros();
+            let last = LaneMask(active).last().unwrap_or(0);
             warp.pc = if taken >> last & 1 != 0 { target } else { fall };
             return Ok(());
         }
@@ -169,7 +170,7 @@ impl Machine {
         }
         let target_of =
             |warp: &Warp, l: usize| warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32) & !1;
-        let first_lane = warp.mask.trailing_zeros() as usize;
+        let first_lane = LaneMask(warp.mask).first().unwrap_or(0);
         let mut target = target_of(warp, first_lane);
         let mut go = 0u32;
         for l in lanes(warp.mask) {
@@ -184,7 +185,7 @@ impl Machine {
         let rest = warp.mask & !go;
         if rest != 0 {
             if ret {
-                let other = target_of(warp, rest.trailing_zeros() as usize);
+                let other = target_of(warp, LaneMask(rest).first().unwrap_or(0));
                 return Err(Trap::from(TrapInfo {
                     code: FaultCode::DivergentJump,
                     addr: Some(other),
@@ -248,14 +249,14 @@ impl Machine {
     pub(crate) fn diverge(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
         let depth = self.cfg.stack_depth;
         let warp = &mut self.cores[c].warps[w];
-        let pred = lanes(warp.mask).fold(0u32, |m, l| {
-            m | ((warp.x[i.rs1 as usize][l] != 0) as u32) << l
-        });
+        let pred = LaneMask(warp.mask)
+            .select(|l| warp.x[i.rs1 as usize][l] != 0)
+            .0;
         let label = pc.wrapping_add(i.imm as u32);
         let nx = match warp.stack.diverge(pc, warp.mask, pred, label, &warp.calls) {
             Ok(nx) => nx,
             Err(FaultCode::DivergeOverflow) => return Err(overflow(depth)),
-            Err(code) => return Err(crate::exec::fault(code)),
+            Err(code) => return Err(crate::trap::fault(code)),
         };
         if nx.mask != warp.mask {
             warp.stats.divergences += 1;

@@ -6,8 +6,9 @@
 //! Warp-level CSRs are read once per instruction (so read side effects such as `warp_done`'s
 //! clear happen once) and written once, with the operand of the last active lane.
 
-use crate::exec::{lanes, Trap, TrapInfo};
+use crate::lane::lanes;
 use crate::machine::Machine;
+use crate::trap::{Trap, TrapInfo};
 use crate::warp::WarpState;
 use weft_isa::csr::{self as n, Access};
 use weft_isa::{FaultCode, Inst, Op};
@@ -272,7 +273,7 @@ impl Machine {
                     })?;
             }
             n::WATCHDOG => {
-                warp.csr.watchdog = v & 0x8000_0003;
+                warp.csr.watchdog = v & crate::warp::watchdog::WRITABLE;
                 warp.csr.watchdog_kick = cycle;
             }
             n::WATCHDOG_LIMIT => warp.csr.watchdog_limit = v,

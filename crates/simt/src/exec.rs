@@ -8,36 +8,13 @@ use crate::code::Slot;
 use crate::divergence::Reconv;
 use crate::fast::handler_for;
 use crate::ipdom::{self, JoinOutcome};
+use crate::lane::{lanes, LaneMask};
 use crate::machine::Machine;
-use crate::warp::{Warp, WarpState};
+use crate::trap::{fault, mem_trap, Trap, TrapInfo};
+use crate::warp::{watchdog, Warp, WarpState};
 use weft_isa::{Class, FaultCode, Inst, Op};
-use weft_mem::{MemFault, StoreEffect};
+use weft_mem::StoreEffect;
 use weft_sem::alu;
-
-/// Why an instruction did not complete (boxed, so a handler's `Result` fits a register).
-pub(crate) struct Trap(pub Box<TrapInfo>);
-
-impl From<TrapInfo> for Trap {
-    #[cold]
-    fn from(t: TrapInfo) -> Trap {
-        Trap(Box::new(t))
-    }
-}
-
-/// What went wrong.
-pub(crate) struct TrapInfo {
-    pub code: FaultCode,
-    pub addr: Option<u32>,
-    pub detail: String,
-}
-
-pub(crate) fn fault(code: FaultCode) -> Trap {
-    Trap::from(TrapInfo {
-        code,
-        addr: None,
-        detail: String::new(),
-    })
-}
 
 /// Set rd to a per-lane value computed from the lane index.
 #[inline(always)]
@@ -51,38 +28,6 @@ fn map_lane(w: &mut Warp, n: usize, rd: u8, f: impl Fn(usize) -> u32) {
             w.x[rd as usize][l] = f(l);
         }
     }
-}
-
-/// The lanes of `mask`, lowest first.
-#[inline(always)]
-pub(crate) fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            None
-        } else {
-            let l = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            Some(l)
-        }
-    })
-}
-
-fn mem_trap(e: MemFault, store: bool) -> Trap {
-    let (code, addr) = match e {
-        MemFault::Unmapped(a) | MemFault::Crosses(a) | MemFault::ReadOnly(a) => (
-            if store {
-                FaultCode::StoreFault
-            } else {
-                FaultCode::LoadFault
-            },
-            a,
-        ),
-    };
-    Trap::from(TrapInfo {
-        code,
-        addr: Some(addr),
-        detail: e.to_string(),
-    })
 }
 
 impl Machine {
@@ -103,7 +48,9 @@ impl Machine {
     #[inline(always)]
     fn prepare(&mut self, c: usize, w: usize) -> Option<(u32, Slot)> {
         let warp = &self.cores[c].warps[w];
-        if (!warp.stack.is_empty() || warp.csr.break_pc != 0 || warp.csr.watchdog & 3 != 0)
+        if (!warp.stack.is_empty()
+            || warp.csr.break_pc != 0
+            || warp.csr.watchdog & watchdog::MODE != 0)
             && self.pre_issue(c, w)
         {
             return None;
@@ -171,7 +118,7 @@ impl Machine {
             warp.csr.fault_pc = pc;
             return true;
         }
-        if warp.csr.watchdog & 3 != 0 {
+        if warp.csr.watchdog & watchdog::MODE != 0 {
             if let Some(t) = self.watchdog(c, w) {
                 let pc = self.cores[c].warps[w].pc;
                 self.finish_trap(c, w, pc, t);
@@ -211,14 +158,7 @@ impl Machine {
         let TrapInfo { code, addr, detail } = *t.0;
         // With a trap vector, architectural exceptions go to software.
         let warp = &mut self.cores[c].warps[w];
-        let cause = match code {
-            FaultCode::IllegalInstruction => Some(2),
-            FaultCode::Breakpoint => Some(3),
-            FaultCode::LoadFault => Some(5),
-            FaultCode::StoreFault | FaultCode::AmoMisaligned => Some(7),
-            FaultCode::Ecall => Some(11),
-            _ => None,
-        };
+        let cause = crate::trap::cause_of(code);
         if let (Some(cause), true) = (cause, warp.csr.mtvec != 0) {
             warp.csr.mepc = warp.pc;
             warp.csr.mcause = cause;
@@ -237,21 +177,21 @@ impl Machine {
         let limit = warp.csr.watchdog_limit as u64;
         if limit == 0
             || cycle.saturating_sub(warp.csr.watchdog_kick) <= limit
-            || warp.csr.watchdog >> 31 != 0
+            || warp.csr.watchdog & watchdog::EXPIRED != 0
         {
             return None;
         }
-        match warp.csr.watchdog & 3 {
-            1 => Some(Trap::from(TrapInfo {
+        match warp.csr.watchdog & watchdog::MODE {
+            watchdog::HARD => Some(Trap::from(TrapInfo {
                 code: FaultCode::Watchdog,
                 addr: None,
                 detail: format!("no watchdog write for {limit} cycles"),
             })),
-            2 => {
-                warp.csr.watchdog |= 1 << 31;
-                if warp.csr.mtvec != 0 && warp.csr.mie >> 16 & 1 != 0 {
+            watchdog::SOFT => {
+                warp.csr.watchdog |= watchdog::EXPIRED;
+                if warp.csr.mtvec != 0 && warp.csr.mie >> watchdog::MIE_BIT & 1 != 0 {
                     warp.csr.mepc = warp.pc;
-                    warp.csr.mcause = 0x8000_0010;
+                    warp.csr.mcause = crate::trap::cause::WATCHDOG_INTERRUPT;
                     warp.pc = warp.csr.mtvec & !3;
                 }
                 None
@@ -345,10 +285,9 @@ impl Machine {
             Op::VxSplit => {
                 let m = warp.mask;
                 let neg = i.rs2 != 0;
-                let pred = lanes(m).fold(0u32, |acc, l| {
-                    let bit = (warp.x[i.rs1 as usize][l] & 1 != 0) != neg;
-                    acc | (bit as u32) << l
-                });
+                let pred = LaneMask(m)
+                    .select(|l| (warp.x[i.rs1 as usize][l] & 1 != 0) != neg)
+                    .0;
                 let (nm, token) =
                     ipdom::vx_split(&mut warp.ipdom, n.max(2) - 1, m, pred, pc).map_err(fault)?;
                 map_lane(warp, n, i.rd, |_| token);
@@ -376,10 +315,9 @@ impl Machine {
             Op::VxPred => {
                 let m = warp.mask;
                 let neg = i.rd != 0;
-                let pass = lanes(m).fold(0u32, |acc, l| {
-                    let bit = (warp.x[i.rs1 as usize][l] & 1 != 0) != neg;
-                    acc | (bit as u32) << l
-                });
+                let pass = LaneMask(m)
+                    .select(|l| (warp.x[i.rs1 as usize][l] & 1 != 0) != neg)
+                    .0;
                 let fallback = warp.uniform(i.rs2) & self.cfg.full_mask();
                 warp.pc = next;
                 if pass != 0 {
@@ -408,8 +346,9 @@ impl Machine {
                 } else {
                     warp.uniform(i.rs2) & m
                 };
-                let pred =
-                    lanes(member).fold(0u32, |acc, l| acc | ((warp.x[i.rs1 as usize][l] & 1) << l));
+                let pred = LaneMask(member)
+                    .select(|l| warp.x[i.rs1 as usize][l] & 1 != 0)
+                    .0;
                 let v = match i.op {
                     Op::VxVoteAll => (pred == member) as u32,
                     Op::VxVoteAny => (pred != 0) as u32,
@@ -432,7 +371,7 @@ impl Machine {
             {
                 let slot = Slot {
                     inst: *i,
-                    state: 1,
+                    state: crate::code::SlotState::Valid,
                     reconv,
                     handler: handler_for(i.op, n),
                 };

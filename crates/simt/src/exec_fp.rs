@@ -1,8 +1,9 @@
 //! Executing the F extension: the lane loop over `weft-sem`'s IEEE single-precision functions,
 //! with per-lane rounding mode (static or from the lane's `frm`) and accrued flags.
 
-use crate::exec::{fault, lanes, Trap};
+use crate::lane::lanes;
 use crate::machine::Machine;
+use crate::trap::{fault, Trap};
 use crate::warp::Warp;
 use weft_isa::{FaultCode, Inst, Op};
 use weft_sem::fpu::{self, Flags, Rm};

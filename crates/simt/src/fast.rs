@@ -5,8 +5,9 @@
 //! (`weft-sem`) either way.
 
 use crate::code::Slot;
-use crate::exec::{lanes, Trap};
+use crate::lane::lanes;
 use crate::machine::Machine;
+use crate::trap::Trap;
 use weft_isa::Op;
 use weft_sem::alu;
 use weft_sem::fpu::{self, Flags, Rm};

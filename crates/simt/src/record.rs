@@ -227,7 +227,7 @@ impl Machine {
         let mut mem = Vec::new();
         if let Some((size, kind)) = access(inst.op) {
             let warp = &self.cores[c].warps[w];
-            for l in crate::exec::lanes(mask) {
+            for l in crate::lane::lanes(mask) {
                 mem.push(LaneAccess {
                     lane: l as u8,
                     addr: warp.x[inst.rs1 as usize][l].wrapping_add(inst.imm as u32),

@@ -45,7 +45,8 @@ pub struct WarpCsrs {
     pub mtval: u32,
     pub medeleg: u32,
     pub mideleg: u32,
-    /// Watchdog mode (bits 1:0) and the sticky expired bit (31).
+    /// Watchdog mode (bits 1:0, [`watchdog::MODE`]) and the sticky expired bit (31,
+    /// [`watchdog::EXPIRED`]).
     pub watchdog: u32,
     pub watchdog_limit: u32,
     /// Cycle of the last watchdog write (the kick).
@@ -130,8 +131,8 @@ impl Warp {
     /// warp-uniform operands; weft uses it for warp-level CSR writes too).
     #[inline]
     pub fn uniform(&self, r: u8) -> u32 {
-        let lane = 31 - self.mask.leading_zeros().min(31);
-        self.x[r as usize][lane as usize]
+        let lane = crate::lane::LaneMask(self.mask).last().unwrap_or(0);
+        self.x[r as usize][lane]
     }
 
     /// True if the warp can issue.
@@ -139,4 +140,20 @@ impl Warp {
     pub fn is_running(&self) -> bool {
         self.state == WarpState::Running
     }
+}
+
+/// The `watchdog` CSR's fields (docs/isa.md §4.5) and the `mie` bit of its interrupt.
+pub mod watchdog {
+    /// Mode field: 0 off, [`HARD`] or [`SOFT`].
+    pub const MODE: u32 = 3;
+    /// Mode HARD: expiry faults with WATCHDOG.
+    pub const HARD: u32 = 1;
+    /// Mode SOFT: expiry sets [`EXPIRED`] (and interrupts if enabled).
+    pub const SOFT: u32 = 2;
+    /// Sticky expired bit.
+    pub const EXPIRED: u32 = 1 << 31;
+    /// The bits a write keeps.
+    pub const WRITABLE: u32 = EXPIRED | MODE;
+    /// `mie` bit that enables the SOFT-mode interrupt.
+    pub const MIE_BIT: u32 = 16;
 }

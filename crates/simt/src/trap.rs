@@ -1,0 +1,75 @@
+//! Why an instruction did not complete: the trap a handler returns, and the machine-mode
+//! cause numbers a fault becomes when a trap vector takes it (docs/isa.md §8.5).
+
+use weft_isa::FaultCode;
+use weft_mem::MemFault;
+
+/// Why an instruction did not complete (boxed, so a handler's `Result` fits a register).
+pub(crate) struct Trap(pub Box<TrapInfo>);
+
+impl From<TrapInfo> for Trap {
+    #[cold]
+    fn from(t: TrapInfo) -> Trap {
+        Trap(Box::new(t))
+    }
+}
+
+/// What went wrong.
+pub(crate) struct TrapInfo {
+    pub code: FaultCode,
+    pub addr: Option<u32>,
+    pub detail: String,
+}
+
+/// A trap with only a code.
+pub(crate) fn fault(code: FaultCode) -> Trap {
+    Trap::from(TrapInfo {
+        code,
+        addr: None,
+        detail: String::new(),
+    })
+}
+
+/// A memory fault as a load or store trap, with its address.
+pub(crate) fn mem_trap(e: MemFault, store: bool) -> Trap {
+    let (code, addr) = match e {
+        MemFault::Unmapped(a) | MemFault::Crosses(a) | MemFault::ReadOnly(a) => (
+            if store {
+                FaultCode::StoreFault
+            } else {
+                FaultCode::LoadFault
+            },
+            a,
+        ),
+    };
+    Trap::from(TrapInfo {
+        code,
+        addr: Some(addr),
+        detail: e.to_string(),
+    })
+}
+
+/// `mcause` values (the privileged spec's exception codes) for the faults that a trap vector
+/// takes, and for the watchdog's SOFT interrupt.
+pub(crate) mod cause {
+    pub const ILLEGAL_INSTRUCTION: u32 = 2;
+    pub const BREAKPOINT: u32 = 3;
+    pub const LOAD_FAULT: u32 = 5;
+    pub const STORE_FAULT: u32 = 7;
+    pub const ECALL_M: u32 = 11;
+    /// Interrupt bit | 16: the watchdog's SOFT-mode interrupt (platform-defined number).
+    pub const WATCHDOG_INTERRUPT: u32 = 0x8000_0010;
+}
+
+/// The `mcause` a fault gets when a trap vector takes it; `None` for faults that always end
+/// the run.
+pub(crate) fn cause_of(code: FaultCode) -> Option<u32> {
+    match code {
+        FaultCode::IllegalInstruction => Some(cause::ILLEGAL_INSTRUCTION),
+        FaultCode::Breakpoint => Some(cause::BREAKPOINT),
+        FaultCode::LoadFault => Some(cause::LOAD_FAULT),
+        FaultCode::StoreFault | FaultCode::AmoMisaligned => Some(cause::STORE_FAULT),
+        FaultCode::Ecall => Some(cause::ECALL_M),
+        _ => None,
+    }
+}
