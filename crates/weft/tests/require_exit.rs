@@ -14,6 +14,7 @@ fn run(src: &str, extra: &[&str]) -> (i32, String) {
         .args(extra)
         .output()
         .expect("run weft");
+    let _ = std::fs::remove_file(&p);
     (
         out.status.code().expect("exit code"),
         String::from_utf8_lossy(&out.stderr).into_owned(),
