@@ -15,6 +15,7 @@ fn run(src: &str, extra: &[&str]) -> (i32, String) {
         .output()
         .expect("run weft");
     let _ = std::fs::remove_file(&p);
+    let _ = std::fs::remove_dir(&dir);
     (
         out.status.code().expect("exit code"),
         String::from_utf8_lossy(&out.stderr).into_owned(),
