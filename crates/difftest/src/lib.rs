@@ -3,10 +3,14 @@
 //! - [`gen`] and [`runner`]: random RV32IMAF programs run on weft (one lane) and on QEMU's
 //!   spike machine, compared register by register; [`minimize`] shrinks a failing program.
 //! - [`kernel`]: random lane-dependent SIMT kernels for the L-lanes-versus-1-lane property.
+//! - [`compiled`] and [`csmith`]: the real-compiler campaign — C kernels and csmith programs
+//!   built by clang and gcc at every optimisation level, every lane compared with the host.
 //! - [`fuzz`]: coverage-less mutation fuzzing on stable Rust of every input-facing entry point.
 //!
 //! See `docs/reliability.md` for how to run the campaigns and the figures.
 
+pub mod compiled;
+pub mod csmith;
 pub mod fuzz;
 pub mod gen;
 pub mod kernel;
