@@ -43,6 +43,7 @@ pub enum Verdict {
 pub fn generate(seed: u64) -> Result<String, String> {
     if !Command::new("csmith")
         .arg("--version")
+        .current_dir(std::env::temp_dir())
         .output()
         .is_ok_and(|o| o.status.success())
     {
