@@ -8,9 +8,12 @@
 //! diverge wherever the program branches on its data. The kernel returns `func_1()`.
 //!
 //! Changing the constants can make a program loop for a very long time or reach undefined
-//! behaviour csmith had ruled out for its own values: the host build runs with UBSan and ASan
-//! and a time limit, and such programs are counted as *explained* and skipped. Everything
-//! else must give the host's result in every lane.
+//! behaviour csmith had ruled out for its own values. The host run has a time limit
+//! ([`HOST_LIMIT`]); a program that does not end within it is counted as *explained* and
+//! skipped. When weft's result differs from the host's, the program is rebuilt for the host
+//! with UBSan and ASan: if they report undefined behaviour (or the instrumented build gives
+//! other results), the mismatch is *explained*; otherwise it is a failure. Everything else
+//! must give the host's result in every lane.
 
 use crate::compiled::{self, CaseReport, Compiler, Toolchain, LEVELS};
 use std::path::{Path, PathBuf};
@@ -147,16 +150,29 @@ pub fn check_seed(tc: &Toolchain, seed: u64, scratch: &Path) -> Verdict {
     ];
     let srcs: Vec<PathBuf> = vec![path.clone()];
     let host = scratch.join(format!("csmith{seed}-host"));
-    if let Err(e) = compiled::build_host(&srcs, &extra, true, &host) {
+    let cleanup = |extra: &[PathBuf]| {
+        for f in [&path, &host].into_iter().chain(extra) {
+            let _ = std::fs::remove_file(f);
+        }
+    };
+    // The plain host build is the reference; the sanitizers are only needed to explain a
+    // mismatch (most programs match, and an instrumented build costs several times more).
+    if let Err(e) = compiled::build_host(&srcs, &extra, false, &host) {
+        cleanup(&[]);
         return Verdict::Explained(format!("host build fails: {}", first_line(&e)));
     }
-    let want = match compiled::host_results(&host, 32, Duration::from_secs(1)) {
+    let want = match compiled::host_results(&host, 32, HOST_LIMIT) {
         Ok(w) => w,
         Err(compiled::HostEnd::Timeout) => {
-            return Verdict::Explained("the host run does not end within 1 s".into())
+            cleanup(&[]);
+            return Verdict::Explained(format!(
+                "the host run does not end within {} ms",
+                HOST_LIMIT.as_millis()
+            ));
         }
         Err(compiled::HostEnd::Failed(e)) => {
-            return Verdict::Explained(format!("undefined behaviour on the host: {e}"))
+            cleanup(&[]);
+            return Verdict::Explained(format!("the host run fails: {e}"));
         }
     };
     let compiler = Compiler::ALL[(seed % 2) as usize];
@@ -171,15 +187,34 @@ pub fn check_seed(tc: &Toolchain, seed: u64, scratch: &Path) -> Verdict {
         &want,
         scratch,
     );
-    let _ = std::fs::remove_file(&path);
-    let _ = std::fs::remove_file(&host);
-    let _ = std::fs::remove_file(scratch.join(format!("{name}-{}{level}.elf", compiler.name())));
-    if r.iter().any(|c| c.outcome.is_failure()) {
-        Verdict::Fail(r)
-    } else {
-        Verdict::Pass(r)
+    let elf = scratch.join(format!("{name}-{}{level}.elf", compiler.name()));
+    if !r.iter().any(|c| c.outcome.is_failure()) {
+        cleanup(&[elf]);
+        return Verdict::Pass(r);
+    }
+    // A mismatch: is the program's behaviour defined for the lane-dependent values?
+    let checked = scratch.join(format!("csmith{seed}-host-checked"));
+    let why = match compiled::build_host(&srcs, &extra, true, &checked) {
+        Err(e) => Some(format!("sanitized host build fails: {}", first_line(&e))),
+        Ok(()) => match compiled::host_results(&checked, 32, 4 * HOST_LIMIT) {
+            Ok(w) if w == want => None,
+            Ok(_) => Some("undefined behaviour on the host: results depend on the build".into()),
+            Err(compiled::HostEnd::Timeout) => None,
+            Err(compiled::HostEnd::Failed(e)) => {
+                Some(format!("undefined behaviour on the host: {e}"))
+            }
+        },
+    };
+    cleanup(&[elf, checked]);
+    match why {
+        Some(why) => Verdict::Explained(why),
+        None => Verdict::Fail(r),
     }
 }
+
+/// How long the host may run a program for 32 tids. A program that needs longer runs for
+/// billions of instructions, more than a campaign's weft run is given.
+pub const HOST_LIMIT: Duration = Duration::from_millis(500);
 
 fn first_line(s: &str) -> String {
     s.lines()
@@ -213,8 +248,16 @@ pub struct Summary {
     pub runs: usize,
 }
 
-/// Check seeds `first .. first + count` on `jobs` threads.
-pub fn campaign(tc: &Toolchain, first: u64, count: u64, jobs: usize) -> Result<Summary, String> {
+/// Check seeds `first .. first + count` on `jobs` threads. With `progress`, a line goes to
+/// stderr every 250 programs, and every failure as soon as it is found.
+pub fn campaign(
+    tc: &Toolchain,
+    first: u64,
+    count: u64,
+    jobs: usize,
+    progress: bool,
+) -> Result<Summary, String> {
+    let start = std::time::Instant::now();
     let next = std::sync::atomic::AtomicU64::new(0);
     let sum = std::sync::Mutex::new(Summary::default());
     std::thread::scope(|s| {
@@ -240,9 +283,24 @@ pub fn campaign(tc: &Toolchain, first: u64, count: u64, jobs: usize) -> Result<S
                         }
                         Verdict::Explained(why) => s.explained.push((seed, why)),
                         Verdict::Fail(r) => {
+                            if progress {
+                                for c in r.iter().filter(|c| c.outcome.is_failure()) {
+                                    eprintln!("FAIL seed {seed}: {c}");
+                                }
+                            }
                             s.runs += r.len();
                             s.failed.push((seed, r));
                         }
+                    }
+                    if progress && s.programs % 250 == 0 {
+                        eprintln!(
+                            "{} programs: {} passed, {} explained, {} failed, {:.0} s",
+                            s.programs,
+                            s.passed,
+                            s.explained.len(),
+                            s.failed.len(),
+                            start.elapsed().as_secs_f64()
+                        );
                     }
                 }
                 let _ = std::fs::remove_dir_all(&scratch);

@@ -36,7 +36,7 @@ fn the_corpus_gives_the_hosts_results_at_every_level_and_lane_count() {
 #[test]
 fn csmith_programs_give_the_hosts_results() {
     let tc = toolchain();
-    let s = csmith::campaign(&tc, 1, 30, 2).unwrap_or_else(|e| panic!("{e}"));
+    let s = csmith::campaign(&tc, 1, 30, 2, false).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.programs, 30);
     let fails: Vec<String> = s
         .failed
