@@ -3,4 +3,4 @@
 # coverage feedback). Crashes land in fuzz/artifacts/ and fail the run. See docs/reliability.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo run --release -q -p weft-difftest --bin weft-fuzz -- --target all --seconds 4 --seed "${WEFT_FUZZ_SEED:-1}"
+cargo run --release -q -p weft-difftest --bin weft-fuzz -- --target all --seconds 6 --seed "${WEFT_FUZZ_SEED:-1}"

@@ -71,6 +71,17 @@ pub fn toolchain() -> Result<Toolchain, String> {
             ));
         }
     }
+    let m32 = Command::new("gcc")
+        .args(["-m32", "-print-libgcc-file-name"])
+        .output()
+        .map_err(|e| format!("gcc: {e}"))?;
+    if !Path::new(String::from_utf8_lossy(&m32.stdout).trim()).is_file() {
+        return Err(
+            "the real-compiler campaign builds its host reference with gcc -m32, \
+                    which has no 32-bit runtime here: apt-get install gcc-multilib"
+                .into(),
+        );
+    }
     let out = Command::new("riscv64-unknown-elf-gcc")
         .args(["-march=rv32imaf", "-mabi=ilp32f", "-print-libgcc-file-name"])
         .output()
@@ -158,7 +169,10 @@ pub fn build_device(
     std::fs::read(out).map_err(|e| format!("{}: {e}", out.display()))
 }
 
-/// Build `sources` for the host (with the sanitizers when `checked`) into `out`.
+/// Build `sources` for the host (with the sanitizers when `checked`) into `out`: a 32-bit
+/// program (`-m32`), so that `long`, pointers and the usual arithmetic conversions are those
+/// of the device's ILP32 ABI (csmith's `L` constants are `long`), with SSE floats (x87
+/// excess precision would differ from rv32's single precision).
 pub fn build_host(
     sources: &[PathBuf],
     extra: &[String],
@@ -166,7 +180,7 @@ pub fn build_host(
     out: &Path,
 ) -> Result<(), String> {
     let mut cmd = Command::new("gcc");
-    cmd.args(["-O1", "-w"]);
+    cmd.args(["-m32", "-msse2", "-mfpmath=sse", "-O1", "-w"]);
     if checked {
         cmd.args(["-fsanitize=undefined,address", "-fno-sanitize-recover=all"]);
     }

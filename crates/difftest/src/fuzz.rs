@@ -15,13 +15,15 @@ use weft_simt::{Config, Machine, Program, Segment};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     /// `Inst::decode` on every word; decoded words re-encode and re-decode to themselves,
-    /// and display without panicking.
+    /// and their text assembles back to the same word.
     Decode,
-    /// The RISC-V assembler; an assembled ELF also disassembles and loads.
+    /// The RISC-V assembler; an assembled ELF disassembles into text that assembles into the
+    /// same loaded memory, and it loads and runs briefly.
     Asm,
     /// The SP v2a assembler; an assembled program also runs briefly on a 1-core array.
     Sp2aAsm,
-    /// `read_elf` + `program_from_elf` + `Machine::new` + a short run.
+    /// The disassembler, section appending, `read_elf` + `program_from_elf` +
+    /// `Machine::new` + a short run.
     Elf,
     /// `Config::from_toml`.
     Config,
@@ -65,19 +67,13 @@ impl Target {
                 for w in data.chunks(4) {
                     let mut b = [0u8; 4];
                     b[..w.len()].copy_from_slice(w);
-                    let w = u32::from_le_bytes(b);
-                    if let Ok(i) = weft_isa::Inst::decode(w) {
-                        let _ = i.to_string();
-                        let e = i.encode().expect("a decoded instruction encodes");
-                        let again = weft_isa::Inst::decode(e).expect("re-encoding decodes");
-                        assert_eq!(again, i, "decode(encode(decode({w:#010x})))");
-                    }
+                    check_word(u32::from_le_bytes(b));
                 }
             }
             Target::Asm => {
                 let src = String::from_utf8_lossy(data);
                 if let Ok(elf) = weft_asm::assemble(&src, "fuzz.s") {
-                    let _ = weft_asm::disassemble(&elf);
+                    check_disassembly(&elf);
                     run_elf(&elf);
                 }
             }
@@ -92,7 +88,11 @@ impl Target {
                 }
                 let _ = weft_sp2a::Program::from_bytes(data);
             }
-            Target::Elf => run_elf(data),
+            Target::Elf => {
+                let _ = weft_asm::disassemble(data);
+                let _ = weft_elf::append_section(data, ".weft.reconv", b"x");
+                run_elf(data)
+            }
             Target::Config => {
                 if let Ok(c) = Config::from_toml(&String::from_utf8_lossy(data)) {
                     c.validate().expect("a parsed config validates");
@@ -114,6 +114,57 @@ impl Target {
             }
         }
     }
+}
+
+/// A word that decodes re-encodes to itself, displays, and its text assembles back to it.
+fn check_word(w: u32) {
+    let Ok(i) = weft_isa::Inst::decode(w) else {
+        return;
+    };
+    let text = i.to_string();
+    let e = i.encode().expect("a decoded instruction encodes");
+    let again = weft_isa::Inst::decode(e).expect("re-encoding decodes");
+    assert_eq!(again, i, "decode(encode(decode({w:#010x})))");
+    let elf = weft_asm::assemble(&format!("_start: {text}\n"), "word.s")
+        .unwrap_or_else(|e| panic!("`{text}` (decoded from {w:#010x}) does not assemble: {e}"));
+    let img = weft_elf::read_elf(&elf).expect("the assembler's ELF reads");
+    assert_eq!(
+        img.read_u32(img.entry),
+        Some(e),
+        "`{text}` assembles to the word it was decoded from"
+    );
+}
+
+/// An assembled program disassembles into text that assembles into the same loaded memory
+/// (checked for programs that load at most 64 KiB: a `.fill` of millions of words would
+/// spend the fuzzing time printing and parsing data).
+fn check_disassembly(elf: &[u8]) {
+    let small = weft_elf::read_elf(elf)
+        .is_ok_and(|img| img.segments.iter().map(|s| s.memsz as u64).sum::<u64>() <= 64 << 10);
+    let Some(text) = small.then(|| weft_asm::disassemble(elf).ok()).flatten() else {
+        return;
+    };
+    let again = weft_asm::assemble(&text, "fuzz.dis.s")
+        .unwrap_or_else(|e| panic!("the disassembly does not assemble: {e}\n{text}"));
+    assert!(
+        loaded_memory(elf) == loaded_memory(&again),
+        "the disassembly assembles into different memory:\n{text}"
+    );
+}
+
+/// Every byte an ELF loads, by address (segments capped at 1 MiB).
+fn loaded_memory(elf: &[u8]) -> Option<std::collections::BTreeMap<u32, u8>> {
+    let img = weft_elf::read_elf(elf).ok()?;
+    let mut m = std::collections::BTreeMap::new();
+    for s in &img.segments {
+        for k in 0..s.memsz.min(1 << 20) {
+            m.insert(
+                s.vaddr.wrapping_add(k),
+                s.data.get(k as usize).copied().unwrap_or(0),
+            );
+        }
+    }
+    Some(m)
 }
 
 fn weft_simt_dram_base() -> u32 {
@@ -263,6 +314,16 @@ const TOKENS: &[&str] = &[
     "%G",
     "%H",
     "@",
+    ".align 12",
+    ".zero 100",
+    "la a0, x",
+    "x:",
+    "/*",
+    "*/",
+    ".section .x, \"awx\"",
+    "%pcrel_lo(",
+    "zero",
+    "ft0",
 ];
 
 /// Mutate `buf` in place (1–4 edits: byte flips, inserts, deletes, tokens, splices).
