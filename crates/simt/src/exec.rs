@@ -1,8 +1,8 @@
 //! Executing one warp-instruction: reconvergence, breakpoint and watchdog checks, fetch from
 //! the decoded cache, then the instruction's handler (with its step record when observers
-//! are attached). Memory, CSR and SIMT instructions execute here; integer ALU ops and branches
-//! in `fast.rs`, floating point in `exec_fp.rs`, control flow in `control.rs`. Per-lane
-//! semantics come from `weft-sem`.
+//! are attached). System, CSR and SIMT instructions execute here; integer ALU ops and branches
+//! in `fast.rs`, memory instructions in `exec_mem.rs`, floating point in `exec_fp.rs`, control
+//! flow in `control.rs`. Per-lane semantics come from `weft-sem`.
 
 use crate::code::Slot;
 use crate::divergence::Reconv;
@@ -10,11 +10,9 @@ use crate::fast::handler_for;
 use crate::ipdom::{self, JoinOutcome};
 use crate::lane::{lanes, LaneMask};
 use crate::machine::Machine;
-use crate::trap::{fault, mem_trap, Trap, TrapInfo};
+use crate::trap::{fault, Trap, TrapInfo};
 use crate::warp::{watchdog, Warp, WarpState};
 use weft_isa::{Class, FaultCode, Inst, Op};
-use weft_mem::StoreEffect;
-use weft_sem::alu;
 
 /// Set rd to a per-lane value computed from the lane index.
 #[inline(always)]
@@ -377,174 +375,8 @@ impl Machine {
                 };
                 return (slot.handler)(self, c, w, &slot, pc);
             }
-            _ => return self.exec_fp(c, w, i, pc),
+            _ => return self.exec_fp(c, w, i, pc, i.op),
         }
-        Ok(())
-    }
-
-    fn load(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let warp = &mut self.cores[c].warps[w];
-        let (size, fp) = match i.op {
-            Op::Lb | Op::Lbu => (1, false),
-            Op::Lh | Op::Lhu => (2, false),
-            Op::Flw => (4, true),
-            _ => (4, false),
-        };
-        for l in lanes(warp.mask) {
-            let addr = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
-            let v = self
-                .mem
-                .load(c, addr, size)
-                .map_err(|e| mem_trap(e, false))?;
-            let v = match i.op {
-                Op::Lb => alu::sext8(v),
-                Op::Lh => alu::sext16(v),
-                _ => v,
-            };
-            if fp {
-                warp.f[i.rd as usize][l] = v;
-            } else if i.rd != 0 {
-                warp.x[i.rd as usize][l] = v;
-            }
-        }
-        self.stats.loads += warp.mask.count_ones() as u64;
-        warp.pc = pc.wrapping_add(4);
-        Ok(())
-    }
-
-    fn store(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let size = match i.op {
-            Op::Sb => 1,
-            Op::Sh => 2,
-            _ => 4,
-        };
-        let mask = self.cores[c].warps[w].mask;
-        for l in lanes(mask) {
-            let warp = &self.cores[c].warps[w];
-            let addr = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
-            let v = if i.op == Op::Fsw {
-                warp.f[i.rs2 as usize][l]
-            } else {
-                warp.x[i.rs2 as usize][l]
-            };
-            self.store_word(c, addr, size, v)?;
-        }
-        self.stats.stores += mask.count_ones() as u64;
-        self.cores[c].warps[w].pc = pc.wrapping_add(4);
-        Ok(())
-    }
-
-    /// One lane's store, with its side effects (console, exit, code invalidation, LR).
-    pub(crate) fn store_word(
-        &mut self,
-        c: usize,
-        addr: u32,
-        size: u32,
-        v: u32,
-    ) -> Result<(), Trap> {
-        match self
-            .mem
-            .store(c, addr, size, v)
-            .map_err(|e| mem_trap(e, true))?
-        {
-            StoreEffect::None => {}
-            StoreEffect::Console(b) => self.put_console(b),
-            StoreEffect::Exit(code) => {
-                if self.exit.is_none() {
-                    self.exit = Some(code)
-                }
-            }
-        }
-        self.code.invalidate(addr, size);
-        if !self.reservations.is_empty() {
-            self.break_reservations(c, addr);
-        }
-        Ok(())
-    }
-
-    fn break_reservations(&mut self, c: usize, addr: u32) {
-        let cores = &mut self.cores;
-        self.reservations.retain(|&(rc, rw, rl)| {
-            let warp = &mut cores[rc as usize].warps[rw as usize];
-            let same = (warp.resv[rl as usize] & !3) == (addr & !3)
-                && (rc as usize == c || addr < 0xff00_0000);
-            if same {
-                warp.resv_mask &= !(1 << rl);
-            }
-            !same && warp.resv_mask >> rl & 1 != 0
-        });
-    }
-
-    fn lr_sc(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let mask = self.cores[c].warps[w].mask;
-        for l in lanes(mask) {
-            let addr = self.cores[c].warps[w].x[i.rs1 as usize][l];
-            if addr & 3 != 0 {
-                return Err(Trap::from(TrapInfo {
-                    code: FaultCode::AmoMisaligned,
-                    addr: Some(addr),
-                    detail: String::new(),
-                }));
-            }
-            if i.op == Op::LrW {
-                let v = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, false))?;
-                let warp = &mut self.cores[c].warps[w];
-                if i.rd != 0 {
-                    warp.x[i.rd as usize][l] = v;
-                }
-                warp.resv[l] = addr;
-                warp.resv_mask |= 1 << l;
-                self.reservations.push((c as u16, w as u16, l as u8));
-            } else {
-                let warp = &mut self.cores[c].warps[w];
-                let ok = warp.resv_mask >> l & 1 != 0 && warp.resv[l] == addr;
-                warp.resv_mask &= !(1 << l);
-                let v = warp.x[i.rs2 as usize][l];
-                if ok {
-                    self.store_word(c, addr, 4, v)?;
-                }
-                let warp = &mut self.cores[c].warps[w];
-                if i.rd != 0 {
-                    warp.x[i.rd as usize][l] = (!ok) as u32;
-                }
-            }
-        }
-        self.cores[c].warps[w].pc = pc.wrapping_add(4);
-        Ok(())
-    }
-
-    fn amo(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let f: fn(u32, u32) -> u32 = match i.op {
-            Op::AmoswapW => alu::amo_swap,
-            Op::AmoaddW => alu::amo_add,
-            Op::AmoxorW => alu::amo_xor,
-            Op::AmoandW => alu::amo_and,
-            Op::AmoorW => alu::amo_or,
-            Op::AmominW => alu::amo_min,
-            Op::AmomaxW => alu::amo_max,
-            Op::AmominuW => alu::amo_minu,
-            _ => alu::amo_maxu,
-        };
-        let mask = self.cores[c].warps[w].mask;
-        for l in lanes(mask) {
-            let warp = &self.cores[c].warps[w];
-            let addr = warp.x[i.rs1 as usize][l];
-            let operand = warp.x[i.rs2 as usize][l];
-            if addr & 3 != 0 {
-                return Err(Trap::from(TrapInfo {
-                    code: FaultCode::AmoMisaligned,
-                    addr: Some(addr),
-                    detail: String::new(),
-                }));
-            }
-            let old = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, true))?;
-            self.store_word(c, addr, 4, f(old, operand))?;
-            if i.rd != 0 {
-                self.cores[c].warps[w].x[i.rd as usize][l] = old;
-            }
-        }
-        self.stats.atomics += mask.count_ones() as u64;
-        self.cores[c].warps[w].pc = pc.wrapping_add(4);
         Ok(())
     }
 }

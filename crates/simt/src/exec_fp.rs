@@ -20,7 +20,18 @@ fn rm_for(w: &Warp, i: &Inst, l: usize) -> Result<Rm, Trap> {
 }
 
 impl Machine {
-    pub(crate) fn exec_fp(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+    /// Execute the F-extension instruction `i`, given as `op` too: the decoded cache's
+    /// handlers pass a constant `op`, so the match below folds away in each of them, and this
+    /// one function is the only home of every float operation.
+    #[inline(always)]
+    pub(crate) fn exec_fp(
+        &mut self,
+        c: usize,
+        w: usize,
+        i: &Inst,
+        pc: u32,
+        op: Op,
+    ) -> Result<(), Trap> {
         let warp = &mut self.cores[c].warps[w];
         let (rd, s1, s2, s3) = (
             i.rd as usize,
@@ -32,7 +43,7 @@ impl Machine {
             let (a, b, cc) = (warp.f[s1][l], warp.f[s2][l], warp.f[s3][l]);
             let xa = warp.x[s1][l];
             // (value, flags, destination is an integer register)
-            let (v, fl, to_x): (u32, Flags, bool) = match i.op {
+            let (v, fl, to_x): (u32, Flags, bool) = match op {
                 Op::FaddS => with(fpu::fadd(a, b, rm_for(warp, i, l)?)),
                 Op::FsubS => with(fpu::fsub(a, b, rm_for(warp, i, l)?)),
                 Op::FmulS => with(fpu::fmul(a, b, rm_for(warp, i, l)?)),

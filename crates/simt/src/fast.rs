@@ -1,16 +1,15 @@
 //! The fast path: per-instruction handlers specialised at load time for the lane count (a
 //! const generic), stored in the decoded-instruction cache. Common integer and branch
 //! instructions run here with fixed-width lane loops the compiler unrolls and vectorises;
-//! everything else goes through the general executor. The semantics are the same functions
-//! (`weft-sem`) either way.
+//! memory and float instructions go straight to their one executor (`exec_mem.rs`,
+//! `exec_fp.rs`) with the operation fixed; everything else goes through the general executor.
+//! The semantics are the same functions (`weft-sem`) either way.
 
 use crate::code::Slot;
-use crate::lane::lanes;
 use crate::machine::Machine;
 use crate::trap::Trap;
 use weft_isa::Op;
 use weft_sem::alu;
-use weft_sem::fpu::{self, Flags, Rm};
 
 /// Executes one slot for warp `w` of core `c` at `pc`.
 pub(crate) type Handler = fn(&mut Machine, usize, usize, &Slot, u32) -> Result<(), Trap>;
@@ -186,145 +185,24 @@ fn fast<const N: usize>(op: Op) -> Option<Handler> {
     }
 }
 
-/// `lw`/`flw`: every active lane's address an aligned DRAM word → direct reads; otherwise
-/// the general path (a load has no side effects, so it can simply start over).
-#[inline(always)]
-fn load_word<const N: usize, const FP: bool>(
-    m: &mut Machine,
-    c: usize,
-    w: usize,
-    s: &Slot,
-    pc: u32,
-) -> Result<(), Trap> {
-    let i = &s.inst;
-    let warp = &mut m.cores[c].warps[w];
-    let mask = warp.mask;
-    let base = warp.x[i.rs1 as usize];
-    let mut out = if FP {
-        warp.f[i.rd as usize]
-    } else {
-        warp.x[i.rd as usize]
-    };
-    for l in lanes(mask) {
-        match m.mem.load_word_fast(base[l].wrapping_add(i.imm as u32)) {
-            Some(v) => out[l] = v,
-            None => return m.exec(c, w, i, pc, s.reconv),
-        }
-    }
-    if FP {
-        warp.f[i.rd as usize] = out;
-    } else if i.rd != 0 {
-        warp.x[i.rd as usize] = out;
-    }
-    warp.pc = pc.wrapping_add(4);
-    m.stats.loads += mask.count_ones() as u64;
-    Ok(())
-}
-
-/// `sw`/`fsw`: the fast path applies only if every active lane stores an aligned word to
-/// plain DRAM outside decoded code (checked before any write), with no LR reservation open.
-#[inline(always)]
-fn store_word<const N: usize, const FP: bool>(
-    m: &mut Machine,
-    c: usize,
-    w: usize,
-    s: &Slot,
-    pc: u32,
-) -> Result<(), Trap> {
-    let i = &s.inst;
-    let warp = &m.cores[c].warps[w];
-    let mask = warp.mask;
-    let base = &warp.x[i.rs1 as usize];
-    let fast = m.reservations.is_empty()
-        && lanes(mask).all(|l| {
-            let a = base[l].wrapping_add(i.imm as u32);
-            m.mem.store_word_is_fast(a) && !m.code.covers(a)
-        });
-    if !fast {
-        return m.exec(c, w, i, pc, s.reconv);
-    }
-    let vals = if FP {
-        warp.f[i.rs2 as usize]
-    } else {
-        warp.x[i.rs2 as usize]
-    };
-    let base = *base;
-    for l in lanes(mask) {
-        m.mem
-            .store_word_fast(base[l].wrapping_add(i.imm as u32), vals[l]);
-    }
-    m.cores[c].warps[w].pc = pc.wrapping_add(4);
-    m.stats.stores += mask.count_ones() as u64;
-    Ok(())
-}
-
-/// A float op computed per active lane by `f(registers, lane, rounding mode)`, with the
-/// lane's rounding mode; a reserved dynamic mode takes the general path (which raises the
-/// illegal-instruction fault).
-#[inline(always)]
-fn fp_op<const N: usize>(
-    m: &mut Machine,
-    c: usize,
-    w: usize,
-    s: &Slot,
-    pc: u32,
-    f: impl Fn(&[[u32; 32]; 32], usize, Rm) -> (u32, Flags),
-) -> Result<(), Trap> {
-    let i = &s.inst;
-    let warp = &mut m.cores[c].warps[w];
-    let mut out = warp.f[i.rd as usize];
-    for l in lanes(warp.mask) {
-        let bits = if i.rm == 7 {
-            warp.frm[l] as u32
-        } else {
-            i.rm as u32
-        };
-        let Some(rm) = Rm::from_bits(bits) else {
-            return m.exec(c, w, i, pc, s.reconv);
-        };
-        let (v, fl) = f(&warp.f, l, rm);
-        out[l] = v;
-        warp.fflags[l] |= fl.bits();
-    }
-    warp.f[i.rd as usize] = out;
-    warp.pc = pc.wrapping_add(4);
-    Ok(())
-}
-
-/// Handlers for memory and float instructions (the second half of [`fast`]).
+/// Handlers for memory and float instructions (the second half of [`fast`]): the one
+/// executor of each (`exec_mem.rs`, `exec_fp.rs`) called with the operation as a constant.
 fn fast_mem_fp<const N: usize>(op: Op) -> Option<Handler> {
-    macro_rules! fp2 {
-        ($f:path) => {
-            Some(|m, c, w, s: &Slot, pc| {
-                let (a, b) = (s.inst.rs1 as usize, s.inst.rs2 as usize);
-                fp_op::<N>(m, c, w, s, pc, |f, l, rm| $f(f[a][l], f[b][l], rm))
-            })
-        };
-    }
-    macro_rules! fp3 {
-        ($f:path) => {
-            Some(|m, c, w, s: &Slot, pc| {
-                let (a, b, d) = (
-                    s.inst.rs1 as usize,
-                    s.inst.rs2 as usize,
-                    s.inst.rs3 as usize,
-                );
-                fp_op::<N>(m, c, w, s, pc, |f, l, rm| $f(f[a][l], f[b][l], f[d][l], rm))
-            })
+    macro_rules! fp {
+        ($op:expr) => {
+            Some(|m, c, w, s: &Slot, pc| m.exec_fp(c, w, &s.inst, pc, $op))
         };
     }
     match op {
-        Op::Lw => Some(load_word::<N, false>),
-        Op::Flw => Some(load_word::<N, true>),
-        Op::Sw => Some(store_word::<N, false>),
-        Op::Fsw => Some(store_word::<N, true>),
-        Op::FaddS => fp2!(fpu::fadd),
-        Op::FsubS => fp2!(fpu::fsub),
-        Op::FmulS => fp2!(fpu::fmul),
-        Op::FmaddS => fp3!(fpu::fmadd),
-        Op::FmsubS => fp3!(fpu::fmsub),
-        Op::FnmaddS => fp3!(fpu::fnmadd),
-        Op::FnmsubS => fp3!(fpu::fnmsub),
+        Op::Lw | Op::Flw => Some(|m, c, w, s, pc| m.load(c, w, &s.inst, pc)),
+        Op::Sw | Op::Fsw => Some(|m, c, w, s, pc| m.store(c, w, &s.inst, pc)),
+        Op::FaddS => fp!(Op::FaddS),
+        Op::FsubS => fp!(Op::FsubS),
+        Op::FmulS => fp!(Op::FmulS),
+        Op::FmaddS => fp!(Op::FmaddS),
+        Op::FmsubS => fp!(Op::FmsubS),
+        Op::FnmaddS => fp!(Op::FnmaddS),
+        Op::FnmsubS => fp!(Op::FnmsubS),
         _ => None,
     }
 }

@@ -4,8 +4,10 @@
 //! running warps, until the program exits, every warp halts, a warp faults, or a bound is hit.
 //!
 //! Modules: [`config`] (machine configuration), [`divergence`] (the divergence stack and call
-//! stack), `control` (branches, jumps and reconvergence), [`ipdom`] (Vortex's IPDOM stack), [`warp`] (architectural state), `exec`/`exec_fp` (instruction
-//! execution), `csr` (CSR behaviour), [`machine`] (scheduling, loading, barriers),
+//! stack), `control` (branches, jumps and reconvergence), [`ipdom`] (Vortex's IPDOM stack),
+//! [`warp`] (architectural state), `exec` (issue and the SIMT instructions), `fast` (the
+//! per-lane-count handlers the decoded cache holds), `exec_mem` (loads, stores, atomics),
+//! `exec_fp` (floating point), `csr` (CSR behaviour), [`machine`] (scheduling, loading, barriers),
 //! [`stats`] (the report), [`vortex`] and [`vxbin`] (the Vortex compatibility profile).
 
 mod code;
@@ -15,6 +17,7 @@ mod csr;
 pub mod divergence;
 mod exec;
 mod exec_fp;
+mod exec_mem;
 mod fast;
 pub mod ipdom;
 pub mod lane;

@@ -1,0 +1,207 @@
+//! Executing memory instructions: loads, stores, LR/SC and AMOs, each as one lane loop over
+//! the active lanes. Aligned word accesses to plain DRAM take the memory's direct path inside
+//! the same loop (the decoded cache points `lw`/`sw`/`flw`/`fsw` straight here); everything
+//! else goes through `weft-mem`'s checked access with its side effects (console, exit word,
+//! code invalidation, breaking LR reservations).
+
+use crate::lane::lanes;
+use crate::machine::Machine;
+use crate::trap::{mem_trap, Trap, TrapInfo};
+use weft_isa::{FaultCode, Inst, Op};
+use weft_mem::StoreEffect;
+use weft_sem::alu;
+
+impl Machine {
+    /// `lb`/`lh`/`lw`/`lbu`/`lhu`/`flw`: each active lane reads `rs1 + imm`.
+    #[inline]
+    pub(crate) fn load(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let (size, fp) = match i.op {
+            Op::Lb | Op::Lbu => (1, false),
+            Op::Lh | Op::Lhu => (2, false),
+            Op::Flw => (4, true),
+            _ => (4, false),
+        };
+        let warp = &mut self.cores[c].warps[w];
+        let mem = &self.mem;
+        for l in lanes(warp.mask) {
+            let addr = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
+            let direct = if size == 4 {
+                mem.load_word_fast(addr)
+            } else {
+                None
+            };
+            let v = match direct {
+                Some(v) => v,
+                None => {
+                    let v = mem.load(c, addr, size).map_err(|e| mem_trap(e, false))?;
+                    match i.op {
+                        Op::Lb => alu::sext8(v),
+                        Op::Lh => alu::sext16(v),
+                        _ => v,
+                    }
+                }
+            };
+            if fp {
+                warp.f[i.rd as usize][l] = v;
+            } else if i.rd != 0 {
+                warp.x[i.rd as usize][l] = v;
+            }
+        }
+        self.stats.loads += warp.mask.count_ones() as u64;
+        warp.pc = pc.wrapping_add(4);
+        Ok(())
+    }
+
+    /// `sb`/`sh`/`sw`/`fsw`: each active lane writes `rs2` to `rs1 + imm`. When every lane
+    /// stores an aligned word to plain DRAM outside decoded code and no LR reservation is
+    /// open (checked before any write), the words go straight to DRAM; otherwise each lane's
+    /// store goes through [`Machine::store_word`] with its side effects.
+    #[inline]
+    pub(crate) fn store(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let size = match i.op {
+            Op::Sb => 1,
+            Op::Sh => 2,
+            _ => 4,
+        };
+        let warp = &self.cores[c].warps[w];
+        let mask = warp.mask;
+        let base = warp.x[i.rs1 as usize];
+        let vals = if i.op == Op::Fsw {
+            warp.f[i.rs2 as usize]
+        } else {
+            warp.x[i.rs2 as usize]
+        };
+        let addr = |l: usize| base[l].wrapping_add(i.imm as u32);
+        let direct = size == 4
+            && self.reservations.is_empty()
+            && lanes(mask)
+                .all(|l| self.mem.store_word_is_fast(addr(l)) && !self.code.covers(addr(l)));
+        for l in lanes(mask) {
+            if direct {
+                self.mem.store_word_fast(addr(l), vals[l]);
+            } else {
+                self.store_word(c, addr(l), size, vals[l])?;
+            }
+        }
+        self.stats.stores += mask.count_ones() as u64;
+        self.cores[c].warps[w].pc = pc.wrapping_add(4);
+        Ok(())
+    }
+
+    /// One lane's store, with its side effects (console, exit, code invalidation, LR).
+    pub(crate) fn store_word(
+        &mut self,
+        c: usize,
+        addr: u32,
+        size: u32,
+        v: u32,
+    ) -> Result<(), Trap> {
+        match self
+            .mem
+            .store(c, addr, size, v)
+            .map_err(|e| mem_trap(e, true))?
+        {
+            StoreEffect::None => {}
+            StoreEffect::Console(b) => self.put_console(b),
+            StoreEffect::Exit(code) => {
+                if self.exit.is_none() {
+                    self.exit = Some(code)
+                }
+            }
+        }
+        self.code.invalidate(addr, size);
+        if !self.reservations.is_empty() {
+            self.break_reservations(c, addr);
+        }
+        Ok(())
+    }
+
+    fn break_reservations(&mut self, c: usize, addr: u32) {
+        let cores = &mut self.cores;
+        self.reservations.retain(|&(rc, rw, rl)| {
+            let warp = &mut cores[rc as usize].warps[rw as usize];
+            let same = (warp.resv[rl as usize] & !3) == (addr & !3)
+                && (rc as usize == c || addr < 0xff00_0000);
+            if same {
+                warp.resv_mask &= !(1 << rl);
+            }
+            !same && warp.resv_mask >> rl & 1 != 0
+        });
+    }
+
+    /// `lr.w`/`sc.w`: per lane, a reservation on the word (kept in the warp and listed in
+    /// `reservations` so that any store to it breaks it) and the conditional store.
+    pub(crate) fn lr_sc(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let mask = self.cores[c].warps[w].mask;
+        for l in lanes(mask) {
+            let addr = self.cores[c].warps[w].x[i.rs1 as usize][l];
+            if addr & 3 != 0 {
+                return Err(Trap::from(TrapInfo {
+                    code: FaultCode::AmoMisaligned,
+                    addr: Some(addr),
+                    detail: String::new(),
+                }));
+            }
+            if i.op == Op::LrW {
+                let v = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, false))?;
+                let warp = &mut self.cores[c].warps[w];
+                if i.rd != 0 {
+                    warp.x[i.rd as usize][l] = v;
+                }
+                warp.resv[l] = addr;
+                warp.resv_mask |= 1 << l;
+                self.reservations.push((c as u16, w as u16, l as u8));
+            } else {
+                let warp = &mut self.cores[c].warps[w];
+                let ok = warp.resv_mask >> l & 1 != 0 && warp.resv[l] == addr;
+                warp.resv_mask &= !(1 << l);
+                let v = warp.x[i.rs2 as usize][l];
+                if ok {
+                    self.store_word(c, addr, 4, v)?;
+                }
+                let warp = &mut self.cores[c].warps[w];
+                if i.rd != 0 {
+                    warp.x[i.rd as usize][l] = (!ok) as u32;
+                }
+            }
+        }
+        self.cores[c].warps[w].pc = pc.wrapping_add(4);
+        Ok(())
+    }
+
+    /// The AMOs: per lane, read the word, store `f(old, rs2)`, return the old value.
+    pub(crate) fn amo(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+        let f: fn(u32, u32) -> u32 = match i.op {
+            Op::AmoswapW => alu::amo_swap,
+            Op::AmoaddW => alu::amo_add,
+            Op::AmoxorW => alu::amo_xor,
+            Op::AmoandW => alu::amo_and,
+            Op::AmoorW => alu::amo_or,
+            Op::AmominW => alu::amo_min,
+            Op::AmomaxW => alu::amo_max,
+            Op::AmominuW => alu::amo_minu,
+            _ => alu::amo_maxu,
+        };
+        let mask = self.cores[c].warps[w].mask;
+        for l in lanes(mask) {
+            let warp = &self.cores[c].warps[w];
+            let addr = warp.x[i.rs1 as usize][l];
+            let operand = warp.x[i.rs2 as usize][l];
+            if addr & 3 != 0 {
+                return Err(Trap::from(TrapInfo {
+                    code: FaultCode::AmoMisaligned,
+                    addr: Some(addr),
+                    detail: String::new(),
+                }));
+            }
+            let old = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, true))?;
+            self.store_word(c, addr, 4, f(old, operand))?;
+            if i.rd != 0 {
+                self.cores[c].warps[w].x[i.rd as usize][l] = old;
+            }
+        }
+        self.stats.atomics += mask.count_ones() as u64;
+        self.cores[c].warps[w].pc = pc.wrapping_add(4);
+        Ok(())
+    }
+}
