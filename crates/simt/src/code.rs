@@ -3,10 +3,18 @@
 //! slot, so self-modifying code still sees the new word (stronger than `fence.i` requires).
 
 use crate::divergence::Reconv;
-use crate::fast::{handler_for, Handler};
+use crate::machine::Machine;
+use crate::trap::Trap;
 use std::collections::HashMap;
 use weft_isa::{FaultCode, Inst, Op};
 use weft_mem::Memory;
+
+/// Executes one slot for warp `w` of core `c` at `pc`.
+pub(crate) type Handler = fn(&mut Machine, usize, usize, &Slot, u32) -> Result<(), Trap>;
+
+/// Chooses the handler of an operation for warps of a lane count (`fast::handler_for`; the
+/// cache is given it, so that it depends on no executor).
+pub(crate) type Select = fn(Op, usize) -> Handler;
 
 /// A decoded-cache slot's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,24 +53,27 @@ pub(crate) struct CodeCache {
     slots: Vec<Slot>,
     reconv: HashMap<u32, Reconv>,
     lanes: usize,
+    select: Select,
     empty: Slot,
 }
 
 impl CodeCache {
-    /// An empty cache for warps of `lanes` lanes.
-    pub fn new(lanes: usize) -> CodeCache {
+    /// An empty cache for warps of `lanes` lanes, whose slots get their handler from
+    /// `select`.
+    pub fn new(lanes: usize, select: Select) -> CodeCache {
         let inst = Inst::new(Op::Addi);
         let empty = Slot {
             inst,
             state: SlotState::Empty,
             reconv: Reconv::None,
-            handler: handler_for(Op::Addi, lanes),
+            handler: select(Op::Addi, lanes),
         };
         CodeCache {
             lo: 0,
             slots: Vec::new(),
             reconv: HashMap::new(),
             lanes,
+            select,
             empty,
         }
     }
@@ -98,7 +109,7 @@ impl CodeCache {
                 inst,
                 state: SlotState::Valid,
                 reconv,
-                handler: handler_for(inst.op, self.lanes),
+                handler: (self.select)(inst.op, self.lanes),
             },
             _ => Slot {
                 state: SlotState::Illegal,

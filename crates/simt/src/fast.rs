@@ -5,14 +5,11 @@
 //! `exec_fp.rs`) with the operation fixed; everything else goes through the general executor.
 //! The semantics are the same functions (`weft-sem`) either way.
 
-use crate::code::Slot;
+use crate::code::{Handler, Slot};
 use crate::machine::Machine;
 use crate::trap::Trap;
 use weft_isa::Op;
 use weft_sem::alu;
-
-/// Executes one slot for warp `w` of core `c` at `pc`.
-pub(crate) type Handler = fn(&mut Machine, usize, usize, &Slot, u32) -> Result<(), Trap>;
 
 fn general(m: &mut Machine, c: usize, w: usize, s: &Slot, pc: u32) -> Result<(), Trap> {
     m.exec(c, w, &s.inst, pc, s.reconv)
