@@ -39,80 +39,7 @@ pub struct Segment {
     pub exec: bool,
 }
 
-/// A fault, as reported at the end of a run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FaultInfo {
-    pub code: FaultCode,
-    pub core: usize,
-    pub warp: usize,
-    pub lanes: u32,
-    pub pc: u32,
-    pub addr: Option<u32>,
-    pub detail: String,
-}
-
-impl std::fmt::Display for FaultInfo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "fault {} (code {}) at core {} warp {} lanes {:#x} pc {:#010x}",
-            self.code.name(),
-            self.code.code(),
-            self.core,
-            self.warp,
-            self.lanes,
-            self.pc
-        )?;
-        if let Some(a) = self.addr {
-            write!(f, " address {a:#010x}")?;
-        }
-        if !self.detail.is_empty() {
-            write!(f, ": {}", self.detail)?;
-        }
-        Ok(())
-    }
-}
-
-/// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RunEnd {
-    /// The program stored an exit code (exit word or HTIF).
-    Exit(u32),
-    /// Every warp of every core halted.
-    AllHalted,
-    /// Every warp halted without the exit word, and the configuration requires it
-    /// (`require_exit`): the program stopped early.
-    NoExit,
-    /// A warp faulted.
-    Fault(FaultInfo),
-    /// The cycle bound was reached.
-    CycleLimit(u64),
-    /// No warp can make progress; the text says who waits on what.
-    Deadlock(String),
-}
-
-impl RunEnd {
-    /// The process exit status for this end: the program's code, 0 when all halted,
-    /// 3 when all halted without the required exit word, 128 + fault code for a fault, 124 at
-    /// the cycle bound, 125 for a deadlock.
-    pub fn exit_status(&self) -> i32 {
-        match self {
-            RunEnd::Exit(c) => {
-                let s = (*c & 0xff) as i32;
-                if s == 0 && *c != 0 {
-                    1
-                } else {
-                    s
-                }
-            }
-            RunEnd::AllHalted => 0,
-            RunEnd::NoExit => 3,
-            RunEnd::Fault(f) => 128 + f.code.code() as i32,
-            RunEnd::CycleLimit(_) => 124,
-            RunEnd::Deadlock(_) => 125,
-        }
-    }
-}
+pub use weft_device::{FaultInfo, RunEnd};
 
 /// Why a program cannot be loaded.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -218,7 +145,7 @@ impl Machine {
         cfg.validate()?;
         let mut mem =
             Memory::new(cfg.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
-        let mut code = CodeCache::new(cfg.lanes);
+        let mut code = CodeCache::new(cfg.lanes, crate::fast::handler_for);
         for s in &prog.segments {
             let len = s.mem_size.max(s.data.len() as u32);
             let bad = |why: String| LoadError::Segment {
@@ -363,7 +290,13 @@ impl Machine {
 
     /// Run until the program ends or a bound is hit.
     pub fn run(&mut self) -> RunEnd {
-        let bound = self.cfg.cycle_bound();
+        self.run_until(u64::MAX)
+    }
+
+    /// Like [`Machine::run`], stopping at `max_cycles` cycles in all if the configured bound
+    /// is larger.
+    pub fn run_until(&mut self, max_cycles: u64) -> RunEnd {
+        let bound = self.cfg.cycle_bound().min(max_cycles);
         let end = loop {
             if let Some(code) = self.exit {
                 break RunEnd::Exit(code);

@@ -289,8 +289,13 @@ impl Stats {
         self.sum(|c| c.instructions)
     }
 
-    /// The statistics as JSON (stable key names, documented in `docs/sp2a.md`).
+    /// The statistics as JSON text (stable key names, documented in `docs/sp2a.md`).
     pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.to_value()).unwrap_or_default()
+    }
+
+    /// The statistics as a JSON value (see [`Stats::to_json`]).
+    pub fn to_value(&self) -> serde_json::Value {
         let ops: serde_json::Map<String, serde_json::Value> = self
             .per_opcode
             .iter()
@@ -314,7 +319,7 @@ impl Stats {
                 })
             })
             .collect();
-        let v = json!({
+        json!({
             "cores": self.per_core.len(),
             "cycles": self.cycles,
             "instructions": self.instructions(),
@@ -327,8 +332,7 @@ impl Stats {
             "dma_dwords_out": self.sum(|c| c.dma.dwords_out),
             "per_opcode": ops,
             "per_core": cores,
-        });
-        serde_json::to_string_pretty(&v).unwrap_or_default()
+        })
     }
 }
 

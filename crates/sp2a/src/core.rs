@@ -14,6 +14,7 @@ use crate::isa::{Instr, Op, Reg};
 use crate::program::Program;
 use std::rc::Rc;
 use thiserror::Error;
+use weft_device::FaultCode;
 use weft_fb::{DmaEngine, DmaError, DmaStats, DmaTiming, Framebuffer, DMA_REGS};
 
 /// Sizes and timing of one core.
@@ -84,6 +85,8 @@ pub enum Fault {
         pc: u16,
         /// Effective address.
         addr: u16,
+        /// Store (true) or load.
+        write: bool,
     },
     /// A store to a read-only bus register.
     #[error("core {core}: store to read-only bus register {name} (PC 0x{pc:04X})")]
@@ -108,6 +111,43 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// The fault in the form every weft machine reports ([`weft_device::FaultInfo`]), named by
+    /// the nearest [`FaultCode`]: a bad PC is a fetch fault, an access outside data RAM or the
+    /// bus a load or store fault, a refused DMA trigger a store fault. The message is the
+    /// detail.
+    pub fn info(&self) -> weft_device::FaultInfo {
+        let (core, addr, code) = match *self {
+            Fault::BadPc { core, .. } => (core, None, FaultCode::FetchFault),
+            Fault::Illegal { core, .. } => (core, None, FaultCode::IllegalInstruction),
+            Fault::DataRange {
+                core, addr, write, ..
+            }
+            | Fault::UnmappedBus {
+                core, addr, write, ..
+            } => (
+                core,
+                Some(u32::from(addr)),
+                if write {
+                    FaultCode::StoreFault
+                } else {
+                    FaultCode::LoadFault
+                },
+            ),
+            Fault::ReadOnlyBus { core, .. } | Fault::Dma { core, .. } => {
+                (core, None, FaultCode::StoreFault)
+            }
+        };
+        weft_device::FaultInfo {
+            code,
+            core,
+            warp: 0,
+            lanes: 1,
+            pc: u32::from(self.pc()),
+            addr,
+            detail: self.to_string(),
+        }
+    }
+
     /// The PC of the faulting instruction.
     pub fn pc(&self) -> u16 {
         match self {
@@ -419,7 +459,12 @@ impl Core {
         let off = (addr - BUS_BASE) as u8;
         let core = self.index;
         let Some(reg) = bus::bus_reg(off) else {
-            return Err(Fault::UnmappedBus { core, pc, addr });
+            return Err(Fault::UnmappedBus {
+                core,
+                pc,
+                addr,
+                write: false,
+            });
         };
         if reg.access == Access::WriteOnly {
             return Ok(0);
@@ -454,7 +499,12 @@ impl Core {
         let off = (addr - BUS_BASE) as u8;
         let core = self.index;
         let Some(reg) = bus::bus_reg(off) else {
-            return Err(Fault::UnmappedBus { core, pc, addr });
+            return Err(Fault::UnmappedBus {
+                core,
+                pc,
+                addr,
+                write: true,
+            });
         };
         if reg.access == Access::ReadOnly {
             return Err(Fault::ReadOnlyBus {

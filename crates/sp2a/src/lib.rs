@@ -4,12 +4,14 @@
 //!
 //! Modules: [`isa`] (the instruction table: decode, encode, text), [`bus`] (the local-bus
 //! map), [`asm`] (assembler and macros), [`disasm`], [`program`] (assembled images),
-//! [`core`] (one processor), [`array`] (N processors over one framebuffer, statistics).
+//! [`core`] (one processor), [`array`] (N processors over one framebuffer, statistics); the
+//! array is a [`weft_device::Device`], the face it shares with the SIMT machine.
 
 pub mod array;
 pub mod asm;
 pub mod bus;
 pub mod core;
+mod device;
 pub mod disasm;
 pub mod isa;
 pub mod program;

@@ -16,14 +16,14 @@ fn errors(src: &str) -> Vec<String> {
 fn errors_name_file_line_column_and_expectation() {
     let e = errors("NOP\n  ADD %A %B\n  SHL %A %B 32\n  FOO %A\nx: NOP\nx: NOP\n  JMP nowhere\n");
     assert_eq!(e.len(), 5, "{e:#?}");
-    assert_eq!(e[0], "bad.s:2:7: expected `ADD %A %B %D`");
+    assert_eq!(e[0], "bad.s:2:7: error: expected `ADD %A %B %D`");
     assert_eq!(
         e[1],
-        "bad.s:3:13: bit number / shift amount 32 must be 0..=31"
+        "bad.s:3:13: error: bit number / shift amount 32 must be 0..=31"
     );
-    assert_eq!(e[2], "bad.s:4:3: unknown instruction `FOO`");
-    assert_eq!(e[3], "bad.s:6:1: `x` is already defined");
-    assert_eq!(e[4], "bad.s:7:7: undefined symbol `nowhere`");
+    assert_eq!(e[2], "bad.s:4:3: error: unknown instruction `FOO`");
+    assert_eq!(e[3], "bad.s:6:1: error: `x` is already defined");
+    assert_eq!(e[4], "bad.s:7:7: error: undefined symbol `nowhere`");
 }
 
 #[test]
@@ -31,7 +31,7 @@ fn operand_shape_errors_list_every_form() {
     let e = errors("ST 5\n");
     assert_eq!(
         e[0],
-        "bad.s:1:4: expected `ST %A addr` or `ST %A %B simm16`"
+        "bad.s:1:4: error: expected `ST %A addr` or `ST %A %B simm16`"
     );
     let e = errors("LD %A %B %C\n");
     assert!(e[0].contains("`LD %D addr` or `LD %B %D simm16`"), "{e:?}");

@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use weft_simt::load::TableSource;
-use weft_simt::{Config, Machine, Profile, Program, ReconvMode, RunEnd};
+use weft_simt::{Config, Device, Machine, Profile, Program, ReconvMode, RunEnd};
 
 /// Flags of `weft run`.
 #[derive(Args, Debug)]
@@ -149,17 +149,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     }
     let end = m.run();
     let _ = std::io::stdout().flush();
-    match &end {
-        RunEnd::Fault(f) => eprintln!("weft: {f}"),
-        RunEnd::CycleLimit(c) => {
-            eprintln!("weft: stopped at the cycle bound ({c} cycles); raise it with --max-cycles")
-        }
-        RunEnd::Deadlock(why) => eprintln!("weft: deadlock: {why}"),
-        RunEnd::NoExit => eprintln!(
-            "weft: every warp halted without writing the exit word (required by --require-exit)"
-        ),
-        RunEnd::Exit(_) | RunEnd::AllHalted => {}
-    }
+    report_end(&end, "raise it with --max-cycles");
     let report = m.report();
     if a.stats {
         eprint!("{}", report.table());
@@ -182,19 +172,32 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         }
     }
     if let Some(p) = &a.stats_json {
-        let mut v = serde_json::to_value(&report).map_err(|e| e.to_string())?;
-        v["exit_status"] = end.exit_status().into();
-        v["end"] = match &end {
-            RunEnd::Exit(_) => "exit",
-            RunEnd::AllHalted => "all-halted",
-            RunEnd::NoExit => "no-exit",
-            RunEnd::Fault(_) => "fault",
-            RunEnd::CycleLimit(_) => "cycle-limit",
-            RunEnd::Deadlock(_) => "deadlock",
-        }
-        .into();
-        let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
-        fs::write(p, text + "\n").map_err(|e| format!("{}: {e}", p.display()))?;
+        write_stats_json(p, &m, &end)?;
     }
     Ok(end.exit_status())
+}
+
+/// Say on stderr how a run ended, if not by exiting or halting (`hint` tells how to raise
+/// the cycle bound). The same words for both machines.
+pub fn report_end(end: &RunEnd, hint: &str) {
+    match end {
+        RunEnd::Fault(f) => eprintln!("weft: {f}"),
+        RunEnd::CycleLimit(c) => {
+            eprintln!("weft: stopped at the cycle bound ({c} cycles); {hint}")
+        }
+        RunEnd::Deadlock(why) => eprintln!("weft: deadlock: {why}"),
+        RunEnd::NoExit => eprintln!(
+            "weft: every warp halted without writing the exit word (required by --require-exit)"
+        ),
+        RunEnd::Exit(_) | RunEnd::AllHalted => {}
+    }
+}
+
+/// Write `--stats-json`: the machine's statistics with the run's `exit_status` and `end`.
+pub fn write_stats_json(path: &Path, dev: &dyn Device, end: &RunEnd) -> Result<(), String> {
+    let mut v = dev.stats_json();
+    v["exit_status"] = end.exit_status().into();
+    v["end"] = end.name().into();
+    let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
+    fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -4,12 +4,15 @@
 //! PROGRAM may be assembly source (`.include` allowed) or a binary image written by
 //! `sp2a-asm` (recognised by its `WSP2` magic). Console output (PUTC/PUTDEC/PUTHEX) goes to
 //! stdout, `--trace` and `--stats` to stderr. `--frames DIR` writes `DIR/frameNNNN.png`, one
-//! per FRAME write and one at the end. The exit code is the first non-zero HALT value in
-//! core order (0 if all cores halted with 0).
+//! per FRAME write and one at the end. The array is driven through its `Device` face, so a
+//! run ends, reports and exits as a SIMT run does: the exit status is the first non-zero HALT
+//! value in core order (0 if all cores halted with 0), 124 at the cycle bound, 128 + the fault
+//! code for a fault; `--stats-json` adds `exit_status` and `end`.
 
 use std::io::Write;
 use std::path::Path;
-use weft_sp2a::{disasm, Array, ArrayConfig, Program, Stop};
+use weft_simt::{Device, Stop as DeviceStop};
+use weft_sp2a::{disasm, Array, ArrayConfig, Program};
 
 /// Cycle limit when `--max-cycles` is not given.
 pub const DEFAULT_MAX_CYCLES: u64 = 1_000_000_000;
@@ -44,13 +47,14 @@ pub fn run_sp2a(
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut err_out = std::io::BufWriter::new(stderr.lock());
-    let outcome = loop {
+    let end = loop {
         let stop = if trace {
-            array.run_traced(limit, &mut |r| {
+            let r = array.run_traced(limit, &mut |r| {
                 let _ = writeln!(err_out, "{r}");
-            })
+            });
+            array.device_stop(r)
         } else {
-            array.run(limit)
+            Device::run(&mut array, limit)
         };
         let console = array.take_console();
         if !console.is_empty() {
@@ -59,19 +63,12 @@ pub fn run_sp2a(
             let _ = out.flush();
         }
         match stop {
-            Ok(Stop::Frame) => {
+            DeviceStop::Frame => {
                 if let Some(dir) = frames {
                     write_frame(&array, dir, &mut frame_no)?;
                 }
             }
-            Ok(Stop::Halted) => break Ok(array.exit_code() as i32),
-            Ok(Stop::CycleLimit) => {
-                break Err(format!(
-                "{}: cycle limit of {limit} reached before every core halted (raise --max-cycles)",
-                program.display()
-            ))
-            }
-            Err(fault) => break Err(format!("{}: fault: {fault}", program.display())),
+            DeviceStop::End(end) => break end,
         }
     };
     let _ = err_out.flush();
@@ -79,14 +76,14 @@ pub fn run_sp2a(
     if let Some(dir) = frames {
         write_frame(&array, dir, &mut frame_no)?;
     }
-    let s = array.stats();
+    crate::run_cmd::report_end(&end, "raise it with --max-cycles");
     if stats {
-        eprint!("{s}");
+        eprint!("{}", array.stats());
     }
     if let Some(path) = stats_json {
-        std::fs::write(path, s.to_json() + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::run_cmd::write_stats_json(path, &array, &end)?;
     }
-    outcome
+    Ok(end.exit_status())
 }
 
 fn write_frame(array: &Array, dir: &Path, n: &mut u32) -> Result<(), String> {

@@ -157,16 +157,26 @@ fn errors_are_one_clear_message() {
     };
     std::fs::write(&bad, "ADD %A\nLD %A 0x9000\n").unwrap();
     let e = err(&["sp2a-asm", s(&bad), "-o", s(&d.join("o"))]);
-    assert!(e.contains("bad.s:1:5: expected `ADD %A %B %D`"), "{e}");
-    std::fs::write(&bad, "LD %A 0x9000\n").unwrap();
-    let e = err(&["run", "--sp2a", "1", s(&bad)]);
     assert!(
-        e.contains("load from address 0x9000") && e.contains("PC 0x0000"),
+        e.contains("bad.s:1:5: error: expected `ADD %A %B %D`"),
         "{e}"
     );
+    // Ends are reported as a SIMT run's are, with the same exit statuses.
+    std::fs::write(&bad, "LD %A 0x9000\n").unwrap();
+    let o = weft(&["run", "--sp2a", "1", s(&bad)]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("fault LOAD_FAULT (code 3) at core 0")
+            && e.contains("load from address 0x9000")
+            && e.contains("PC 0x0000"),
+        "{e}"
+    );
+    assert_eq!(o.status.code(), Some(128 + 3), "{e}");
     std::fs::write(&bad, "l: JMP l\n").unwrap();
-    let e = err(&["run", "--sp2a", "1", s(&bad), "--max-cycles", "50"]);
-    assert!(e.contains("cycle limit of 50"), "{e}");
+    let o = weft(&["run", "--sp2a", "1", s(&bad), "--max-cycles", "50"]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("stopped at the cycle bound (50 cycles)"), "{e}");
+    assert_eq!(o.status.code(), Some(124), "{e}");
     let e = err(&["run", "--sp2a", "0", s(&bad)]);
     assert!(e.contains("0 cores"), "{e}");
     let e = err(&["run", "--sp2a", "1", s(&d.join("missing.s"))]);

@@ -18,40 +18,13 @@ use crate::program::{Program, Section, Symbol};
 use lex::{lex, Expr, Operand, Parser, Tok, Token};
 use macros::{Macro, MacroArg};
 use std::collections::HashMap;
-use std::fmt;
 use std::path::Path;
 use std::rc::Rc;
-use thiserror::Error;
 
-/// One assembly error at a source position.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("{file}:{line}:{col}: {msg}")]
-pub struct AsmError {
-    /// Source file name.
-    pub file: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub col: usize,
-    /// What went wrong / what was expected.
-    pub msg: String,
-}
-
-/// Every error of one assembly run.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub struct AsmErrors(pub Vec<AsmError>);
-
-impl fmt::Display for AsmErrors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{e}")?;
-        }
-        Ok(())
-    }
-}
+/// Assembly errors are the RISC-V assembler's type (one diagnostic format for both
+/// assemblers: `file:line:column: error: message`); SP v2a messages are
+/// [`AsmErrorKind::Other`].
+pub use weft_asm::{AsmError, AsmErrorKind, AsmErrors, Span};
 
 /// Most errors reported in one run.
 const MAX_ERRORS: usize = 100;
@@ -142,9 +115,8 @@ pub fn assemble_file(path: &Path) -> Result<Program, AsmErrors> {
     let src = std::fs::read_to_string(path).map_err(|e| {
         AsmErrors(vec![AsmError {
             file: name.to_string(),
-            line: 0,
-            col: 0,
-            msg: format!("cannot read: {e}"),
+            span: Span { line: 0, col: 0 },
+            kind: AsmErrorKind::Other(format!("cannot read: {e}")),
         }])
     })?;
     let mut lines = Vec::new();
@@ -171,9 +143,11 @@ impl Assembler {
                 loc.seq,
                 AsmError {
                     file: loc.file.to_string(),
-                    line: loc.line,
-                    col,
-                    msg: msg.into(),
+                    span: Span {
+                        line: loc.line as u32,
+                        col: col as u32,
+                    },
+                    kind: AsmErrorKind::Other(msg.into()),
                 },
             ));
         }
@@ -262,7 +236,7 @@ impl Assembler {
         if self.errors.is_empty() {
             Ok(program)
         } else {
-            self.errors.sort_by_key(|(seq, e)| (*seq, e.col));
+            self.errors.sort_by_key(|(seq, e)| (*seq, e.span.col));
             Err(AsmErrors(self.errors.into_iter().map(|(_, e)| e).collect()))
         }
     }

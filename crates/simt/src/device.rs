@@ -1,0 +1,61 @@
+//! The SIMT machine as a [`weft_device::Device`]: the face it shares with the SP v2a array
+//! (run, console, host memory access, statistics as JSON).
+
+use crate::machine::Machine;
+use weft_device::{Device, MemError, Stop};
+
+impl Device for Machine {
+    fn kind(&self) -> &'static str {
+        "simt"
+    }
+
+    fn run(&mut self, max_cycles: u64) -> Stop {
+        Stop::End(self.run_until(max_cycles))
+    }
+
+    fn cycles(&self) -> u64 {
+        self.cycle
+    }
+
+    fn take_console(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.console)
+    }
+
+    fn read_bytes(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemError> {
+        let len = buf.len();
+        for (i, b) in buf.iter_mut().enumerate() {
+            let a = addr.wrapping_add(i as u32);
+            *b = self.mem.load(0, a, 1).map_err(|e| MemError::Outside {
+                addr,
+                len,
+                why: e.to_string(),
+            })? as u8;
+        }
+        Ok(())
+    }
+
+    fn write_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemError> {
+        self.mem
+            .write_bytes(0, addr, data)
+            .map_err(|e| MemError::Outside {
+                addr,
+                len: data.len(),
+                why: e.to_string(),
+            })?;
+        // Forget decoded words the write touched (it may start below the decoded range).
+        if let Some(last) = (data.len() as u32).checked_sub(1) {
+            let words = (addr & 3).wrapping_add(last) / 4 + 1;
+            for k in 0..words {
+                let a = (addr & !3).wrapping_add(4 * k);
+                if self.code.covers(a) {
+                    self.code.invalidate(a, 4);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn stats_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.report()).unwrap_or_default()
+    }
+}
