@@ -3,14 +3,14 @@
 //! slot, so self-modifying code still sees the new word (stronger than `fence.i` requires).
 
 use crate::divergence::Reconv;
-use crate::machine::Machine;
+use crate::exec::Issue;
 use crate::trap::Trap;
 use std::collections::HashMap;
 use weft_isa::{FaultCode, Inst, Op};
 use weft_mem::Memory;
 
-/// Executes one slot for warp `w` of core `c` at `pc`.
-pub(crate) type Handler = fn(&mut Machine, usize, usize, &Slot, u32) -> Result<(), Trap>;
+/// Executes one warp-instruction (the slot's instruction, in the [`Issue`]).
+pub(crate) type Handler = fn(&mut Issue<'_>) -> Result<(), Trap>;
 
 /// Chooses the handler of an operation for warps of a lane count (`fast::handler_for`; the
 /// cache is given it, so that it depends on no executor).

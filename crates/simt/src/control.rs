@@ -6,6 +6,7 @@
 
 use crate::config::ReconvMode;
 use crate::divergence::{Group, Next, Reconv, SplitOutcome};
+use crate::exec::Issue;
 use crate::lane::{lanes, LaneMask};
 use crate::machine::Machine;
 use crate::trap::{Trap, TrapInfo};
@@ -51,20 +52,22 @@ impl Machine {
             }
         }
     }
+}
 
+impl Issue<'_> {
     /// A conditional branch whose lanes `taken` go to its target.
-    pub(crate) fn branch(
-        &mut self,
-        c: usize,
-        w: usize,
-        i: &Inst,
-        pc: u32,
-        reconv: Reconv,
-        taken: u32,
-    ) -> Result<(), Trap> {
-        let mode = self.cfg.reconv;
-        let depth = self.cfg.stack_depth;
-        let warp = &mut self.cores[c].warps[w];
+    pub(crate) fn branch(&mut self, taken: u32) -> Result<(), Trap> {
+        let Issue {
+            c,
+            w,
+            i,
+            pc,
+            reconv,
+            ..
+        } = *self;
+        let mode = self.m.cfg.reconv;
+        let depth = self.m.cfg.stack_depth;
+        let warp = &mut self.m.cores[c].warps[w];
         let active = warp.mask;
         let taken = taken & active;
         let target = pc.wrapping_add(i.imm as u32);
@@ -121,11 +124,11 @@ impl Machine {
         warp.pc = first.pc;
         Ok(())
     }
-
     /// `jal`: a call when it links.
-    pub(crate) fn jal(&mut self, c: usize, w: usize, i: &Inst, pc: u32) {
-        let n = self.cfg.lanes;
-        let warp = &mut self.cores[c].warps[w];
+    pub(crate) fn jal(&mut self) {
+        let Issue { c, w, i, pc, .. } = *self;
+        let n = self.m.cfg.lanes;
+        let warp = &mut self.m.cores[c].warps[w];
         if i.rd != 0 {
             let link = pc.wrapping_add(4);
             for l in lanes(warp.mask).filter(|&l| l < n) {
@@ -135,24 +138,24 @@ impl Machine {
         }
         warp.pc = pc.wrapping_add(i.imm as u32);
     }
-
     /// `jalr`: a call (it links), a return, or another indirect jump. Lanes that disagree on
     /// the target split: the lanes going where the lowest active lane goes run now, the rest
     /// wait at this `jalr` and execute it again when their turn comes. They reconverge when
     /// the call returns (a call), at the jump's post-dominator from the table or else at the
     /// function's exit (a jump), or at a `converge` naming the `jalr` (converge mode).
-    pub(crate) fn jalr(
-        &mut self,
-        c: usize,
-        w: usize,
-        i: &Inst,
-        pc: u32,
-        reconv: Reconv,
-    ) -> Result<(), Trap> {
-        let mode = self.cfg.reconv;
-        let depth = self.cfg.stack_depth;
-        let warp = &mut self.cores[c].warps[w];
-        let ret = is_return(i);
+    pub(crate) fn jalr(&mut self) -> Result<(), Trap> {
+        let Issue {
+            c,
+            w,
+            i,
+            pc,
+            reconv,
+            ..
+        } = *self;
+        let mode = self.m.cfg.reconv;
+        let depth = self.m.cfg.stack_depth;
+        let warp = &mut self.m.cores[c].warps[w];
+        let ret = is_return(&i);
         if ret && mode != ReconvMode::FollowLast {
             // A return closes the region of a branch whose post-dominator is the exit.
             while let Some(k) = warp.stack.exit_point(&warp.calls) {
@@ -227,11 +230,11 @@ impl Machine {
         warp.pc = target;
         Ok(())
     }
-
     /// `converge LABEL` at `pc`: closes the top entry if it was made by the branch at
     /// `source` in this activation; otherwise a NOP.
-    pub(crate) fn converge(&mut self, c: usize, w: usize, source: u32, pc: u32) {
-        let warp = &mut self.cores[c].warps[w];
+    pub(crate) fn converge(&mut self, source: u32, pc: u32) {
+        let Issue { c, w, .. } = *self;
+        let warp = &mut self.m.cores[c].warps[w];
         let next = pc.wrapping_add(4);
         if let Some(k) = warp.stack.converge_target(source, &warp.calls) {
             warp.stats.reconvergences += 1;
@@ -244,11 +247,11 @@ impl Machine {
             warp.pc = next;
         }
     }
-
     /// `diverge rs1, LABEL` at `pc`.
-    pub(crate) fn diverge(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let depth = self.cfg.stack_depth;
-        let warp = &mut self.cores[c].warps[w];
+    pub(crate) fn diverge(&mut self) -> Result<(), Trap> {
+        let Issue { c, w, i, pc, .. } = *self;
+        let depth = self.m.cfg.stack_depth;
+        let warp = &mut self.m.cores[c].warps[w];
         let pred = LaneMask(warp.mask)
             .select(|l| warp.x[i.rs1 as usize][l] != 0)
             .0;
@@ -264,13 +267,13 @@ impl Machine {
         warp.go(nx);
         Ok(())
     }
-
     /// Halt the current group of warp `w` (a `tmask` write of 0, `tmc` 0, `pred` with an
     /// empty fallback): waiting groups run; when none is left the warp halts and sets its
     /// `warp_done` bit. A warp that would halt while lanes still wait on Vortex's IPDOM stack
     /// faults with LANES_LOST instead, naming them.
-    pub(crate) fn retire_group(&mut self, c: usize, w: usize) -> Result<(), Trap> {
-        let core = &mut self.cores[c];
+    pub(crate) fn retire_group(&mut self) -> Result<(), Trap> {
+        let Issue { c, w, .. } = *self;
+        let core = &mut self.m.cores[c];
         let warp = &mut core.warps[w];
         if let Some(next) = warp.stack.retire(warp.mask, &mut warp.calls) {
             warp.go(next);

@@ -6,12 +6,13 @@
 //! Warp-level CSRs are read once per instruction (so read side effects such as `warp_done`'s
 //! clear happen once) and written once, with the operand of the last active lane.
 
+use crate::exec::Issue;
 use crate::lane::lanes;
 use crate::machine::Machine;
 use crate::trap::{Trap, TrapInfo};
 use crate::warp::WarpState;
 use weft_isa::csr::{self as n, Access};
-use weft_isa::{FaultCode, Inst, Op};
+use weft_isa::{FaultCode, Op};
 
 fn illegal(detail: String) -> Trap {
     Trap::from(TrapInfo {
@@ -22,96 +23,6 @@ fn illegal(detail: String) -> Trap {
 }
 
 impl Machine {
-    pub(crate) fn csr_op(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let csr = i.imm as u16;
-        if self.cfg.profile == crate::config::Profile::Vortex {
-            if let Some(v) = crate::vortex::extra_csr(csr) {
-                // Vortex's counters weft does not keep: they read 0; writes are ignored.
-                let warp = &mut self.cores[c].warps[w];
-                if i.rd != 0 {
-                    for l in lanes(warp.mask) {
-                        warp.x[i.rd as usize][l] = v;
-                    }
-                }
-                warp.pc = pc.wrapping_add(4);
-                return Ok(());
-            }
-        }
-        let info = n::csr_info(csr).ok_or_else(|| illegal(format!("no CSR {csr:#05x}")))?;
-        let imm_form = matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci);
-        let swap = matches!(i.op, Op::Csrrw | Op::Csrrwi);
-        let writes = swap || i.rs1 != 0;
-        let reads = !(swap && i.rd == 0);
-        if writes && info.access == Access::ReadOnly {
-            return Err(illegal(format!("{} is read-only", info.name)));
-        }
-        let combine = |old: u32, v: u32| match i.op {
-            Op::Csrrw | Op::Csrrwi => v,
-            Op::Csrrs | Op::Csrrsi => old | v,
-            _ => old & !v,
-        };
-        let mask = self.cores[c].warps[w].mask;
-        if matches!(csr, n::FFLAGS | n::FRM | n::FCSR) {
-            let warp = &mut self.cores[c].warps[w];
-            for l in lanes(mask) {
-                let old = match csr {
-                    n::FFLAGS => warp.fflags[l] as u32,
-                    n::FRM => warp.frm[l] as u32,
-                    _ => (warp.frm[l] as u32) << 5 | warp.fflags[l] as u32,
-                };
-                let operand = if imm_form {
-                    i.rs1 as u32
-                } else {
-                    warp.x[i.rs1 as usize][l]
-                };
-                if writes {
-                    let v = combine(old, operand);
-                    match csr {
-                        n::FFLAGS => warp.fflags[l] = (v & 0x1f) as u8,
-                        n::FRM => warp.frm[l] = (v & 7) as u8,
-                        _ => {
-                            warp.fflags[l] = (v & 0x1f) as u8;
-                            warp.frm[l] = (v >> 5 & 7) as u8;
-                        }
-                    }
-                }
-                if i.rd != 0 {
-                    warp.x[i.rd as usize][l] = old;
-                }
-            }
-            warp.pc = pc.wrapping_add(4);
-            return Ok(());
-        }
-        // Warp-level CSR: the operand is taken before rd is written (rd may equal rs1).
-        let operand = if imm_form {
-            i.rs1 as u32
-        } else {
-            self.cores[c].warps[w].uniform(i.rs1)
-        };
-        let old = if reads {
-            self.read_csr(c, w, csr, pc, true)?
-        } else {
-            0
-        };
-        if i.rd != 0 {
-            let lanes_n = self.cfg.lanes as u32;
-            let (warps_n, core_id) = (self.cfg.warps as u32, c as u32);
-            let warp = &mut self.cores[c].warps[w];
-            for l in lanes(mask) {
-                warp.x[i.rd as usize][l] = match csr {
-                    n::THREAD_ID => l as u32,
-                    n::MHARTID => (core_id * warps_n + w as u32) * lanes_n + l as u32,
-                    _ => old,
-                };
-            }
-        }
-        self.cores[c].warps[w].pc = pc.wrapping_add(4);
-        if writes {
-            self.write_csr(c, w, csr, combine(old, operand))?;
-        }
-        Ok(())
-    }
-
     /// Read a warp-level CSR of warp `w`. `local` is false for cross-warp reads, which have
     /// no side effects on the target.
     pub(crate) fn read_csr(
@@ -215,12 +126,105 @@ impl Machine {
             _ => return Err(illegal(format!("CSR {csr:#05x} cannot be read here"))),
         })
     }
+}
 
-    fn write_csr(&mut self, c: usize, w: usize, csr: u16, v: u32) -> Result<(), Trap> {
-        let full = self.cfg.full_mask();
-        let cycle = self.cycle;
-        let warps_n = self.cfg.warps;
-        let core = &mut self.cores[c];
+impl Issue<'_> {
+    pub(crate) fn csr_op(&mut self) -> Result<(), Trap> {
+        let Issue { c, w, i, pc, .. } = *self;
+        let csr = i.imm as u16;
+        if self.m.cfg.profile == crate::config::Profile::Vortex {
+            if let Some(v) = crate::vortex::extra_csr(csr) {
+                // Vortex's counters weft does not keep: they read 0; writes are ignored.
+                let warp = &mut self.m.cores[c].warps[w];
+                if i.rd != 0 {
+                    for l in lanes(warp.mask) {
+                        warp.x[i.rd as usize][l] = v;
+                    }
+                }
+                warp.pc = pc.wrapping_add(4);
+                return Ok(());
+            }
+        }
+        let info = n::csr_info(csr).ok_or_else(|| illegal(format!("no CSR {csr:#05x}")))?;
+        let imm_form = matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci);
+        let swap = matches!(i.op, Op::Csrrw | Op::Csrrwi);
+        let writes = swap || i.rs1 != 0;
+        let reads = !(swap && i.rd == 0);
+        if writes && info.access == Access::ReadOnly {
+            return Err(illegal(format!("{} is read-only", info.name)));
+        }
+        let combine = |old: u32, v: u32| match i.op {
+            Op::Csrrw | Op::Csrrwi => v,
+            Op::Csrrs | Op::Csrrsi => old | v,
+            _ => old & !v,
+        };
+        let mask = self.m.cores[c].warps[w].mask;
+        if matches!(csr, n::FFLAGS | n::FRM | n::FCSR) {
+            let warp = &mut self.m.cores[c].warps[w];
+            for l in lanes(mask) {
+                let old = match csr {
+                    n::FFLAGS => warp.fflags[l] as u32,
+                    n::FRM => warp.frm[l] as u32,
+                    _ => (warp.frm[l] as u32) << 5 | warp.fflags[l] as u32,
+                };
+                let operand = if imm_form {
+                    i.rs1 as u32
+                } else {
+                    warp.x[i.rs1 as usize][l]
+                };
+                if writes {
+                    let v = combine(old, operand);
+                    match csr {
+                        n::FFLAGS => warp.fflags[l] = (v & 0x1f) as u8,
+                        n::FRM => warp.frm[l] = (v & 7) as u8,
+                        _ => {
+                            warp.fflags[l] = (v & 0x1f) as u8;
+                            warp.frm[l] = (v >> 5 & 7) as u8;
+                        }
+                    }
+                }
+                if i.rd != 0 {
+                    warp.x[i.rd as usize][l] = old;
+                }
+            }
+            warp.pc = pc.wrapping_add(4);
+            return Ok(());
+        }
+        // Warp-level CSR: the operand is taken before rd is written (rd may equal rs1).
+        let operand = if imm_form {
+            i.rs1 as u32
+        } else {
+            self.m.cores[c].warps[w].uniform(i.rs1)
+        };
+        let old = if reads {
+            self.m.read_csr(c, w, csr, pc, true)?
+        } else {
+            0
+        };
+        if i.rd != 0 {
+            let lanes_n = self.m.cfg.lanes as u32;
+            let (warps_n, core_id) = (self.m.cfg.warps as u32, c as u32);
+            let warp = &mut self.m.cores[c].warps[w];
+            for l in lanes(mask) {
+                warp.x[i.rd as usize][l] = match csr {
+                    n::THREAD_ID => l as u32,
+                    n::MHARTID => (core_id * warps_n + w as u32) * lanes_n + l as u32,
+                    _ => old,
+                };
+            }
+        }
+        self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
+        if writes {
+            self.write_csr(csr, combine(old, operand))?;
+        }
+        Ok(())
+    }
+    fn write_csr(&mut self, csr: u16, v: u32) -> Result<(), Trap> {
+        let Issue { c, w, .. } = *self;
+        let full = self.m.cfg.full_mask();
+        let cycle = self.m.cycle;
+        let warps_n = self.m.cfg.warps;
+        let core = &mut self.m.cores[c];
         let warp = &mut core.warps[w];
         match csr {
             n::MSTATUS => warp.csr.mstatus = v,
@@ -229,7 +233,7 @@ impl Machine {
             n::MTVEC => warp.csr.mtvec = v,
             // Vortex keeps one `mscratch` per core: `vx_spawn_threads` writes its scheduler
             // arguments there from warp 0 and the warps it spawns read them.
-            n::MSCRATCH if self.cfg.profile == crate::config::Profile::Vortex => {
+            n::MSCRATCH if self.m.cfg.profile == crate::config::Profile::Vortex => {
                 for wp in &mut core.warps {
                     wp.csr.mscratch = v;
                 }
@@ -247,19 +251,20 @@ impl Machine {
             | n::MCYCLEH
             | n::MINSTRET
             | n::MINSTRETH => {}
-            n::WARP_ACTIVE => self.activate(c, w, v),
+            n::WARP_ACTIVE => self.m.activate(c, w, v),
             n::WARP_DONE => core.warp_done &= !v,
             n::SPAWN_PC => core.spawn_pc = v,
             n::SPAWN_ARGS => core.spawn_args = v,
             n::TMASK => {
                 if v & full == 0 {
-                    self.retire_group(c, w)?;
+                    self.retire_group()?;
                 } else {
                     warp.mask = v & full;
                 }
             }
             n::BARRIER => {
-                self.barrier(c, w, v & 0xffff, v >> 16, false)
+                self.m
+                    .barrier(c, w, v & 0xffff, v >> 16, false)
                     .map_err(|code| {
                         Trap::from(TrapInfo {
                             code,

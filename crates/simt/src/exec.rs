@@ -14,6 +14,26 @@ use crate::trap::{fault, Trap, TrapInfo};
 use crate::warp::{watchdog, Warp, WarpState};
 use weft_isa::{Class, FaultCode, Inst, Op};
 
+/// One warp-instruction being executed: the machine, the warp (core `c`, warp `w`), the
+/// instruction's address and the decoded instruction with its reconvergence-table entry.
+/// Every instruction executor is a method of it (here, `exec_mem.rs`, `exec_fp.rs`,
+/// `control.rs`, `csr.rs`, and the handlers of `fast.rs`), so none needs the warp's
+/// coordinates passed along.
+pub(crate) struct Issue<'a> {
+    /// The machine.
+    pub m: &'a mut Machine,
+    /// Core index.
+    pub c: usize,
+    /// Warp index within the core.
+    pub w: usize,
+    /// Address of the instruction.
+    pub pc: u32,
+    /// The instruction.
+    pub i: Inst,
+    /// Its reconvergence-table entry.
+    pub reconv: Reconv,
+}
+
 /// Set rd to a per-lane value computed from the lane index.
 #[inline(always)]
 fn map_lane(w: &mut Warp, n: usize, rd: u8, f: impl Fn(usize) -> u32) {
@@ -76,7 +96,15 @@ impl Machine {
             mask.count_ones() as u64
         };
         self.stats.count(slot.inst.op);
-        if let Err(t) = (slot.handler)(self, c, w, slot, pc) {
+        let mut x = Issue {
+            m: self,
+            c,
+            w,
+            pc,
+            i: slot.inst,
+            reconv: slot.reconv,
+        };
+        if let Err(t) = (slot.handler)(&mut x) {
             self.finish_trap(c, w, pc, t);
         }
     }
@@ -197,27 +225,57 @@ impl Machine {
             _ => None,
         }
     }
+}
 
-    /// Execute `i` at `pc` for warp `w` of core `c`.
-    pub(crate) fn exec(
-        &mut self,
-        c: usize,
-        w: usize,
-        i: &Inst,
-        pc: u32,
-        reconv: Reconv,
-    ) -> Result<(), Trap> {
-        let n = self.cfg.lanes;
-        let next = pc.wrapping_add(4);
-        let warp = &mut self.cores[c].warps[w];
-        match i.op {
-            Op::Jal => self.jal(c, w, i, pc),
-            Op::Jalr => return self.jalr(c, w, i, pc, reconv),
-            Op::Lb | Op::Lh | Op::Lw | Op::Lbu | Op::Lhu | Op::Flw => {
-                return self.load(c, w, i, pc)
+/// Vortex lane shuffle. Each active lane *l* reads its own control word from rs2,
+/// (segmask << 12) | (c << 6) | b with 6-bit fields; min = l & segmask, max = min | (c &
+/// !segmask). Source lane: up l − b (valid if ≥ min), down l + b (valid if ≤ max), bfly l ^ b
+/// (valid if ≤ max), idx min | (b & !segmask) (valid if ≤ max). rd := rs1 of the source lane
+/// if it is valid, exists and is active; otherwise the lane's own rs1 (as Vortex's simx).
+fn shuffle(w: &mut Warp, n: usize, i: &Inst) {
+    let src_vals = w.x[i.rs1 as usize];
+    let ctl = w.x[i.rs2 as usize];
+    let m = w.mask;
+    let mut out = w.x[i.rd as usize];
+    for l in lanes(m) {
+        let (b, c, seg) = (ctl[l] & 0x3f, (ctl[l] >> 6) & 0x3f, (ctl[l] >> 12) & 0x3f);
+        let lane = l as i64;
+        let min = lane & seg as i64;
+        let max = min | (c & !seg) as i64;
+        let (src, ok) = match i.op {
+            Op::VxShflUp => (lane - b as i64, lane - b as i64 >= min),
+            Op::VxShflDown => (lane + b as i64, lane + b as i64 <= max),
+            Op::VxShflBfly => (lane ^ b as i64, (lane ^ b as i64) <= max),
+            _ => {
+                let s = min | (b & !seg) as i64;
+                (s, s <= max)
             }
-            Op::Sb | Op::Sh | Op::Sw | Op::Fsw => return self.store(c, w, i, pc),
-            Op::LrW | Op::ScW => return self.lr_sc(c, w, i, pc),
+        };
+        let v = if ok && src >= 0 && (src as usize) < n.min(32) && m >> src & 1 != 0 {
+            src_vals[src as usize]
+        } else {
+            src_vals[l]
+        };
+        out[l] = v;
+    }
+    if i.rd != 0 {
+        w.x[i.rd as usize] = out;
+    }
+}
+
+impl Issue<'_> {
+    /// Execute `i` at `pc` for warp `w` of core `c`.
+    pub(crate) fn exec(&mut self) -> Result<(), Trap> {
+        let Issue { c, w, i, pc, .. } = *self;
+        let n = self.m.cfg.lanes;
+        let next = pc.wrapping_add(4);
+        let warp = &mut self.m.cores[c].warps[w];
+        match i.op {
+            Op::Jal => self.jal(),
+            Op::Jalr => return self.jalr(),
+            Op::Lb | Op::Lh | Op::Lw | Op::Lbu | Op::Lhu | Op::Flw => return self.load(),
+            Op::Sb | Op::Sh | Op::Sw | Op::Fsw => return self.store(),
+            Op::LrW | Op::ScW => return self.lr_sc(),
             Op::AmoswapW
             | Op::AmoaddW
             | Op::AmoxorW
@@ -226,22 +284,22 @@ impl Machine {
             | Op::AmominW
             | Op::AmomaxW
             | Op::AmominuW
-            | Op::AmomaxuW => return self.amo(c, w, i, pc),
+            | Op::AmomaxuW => return self.amo(),
             Op::Fence | Op::FenceTso | Op::FenceI | Op::VxWsync => warp.pc = next,
             Op::Wfi => warp.pc = next,
             Op::Ecall => return Err(fault(FaultCode::Ecall)),
             Op::Ebreak => return Err(fault(FaultCode::Breakpoint)),
             Op::Mret => warp.pc = warp.csr.mepc,
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
-                return self.csr_op(c, w, i, pc)
+                return self.csr_op()
             }
-            Op::Converge => self.converge(c, w, pc.wrapping_add(i.imm as u32), pc),
-            Op::Diverge => return self.diverge(c, w, i, pc),
+            Op::Converge => self.converge(pc.wrapping_add(i.imm as u32), pc),
+            Op::Diverge => return self.diverge(),
             Op::VxTmc => {
-                let m = warp.uniform(i.rs1) & self.cfg.full_mask();
+                let m = warp.uniform(i.rs1) & self.m.cfg.full_mask();
                 warp.pc = next;
                 if m == 0 {
-                    return self.retire_group(c, w);
+                    return self.retire_group();
                 } else {
                     warp.mask = m;
                 }
@@ -249,30 +307,30 @@ impl Machine {
             Op::VxWspawn => {
                 let mut count = warp.uniform(i.rs1);
                 let target = warp.uniform(i.rs2);
-                if self.cfg.profile == crate::config::Profile::Vortex {
+                if self.m.cfg.profile == crate::config::Profile::Vortex {
                     // Vortex holds a wspawn until the issuing warp is the only active warp of
                     // its core (so `wspawn 1, _` waits for the spawned warps to finish) and
                     // caps the count at the core's warps. The warp stops issuing; the last
                     // other warp to halt wakes it and the wspawn issues again.
-                    if self.cores[c].others_active(w) {
-                        self.cores[c].warps[w].state = WarpState::SpawnWait;
+                    if self.m.cores[c].others_active(w) {
+                        self.m.cores[c].warps[w].state = WarpState::SpawnWait;
                         return Ok(());
                     }
-                    count = count.min(self.cfg.warps as u32);
+                    count = count.min(self.m.cfg.warps as u32);
                 }
-                let warp = &mut self.cores[c].warps[w];
+                let warp = &mut self.m.cores[c].warps[w];
                 warp.pc = next;
-                if count as usize > self.cfg.warps {
+                if count as usize > self.m.cfg.warps {
                     return Err(Trap::from(TrapInfo {
                         code: FaultCode::SpawnFault,
                         addr: None,
                         detail: format!(
                             "wspawn of {count} warps on a core with {}",
-                            self.cfg.warps
+                            self.m.cfg.warps
                         ),
                     }));
                 }
-                let core = &mut self.cores[c];
+                let core = &mut self.m.cores[c];
                 for k in 1..count as usize {
                     if core.warps[k].state == WarpState::Idle {
                         core.warps[k].start(target, 1);
@@ -316,12 +374,12 @@ impl Machine {
                 let pass = LaneMask(m)
                     .select(|l| (warp.x[i.rs1 as usize][l] & 1 != 0) != neg)
                     .0;
-                let fallback = warp.uniform(i.rs2) & self.cfg.full_mask();
+                let fallback = warp.uniform(i.rs2) & self.m.cfg.full_mask();
                 warp.pc = next;
                 if pass != 0 {
                     warp.mask = pass;
                 } else if fallback == 0 {
-                    return self.retire_group(c, w);
+                    return self.retire_group();
                 } else {
                     warp.mask = fallback;
                 }
@@ -331,14 +389,15 @@ impl Machine {
                 let count = warp.uniform(i.rs2);
                 warp.pc = next;
                 let global = id >> 31 != 0;
-                self.barrier(c, w, id & 0x7fff_ffff, count, global)
+                self.m
+                    .barrier(c, w, id & 0x7fff_ffff, count, global)
                     .map_err(fault)?;
             }
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
                 let m = warp.mask;
                 // Vortex encodes rs2 = x0 and votes over the active lanes; weft's own
                 // profile also accepts a member mask in rs2.
-                let vortex = self.cfg.profile == crate::config::Profile::Vortex;
+                let vortex = self.m.cfg.profile == crate::config::Profile::Vortex;
                 let member = if i.rs2 == 0 || vortex {
                     m
                 } else {
@@ -357,7 +416,7 @@ impl Machine {
                 warp.pc = next;
             }
             Op::VxShflUp | Op::VxShflDown | Op::VxShflBfly | Op::VxShflIdx => {
-                shuffle(warp, n, i);
+                shuffle(warp, n, &i);
                 warp.pc = next;
             }
             // Integer ALU ops and branches have a handler for every lane count (fast.rs is
@@ -367,52 +426,10 @@ impl Machine {
                 Class::Alu | Class::Mul | Class::Div | Class::Branch
             ) =>
             {
-                let slot = Slot {
-                    inst: *i,
-                    state: crate::code::SlotState::Valid,
-                    reconv,
-                    handler: handler_for(i.op, n),
-                };
-                return (slot.handler)(self, c, w, &slot, pc);
+                return handler_for(i.op, n)(self);
             }
-            _ => return self.exec_fp(c, w, i, pc, i.op),
+            _ => return self.exec_fp(i.op),
         }
         Ok(())
-    }
-}
-
-/// Vortex lane shuffle. Each active lane *l* reads its own control word from rs2,
-/// (segmask << 12) | (c << 6) | b with 6-bit fields; min = l & segmask, max = min | (c &
-/// !segmask). Source lane: up l − b (valid if ≥ min), down l + b (valid if ≤ max), bfly l ^ b
-/// (valid if ≤ max), idx min | (b & !segmask) (valid if ≤ max). rd := rs1 of the source lane
-/// if it is valid, exists and is active; otherwise the lane's own rs1 (as Vortex's simx).
-fn shuffle(w: &mut Warp, n: usize, i: &Inst) {
-    let src_vals = w.x[i.rs1 as usize];
-    let ctl = w.x[i.rs2 as usize];
-    let m = w.mask;
-    let mut out = w.x[i.rd as usize];
-    for l in lanes(m) {
-        let (b, c, seg) = (ctl[l] & 0x3f, (ctl[l] >> 6) & 0x3f, (ctl[l] >> 12) & 0x3f);
-        let lane = l as i64;
-        let min = lane & seg as i64;
-        let max = min | (c & !seg) as i64;
-        let (src, ok) = match i.op {
-            Op::VxShflUp => (lane - b as i64, lane - b as i64 >= min),
-            Op::VxShflDown => (lane + b as i64, lane + b as i64 <= max),
-            Op::VxShflBfly => (lane ^ b as i64, (lane ^ b as i64) <= max),
-            _ => {
-                let s = min | (b & !seg) as i64;
-                (s, s <= max)
-            }
-        };
-        let v = if ok && src >= 0 && (src as usize) < n.min(32) && m >> src & 1 != 0 {
-            src_vals[src as usize]
-        } else {
-            src_vals[l]
-        };
-        out[l] = v;
-    }
-    if i.rd != 0 {
-        w.x[i.rd as usize] = out;
     }
 }

@@ -1,6 +1,7 @@
 //! Executing the F extension: the lane loop over `weft-sem`'s IEEE single-precision functions,
 //! with per-lane rounding mode (static or from the lane's `frm`) and accrued flags.
 
+use crate::exec::Issue;
 use crate::lane::lanes;
 use crate::machine::Machine;
 use crate::trap::{fault, Trap};
@@ -19,20 +20,26 @@ fn rm_for(w: &Warp, i: &Inst, l: usize) -> Result<Rm, Trap> {
     Rm::from_bits(bits).ok_or_else(|| fault(FaultCode::IllegalInstruction))
 }
 
-impl Machine {
+impl Machine {}
+
+#[inline(always)]
+fn with((v, f): (u32, Flags)) -> (u32, Flags, bool) {
+    (v, f, false)
+}
+
+#[inline(always)]
+fn to_int((v, f): (u32, Flags)) -> (u32, Flags, bool) {
+    (v, f, true)
+}
+
+impl Issue<'_> {
     /// Execute the F-extension instruction `i`, given as `op` too: the decoded cache's
     /// handlers pass a constant `op`, so the match below folds away in each of them, and this
     /// one function is the only home of every float operation.
     #[inline(always)]
-    pub(crate) fn exec_fp(
-        &mut self,
-        c: usize,
-        w: usize,
-        i: &Inst,
-        pc: u32,
-        op: Op,
-    ) -> Result<(), Trap> {
-        let warp = &mut self.cores[c].warps[w];
+    pub(crate) fn exec_fp(&mut self, op: Op) -> Result<(), Trap> {
+        let Issue { c, w, i, pc, .. } = *self;
+        let warp = &mut self.m.cores[c].warps[w];
         let (rd, s1, s2, s3) = (
             i.rd as usize,
             i.rs1 as usize,
@@ -44,15 +51,15 @@ impl Machine {
             let xa = warp.x[s1][l];
             // (value, flags, destination is an integer register)
             let (v, fl, to_x): (u32, Flags, bool) = match op {
-                Op::FaddS => with(fpu::fadd(a, b, rm_for(warp, i, l)?)),
-                Op::FsubS => with(fpu::fsub(a, b, rm_for(warp, i, l)?)),
-                Op::FmulS => with(fpu::fmul(a, b, rm_for(warp, i, l)?)),
-                Op::FdivS => with(fpu::fdiv(a, b, rm_for(warp, i, l)?)),
-                Op::FsqrtS => with(fpu::fsqrt(a, rm_for(warp, i, l)?)),
-                Op::FmaddS => with(fpu::fmadd(a, b, cc, rm_for(warp, i, l)?)),
-                Op::FmsubS => with(fpu::fmsub(a, b, cc, rm_for(warp, i, l)?)),
-                Op::FnmsubS => with(fpu::fnmsub(a, b, cc, rm_for(warp, i, l)?)),
-                Op::FnmaddS => with(fpu::fnmadd(a, b, cc, rm_for(warp, i, l)?)),
+                Op::FaddS => with(fpu::fadd(a, b, rm_for(warp, &i, l)?)),
+                Op::FsubS => with(fpu::fsub(a, b, rm_for(warp, &i, l)?)),
+                Op::FmulS => with(fpu::fmul(a, b, rm_for(warp, &i, l)?)),
+                Op::FdivS => with(fpu::fdiv(a, b, rm_for(warp, &i, l)?)),
+                Op::FsqrtS => with(fpu::fsqrt(a, rm_for(warp, &i, l)?)),
+                Op::FmaddS => with(fpu::fmadd(a, b, cc, rm_for(warp, &i, l)?)),
+                Op::FmsubS => with(fpu::fmsub(a, b, cc, rm_for(warp, &i, l)?)),
+                Op::FnmsubS => with(fpu::fnmsub(a, b, cc, rm_for(warp, &i, l)?)),
+                Op::FnmaddS => with(fpu::fnmadd(a, b, cc, rm_for(warp, &i, l)?)),
                 Op::FsgnjS => (fpu::fsgnj(a, b), Flags::NONE, false),
                 Op::FsgnjnS => (fpu::fsgnjn(a, b), Flags::NONE, false),
                 Op::FsgnjxS => (fpu::fsgnjx(a, b), Flags::NONE, false),
@@ -64,10 +71,10 @@ impl Machine {
                 Op::FclassS => (fpu::fclass(a), Flags::NONE, true),
                 Op::FmvXW => (a, Flags::NONE, true),
                 Op::FmvWX => (xa, Flags::NONE, false),
-                Op::FcvtWS => to_int(fpu::fcvt_w_s(a, rm_for(warp, i, l)?)),
-                Op::FcvtWuS => to_int(fpu::fcvt_wu_s(a, rm_for(warp, i, l)?)),
-                Op::FcvtSW => with(fpu::fcvt_s_w(xa, rm_for(warp, i, l)?)),
-                Op::FcvtSWu => with(fpu::fcvt_s_wu(xa, rm_for(warp, i, l)?)),
+                Op::FcvtWS => to_int(fpu::fcvt_w_s(a, rm_for(warp, &i, l)?)),
+                Op::FcvtWuS => to_int(fpu::fcvt_wu_s(a, rm_for(warp, &i, l)?)),
+                Op::FcvtSW => with(fpu::fcvt_s_w(xa, rm_for(warp, &i, l)?)),
+                Op::FcvtSWu => with(fpu::fcvt_s_wu(xa, rm_for(warp, &i, l)?)),
                 _ => return Err(fault(FaultCode::IllegalInstruction)),
             };
             warp.fflags[l] |= fl.bits();
@@ -82,14 +89,4 @@ impl Machine {
         warp.pc = pc.wrapping_add(4);
         Ok(())
     }
-}
-
-#[inline(always)]
-fn with((v, f): (u32, Flags)) -> (u32, Flags, bool) {
-    (v, f, false)
-}
-
-#[inline(always)]
-fn to_int((v, f): (u32, Flags)) -> (u32, Flags, bool) {
-    (v, f, true)
 }

@@ -4,90 +4,15 @@
 //! else goes through `weft-mem`'s checked access with its side effects (console, exit word,
 //! code invalidation, breaking LR reservations).
 
+use crate::exec::Issue;
 use crate::lane::lanes;
 use crate::machine::Machine;
 use crate::trap::{mem_trap, Trap, TrapInfo};
-use weft_isa::{FaultCode, Inst, Op};
+use weft_isa::{FaultCode, Op};
 use weft_mem::StoreEffect;
 use weft_sem::alu;
 
 impl Machine {
-    /// `lb`/`lh`/`lw`/`lbu`/`lhu`/`flw`: each active lane reads `rs1 + imm`.
-    #[inline]
-    pub(crate) fn load(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let (size, fp) = match i.op {
-            Op::Lb | Op::Lbu => (1, false),
-            Op::Lh | Op::Lhu => (2, false),
-            Op::Flw => (4, true),
-            _ => (4, false),
-        };
-        let warp = &mut self.cores[c].warps[w];
-        let mem = &self.mem;
-        for l in lanes(warp.mask) {
-            let addr = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
-            let direct = if size == 4 {
-                mem.load_word_fast(addr)
-            } else {
-                None
-            };
-            let v = match direct {
-                Some(v) => v,
-                None => {
-                    let v = mem.load(c, addr, size).map_err(|e| mem_trap(e, false))?;
-                    match i.op {
-                        Op::Lb => alu::sext8(v),
-                        Op::Lh => alu::sext16(v),
-                        _ => v,
-                    }
-                }
-            };
-            if fp {
-                warp.f[i.rd as usize][l] = v;
-            } else if i.rd != 0 {
-                warp.x[i.rd as usize][l] = v;
-            }
-        }
-        self.stats.loads += warp.mask.count_ones() as u64;
-        warp.pc = pc.wrapping_add(4);
-        Ok(())
-    }
-
-    /// `sb`/`sh`/`sw`/`fsw`: each active lane writes `rs2` to `rs1 + imm`. When every lane
-    /// stores an aligned word to plain DRAM outside decoded code and no LR reservation is
-    /// open (checked before any write), the words go straight to DRAM; otherwise each lane's
-    /// store goes through [`Machine::store_word`] with its side effects.
-    #[inline]
-    pub(crate) fn store(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let size = match i.op {
-            Op::Sb => 1,
-            Op::Sh => 2,
-            _ => 4,
-        };
-        let warp = &self.cores[c].warps[w];
-        let mask = warp.mask;
-        let base = warp.x[i.rs1 as usize];
-        let vals = if i.op == Op::Fsw {
-            warp.f[i.rs2 as usize]
-        } else {
-            warp.x[i.rs2 as usize]
-        };
-        let addr = |l: usize| base[l].wrapping_add(i.imm as u32);
-        let direct = size == 4
-            && self.reservations.is_empty()
-            && lanes(mask)
-                .all(|l| self.mem.store_word_is_fast(addr(l)) && !self.code.covers(addr(l)));
-        for l in lanes(mask) {
-            if direct {
-                self.mem.store_word_fast(addr(l), vals[l]);
-            } else {
-                self.store_word(c, addr(l), size, vals[l])?;
-            }
-        }
-        self.stats.stores += mask.count_ones() as u64;
-        self.cores[c].warps[w].pc = pc.wrapping_add(4);
-        Ok(())
-    }
-
     /// One lane's store, with its side effects (console, exit, code invalidation, LR).
     pub(crate) fn store_word(
         &mut self,
@@ -128,13 +53,92 @@ impl Machine {
             !same && warp.resv_mask >> rl & 1 != 0
         });
     }
+}
 
+impl Issue<'_> {
+    /// `lb`/`lh`/`lw`/`lbu`/`lhu`/`flw`: each active lane reads `rs1 + imm`.
+    #[inline]
+    pub(crate) fn load(&mut self) -> Result<(), Trap> {
+        let Issue { c, w, i, pc, .. } = *self;
+        let (size, fp) = match i.op {
+            Op::Lb | Op::Lbu => (1, false),
+            Op::Lh | Op::Lhu => (2, false),
+            Op::Flw => (4, true),
+            _ => (4, false),
+        };
+        let warp = &mut self.m.cores[c].warps[w];
+        let mem = &self.m.mem;
+        for l in lanes(warp.mask) {
+            let addr = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
+            let direct = if size == 4 {
+                mem.load_word_fast(addr)
+            } else {
+                None
+            };
+            let v = match direct {
+                Some(v) => v,
+                None => {
+                    let v = mem.load(c, addr, size).map_err(|e| mem_trap(e, false))?;
+                    match i.op {
+                        Op::Lb => alu::sext8(v),
+                        Op::Lh => alu::sext16(v),
+                        _ => v,
+                    }
+                }
+            };
+            if fp {
+                warp.f[i.rd as usize][l] = v;
+            } else if i.rd != 0 {
+                warp.x[i.rd as usize][l] = v;
+            }
+        }
+        self.m.stats.loads += warp.mask.count_ones() as u64;
+        warp.pc = pc.wrapping_add(4);
+        Ok(())
+    }
+    /// `sb`/`sh`/`sw`/`fsw`: each active lane writes `rs2` to `rs1 + imm`. When every lane
+    /// stores an aligned word to plain DRAM outside decoded code and no LR reservation is
+    /// open (checked before any write), the words go straight to DRAM; otherwise each lane's
+    /// store goes through [`Machine::store_word`] with its side effects.
+    #[inline]
+    pub(crate) fn store(&mut self) -> Result<(), Trap> {
+        let Issue { c, w, i, pc, .. } = *self;
+        let size = match i.op {
+            Op::Sb => 1,
+            Op::Sh => 2,
+            _ => 4,
+        };
+        let warp = &self.m.cores[c].warps[w];
+        let mask = warp.mask;
+        let base = warp.x[i.rs1 as usize];
+        let vals = if i.op == Op::Fsw {
+            warp.f[i.rs2 as usize]
+        } else {
+            warp.x[i.rs2 as usize]
+        };
+        let addr = |l: usize| base[l].wrapping_add(i.imm as u32);
+        let direct = size == 4
+            && self.m.reservations.is_empty()
+            && lanes(mask)
+                .all(|l| self.m.mem.store_word_is_fast(addr(l)) && !self.m.code.covers(addr(l)));
+        for l in lanes(mask) {
+            if direct {
+                self.m.mem.store_word_fast(addr(l), vals[l]);
+            } else {
+                self.m.store_word(c, addr(l), size, vals[l])?;
+            }
+        }
+        self.m.stats.stores += mask.count_ones() as u64;
+        self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
+        Ok(())
+    }
     /// `lr.w`/`sc.w`: per lane, a reservation on the word (kept in the warp and listed in
     /// `reservations` so that any store to it breaks it) and the conditional store.
-    pub(crate) fn lr_sc(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
-        let mask = self.cores[c].warps[w].mask;
+    pub(crate) fn lr_sc(&mut self) -> Result<(), Trap> {
+        let Issue { c, w, i, pc, .. } = *self;
+        let mask = self.m.cores[c].warps[w].mask;
         for l in lanes(mask) {
-            let addr = self.cores[c].warps[w].x[i.rs1 as usize][l];
+            let addr = self.m.cores[c].warps[w].x[i.rs1 as usize][l];
             if addr & 3 != 0 {
                 return Err(Trap::from(TrapInfo {
                     code: FaultCode::AmoMisaligned,
@@ -143,34 +147,38 @@ impl Machine {
                 }));
             }
             if i.op == Op::LrW {
-                let v = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, false))?;
-                let warp = &mut self.cores[c].warps[w];
+                let v = self
+                    .m
+                    .mem
+                    .load(c, addr, 4)
+                    .map_err(|e| mem_trap(e, false))?;
+                let warp = &mut self.m.cores[c].warps[w];
                 if i.rd != 0 {
                     warp.x[i.rd as usize][l] = v;
                 }
                 warp.resv[l] = addr;
                 warp.resv_mask |= 1 << l;
-                self.reservations.push((c as u16, w as u16, l as u8));
+                self.m.reservations.push((c as u16, w as u16, l as u8));
             } else {
-                let warp = &mut self.cores[c].warps[w];
+                let warp = &mut self.m.cores[c].warps[w];
                 let ok = warp.resv_mask >> l & 1 != 0 && warp.resv[l] == addr;
                 warp.resv_mask &= !(1 << l);
                 let v = warp.x[i.rs2 as usize][l];
                 if ok {
-                    self.store_word(c, addr, 4, v)?;
+                    self.m.store_word(c, addr, 4, v)?;
                 }
-                let warp = &mut self.cores[c].warps[w];
+                let warp = &mut self.m.cores[c].warps[w];
                 if i.rd != 0 {
                     warp.x[i.rd as usize][l] = (!ok) as u32;
                 }
             }
         }
-        self.cores[c].warps[w].pc = pc.wrapping_add(4);
+        self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
         Ok(())
     }
-
     /// The AMOs: per lane, read the word, store `f(old, rs2)`, return the old value.
-    pub(crate) fn amo(&mut self, c: usize, w: usize, i: &Inst, pc: u32) -> Result<(), Trap> {
+    pub(crate) fn amo(&mut self) -> Result<(), Trap> {
+        let Issue { c, w, i, pc, .. } = *self;
         let f: fn(u32, u32) -> u32 = match i.op {
             Op::AmoswapW => alu::amo_swap,
             Op::AmoaddW => alu::amo_add,
@@ -182,9 +190,9 @@ impl Machine {
             Op::AmominuW => alu::amo_minu,
             _ => alu::amo_maxu,
         };
-        let mask = self.cores[c].warps[w].mask;
+        let mask = self.m.cores[c].warps[w].mask;
         for l in lanes(mask) {
-            let warp = &self.cores[c].warps[w];
+            let warp = &self.m.cores[c].warps[w];
             let addr = warp.x[i.rs1 as usize][l];
             let operand = warp.x[i.rs2 as usize][l];
             if addr & 3 != 0 {
@@ -194,14 +202,14 @@ impl Machine {
                     detail: String::new(),
                 }));
             }
-            let old = self.mem.load(c, addr, 4).map_err(|e| mem_trap(e, true))?;
-            self.store_word(c, addr, 4, f(old, operand))?;
+            let old = self.m.mem.load(c, addr, 4).map_err(|e| mem_trap(e, true))?;
+            self.m.store_word(c, addr, 4, f(old, operand))?;
             if i.rd != 0 {
-                self.cores[c].warps[w].x[i.rd as usize][l] = old;
+                self.m.cores[c].warps[w].x[i.rd as usize][l] = old;
             }
         }
-        self.stats.atomics += mask.count_ones() as u64;
-        self.cores[c].warps[w].pc = pc.wrapping_add(4);
+        self.m.stats.atomics += mask.count_ones() as u64;
+        self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
         Ok(())
     }
 }

@@ -5,14 +5,14 @@
 //! `exec_fp.rs`) with the operation fixed; everything else goes through the general executor.
 //! The semantics are the same functions (`weft-sem`) either way.
 
-use crate::code::{Handler, Slot};
-use crate::machine::Machine;
+use crate::code::Handler;
+use crate::exec::Issue;
 use crate::trap::Trap;
 use weft_isa::Op;
 use weft_sem::alu;
 
-fn general(m: &mut Machine, c: usize, w: usize, s: &Slot, pc: u32) -> Result<(), Trap> {
-    m.exec(c, w, &s.inst, pc, s.reconv)
+fn general(x: &mut Issue<'_>) -> Result<(), Trap> {
+    x.exec()
 }
 
 /// `out[l] = f(a[l], b[l])` for the active lanes among the first `N`.
@@ -45,15 +45,11 @@ fn lanes2<const N: usize>(
 /// An integer op on (rs1, rs2), or on (rs1, imm) when `IMM`, over the first `N` lanes.
 #[inline(always)]
 fn alu<const N: usize, const IMM: bool>(
-    m: &mut Machine,
-    c: usize,
-    w: usize,
-    s: &Slot,
-    pc: u32,
+    x: &mut Issue<'_>,
     f: impl Fn(u32, u32) -> u32,
 ) -> Result<(), Trap> {
-    let warp = &mut m.cores[c].warps[w];
-    let i = &s.inst;
+    let warp = &mut x.m.cores[x.c].warps[x.w];
+    let (i, pc) = (&x.i, x.pc);
     if i.rd != 0 {
         let mut a = [0u32; N];
         a.copy_from_slice(&warp.x[i.rs1 as usize][..N]);
@@ -68,16 +64,9 @@ fn alu<const N: usize, const IMM: bool>(
 }
 
 #[inline(always)]
-fn br<const N: usize>(
-    m: &mut Machine,
-    c: usize,
-    w: usize,
-    s: &Slot,
-    pc: u32,
-    cond: fn(u32, u32) -> bool,
-) -> Result<(), Trap> {
-    let warp = &mut m.cores[c].warps[w];
-    let i = &s.inst;
+fn br<const N: usize>(x: &mut Issue<'_>, cond: fn(u32, u32) -> bool) -> Result<(), Trap> {
+    let warp = &mut x.m.cores[x.c].warps[x.w];
+    let (i, pc) = (&x.i, x.pc);
     let (a, b) = (&warp.x[i.rs1 as usize], &warp.x[i.rs2 as usize]);
     let mut taken = 0u32;
     for l in 0..N {
@@ -92,20 +81,14 @@ fn br<const N: usize>(
         warp.pc = pc.wrapping_add(4);
         Ok(())
     } else {
-        m.branch(c, w, i, pc, s.reconv, taken)
+        x.branch(taken)
     }
 }
 
 /// `auipc`: every active lane gets pc + imm.
-fn auipc<const N: usize>(
-    m: &mut Machine,
-    c: usize,
-    w: usize,
-    s: &Slot,
-    pc: u32,
-) -> Result<(), Trap> {
-    let warp = &mut m.cores[c].warps[w];
-    let i = &s.inst;
+fn auipc<const N: usize>(x: &mut Issue<'_>) -> Result<(), Trap> {
+    let warp = &mut x.m.cores[x.c].warps[x.w];
+    let (i, pc) = (&x.i, x.pc);
     if i.rd != 0 {
         let v = pc.wrapping_add(i.imm as u32);
         lanes2::<N>(&mut warp.x, warp.mask, i.rd, &[0; N], &[0; N], |_, _| v);
@@ -129,17 +112,17 @@ pub(crate) fn handler_for(op: Op, lanes: usize) -> Handler {
 fn fast<const N: usize>(op: Op) -> Option<Handler> {
     macro_rules! rr {
         ($f:path) => {
-            Some(|m, c, w, s, pc| alu::<N, false>(m, c, w, s, pc, $f))
+            Some(|x| alu::<N, false>(x, $f))
         };
     }
     macro_rules! ri {
         ($f:expr) => {
-            Some(|m, c, w, s, pc| alu::<N, true>(m, c, w, s, pc, $f))
+            Some(|x| alu::<N, true>(x, $f))
         };
     }
     macro_rules! br {
         ($f:path) => {
-            Some(|m, c, w, s, pc| br::<N>(m, c, w, s, pc, $f))
+            Some(|x| br::<N>(x, $f))
         };
     }
     match op {
@@ -187,12 +170,12 @@ fn fast<const N: usize>(op: Op) -> Option<Handler> {
 fn fast_mem_fp<const N: usize>(op: Op) -> Option<Handler> {
     macro_rules! fp {
         ($op:expr) => {
-            Some(|m, c, w, s: &Slot, pc| m.exec_fp(c, w, &s.inst, pc, $op))
+            Some(|x| x.exec_fp($op))
         };
     }
     match op {
-        Op::Lw | Op::Flw => Some(|m, c, w, s, pc| m.load(c, w, &s.inst, pc)),
-        Op::Sw | Op::Fsw => Some(|m, c, w, s, pc| m.store(c, w, &s.inst, pc)),
+        Op::Lw | Op::Flw => Some(|x| x.load()),
+        Op::Sw | Op::Fsw => Some(|x| x.store()),
         Op::FaddS => fp!(Op::FaddS),
         Op::FsubS => fp!(Op::FsubS),
         Op::FmulS => fp!(Op::FmulS),
