@@ -9,7 +9,7 @@
 //! ([`crate::bus`]); anything else faults. The instruction side holds `imem_words` words;
 //! fetching beyond faults. Effective addresses are 16 bits (`B + sext(IMM)` wraps).
 
-use crate::bus::{self, Access, BUS_BASE};
+use crate::bus::{self, Access, BusReg, BUS_BASE};
 use crate::isa::{Instr, Op, Reg};
 use crate::program::Program;
 use std::rc::Rc;
@@ -455,17 +455,21 @@ impl Core {
         }
     }
 
-    fn bus_read(&mut self, pc: u16, addr: u16, ctx: &mut BusCtx<'_>) -> Result<u32, Fault> {
+    /// The bus register at data address `addr`, or the fault of an access to none.
+    fn bus_reg(&self, pc: u16, addr: u16, write: bool) -> Result<(u8, &'static BusReg), Fault> {
         let off = (addr - BUS_BASE) as u8;
+        let reg = bus::bus_reg(off).ok_or(Fault::UnmappedBus {
+            core: self.index,
+            pc,
+            addr,
+            write,
+        })?;
+        Ok((off, reg))
+    }
+
+    fn bus_read(&mut self, pc: u16, addr: u16, ctx: &mut BusCtx<'_>) -> Result<u32, Fault> {
+        let (off, reg) = self.bus_reg(pc, addr, false)?;
         let core = self.index;
-        let Some(reg) = bus::bus_reg(off) else {
-            return Err(Fault::UnmappedBus {
-                core,
-                pc,
-                addr,
-                write: false,
-            });
-        };
         if reg.access == Access::WriteOnly {
             return Ok(0);
         }
@@ -496,16 +500,8 @@ impl Core {
     }
 
     fn bus_write(&mut self, pc: u16, addr: u16, v: u32, ctx: &mut BusCtx<'_>) -> Result<(), Fault> {
-        let off = (addr - BUS_BASE) as u8;
+        let (off, reg) = self.bus_reg(pc, addr, true)?;
         let core = self.index;
-        let Some(reg) = bus::bus_reg(off) else {
-            return Err(Fault::UnmappedBus {
-                core,
-                pc,
-                addr,
-                write: true,
-            });
-        };
         if reg.access == Access::ReadOnly {
             return Err(Fault::ReadOnlyBus {
                 core,

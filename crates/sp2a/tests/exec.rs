@@ -173,6 +173,7 @@ fn register_address_wraps_to_16_bits() {
             Fault::UnmappedBus {
                 addr: 0xFFFF,
                 pc: 2,
+                write: false,
                 ..
             }
         ),
@@ -290,7 +291,27 @@ fn faults_are_typed_with_pc() {
             ..
         }
     ));
-    assert!(matches!(fault("ST %A 0xFF30\n"), Fault::UnmappedBus { .. }));
+    let f = fault("ST %A 0xFF30\n");
+    assert!(
+        matches!(
+            f,
+            Fault::UnmappedBus {
+                addr: 0xFF30,
+                write: true,
+                ..
+            }
+        ),
+        "{f:?}"
+    );
+    // The device face names each by the nearest fault code.
+    assert_eq!(f.info().code, weft_device::FaultCode::StoreFault);
+    assert_eq!(f.info().addr, Some(0xFF30));
+    let f = fault("LD %A 0xFF30\n");
+    assert_eq!(f.info().code, weft_device::FaultCode::LoadFault);
+    assert_eq!(
+        fault("ST %A CORE_INDEX\n").info().code,
+        weft_device::FaultCode::StoreFault
+    );
     assert!(matches!(
         fault("ST %A CORE_INDEX\n"),
         Fault::ReadOnlyBus {
