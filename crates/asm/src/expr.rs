@@ -53,7 +53,13 @@ pub struct Parser<'a> {
     pub pos: usize,
     /// Renames numeric local-label references to their unique names.
     pub local: &'a dyn Fn(u32, bool) -> String,
+    /// How deeply the expression being parsed nests (unary operators and parentheses).
+    pub depth: u32,
 }
+
+/// The deepest nesting of unary operators and parentheses an expression may have (the parser
+/// and evaluator recurse once per level; GNU `as` has a similar limit).
+pub const MAX_DEPTH: u32 = 256;
 
 impl<'a> Parser<'a> {
     /// The current token.
@@ -117,6 +123,21 @@ impl<'a> Parser<'a> {
     }
 
     fn unary(&mut self) -> PResult<Expr> {
+        if self.depth >= MAX_DEPTH {
+            return err(
+                self.span(),
+                AsmErrorKind::Other(format!(
+                    "expression nested too deeply (more than {MAX_DEPTH} levels)"
+                )),
+            );
+        }
+        self.depth += 1;
+        let e = self.unary_inner();
+        self.depth -= 1;
+        e
+    }
+
+    fn unary_inner(&mut self) -> PResult<Expr> {
         let span = self.span();
         match self.next() {
             Tok::Punct(c @ ('-' | '~' | '!' | '+')) => Ok(Expr::Unary(c, Box::new(self.unary()?))),
@@ -218,8 +239,16 @@ impl Expr {
                     }
                     '/' => a.wrapping_div(b),
                     '%' => a.wrapping_rem(b),
-                    '<' => a.wrapping_shl((b & 63) as u32),
-                    '>' => a.wrapping_shr((b & 63) as u32),
+                    '<' | '>' if !(0..64).contains(&b) => {
+                        return err(
+                            *span,
+                            AsmErrorKind::Range(format!(
+                                "shift count out of range ({b} is not between 0 and 63)"
+                            )),
+                        )
+                    }
+                    '<' => a.wrapping_shl(b as u32),
+                    '>' => a.wrapping_shr(b as u32),
                     '&' => a & b,
                     '|' => a | b,
                     _ => a ^ b,

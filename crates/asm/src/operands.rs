@@ -354,5 +354,6 @@ pub fn parser<'a>(toks: &'a [Token], local: &'a dyn Fn(u32, bool) -> String) -> 
         toks,
         pos: 0,
         local,
+        depth: 0,
     }
 }

@@ -15,10 +15,12 @@
 
 mod cout;
 mod dram;
+pub mod span;
 
 pub use cout::CoutRing;
 
 pub use dram::Dram;
+pub use span::Span;
 use thiserror::Error;
 
 /// Default DRAM base (programs are linked here).
@@ -373,7 +375,14 @@ impl Memory {
     #[inline(always)]
     pub fn load_word_fast(&self, addr: u32) -> Option<u32> {
         let d = addr.wrapping_sub(self.cfg.dram_base);
-        (d < self.cfg.dram_size && d & 3 == 0).then(|| self.dram.read_word_aligned(d))
+        (d & 3 == 0 && self.dram_holds_word(d)).then(|| self.dram.read_word_aligned(d))
+    }
+
+    /// Is the whole word at DRAM offset `d` inside DRAM (its size need not be a multiple
+    /// of 4)?
+    #[inline(always)]
+    fn dram_holds_word(&self, d: u32) -> bool {
+        Span::new(0, self.cfg.dram_size).contains(Span::new(d, 4))
     }
 
     /// Can an aligned word store to `addr` take the fast path (plain DRAM, not `tohost`)?
@@ -381,8 +390,10 @@ impl Memory {
     pub fn store_word_is_fast(&self, addr: u32) -> bool {
         let d = addr.wrapping_sub(self.cfg.dram_base);
         // The HTIF words (tohost and its high half) need the full store path.
-        let htif = self.tohost.is_some_and(|t| addr.wrapping_sub(t) < 8);
-        d < self.cfg.dram_size && d & 3 == 0 && !htif
+        let htif = self
+            .tohost
+            .is_some_and(|t| Span::new(addr, 4).overlaps(Span::new(t, 8)));
+        d & 3 == 0 && self.dram_holds_word(d) && !htif
     }
 
     /// Fast path store; only valid where [`Memory::store_word_is_fast`] said so.
@@ -449,6 +460,33 @@ mod tests {
             ..MemConfig::default()
         })
         .unwrap()
+    }
+
+    #[test]
+    fn the_word_fast_paths_agree_with_the_checked_access_at_the_end_of_dram() {
+        // Every DRAM size around a word boundary, every offset near the end: the fast paths
+        // take a word exactly when the checked access can, i.e. when all four bytes exist.
+        for size in 4096..4100u32 {
+            let mut m = Memory::new(MemConfig {
+                dram_size: size,
+                ..MemConfig::default()
+            })
+            .unwrap();
+            for d in size - 12..size + 4 {
+                let a = DRAM_BASE + d;
+                let whole = d % 4 == 0 && d + 4 <= size;
+                assert_eq!(m.load_word_fast(a).is_some(), whole, "load {size} {d}");
+                assert_eq!(m.store_word_is_fast(a), whole, "store {size} {d}");
+                if d % 4 == 0 {
+                    assert_eq!(m.load(0, a, 4).is_ok(), whole, "checked load {size} {d}");
+                    assert_eq!(
+                        m.store(0, a, 4, 1).is_ok(),
+                        whole,
+                        "checked store {size} {d}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::exec::Issue;
 use crate::trap::Trap;
 use std::collections::HashMap;
 use weft_isa::{FaultCode, Inst, Op};
-use weft_mem::Memory;
+use weft_mem::{Memory, Span};
 
 /// Executes one warp-instruction (the slot's instruction, in the [`Issue`]).
 pub(crate) type Handler = fn(&mut Issue<'_>) -> Result<(), Trap>;
@@ -158,16 +158,46 @@ impl CodeCache {
         (addr.wrapping_sub(self.lo) as u64) < 4 * self.slots.len() as u64
     }
 
-    /// A store touched `addr..addr+size`: forget decoded words there.
+    /// A store touched `addr..addr+size`: forget every decoded word it wrote a byte of (it
+    /// may start below the decoded range and run into it).
     #[inline]
     pub fn invalidate(&mut self, addr: u32, size: u32) {
-        let off = addr.wrapping_sub(self.lo);
-        if (off as u64) < 4 * self.slots.len() as u64 + 4 {
-            let first = (off / 4) as usize;
-            let last = (off.wrapping_add(size - 1) / 4) as usize;
-            for i in first..=last.min(self.slots.len().saturating_sub(1)) {
-                if let Some(s) = self.slots.get_mut(i) {
-                    s.state = SlotState::Empty;
+        let code = Span::new(self.lo, 4 * self.slots.len() as u32);
+        if let Some(hit) = Span::new(addr, size).intersect(code) {
+            let first = ((hit.start - self.lo) / 4) as usize;
+            let last = ((hit.end() - 1 - self.lo as u64) / 4) as usize;
+            for s in &mut self.slots[first..=last] {
+                s.state = SlotState::Empty;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_forgets_exactly_the_words_it_writes_a_byte_of() {
+        // Code at 0x100..0x120; stores of 1, 2 and 4 bytes at every address around it, the
+        // answer checked byte by byte.
+        let (lo, words) = (0x100u32, 8u32);
+        for addr in lo - 8..lo + 4 * words + 8 {
+            for size in [1, 2, 4] {
+                let mut c = CodeCache::new(1, crate::fast::handler_for);
+                c.add_range(lo, 4 * words);
+                for s in &mut c.slots {
+                    s.state = SlotState::Valid;
+                }
+                c.invalidate(addr, size);
+                for k in 0..words {
+                    let word = lo + 4 * k;
+                    let written = (addr..addr + size).any(|b| (word..word + 4).contains(&b));
+                    assert_eq!(
+                        c.slots[k as usize].state == SlotState::Empty,
+                        written,
+                        "store of {size} at {addr:#x}, word {word:#x}"
+                    );
                 }
             }
         }

@@ -201,6 +201,9 @@ impl Issue<'_> {
         } else {
             0
         };
+        // rd is written before the CSR (a write may halt the group) and put back if the write
+        // traps: a trapping instruction changes no register.
+        let saved_rd = self.m.cores[c].warps[w].x[i.rd as usize];
         if i.rd != 0 {
             let lanes_n = self.m.cfg.lanes as u32;
             let (warps_n, core_id) = (self.m.cfg.warps as u32, c as u32);
@@ -215,7 +218,10 @@ impl Issue<'_> {
         }
         self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
         if writes {
-            self.write_csr(csr, combine(old, operand))?;
+            if let Err(t) = self.write_csr(csr, combine(old, operand)) {
+                self.m.cores[c].warps[w].x[i.rd as usize] = saved_rd;
+                return Err(t);
+            }
         }
         Ok(())
     }

@@ -43,15 +43,7 @@ impl Device for Machine {
                 why: e.to_string(),
             })?;
         // Forget decoded words the write touched (it may start below the decoded range).
-        if let Some(last) = (data.len() as u32).checked_sub(1) {
-            let words = (addr & 3).wrapping_add(last) / 4 + 1;
-            for k in 0..words {
-                let a = (addr & !3).wrapping_add(4 * k);
-                if self.code.covers(a) {
-                    self.code.invalidate(a, 4);
-                }
-            }
-        }
+        self.code.invalidate(addr, data.len() as u32);
         Ok(())
     }
 

@@ -188,7 +188,11 @@ impl Machine {
         if let (Some(cause), true) = (cause, warp.csr.mtvec != 0) {
             warp.csr.mepc = warp.pc;
             warp.csr.mcause = cause;
-            warp.csr.mtval = addr.unwrap_or(0);
+            // RISC-V allows only 0 or the instruction's bits for an illegal instruction.
+            warp.csr.mtval = match code {
+                FaultCode::IllegalInstruction => 0,
+                _ => addr.unwrap_or(0),
+            };
             warp.pc = warp.csr.mtvec & !3;
             return;
         }
@@ -211,7 +215,10 @@ impl Machine {
             watchdog::HARD => Some(Trap::from(TrapInfo {
                 code: FaultCode::Watchdog,
                 addr: None,
-                detail: format!("no watchdog write for {limit} cycles"),
+                detail: format!(
+                    "no watchdog write for {} cycles (limit {limit})",
+                    cycle - warp.csr.watchdog_kick
+                ),
             })),
             watchdog::SOFT => {
                 warp.csr.watchdog |= watchdog::EXPIRED;

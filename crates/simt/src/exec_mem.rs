@@ -9,7 +9,7 @@ use crate::lane::lanes;
 use crate::machine::Machine;
 use crate::trap::{mem_trap, Trap, TrapInfo};
 use weft_isa::{FaultCode, Op};
-use weft_mem::StoreEffect;
+use weft_mem::{Span, StoreEffect};
 use weft_sem::alu;
 
 impl Machine {
@@ -36,17 +36,20 @@ impl Machine {
         }
         self.code.invalidate(addr, size);
         if !self.reservations.is_empty() {
-            self.break_reservations(c, addr);
+            self.break_reservations(c, Span::new(addr, size));
         }
         Ok(())
     }
 
-    fn break_reservations(&mut self, c: usize, addr: u32) {
+    /// A store by core `c` wrote the bytes `stored`: every reservation whose word shares a byte
+    /// with them is broken (on the same core, or on any core outside the per-core local
+    /// memory).
+    fn break_reservations(&mut self, c: usize, stored: Span) {
         let cores = &mut self.cores;
         self.reservations.retain(|&(rc, rw, rl)| {
             let warp = &mut cores[rc as usize].warps[rw as usize];
-            let same = (warp.resv[rl as usize] & !3) == (addr & !3)
-                && (rc as usize == c || addr < 0xff00_0000);
+            let word = Span::new(warp.resv[rl as usize] & !3, 4);
+            let same = stored.overlaps(word) && (rc as usize == c || stored.start < 0xff00_0000);
             if same {
                 warp.resv_mask &= !(1 << rl);
             }
