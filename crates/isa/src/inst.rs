@@ -159,7 +159,26 @@ impl Inst {
         }
     }
 
-    /// Decode one 32-bit instruction word.
+    /// Decode `w` as a lane executes it: like [`Inst::decode`], but a FENCE or FENCE.I word
+    /// whose reserved fields are not zero (rd, rs1, an unknown `fm`; FENCE.I's immediate)
+    /// executes as the fence it extends, as RISC-V requires base implementations to do. The
+    /// table itself stays exact, so the assembler and the disassembler (which shows such a
+    /// word as `.word`) keep every word as it is.
+    pub fn decode_exec(w: u32) -> Result<Inst, DecodeError> {
+        const OP_MISC_MEM: u32 = 0x0f;
+        match Inst::decode(w) {
+            Err(e) if w & 0x7f == OP_MISC_MEM => match (w >> 12) & 7 {
+                // FENCE: keep the predecessor and successor sets.
+                0 => Inst::decode(w & 0x0ff0_007f),
+                // FENCE.I
+                1 => Inst::decode(0x0000_100f),
+                _ => Err(e),
+            },
+            r => r,
+        }
+    }
+
+    /// Decode one 32-bit instruction word (exactly: every field the table fixes must match).
     pub fn decode(w: u32) -> Result<Inst, DecodeError> {
         if w & 3 != 3 {
             return Err(DecodeError::Compressed(w as u16));

@@ -71,3 +71,34 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_fence_with_reserved_fields_executes_as_the_fence() {
+    use weft_isa::Op;
+    for (w, op, sets) in [
+        (0x0000_008f, Op::Fence, 0),    // rd = x1
+        (0x0000_800f, Op::Fence, 0),    // rs1 = x1
+        (0x1ff0_000f, Op::Fence, 0xff), // fm = 0001
+        (0x0010_100f, Op::FenceI, 0),   // imm = 1
+        (0x8000_100f, Op::FenceI, 0),   // imm = 0x800
+    ] {
+        assert!(Inst::decode(w).is_err(), "{w:#x} is not canonical");
+        let i = Inst::decode_exec(w).unwrap();
+        assert_eq!((i.op, i.imm), (op, sets), "{w:#x}");
+    }
+    assert_eq!(
+        Inst::decode_exec(0x0000_200f),
+        Inst::decode(0x0000_200f),
+        "other funct3"
+    );
+    assert_eq!(
+        Inst::decode_exec(0x0330_000f),
+        Inst::decode(0x0330_000f),
+        "canonical"
+    );
+    assert_eq!(
+        Inst::decode_exec(0x0000_0013),
+        Inst::decode(0x0000_0013),
+        "not a fence"
+    );
+}

@@ -104,7 +104,7 @@ impl CodeCache {
 
     fn decode_at(&self, mem: &Memory, pc: u32) -> Slot {
         let reconv = self.reconv.get(&pc).copied().unwrap_or(Reconv::None);
-        match mem.load(0, pc, 4).ok().map(Inst::decode) {
+        match mem.load(0, pc, 4).ok().map(Inst::decode_exec) {
             Some(Ok(inst)) => Slot {
                 inst,
                 state: SlotState::Valid,

@@ -102,3 +102,9 @@ fn a_deeply_nested_expression_is_an_error_not_a_stack_overflow() {
     assert!(e.contains("error: expression nested too deeply"), "{e}");
     assert_eq!(e.lines().filter(|l| l.contains("error:")).count(), 1, "{e}");
 }
+
+#[test]
+fn fences_with_reserved_fields_are_fences() {
+    let (s, e) = weft(&["run", "{}/fence_reserved_fields_illegal.s"]);
+    assert_eq!(s, 0, "{e}");
+}
