@@ -53,13 +53,15 @@ pub struct Parser<'a> {
     pub pos: usize,
     /// Renames numeric local-label references to their unique names.
     pub local: &'a dyn Fn(u32, bool) -> String,
-    /// How deeply the expression being parsed nests (unary operators and parentheses).
+    /// How deep the expression tree being parsed is at this point: unary operators and
+    /// parentheses, and every binary operator of a chain (`a+b+c` nests to the left).
     pub depth: u32,
 }
 
-/// The deepest nesting of unary operators and parentheses an expression may have (the parser
-/// and evaluator recurse once per level; GNU `as` has a similar limit).
-pub const MAX_DEPTH: u32 = 256;
+/// The deepest expression tree the assembler accepts. Parsing, evaluating and dropping a tree
+/// recurse once per level, so without a bound a long enough chain or nesting overflows the
+/// stack; real programs stay far below it.
+pub const MAX_DEPTH: u32 = 1000;
 
 impl<'a> Parser<'a> {
     /// The current token.
@@ -102,6 +104,15 @@ impl<'a> Parser<'a> {
 
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
+        let outer = self.depth;
+        let r = self.chain(&mut lhs, min_prec);
+        self.depth = outer;
+        r.map(|()| lhs)
+    }
+
+    /// The operators that follow `lhs` at precedence `min_prec` or above, each nesting the
+    /// tree one level deeper.
+    fn chain(&mut self, lhs: &mut Expr, min_prec: u8) -> PResult<()> {
         loop {
             let (op, prec) = match self.peek() {
                 Tok::Punct(c @ '|') => (*c, 1),
@@ -110,26 +121,26 @@ impl<'a> Parser<'a> {
                 Tok::Punct(c @ ('<' | '>')) => (*c, 4),
                 Tok::Punct(c @ ('+' | '-')) => (*c, 5),
                 Tok::Punct(c @ ('*' | '/' | '%')) => (*c, 6),
-                _ => return Ok(lhs),
+                _ => return Ok(()),
             };
             if prec < min_prec {
-                return Ok(lhs);
+                return Ok(());
             }
             let span = self.span();
+            self.depth += 1;
+            if self.depth >= MAX_DEPTH {
+                return err(span, too_deep());
+            }
             self.next();
             let rhs = self.binary(prec + 1)?;
-            lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), span);
+            let l = std::mem::replace(lhs, Expr::Num(0));
+            *lhs = Expr::Binary(op, Box::new(l), Box::new(rhs), span);
         }
     }
 
     fn unary(&mut self) -> PResult<Expr> {
         if self.depth >= MAX_DEPTH {
-            return err(
-                self.span(),
-                AsmErrorKind::Other(format!(
-                    "expression nested too deeply (more than {MAX_DEPTH} levels)"
-                )),
-            );
+            return err(self.span(), too_deep());
         }
         self.depth += 1;
         let e = self.unary_inner();
@@ -182,6 +193,12 @@ impl<'a> Parser<'a> {
             other => expected(span, "an expression", &other.describe()),
         }
     }
+}
+
+fn too_deep() -> AsmErrorKind {
+    AsmErrorKind::Other(format!(
+        "expression nested too deeply or too long (more than {MAX_DEPTH} levels)"
+    ))
 }
 
 /// Sign-extend the low 12 bits.
