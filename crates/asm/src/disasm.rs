@@ -78,7 +78,7 @@ fn regions(img: &ElfImage) -> Vec<Region> {
             flags: SectionFlags {
                 alloc: true,
                 write: s.flags.write,
-                exec: s.flags.exec,
+                exec: s.flags.may_execute(),
             },
             nobits: false,
             align: 4,

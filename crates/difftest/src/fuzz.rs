@@ -225,7 +225,7 @@ pub fn seeds(t: Target, root: &Path) -> Vec<Vec<u8>> {
         Target::Decode | Target::RunBytes => elfs()
             .iter()
             .filter_map(|e| weft_elf::read_elf(e).ok())
-            .flat_map(|img| img.segments.into_iter().filter(|s| s.flags.exec))
+            .flat_map(|img| img.segments.into_iter().filter(|s| s.flags.may_execute()))
             .map(|s| s.data)
             .collect(),
         Target::Config => {

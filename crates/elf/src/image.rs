@@ -26,6 +26,12 @@ impl SegmentFlags {
     pub fn bits(self) -> u32 {
         (self.read as u32) << 2 | (self.write as u32) << 1 | self.exec as u32
     }
+    /// May code run from the segment? When it is marked executable, or when it has no access
+    /// bits at all: a linker script that names none (the official riscv-tests environment
+    /// does) leaves them unspecified, and Spike and QEMU load such a segment as code.
+    pub fn may_execute(self) -> bool {
+        self.exec || self.bits() == 0
+    }
 }
 
 /// A `PT_LOAD` segment. The loader copies `data` to `vaddr` and zero-fills up to `memsz`.

@@ -140,7 +140,10 @@ pub fn read_elf(bytes: &[u8]) -> Result<ElfImage, ElfError> {
     let entry = header.e_entry(e);
 
     let segments = read_segments(header, bytes)?;
-    if !segments.iter().any(|s| s.flags.exec && s.contains(entry)) {
+    if !segments
+        .iter()
+        .any(|s| s.flags.may_execute() && s.contains(entry))
+    {
         return Err(ElfError::Entry(entry));
     }
     let (sections, symbols) = read_sections(header, bytes)?;

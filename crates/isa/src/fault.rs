@@ -49,4 +49,5 @@ faults! {
     SpawnFault = 14, "SPAWN_FAULT", "wspawn asked for more warps than the core has";
     BarrierFault = 15, "BARRIER_FAULT", "a barrier id out of range or a count larger than the warps that exist";
     LanesLost = 16, "LANES_LOST", "a warp halted while some of its lanes still waited to run (a split's else path)";
+    MisalignedTarget = 17, "MISALIGNED_TARGET", "a taken branch or jump whose target is not 4-byte aligned (RISC-V's instruction-address-misaligned exception, mcause 0)";
 }

@@ -9,7 +9,7 @@ use crate::divergence::{Group, Next, Reconv, SplitOutcome};
 use crate::exec::Issue;
 use crate::lane::{lanes, LaneMask};
 use crate::machine::Machine;
-use crate::trap::{Trap, TrapInfo};
+use crate::trap::{misaligned_target, Trap, TrapInfo};
 use crate::warp::{Warp, WarpState};
 use weft_isa::{FaultCode, Inst};
 
@@ -71,6 +71,9 @@ impl Issue<'_> {
         let active = warp.mask;
         let taken = taken & active;
         let target = pc.wrapping_add(i.imm as u32);
+        if taken != 0 && target & 3 != 0 {
+            return Err(misaligned_target(target));
+        }
         let fall = pc.wrapping_add(4);
         if taken == active {
             warp.pc = target;
@@ -125,9 +128,13 @@ impl Issue<'_> {
         Ok(())
     }
     /// `jal`: a call when it links.
-    pub(crate) fn jal(&mut self) {
+    pub(crate) fn jal(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
         let n = self.m.cfg.lanes;
+        let target = pc.wrapping_add(i.imm as u32);
+        if target & 3 != 0 {
+            return Err(misaligned_target(target));
+        }
         let warp = &mut self.m.cores[c].warps[w];
         if i.rd != 0 {
             let link = pc.wrapping_add(4);
@@ -136,7 +143,8 @@ impl Issue<'_> {
             }
             warp.calls.call();
         }
-        warp.pc = pc.wrapping_add(i.imm as u32);
+        warp.pc = target;
+        Ok(())
     }
     /// `jalr`: a call (it links), a return, or another indirect jump. Lanes that disagree on
     /// the target split: the lanes going where the lowest active lane goes run now, the rest
@@ -173,6 +181,13 @@ impl Issue<'_> {
         }
         let target_of =
             |warp: &Warp, l: usize| warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32) & !1;
+        // Every executing lane's target must be aligned before anything changes.
+        if let Some(t) = lanes(warp.mask)
+            .map(|l| target_of(warp, l))
+            .find(|t| t & 3 != 0)
+        {
+            return Err(misaligned_target(t));
+        }
         let first_lane = LaneMask(warp.mask).first().unwrap_or(0);
         let mut target = target_of(warp, first_lane);
         let mut go = 0u32;

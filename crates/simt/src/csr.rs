@@ -9,7 +9,7 @@
 use crate::exec::Issue;
 use crate::lane::lanes;
 use crate::machine::Machine;
-use crate::trap::{Trap, TrapInfo};
+use crate::trap::{mstatus, Trap, TrapInfo};
 use crate::warp::WarpState;
 use weft_isa::csr::{self as n, Access};
 use weft_isa::{FaultCode, Op};
@@ -39,10 +39,12 @@ impl Machine {
         let active = core.active_mask();
         let warp = &mut core.warps[w];
         Ok(match csr {
-            n::CYCLE | n::TIME | n::MCYCLE => cycle as u32,
-            n::CYCLEH | n::TIMEH | n::MCYCLEH => (cycle >> 32) as u32,
-            n::INSTRET | n::MINSTRET => core.instret() as u32,
-            n::INSTRETH | n::MINSTRETH => (core.instret() >> 32) as u32,
+            n::CYCLE | n::TIME | n::MCYCLE => cycle.wrapping_add(core.cycle_offset) as u32,
+            n::CYCLEH | n::TIMEH | n::MCYCLEH => {
+                (cycle.wrapping_add(core.cycle_offset) >> 32) as u32
+            }
+            n::INSTRET | n::MINSTRET => core.minstret() as u32,
+            n::INSTRETH | n::MINSTRETH => (core.minstret() >> 32) as u32,
             n::THREAD_ID => 0,
             n::MHARTID => ((c * cfg.warps + w) * cfg.lanes) as u32,
             n::WARP_ID => w as u32,
@@ -55,10 +57,17 @@ impl Machine {
             n::LOCAL_MEM_BASE => cfg.local_mem_base,
             n::NUM_BARRIERS | n::BARRIER => cfg.barriers as u32,
             n::MISA => (1 << 30) | (1 << 0) | (1 << 5) | (1 << 8) | (1 << 12),
-            n::MVENDORID | n::SATP | n::PMPCFG0 | n::PMPADDR0 => 0,
+            n::MVENDORID
+            | n::SATP
+            | n::PMPCFG0
+            | n::PMPADDR0
+            | n::TSELECT
+            | n::TDATA1
+            | n::TDATA2
+            | n::TDATA3 => 0,
             n::MARCHID => 0x7765_6674,
             n::MIMPID => 1,
-            n::MSTATUS => warp.csr.mstatus,
+            n::MSTATUS => mstatus::read(warp.csr.mstatus),
             n::MIE => warp.csr.mie,
             n::MIP => warp.csr.mip,
             n::MTVEC => warp.csr.mtvec,
@@ -161,6 +170,7 @@ impl Issue<'_> {
         let mask = self.m.cores[c].warps[w].mask;
         if matches!(csr, n::FFLAGS | n::FRM | n::FCSR) {
             let warp = &mut self.m.cores[c].warps[w];
+            crate::exec_fp::use_fp(warp)?;
             for l in lanes(mask) {
                 let old = match csr {
                     n::FFLAGS => warp.fflags[l] as u32,
@@ -233,10 +243,11 @@ impl Issue<'_> {
         let core = &mut self.m.cores[c];
         let warp = &mut core.warps[w];
         match csr {
-            n::MSTATUS => warp.csr.mstatus = v,
+            n::MSTATUS => warp.csr.mstatus = v & mstatus::WRITABLE,
             n::MIE => warp.csr.mie = v,
             n::MIP => warp.csr.mip = v,
-            n::MTVEC => warp.csr.mtvec = v,
+            // Direct mode only: the mode field is WARL and reads 0.
+            n::MTVEC => warp.csr.mtvec = v & !3,
             // Vortex keeps one `mscratch` per core: `vx_spawn_threads` writes its scheduler
             // arguments there from warp 0 and the warps it spawns read them.
             n::MSCRATCH if self.m.cfg.profile == crate::config::Profile::Vortex => {
@@ -250,13 +261,35 @@ impl Issue<'_> {
             n::MTVAL => warp.csr.mtval = v,
             n::MEDELEG => warp.csr.medeleg = v,
             n::MIDELEG => warp.csr.mideleg = v,
-            n::SATP
+            n::MISA
+            | n::SATP
             | n::PMPCFG0
             | n::PMPADDR0
-            | n::MCYCLE
-            | n::MCYCLEH
-            | n::MINSTRET
-            | n::MINSTRETH => {}
+            | n::TSELECT
+            | n::TDATA1
+            | n::TDATA2
+            | n::TDATA3 => {}
+            // The next instruction sees the value written: the writing one does not count.
+            n::MINSTRET | n::MINSTRETH => {
+                let now = core.minstret();
+                let want = if csr == n::MINSTRET {
+                    now & !0xffff_ffff | v as u64
+                } else {
+                    now & 0xffff_ffff | (v as u64) << 32
+                };
+                core.instret_offset = core
+                    .instret_offset
+                    .wrapping_add(want.wrapping_sub(now).wrapping_sub(1));
+            }
+            n::MCYCLE | n::MCYCLEH => {
+                let now = cycle.wrapping_add(core.cycle_offset);
+                let want = if csr == n::MCYCLE {
+                    now & !0xffff_ffff | v as u64
+                } else {
+                    now & 0xffff_ffff | (v as u64) << 32
+                };
+                core.cycle_offset = core.cycle_offset.wrapping_add(want.wrapping_sub(now));
+            }
             n::WARP_ACTIVE => self.m.activate(c, w, v),
             n::WARP_DONE => core.warp_done &= !v,
             n::SPAWN_PC => core.spawn_pc = v,

@@ -278,7 +278,7 @@ impl Issue<'_> {
         let next = pc.wrapping_add(4);
         let warp = &mut self.m.cores[c].warps[w];
         match i.op {
-            Op::Jal => self.jal(),
+            Op::Jal => return self.jal(),
             Op::Jalr => return self.jalr(),
             Op::Lb | Op::Lh | Op::Lw | Op::Lbu | Op::Lhu | Op::Flw => return self.load(),
             Op::Sb | Op::Sh | Op::Sw | Op::Fsw => return self.store(),

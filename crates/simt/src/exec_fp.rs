@@ -3,8 +3,7 @@
 
 use crate::exec::Issue;
 use crate::lane::lanes;
-use crate::machine::Machine;
-use crate::trap::{fault, Trap};
+use crate::trap::{fault, mstatus, Trap};
 use crate::warp::Warp;
 use weft_isa::{FaultCode, Inst, Op};
 use weft_sem::fpu::{self, Flags, Rm};
@@ -20,8 +19,6 @@ fn rm_for(w: &Warp, i: &Inst, l: usize) -> Result<Rm, Trap> {
     Rm::from_bits(bits).ok_or_else(|| fault(FaultCode::IllegalInstruction))
 }
 
-impl Machine {}
-
 #[inline(always)]
 fn with((v, f): (u32, Flags)) -> (u32, Flags, bool) {
     (v, f, false)
@@ -32,6 +29,18 @@ fn to_int((v, f): (u32, Flags)) -> (u32, Flags, bool) {
     (v, f, true)
 }
 
+/// A float instruction may run only while `mstatus.FS` is not Off (an illegal instruction
+/// otherwise); running one makes the float state Dirty. `flw`/`fsw` and the float CSRs
+/// check through here too.
+#[inline(always)]
+pub(crate) fn use_fp(w: &mut Warp) -> Result<(), Trap> {
+    if w.csr.mstatus & mstatus::FS == 0 {
+        return Err(crate::trap::illegal_fp());
+    }
+    w.csr.mstatus |= mstatus::FS;
+    Ok(())
+}
+
 impl Issue<'_> {
     /// Execute the F-extension instruction `i`, given as `op` too: the decoded cache's
     /// handlers pass a constant `op`, so the match below folds away in each of them, and this
@@ -40,6 +49,7 @@ impl Issue<'_> {
     pub(crate) fn exec_fp(&mut self, op: Op) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
         let warp = &mut self.m.cores[c].warps[w];
+        use_fp(warp)?;
         let (rd, s1, s2, s3) = (
             i.rd as usize,
             i.rs1 as usize,

@@ -70,6 +70,9 @@ impl Issue<'_> {
             _ => (4, false),
         };
         let warp = &mut self.m.cores[c].warps[w];
+        if fp {
+            crate::exec_fp::use_fp(warp)?;
+        }
         let mem = &self.m.mem;
         for l in lanes(warp.mask) {
             let addr = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
@@ -111,6 +114,9 @@ impl Issue<'_> {
             Op::Sh => 2,
             _ => 4,
         };
+        if i.op == Op::Fsw {
+            crate::exec_fp::use_fp(&mut self.m.cores[c].warps[w])?;
+        }
         let warp = &self.m.cores[c].warps[w];
         let mask = warp.mask;
         let base = warp.x[i.rs1 as usize];

@@ -74,6 +74,12 @@ fn br<const N: usize>(x: &mut Issue<'_>, cond: fn(u32, u32) -> bool) -> Result<(
     }
     let active = warp.mask;
     taken &= active;
+    if taken != 0 && i.imm & 3 != 0 {
+        // A taken branch to a target that is not 4-byte aligned (pc is aligned).
+        return Err(crate::trap::misaligned_target(
+            pc.wrapping_add(i.imm as u32),
+        ));
+    }
     if taken == active {
         warp.pc = pc.wrapping_add(i.imm as u32);
         Ok(())

@@ -100,7 +100,7 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
             addr: s.vaddr,
             data: s.data.clone(),
             mem_size: s.memsz,
-            exec: s.flags.exec,
+            exec: s.flags.may_execute(),
         })
         .collect();
     let symbols: Vec<(String, u32)> = img
@@ -160,7 +160,7 @@ pub fn analyze_image(
     let regions: Vec<CodeRegion> = img
         .segments
         .iter()
-        .filter(|s| s.flags.exec && s.vaddr % 4 == 0)
+        .filter(|s| s.flags.may_execute() && s.vaddr % 4 == 0)
         .map(|s| CodeRegion {
             base: s.vaddr,
             bytes: &s.data,
@@ -180,7 +180,7 @@ pub fn analyze_image(
                 && img
                     .segments
                     .iter()
-                    .any(|g| g.flags.exec && g.contains(s.value))
+                    .any(|g| g.flags.may_execute() && g.contains(s.value))
         })
         .map(|s| {
             Symbol::new(

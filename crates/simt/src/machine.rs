@@ -72,6 +72,9 @@ impl Barrier {
 #[derive(Clone, Debug)]
 pub struct Core {
     pub warps: Vec<Warp>,
+    /// What software wrote to `minstret`/`mcycle`, as offsets from the counts.
+    pub instret_offset: u64,
+    pub cycle_offset: u64,
     pub warp_done: u32,
     pub spawn_pc: u32,
     pub spawn_args: u32,
@@ -105,6 +108,14 @@ impl Core {
     /// Warp-instructions this core has retired.
     pub fn instret(&self) -> u64 {
         self.warps.iter().map(|w| w.stats.warp_instructions).sum()
+    }
+
+    /// `minstret` as the executing instruction sees it: the instructions retired before it
+    /// (the count already includes the executing one), plus what software wrote.
+    pub fn minstret(&self) -> u64 {
+        self.instret()
+            .wrapping_sub(1)
+            .wrapping_add(self.instret_offset)
     }
 
     /// Bitmask of warps that are started (running or waiting).
@@ -183,6 +194,8 @@ impl Machine {
                 warps[0].start(prog.entry, 1);
                 Core {
                     warps,
+                    instret_offset: 0,
+                    cycle_offset: 0,
                     warp_done: 0,
                     spawn_pc: prog.entry,
                     spawn_args: 0,

@@ -35,6 +35,7 @@ pub enum WarpState {
 /// Per-warp CSRs (the ones that are state, not views).
 #[derive(Clone, Debug, Default)]
 pub struct WarpCsrs {
+    /// The writable bits of `mstatus` (`trap::mstatus::WRITABLE`; reads add MPP and SD).
     pub mstatus: u32,
     pub mie: u32,
     pub mip: u32,
@@ -111,7 +112,10 @@ impl Warp {
             stack: DivStack::new(stack_depth),
             ipdom: Vec::new(),
             calls: CallStack::default(),
-            csr: WarpCsrs::default(),
+            csr: WarpCsrs {
+                mstatus: crate::trap::mstatus::FS_INITIAL,
+                ..WarpCsrs::default()
+            },
             stats: WarpStats::default(),
         }
     }
