@@ -14,6 +14,24 @@ use crate::warp::WarpState;
 use weft_isa::csr::{self as n, Access};
 use weft_isa::{FaultCode, Op};
 
+/// CSRs of units weft does not have (address translation, PMP, debug triggers): they read 0
+/// and ignore writes, as the specification allows for an absent unit.
+fn reads_zero(csr: u16) -> bool {
+    matches!(
+        csr,
+        n::SATP | n::PMPCFG0 | n::PMPADDR0 | n::TSELECT | n::TDATA1 | n::TDATA2 | n::TDATA3
+    )
+}
+
+/// A 64-bit counter `now` with its high (or low) half replaced by `v`.
+fn with_half(now: u64, high: bool, v: u32) -> u64 {
+    if high {
+        now & 0xffff_ffff | (v as u64) << 32
+    } else {
+        now & !0xffff_ffff | v as u64
+    }
+}
+
 fn illegal(detail: String) -> Trap {
     Trap::from(TrapInfo {
         code: FaultCode::IllegalInstruction,
@@ -57,14 +75,8 @@ impl Machine {
             n::LOCAL_MEM_BASE => cfg.local_mem_base,
             n::NUM_BARRIERS | n::BARRIER => cfg.barriers as u32,
             n::MISA => (1 << 30) | (1 << 0) | (1 << 5) | (1 << 8) | (1 << 12),
-            n::MVENDORID
-            | n::SATP
-            | n::PMPCFG0
-            | n::PMPADDR0
-            | n::TSELECT
-            | n::TDATA1
-            | n::TDATA2
-            | n::TDATA3 => 0,
+            n::MVENDORID => 0,
+            x if reads_zero(x) => 0,
             n::MARCHID => 0x7765_6674,
             n::MIMPID => 1,
             n::MSTATUS => mstatus::read(warp.csr.mstatus),
@@ -261,33 +273,19 @@ impl Issue<'_> {
             n::MTVAL => warp.csr.mtval = v,
             n::MEDELEG => warp.csr.medeleg = v,
             n::MIDELEG => warp.csr.mideleg = v,
-            n::MISA
-            | n::SATP
-            | n::PMPCFG0
-            | n::PMPADDR0
-            | n::TSELECT
-            | n::TDATA1
-            | n::TDATA2
-            | n::TDATA3 => {}
+            n::MISA => {}
+            x if reads_zero(x) => {}
             // The next instruction sees the value written: the writing one does not count.
             n::MINSTRET | n::MINSTRETH => {
                 let now = core.minstret();
-                let want = if csr == n::MINSTRET {
-                    now & !0xffff_ffff | v as u64
-                } else {
-                    now & 0xffff_ffff | (v as u64) << 32
-                };
+                let want = with_half(now, csr == n::MINSTRETH, v);
                 core.instret_offset = core
                     .instret_offset
                     .wrapping_add(want.wrapping_sub(now).wrapping_sub(1));
             }
             n::MCYCLE | n::MCYCLEH => {
                 let now = cycle.wrapping_add(core.cycle_offset);
-                let want = if csr == n::MCYCLE {
-                    now & !0xffff_ffff | v as u64
-                } else {
-                    now & 0xffff_ffff | (v as u64) << 32
-                };
+                let want = with_half(now, csr == n::MCYCLEH, v);
                 core.cycle_offset = core.cycle_offset.wrapping_add(want.wrapping_sub(now));
             }
             n::WARP_ACTIVE => self.m.activate(c, w, v),
