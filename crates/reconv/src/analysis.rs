@@ -147,6 +147,10 @@ pub struct FunctionInfo {
     /// The indirect jumps (not returns) that were not resolved, with their pcs: edges to the
     /// exit, without table entries.
     pub unresolved_jumps: Vec<(u32, Inst)>,
+    /// Of those, the ones whose target is a constant — `auipc rX` then `jalr x0, off(rX)`, a
+    /// tail call or a far jump: (pc, target). Every lane goes to the same place, so such a
+    /// jump never diverges.
+    pub constant_jumps: Vec<(u32, u32)>,
 }
 
 /// The result of [`analyze`].
@@ -346,9 +350,27 @@ pub fn analyze_with_data(
                 .iter()
                 .filter_map(|&pc| Some((pc, *cfg.inst_at(pc)?)))
                 .collect(),
+            constant_jumps: cfg
+                .unresolved
+                .iter()
+                .filter_map(|&pc| Some((pc, constant_target(&cfg, pc)?)))
+                .collect(),
         });
     }
     Ok(analysis)
+}
+
+/// The target of the `jalr` at `pc` when the instruction before it is the `auipc` that sets
+/// its base register.
+fn constant_target(cfg: &Cfg, pc: u32) -> Option<u32> {
+    let jalr = cfg.inst_at(pc)?;
+    let auipc = cfg.inst_at(pc.checked_sub(4)?)?;
+    (auipc.op == weft_isa::Op::Auipc && auipc.rd == jalr.rs1 && auipc.rd != 0).then(|| {
+        (pc - 4)
+            .wrapping_add(auipc.imm as u32)
+            .wrapping_add(jalr.imm as u32)
+            & !1
+    })
 }
 
 fn anon(start: u64, end: u64) -> Extent {

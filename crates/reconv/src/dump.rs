@@ -8,11 +8,13 @@
 //! the branch pc, its text, its reconvergence pc (or `exit`), and the branch's function and
 //! offset. A resolved indirect jump (a `switch`'s jump table) has the same columns followed by
 //! `jump` and its table; an indirect jump left unresolved has no table entry, so it shows
-//! `none` and `unresolved jump` (it is an edge to the function's exit):
+//! `none` and `unresolved jump` (it is an edge to the function's exit), or `tail jump to g`
+//! when its target is a constant (`auipc` + `jalr`: every lane goes there, nothing diverges):
 //!
 //! ```text
 //! 0x800001d8  jalr zero, 0(a0)              -> 0x800002ec  (dense+0x6c)  jump: table 0x800018a4, 8 entries, 8 targets
 //! 0x80000460  jalr zero, 0(a1)              -> none        (indirect+0x8)  unresolved jump
+//! 0x80000024  jalr zero, 16(t1)             -> none        (f+0xc)  tail jump to g
 //! ```
 
 use crate::analysis::Analysis;
@@ -25,6 +27,19 @@ impl Analysis {
         // Writing into a String cannot fail.
         let _ = self.write_dump(&mut s);
         s
+    }
+
+    /// `name` or `name+0x…` for an address inside an analysed function, else the address.
+    fn place(&self, addr: u32) -> String {
+        match self
+            .functions
+            .iter()
+            .find(|f| (f.start..f.end).contains(&addr))
+        {
+            Some(f) if addr == f.start => f.name.clone(),
+            Some(f) => format!("{}+{:#x}", f.name, addr - f.start),
+            None => format!("{addr:#010x}"),
+        }
     }
 
     /// Write the dump.
@@ -57,7 +72,11 @@ impl Analysis {
             }
             for &(pc, inst) in &f.unresolved_jumps {
                 let text = inst.text(Some(pc));
-                lines.push((pc, text, "none".into(), "  unresolved jump".into()));
+                let note = match f.constant_jumps.iter().find(|j| j.0 == pc) {
+                    Some(&(_, target)) => format!("  tail jump to {}", self.place(target)),
+                    None => "  unresolved jump".into(),
+                };
+                lines.push((pc, text, "none".into(), note));
             }
             lines.sort_by_key(|l| l.0);
             for (pc, text, reconv, note) in lines {
