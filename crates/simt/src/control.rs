@@ -127,6 +127,7 @@ impl Issue<'_> {
         warp.pc = first.pc;
         Ok(())
     }
+
     /// `jal`: a call when it links.
     pub(crate) fn jal(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
@@ -146,6 +147,7 @@ impl Issue<'_> {
         warp.pc = target;
         Ok(())
     }
+
     /// `jalr`: a call (it links), a return, or another indirect jump. Lanes that disagree on
     /// the target split: the lanes going where the lowest active lane goes run now, the rest
     /// wait at this `jalr` and execute it again when their turn comes. They reconverge when
@@ -245,6 +247,7 @@ impl Issue<'_> {
         warp.pc = target;
         Ok(())
     }
+
     /// `converge LABEL` at `pc`: closes the top entry if it was made by the branch at
     /// `source` in this activation; otherwise a NOP.
     pub(crate) fn converge(&mut self, source: u32, pc: u32) {
@@ -262,6 +265,7 @@ impl Issue<'_> {
             warp.pc = next;
         }
     }
+
     /// `diverge rs1, LABEL` at `pc`.
     pub(crate) fn diverge(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
@@ -282,6 +286,7 @@ impl Issue<'_> {
         warp.go(nx);
         Ok(())
     }
+
     /// Halt the current group of warp `w` (a `tmask` write of 0, `tmc` 0, `pred` with an
     /// empty fallback): waiting groups run; when none is left the warp halts and sets its
     /// `warp_done` bit. A warp that would halt while lanes still wait on Vortex's IPDOM stack

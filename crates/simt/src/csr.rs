@@ -247,6 +247,7 @@ impl Issue<'_> {
         }
         Ok(())
     }
+
     fn write_csr(&mut self, csr: u16, v: u32) -> Result<(), Trap> {
         let Issue { c, w, .. } = *self;
         let full = self.m.cfg.full_mask();

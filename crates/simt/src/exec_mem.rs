@@ -102,6 +102,7 @@ impl Issue<'_> {
         warp.pc = pc.wrapping_add(4);
         Ok(())
     }
+
     /// `sb`/`sh`/`sw`/`fsw`: each active lane writes `rs2` to `rs1 + imm`. When every lane
     /// stores an aligned word to plain DRAM outside decoded code and no LR reservation is
     /// open (checked before any write), the words go straight to DRAM; otherwise each lane's
@@ -141,6 +142,7 @@ impl Issue<'_> {
         self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
         Ok(())
     }
+
     /// `lr.w`/`sc.w`: per lane, a reservation on the word (kept in the warp and listed in
     /// `reservations` so that any store to it breaks it) and the conditional store.
     pub(crate) fn lr_sc(&mut self) -> Result<(), Trap> {
@@ -185,6 +187,7 @@ impl Issue<'_> {
         self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
         Ok(())
     }
+
     /// The AMOs: per lane, read the word, store `f(old, rs2)`, return the old value.
     pub(crate) fn amo(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
