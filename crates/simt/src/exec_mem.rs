@@ -74,29 +74,37 @@ impl Issue<'_> {
             crate::exec_fp::use_fp(warp)?;
         }
         let mem = &self.m.mem;
+        let base = warp.x[i.rs1 as usize];
+        // The lanes' values gather in a copy of rd, written back once all have loaded: a load
+        // in which some lane faults writes no register (the trap is precise).
+        let mut out = if fp {
+            warp.f[i.rd as usize]
+        } else {
+            warp.x[i.rd as usize]
+        };
         for l in lanes(warp.mask) {
-            let addr = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
-            let direct = if size == 4 {
-                mem.load_word_fast(addr)
-            } else {
-                None
-            };
-            let v = match direct {
-                Some(v) => v,
-                None => {
-                    let v = mem.load(c, addr, size).map_err(|e| mem_trap(e, false))?;
-                    match i.op {
+            let addr = base[l].wrapping_add(i.imm as u32);
+            if size == 4 {
+                if let Some(v) = mem.load_word_fast(addr) {
+                    out[l] = v;
+                    continue;
+                }
+            }
+            match mem.load(c, addr, size) {
+                Ok(v) => {
+                    out[l] = match i.op {
                         Op::Lb => alu::sext8(v),
                         Op::Lh => alu::sext16(v),
                         _ => v,
                     }
                 }
-            };
-            if fp {
-                warp.f[i.rd as usize][l] = v;
-            } else if i.rd != 0 {
-                warp.x[i.rd as usize][l] = v;
+                Err(e) => return Err(mem_trap(e, false)),
             }
+        }
+        if fp {
+            warp.f[i.rd as usize] = out;
+        } else if i.rd != 0 {
+            warp.x[i.rd as usize] = out;
         }
         self.m.stats.loads += warp.mask.count_ones() as u64;
         warp.pc = pc.wrapping_add(4);

@@ -242,3 +242,42 @@ fn a_segment_without_access_bits_loads_as_code() {
     let mut m = weft_simt::Machine::new(Config::default(), &prog).unwrap();
     assert_eq!(m.run(), RunEnd::Exit(5));
 }
+
+#[test]
+fn a_load_in_which_one_lane_faults_writes_no_register() {
+    // Lane 0 loads a valid word, lane 1 an unmapped one: the load traps, and lane 0's rd
+    // keeps its old value.
+    let src = "
+    .text
+    .globl _start
+_start:
+    la t0, handler
+    csrw mtvec, t0
+    li t0, 3
+    csrw tmask, t0
+    csrr s0, thread_id
+    li a0, 0x55
+    la a1, word
+    beqz s0, 1f
+    li a1, 0x10
+1:  lw a0, 0(a1)
+    la t1, out
+    slli t2, s0, 2
+    add t1, t1, t2
+    sw a0, 0(t1)
+    li t0, 0xffffff04
+    sw zero, 0(t0)
+handler:
+    csrr t0, mepc
+    addi t0, t0, 4
+    csrw mepc, t0
+    mret
+    .data
+    .align 2
+word: .word 0x1234
+out:  .word 0, 0
+";
+    let r = run_src(src, Config::default());
+    assert_eq!(r.end, RunEnd::Exit(0));
+    assert_eq!(r.words("out", 2), vec![0x55, 0x55]);
+}
