@@ -41,6 +41,7 @@ impl Machine {
     /// Before issue, for a warp with open entries: a group about to issue at an entry's table
     /// point in that entry's activation arrives there (parks, and the next group runs or the
     /// entry pops). Repeats until the group that will issue is at no point.
+    #[inline]
     pub(crate) fn reconverge_before_issue(&mut self, c: usize, w: usize) {
         let warp = &mut self.cores[c].warps[w];
         while let Some(k) = warp.stack.point_at(warp.pc, &warp.calls) {

@@ -91,7 +91,8 @@ impl CallStack {
 
     /// Restore a chain saved in an entry (the group being resumed was there).
     fn restore(&mut self, chain: &[u64]) {
-        if self.ids.as_slice() != chain {
+        // Ids are never reused, so the innermost id names the whole chain.
+        if chain.last() != self.ids.last() {
             self.ids.clear();
             self.ids.extend_from_slice(chain);
         }
@@ -180,10 +181,17 @@ pub enum SplitOutcome {
     Joined,
 }
 
-/// A warp's divergence stack.
+/// A warp's divergence stack. Popped entries stay allocated below `slots` and are reused by
+/// the next push, so a warp that diverges and reconverges in a loop allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub struct DivStack {
-    entries: Vec<Entry>,
+    /// Entry slots; the first `len` are the open entries, bottom first.
+    slots: Vec<Entry>,
+    len: usize,
+    /// A filter of the open entries' table points (bit `(pc >> 2) & 63` of each `At(pc)`):
+    /// before every issue of a diverged warp, [`DivStack::point_at`] rejects most pcs with one
+    /// test instead of a scan.
+    points: u64,
     depth_limit: usize,
     max_seen: usize,
     /// What happened since the last reset: `record::DivEvents` flags (push, join, park, pop,
@@ -195,7 +203,9 @@ impl DivStack {
     /// An empty stack holding at most `depth_limit` entries.
     pub fn new(depth_limit: usize) -> DivStack {
         DivStack {
-            entries: Vec::with_capacity(depth_limit),
+            slots: Vec::new(),
+            len: 0,
+            points: 0,
             depth_limit,
             max_seen: 0,
             events: 0,
@@ -205,13 +215,62 @@ impl DivStack {
     /// Number of entries.
     #[inline]
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.len
     }
 
     /// True when no entry is open.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len == 0
+    }
+
+    /// The open entries.
+    #[inline]
+    fn open(&self) -> &[Entry] {
+        &self.slots[..self.len]
+    }
+
+    /// The open entries, mutable.
+    #[inline]
+    fn open_mut(&mut self) -> &mut [Entry] {
+        &mut self.slots[..self.len]
+    }
+
+    /// Open a new entry (reusing a popped one's storage) and return it.
+    fn push_entry(
+        &mut self,
+        saved_mask: u32,
+        source_pc: u32,
+        reconv: Reconv,
+        calls: &CallStack,
+    ) -> &mut Entry {
+        if self.len == self.slots.len() {
+            self.slots.push(Entry {
+                saved_mask: 0,
+                waiting: Vec::new(),
+                parked_mask: 0,
+                resume_pc: 0,
+                source_pc: 0,
+                reconv: Reconv::None,
+                frames: Vec::new(),
+            });
+        }
+        if let Reconv::At(p) = reconv {
+            self.points |= Self::point_bit(p);
+        }
+        let e = &mut self.slots[self.len];
+        self.len += 1;
+        self.max_seen = self.max_seen.max(self.len);
+        self.events |= DivEvents::PUSH;
+        e.saved_mask = saved_mask;
+        e.waiting.clear();
+        e.parked_mask = 0;
+        e.resume_pc = 0;
+        e.source_pc = source_pc;
+        e.reconv = reconv;
+        e.frames.clear();
+        e.frames.extend_from_slice(calls.chain());
+        e
     }
 
     /// Deepest the stack has been.
@@ -221,23 +280,39 @@ impl DivStack {
 
     /// The top entry.
     pub fn top(&self) -> Option<&Entry> {
-        self.entries.last()
+        self.open().last()
     }
 
     /// All entries, bottom first.
     pub fn entries(&self) -> &[Entry] {
-        &self.entries
+        self.open()
     }
 
     /// Drop every entry (warp restart).
     pub fn clear(&mut self) {
-        self.entries.clear();
+        self.len = 0;
+        self.points = 0;
+    }
+
+    /// The filter bit of a table point.
+    #[inline(always)]
+    fn point_bit(pc: u32) -> u64 {
+        1 << ((pc >> 2) & 63)
+    }
+
+    /// Close the top entries down to `len` open ones.
+    fn truncate(&mut self, len: usize) {
+        self.len = len;
+        self.points = self.open().iter().fold(0, |m, e| match e.reconv {
+            Reconv::At(p) => m | Self::point_bit(p),
+            _ => m,
+        });
     }
 
     /// Lanes waiting or parked anywhere on the stack, with the pcs they wait at.
     pub fn stranded(&self) -> Vec<Group> {
         let mut v = Vec::new();
-        for e in &self.entries {
+        for e in self.open() {
             v.extend(e.waiting.iter().copied());
             if e.parked_mask != 0 {
                 v.push(Group {
@@ -268,43 +343,32 @@ impl DivStack {
         calls: &CallStack,
     ) -> Result<SplitOutcome, FaultCode> {
         let frame = calls.current();
+        let open = self.open();
         let found = match reconv {
-            Reconv::None => self
-                .entries
+            Reconv::None => open
                 .last()
                 .filter(|t| {
                     t.source_pc == source_pc && t.reconv == Reconv::None && t.frame() == frame
                 })
-                .map(|_| self.entries.len() - 1),
-            _ => self
-                .entries
+                .map(|_| open.len() - 1),
+            _ => open
                 .iter()
                 .rposition(|e| e.reconv == reconv && e.frame() == frame),
         };
         if let Some(k) = found {
-            for e in &mut self.entries[k + 1..] {
+            let open = self.open_mut();
+            for e in &mut open[k + 1..] {
                 e.saved_mask &= !second.mask;
             }
-            self.entries[k].place(second);
+            open[k].place(second);
             self.events |= DivEvents::JOIN;
             return Ok(SplitOutcome::Joined);
         }
-        if self.entries.len() >= self.depth_limit {
+        if self.len >= self.depth_limit {
             return Err(FaultCode::DivergeOverflow);
         }
-        let mut e = Entry {
-            saved_mask: active,
-            waiting: Vec::new(),
-            parked_mask: 0,
-            resume_pc: 0,
-            source_pc,
-            reconv,
-            frames: calls.chain().to_vec(),
-        };
-        e.place(second);
-        self.entries.push(e);
-        self.events |= DivEvents::PUSH;
-        self.max_seen = self.max_seen.max(self.entries.len());
+        self.push_entry(active, source_pc, reconv, calls)
+            .place(second);
         Ok(SplitOutcome::Pushed)
     }
 
@@ -325,23 +389,15 @@ impl DivStack {
         }
         let wait = active & !go;
         if wait != 0 {
-            if self.entries.len() >= self.depth_limit {
+            if self.len >= self.depth_limit {
                 return Err(FaultCode::DivergeOverflow);
             }
-            self.events |= DivEvents::PUSH;
-            self.entries.push(Entry {
-                saved_mask: active,
-                waiting: vec![Group {
+            self.push_entry(active, pc, Reconv::None, calls)
+                .waiting
+                .push(Group {
                     pc: label,
                     mask: wait,
-                }],
-                parked_mask: 0,
-                resume_pc: 0,
-                source_pc: pc,
-                reconv: Reconv::None,
-                frames: calls.chain().to_vec(),
-            });
-            self.max_seen = self.max_seen.max(self.entries.len());
+                });
         }
         Ok(Next {
             mask: go,
@@ -353,8 +409,11 @@ impl DivStack {
     /// the current activation.
     #[inline]
     pub fn point_at(&self, pc: u32, calls: &CallStack) -> Option<usize> {
+        if self.points & Self::point_bit(pc) == 0 {
+            return None;
+        }
         let frame = calls.current();
-        self.entries
+        self.open()
             .iter()
             .rposition(|e| e.reconv == Reconv::At(pc) && e.frame() == frame)
     }
@@ -362,15 +421,15 @@ impl DivStack {
     /// The entry, if any, that a return from the current activation reaches.
     pub fn exit_point(&self, calls: &CallStack) -> Option<usize> {
         let frame = calls.current();
-        self.entries
+        self.open()
             .iter()
             .rposition(|e| e.reconv == Reconv::AtExit && e.frame() == frame)
     }
 
     /// The top entry, if `converge` naming `source_pc` acts on it in the current activation.
     pub fn converge_target(&self, source_pc: u32, calls: &CallStack) -> Option<usize> {
-        let t = self.entries.last()?;
-        (t.source_pc == source_pc && t.frame() == calls.current()).then(|| self.entries.len() - 1)
+        let t = self.top()?;
+        (t.source_pc == source_pc && t.frame() == calls.current()).then(|| self.len - 1)
     }
 
     /// The running group `current` reached entry `k`'s reconvergence point at `at_pc`; the
@@ -385,10 +444,11 @@ impl DivStack {
         resume_pc: u32,
         calls: &mut CallStack,
     ) -> Option<Next> {
-        for e in &mut self.entries[k + 1..] {
+        let open = self.open_mut();
+        for e in &mut open[k + 1..] {
             e.saved_mask &= !current;
         }
-        let e = &mut self.entries[k];
+        let e = &mut open[k];
         e.parked_mask |= current;
         e.resume_pc = resume_pc;
         let mut i = 0;
@@ -406,7 +466,7 @@ impl DivStack {
     /// group that runs next, or `None` when no lanes are left.
     pub fn retire(&mut self, current: u32, calls: &mut CallStack) -> Option<Next> {
         self.events |= DivEvents::HALT;
-        for e in &mut self.entries {
+        for e in self.open_mut() {
             e.saved_mask &= !current;
             e.parked_mask &= !current;
             for g in &mut e.waiting {
@@ -422,12 +482,13 @@ impl DivStack {
     /// lanes are the group about to run is dropped too: nothing is left to wait for.
     fn schedule(&mut self, calls: &mut CallStack) -> Option<Next> {
         loop {
-            let top = self.entries.last_mut()?;
-            if let Some(g) = top.waiting.pop() {
-                calls.restore(&top.frames);
+            let top = self.len.checked_sub(1)?;
+            let e = &mut self.slots[top];
+            if let Some(g) = e.waiting.pop() {
+                calls.restore(&e.frames);
                 self.events |= DivEvents::PARK;
-                if top.saved_mask == g.mask {
-                    self.entries.pop();
+                if e.saved_mask == g.mask {
+                    self.truncate(top);
                     self.events |= DivEvents::POP;
                 }
                 return Some(Next {
@@ -435,7 +496,8 @@ impl DivStack {
                     pc: g.pc,
                 });
             }
-            let e = self.entries.pop()?;
+            self.truncate(top);
+            let e = &self.slots[top];
             self.events |= DivEvents::POP;
             debug_assert_eq!(e.parked_mask, e.saved_mask);
             if e.parked_mask != 0 {

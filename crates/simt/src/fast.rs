@@ -171,8 +171,9 @@ fn fast<const N: usize>(op: Op) -> Option<Handler> {
     }
 }
 
-/// Handlers for memory and float instructions (the second half of [`fast`]): the one
-/// executor of each (`exec_mem.rs`, `exec_fp.rs`) called with the operation as a constant.
+/// Handlers for jumps, memory and float instructions (the second half of [`fast`]): the one
+/// executor of each (`control.rs`, `exec_mem.rs`, `exec_fp.rs`), called directly, float ops
+/// with the operation as a constant.
 fn fast_mem_fp<const N: usize>(op: Op) -> Option<Handler> {
     macro_rules! fp {
         ($op:expr) => {
@@ -180,6 +181,8 @@ fn fast_mem_fp<const N: usize>(op: Op) -> Option<Handler> {
         };
     }
     match op {
+        Op::Jal => Some(|x| x.jal()),
+        Op::Jalr => Some(|x| x.jalr()),
         Op::Lw | Op::Flw => Some(|x| x.load()),
         Op::Sw | Op::Fsw => Some(|x| x.store()),
         Op::FaddS => fp!(Op::FaddS),
