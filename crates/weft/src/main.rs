@@ -3,6 +3,7 @@
 
 mod asm_cmd;
 mod bench_cmd;
+mod cc_cmd;
 mod run_cmd;
 mod sp2a_cmd;
 
@@ -30,6 +31,8 @@ enum Cmd {
         #[arg(short = 'o', value_name = "OUT.elf")]
         output: PathBuf,
     },
+    /// Compile C/C++/assembly kernels with the device runtime (clang + lld).
+    Cc(cc_cmd::CcArgs),
     /// Disassemble an ELF executable (the output assembles back to the same bytes).
     Disasm {
         /// ELF file.
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
     let r = match &cli.cmd {
         Cmd::Run(a) => run_cmd::run(a),
         Cmd::Asm { input, output } => asm_cmd::asm(input, output),
+        Cmd::Cc(a) => cc_cmd::cc(a),
         Cmd::Disasm { input } => asm_cmd::disasm(input),
         Cmd::Reconv { input, embed } => reconv(input, embed.as_deref()),
         Cmd::Bench(a) => bench_cmd::bench(a),

@@ -82,7 +82,13 @@ pub fn load_program_bytes(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// Load a program file (`.vxbin`, ELF or assembly source).
+/// A C or C++ source is compiled first (`weft cc` with its defaults).
 pub fn load_program(path: &Path) -> Result<(Program, TableSource), String> {
+    if crate::cc_cmd::is_kernel_source(path) {
+        let elf = crate::cc_cmd::compile_for_run(path)?;
+        return weft_simt::load::program_from_elf(&elf)
+            .map_err(|e| format!("{}: {e}", path.display()));
+    }
     weft_simt::load::load_file(path).map_err(|e| e.to_string())
 }
 

@@ -1,0 +1,491 @@
+//! `weft cc`: the kernel compiler driver. It builds C (and C++, assembly) kernels for weft with
+//! Debian's clang and lld 14 (`--target=riscv32-unknown-elf -march=rv32imaf -mabi=ilp32f`),
+//! links them with the device runtime in `device/` (crt0, linker script, libweft, the small C
+//! library) and libgcc, and then either stores the reconvergence table in the ELF
+//! ([`Reconv::Table`]) or also puts a `converge` at each branch's immediate post-dominator
+//! ([`Reconv::Converge`], see [`converge`]). With [`Options::host`] it builds the same source
+//! for the host computer instead, against the runtime's host emulation, so the outputs of the
+//! two can be compared.
+//!
+//! The runtime's sources are compiled into this crate and written to a temporary directory for
+//! each build, so an installed `weft` needs nothing but the compilers.
+
+pub mod converge;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use thiserror::Error;
+
+/// How the built ELF reconverges divergent branches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reconv {
+    /// The post-dominator table, stored in the `.weft.reconv` section.
+    #[default]
+    Table,
+    /// A `converge` instruction at each conditional branch's immediate post-dominator (and the
+    /// table stored too, so the ELF runs under either mechanism).
+    Converge,
+}
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// C, C++ (`.cc`, `.cpp`), or assembly (`.s`, `.S`) sources.
+    pub inputs: Vec<PathBuf>,
+    /// The ELF (or, with `host`, the host executable) to write.
+    pub output: PathBuf,
+    /// Optimisation level flag: `-O0`, `-O1`, `-O2`, `-O3`, `-Os` or `-Oz`.
+    pub opt: String,
+    /// Debug information (`-g`).
+    pub debug: bool,
+    /// `-I` directories.
+    pub includes: Vec<PathBuf>,
+    /// `-D` definitions (`NAME` or `NAME=VALUE`).
+    pub defines: Vec<String>,
+    /// Reconvergence mechanism.
+    pub reconv: Reconv,
+    /// Bytes of stack per lane (a multiple of 64, at least 1024).
+    pub stack_size: u32,
+    /// Build for the host computer (32-bit, the runtime's host emulation) instead of weft.
+    pub host: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            inputs: Vec::new(),
+            output: PathBuf::from("a.elf"),
+            opt: "-O2".into(),
+            debug: false,
+            includes: Vec::new(),
+            defines: Vec::new(),
+            reconv: Reconv::Table,
+            stack_size: DEFAULT_STACK_SIZE,
+            host: false,
+        }
+    }
+}
+
+/// The default stack per lane (the linker script's `__weft_stack_size`).
+pub const DEFAULT_STACK_SIZE: u32 = 8192;
+
+/// Why a build failed.
+#[derive(Debug, Error)]
+pub enum CcError {
+    /// A compiler or linker is not installed.
+    #[error("`{tool}` is not installed; weft cc needs it: apt-get install {package}")]
+    MissingTool {
+        /// The program.
+        tool: &'static str,
+        /// The Debian package that provides it.
+        package: &'static str,
+    },
+    /// The compiler, assembler or linker rejected the input; its own messages, unchanged.
+    #[error("{0}")]
+    Compile(String),
+    /// Bad options.
+    #[error("{0}")]
+    Usage(String),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The built ELF could not be analysed.
+    #[error("{0}")]
+    Analysis(String),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CcError + '_ {
+    move |source| CcError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// The device runtime's files, compiled into the crate: (path under the runtime directory,
+/// contents).
+pub const RUNTIME_FILES: &[(&str, &str)] = &[
+    (
+        "include/weft.h",
+        include_str!("../../../device/include/weft.h"),
+    ),
+    (
+        "include/libc/stdio.h",
+        include_str!("../../../device/include/libc/stdio.h"),
+    ),
+    (
+        "include/libc/stdlib.h",
+        include_str!("../../../device/include/libc/stdlib.h"),
+    ),
+    (
+        "include/libc/string.h",
+        include_str!("../../../device/include/libc/string.h"),
+    ),
+    (
+        "include/libc/math.h",
+        include_str!("../../../device/include/libc/math.h"),
+    ),
+    (
+        "include/libc/assert.h",
+        include_str!("../../../device/include/libc/assert.h"),
+    ),
+    (
+        "lib/weft_internal.h",
+        include_str!("../../../device/lib/weft_internal.h"),
+    ),
+    ("lib/crt0.S", include_str!("../../../device/lib/crt0.S")),
+    ("lib/link.ld", include_str!("../../../device/lib/link.ld")),
+    (
+        "lib/runtime.c",
+        include_str!("../../../device/lib/runtime.c"),
+    ),
+    ("lib/printf.c", include_str!("../../../device/lib/printf.c")),
+    (
+        "lib/console.c",
+        include_str!("../../../device/lib/console.c"),
+    ),
+    ("lib/string.c", include_str!("../../../device/lib/string.c")),
+    ("host/host.c", include_str!("../../../device/host/host.c")),
+];
+
+/// The runtime's C sources linked into every device build.
+const RUNTIME_SOURCES: &[&str] = &["runtime.c", "printf.c", "console.c", "string.c"];
+
+/// Write the runtime's files under `dir`.
+pub fn write_runtime(dir: &Path) -> Result<(), CcError> {
+    for (rel, text) in RUNTIME_FILES {
+        let p = dir.join(rel);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+        }
+        std::fs::write(&p, text).map_err(io(&p))?;
+    }
+    Ok(())
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Check that the device toolchain is installed: clang, ld.lld, and the riscv gcc (for libgcc,
+/// the 64-bit and soft-double helpers; Debian's clang has no riscv32 compiler-rt). Returns
+/// libgcc's path.
+pub fn find_toolchain() -> Result<PathBuf, CcError> {
+    for (tool, package) in [
+        ("clang", "clang"),
+        ("ld.lld", "lld"),
+        ("riscv64-unknown-elf-gcc", "gcc-riscv64-unknown-elf"),
+    ] {
+        if !have(tool) {
+            return Err(CcError::MissingTool { tool, package });
+        }
+    }
+    let out = Command::new("riscv64-unknown-elf-gcc")
+        .args(["-march=rv32imaf", "-mabi=ilp32f", "-print-libgcc-file-name"])
+        .output()
+        .map_err(io(Path::new("riscv64-unknown-elf-gcc")))?;
+    let libgcc = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    if !libgcc.is_file() {
+        return Err(CcError::MissingTool {
+            tool: "riscv64-unknown-elf-gcc (its rv32imaf/ilp32f libgcc)",
+            package: "gcc-riscv64-unknown-elf",
+        });
+    }
+    Ok(libgcc)
+}
+
+/// Run a tool; on failure, its own messages.
+fn run(cmd: &mut Command) -> Result<(), CcError> {
+    let out = cmd
+        .output()
+        .map_err(|e| CcError::Compile(format!("{cmd:?}: {e}")))?;
+    if out.status.success() {
+        // Warnings go through unchanged too.
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        Ok(())
+    } else {
+        let mut msg = String::from_utf8_lossy(&out.stderr).into_owned();
+        msg.push_str(&String::from_utf8_lossy(&out.stdout));
+        while msg.ends_with('\n') {
+            msg.pop();
+        }
+        Err(CcError::Compile(msg))
+    }
+}
+
+fn check_options(o: &Options) -> Result<(), CcError> {
+    if o.inputs.is_empty() {
+        return Err(CcError::Usage("weft cc: no input files".into()));
+    }
+    if !["-O0", "-O1", "-O2", "-O3", "-Os", "-Oz"].contains(&o.opt.as_str()) {
+        return Err(CcError::Usage(format!(
+            "weft cc: unknown optimisation level '{}' (expected -O0, -O1, -O2, -O3, -Os or -Oz)",
+            o.opt
+        )));
+    }
+    if o.stack_size < 1024 || o.stack_size % 64 != 0 {
+        return Err(CcError::Usage(format!(
+            "weft cc: --stack-size {} must be a multiple of 64 and at least 1024",
+            o.stack_size
+        )));
+    }
+    for i in &o.inputs {
+        if !i.is_file() {
+            return Err(CcError::Io {
+                path: i.display().to_string(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+            });
+        }
+        if lang_of(i).is_none() {
+            return Err(CcError::Usage(format!(
+                "{}: unknown source type (expected .c, .cc, .cpp, .s or .S)",
+                i.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The kind of a source file, from its extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lang {
+    C,
+    Cxx,
+    Asm,
+}
+
+fn lang_of(p: &Path) -> Option<Lang> {
+    match p.extension()?.to_str()? {
+        "c" => Some(Lang::C),
+        "cc" | "cpp" | "cxx" => Some(Lang::Cxx),
+        "s" | "S" => Some(Lang::Asm),
+        _ => None,
+    }
+}
+
+/// Build the kernel. Returns the output path's bytes (the ELF, or the host executable).
+pub fn build(o: &Options) -> Result<(), CcError> {
+    check_options(o)?;
+    let tmp = tempfile::Builder::new()
+        .prefix("weft-cc-")
+        .tempdir()
+        .map_err(io(Path::new("temporary directory")))?;
+    let rt = tmp.path().join("rt");
+    write_runtime(&rt)?;
+    if o.host {
+        return build_host(o, &rt);
+    }
+    let libgcc = find_toolchain()?;
+    let b = DeviceBuild {
+        o,
+        rt: &rt,
+        work: tmp.path(),
+        libgcc: &libgcc,
+    };
+    let elf = match o.reconv {
+        Reconv::Table => b.link(&b.compile_all(None)?)?,
+        Reconv::Converge => converge::build(&b)?,
+    };
+    let elf = embed_table(&elf, &o.output)?;
+    std::fs::write(&o.output, elf).map_err(io(&o.output))
+}
+
+/// One device build's settings and scratch directory.
+pub struct DeviceBuild<'a> {
+    o: &'a Options,
+    rt: &'a Path,
+    work: &'a Path,
+    libgcc: &'a Path,
+}
+
+/// A compilation unit: its source (user or runtime) and language.
+struct Unit {
+    src: PathBuf,
+    lang: Lang,
+    user: bool,
+}
+
+impl DeviceBuild<'_> {
+    fn units(&self) -> Vec<Unit> {
+        let mut v: Vec<Unit> = self
+            .o
+            .inputs
+            .iter()
+            .map(|p| Unit {
+                src: p.clone(),
+                lang: lang_of(p).unwrap_or(Lang::C),
+                user: true,
+            })
+            .collect();
+        v.push(Unit {
+            src: self.rt.join("lib/crt0.S"),
+            lang: Lang::Asm,
+            user: false,
+        });
+        for s in RUNTIME_SOURCES {
+            v.push(Unit {
+                src: self.rt.join("lib").join(s),
+                lang: Lang::C,
+                user: false,
+            });
+        }
+        v
+    }
+
+    /// clang with the target, ABI and include flags of a device build.
+    fn clang(&self, unit: &Unit) -> Command {
+        let mut c = Command::new(if unit.lang == Lang::Cxx {
+            "clang++"
+        } else {
+            "clang"
+        });
+        c.args([
+            "--target=riscv32-unknown-elf",
+            "-march=rv32imaf",
+            "-mabi=ilp32f",
+            "-mno-relax",
+        ]);
+        if unit.lang == Lang::Asm {
+            c.arg("-I").arg(self.rt.join("include"));
+            return c;
+        }
+        c.args(["-ffreestanding", "-nostdlibinc"]);
+        if self.o.reconv == Reconv::Converge {
+            // One exit per function: see converge::single_exit.
+            c.arg("-fno-optimize-sibling-calls");
+        }
+        if unit.lang == Lang::Cxx {
+            c.args(["-fno-exceptions", "-fno-rtti", "-fno-threadsafe-statics"]);
+        }
+        c.arg("-I").arg(self.rt.join("include"));
+        c.arg("-I").arg(self.rt.join("include/libc"));
+        if unit.user {
+            c.arg(&self.o.opt);
+            if self.o.debug {
+                c.arg("-g");
+            }
+            for i in &self.o.includes {
+                c.arg("-I").arg(i);
+            }
+            for d in &self.o.defines {
+                c.arg(format!("-D{d}"));
+            }
+        } else {
+            c.args(["-O2", "-fno-builtin"]);
+            c.arg("-I").arg(self.rt.join("lib"));
+        }
+        c
+    }
+
+    /// Compile every unit to an object. `rewrite`, when given, turns each C/C++ unit's
+    /// assembly (clang -S) into the text that is assembled (the converge pass); the unit's
+    /// index is passed along.
+    fn compile_all(
+        &self,
+        mut rewrite: Option<&mut dyn FnMut(usize, &str) -> Result<String, CcError>>,
+    ) -> Result<Vec<PathBuf>, CcError> {
+        let mut objs = Vec::new();
+        for (i, unit) in self.units().iter().enumerate() {
+            let obj = self.work.join(format!("u{i}.o"));
+            match (&mut rewrite, unit.lang) {
+                (Some(f), Lang::C | Lang::Cxx) => {
+                    let s = self.work.join(format!("u{i}.s"));
+                    run(self.clang(unit).arg("-S").arg(&unit.src).arg("-o").arg(&s))?;
+                    let text = std::fs::read_to_string(&s).map_err(io(&s))?;
+                    let s2 = self.work.join(format!("u{i}.x.s"));
+                    std::fs::write(&s2, f(i, &text)?).map_err(io(&s2))?;
+                    let asm = Unit {
+                        src: s2.clone(),
+                        lang: Lang::Asm,
+                        user: unit.user,
+                    };
+                    run(self.clang(&asm).arg("-c").arg(&s2).arg("-o").arg(&obj))?;
+                }
+                _ => run(self
+                    .clang(unit)
+                    .arg("-c")
+                    .arg(&unit.src)
+                    .arg("-o")
+                    .arg(&obj))?,
+            }
+            objs.push(obj);
+        }
+        Ok(objs)
+    }
+
+    /// Link objects with the linker script and libgcc; the ELF's bytes.
+    fn link(&self, objs: &[PathBuf]) -> Result<Vec<u8>, CcError> {
+        let out = self.work.join("link.elf");
+        let mut c = Command::new("ld.lld");
+        c.arg("-T")
+            .arg(self.rt.join("lib/link.ld"))
+            .arg(format!("--defsym=__weft_stack_size={}", self.o.stack_size))
+            .arg("--no-relax")
+            .args(objs)
+            .arg(self.libgcc)
+            .arg("-o")
+            .arg(&out);
+        run(&mut c)?;
+        std::fs::read(&out).map_err(io(&out))
+    }
+}
+
+/// Analyse the linked ELF and store its reconvergence table in `.weft.reconv`.
+fn embed_table(elf: &[u8], out: &Path) -> Result<Vec<u8>, CcError> {
+    let name = out.display();
+    let img = weft_elf::read_elf(elf).map_err(|e| CcError::Analysis(format!("{name}: {e}")))?;
+    let a = weft_simt::load::analyze_image(&img)
+        .map_err(|e| CcError::Analysis(format!("{name}: {e}")))?;
+    weft_elf::append_section(elf, weft_reconv::SECTION_NAME, &a.table.to_section_bytes())
+        .map_err(|e| CcError::Analysis(format!("{name}: {e}")))
+}
+
+/// `--host`: the same sources for the host (32-bit, so `long` and pointers match the device)
+/// against the runtime's host emulation.
+fn build_host(o: &Options, rt: &Path) -> Result<(), CcError> {
+    let cxx = o.inputs.iter().any(|p| lang_of(p) == Some(Lang::Cxx));
+    let (cc, pkg) = if cxx { ("g++", "g++") } else { ("gcc", "gcc") };
+    if !have(cc) {
+        return Err(CcError::MissingTool {
+            tool: cc,
+            package: pkg,
+        });
+    }
+    let mut c = Command::new(cc);
+    c.args(["-m32", "-msse2", "-mfpmath=sse", "-DWEFT_HOST"])
+        .arg(&o.opt)
+        .arg("-I")
+        .arg(rt.join("include"));
+    if o.debug {
+        c.arg("-g");
+    }
+    for i in &o.includes {
+        c.arg("-I").arg(i);
+    }
+    for d in &o.defines {
+        c.arg(format!("-D{d}"));
+    }
+    c.args(&o.inputs)
+        .arg(rt.join("host/host.c"))
+        .arg("-o")
+        .arg(&o.output);
+    run(&mut c).map_err(|e| match e {
+        CcError::Compile(m)
+            if m.contains("bits/libc-header-start.h") || m.contains("cannot find -lgcc") =>
+        {
+            CcError::Compile(format!(
+                "{m}\nweft cc --host builds 32-bit host programs: apt-get install gcc-multilib"
+            ))
+        }
+        e => e,
+    })
+}

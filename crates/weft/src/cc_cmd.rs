@@ -1,0 +1,107 @@
+//! `weft cc`: build C, C++ and assembly kernels for weft (or, with --host, for this computer)
+//! through the weft-cc crate; and the compile step of `weft run KERNEL.c`.
+
+use clap::Args;
+use std::path::{Path, PathBuf};
+use weft_cc::{CcError, Options, Reconv};
+
+/// Flags of `weft cc`.
+#[derive(Args, Debug)]
+pub struct CcArgs {
+    /// Sources: .c, .cc/.cpp, .s/.S.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Output ELF (or host executable with --host).
+    #[arg(short = 'o', value_name = "OUT.elf")]
+    pub output: PathBuf,
+    /// Optimisation level: -O0, -O1, -O2 (default), -O3, -Os, -Oz.
+    #[arg(short = 'O', value_name = "LEVEL", default_value = "2")]
+    pub opt: String,
+    /// Debug information.
+    #[arg(short = 'g')]
+    pub debug: bool,
+    /// Include directory.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub includes: Vec<PathBuf>,
+    /// Preprocessor definition (NAME or NAME=VALUE).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub defines: Vec<String>,
+    /// Reconvergence: table (store the post-dominator table in the ELF) or converge (also put
+    /// a converge instruction at each branch's post-dominator).
+    #[arg(long, value_parser = parse_reconv, default_value = "table")]
+    pub reconv: Reconv,
+    /// Stack bytes per lane (a multiple of 64, at least 1024).
+    #[arg(long, value_name = "BYTES", default_value_t = weft_cc::DEFAULT_STACK_SIZE)]
+    pub stack_size: u32,
+    /// Build for this computer (32-bit, the runtime's host emulation) to compare outputs.
+    #[arg(long)]
+    pub host: bool,
+}
+
+fn parse_reconv(s: &str) -> Result<Reconv, String> {
+    match s {
+        "table" => Ok(Reconv::Table),
+        "converge" => Ok(Reconv::Converge),
+        _ => Err(format!(
+            "unknown reconvergence mode '{s}' (expected table or converge)"
+        )),
+    }
+}
+
+/// Compiler errors are clang's own: printed as they are, exit status 1.
+fn report(e: CcError) -> Result<i32, String> {
+    match e {
+        CcError::Compile(msg) => {
+            eprintln!("{msg}");
+            Ok(1)
+        }
+        e => Err(e.to_string()),
+    }
+}
+
+/// `weft cc`.
+pub fn cc(a: &CcArgs) -> Result<i32, String> {
+    let o = Options {
+        inputs: a.inputs.clone(),
+        output: a.output.clone(),
+        opt: format!("-O{}", a.opt),
+        debug: a.debug,
+        includes: a.includes.clone(),
+        defines: a.defines.clone(),
+        reconv: a.reconv,
+        stack_size: a.stack_size,
+        host: a.host,
+    };
+    match weft_cc::build(&o) {
+        Ok(()) => Ok(0),
+        Err(e) => report(e),
+    }
+}
+
+/// Is this a source `weft run` compiles first?
+pub fn is_kernel_source(p: &Path) -> bool {
+    matches!(
+        p.extension().and_then(|e| e.to_str()),
+        Some("c" | "cc" | "cpp" | "cxx")
+    )
+}
+
+/// `weft run KERNEL.c`: build with the defaults into a temporary ELF and return its bytes.
+/// A compile error is printed as clang's own and gives `Err` with an empty message.
+pub fn compile_for_run(src: &Path) -> Result<Vec<u8>, String> {
+    let dir = tempfile::Builder::new()
+        .prefix("weft-run-")
+        .tempdir()
+        .map_err(|e| format!("temporary directory: {e}"))?;
+    let out = dir.path().join("kernel.elf");
+    let o = Options {
+        inputs: vec![src.to_path_buf()],
+        output: out.clone(),
+        ..Options::default()
+    };
+    match weft_cc::build(&o) {
+        Ok(()) => std::fs::read(&out).map_err(|e| format!("{}: {e}", out.display())),
+        Err(CcError::Compile(msg)) => Err(msg),
+        Err(e) => Err(e.to_string()),
+    }
+}
