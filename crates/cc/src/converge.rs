@@ -4,7 +4,7 @@
 //! 1. Every C/C++ unit is compiled to assembly (`clang -S`) and a label `__wi_U_N` is put
 //!    before its N-th instruction; the build is linked, so each label's address is known.
 //! 2. The post-dominator analysis of that ELF (the same one the loader runs) gives each
-//!    branch's reconvergence pc; labels map both pcs back to (unit, instruction).
+//!    branch's (and each resolved jump table's `jalr`'s) reconvergence pc; labels map both pcs back to (unit, instruction).
 //! 3. The units are compiled again (clang is deterministic), and before instruction M of a
 //!    unit go `converge` instructions naming each branch whose post-dominator is M, the branch
 //!    that appears later in the code first (the inner of two nested branches closes first).
@@ -144,7 +144,9 @@ pub fn build(b: &DeviceBuild<'_>) -> Result<Vec<u8>, CcError> {
     let mut branches: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (pc, r) in a.table.iter() {
         let Reconv::At(point) = r else { continue };
-        if word(pc).is_none_or(|w| w & 0x7F != 0x63) {
+        // Conditional branches, and jump-table `jalr`s the analysis resolved (their lanes
+        // split by target and meet at the jump's post-dominator).
+        if word(pc).is_none_or(|w| w & 0x7F != 0x63 && w & 0x7F != 0x67) {
             continue;
         }
         let (Some(&(u, k)), Some(&(u2, m))) = (at.get(&pc), at.get(&point)) else {

@@ -247,8 +247,8 @@ impl Issue<'_> {
         Ok(())
     }
 
-    /// `converge LABEL` at `pc`: closes the top entry if it was made by the branch at
-    /// `source` in this activation; otherwise a NOP.
+    /// `converge LABEL` at `pc`: the running group arrives at the topmost entry made by the
+    /// branch at `source` in this activation (wherever it is on the stack); otherwise a NOP.
     pub(crate) fn converge(&mut self, source: u32, pc: u32) {
         let Issue { c, w, .. } = *self;
         let warp = &mut self.m.cores[c].warps[w];

@@ -330,8 +330,9 @@ impl DivStack {
     /// - A table point (`At`, `AtExit`): if an entry of this activation already reconverges
     ///   there, `second` joins it (leaving any entries above, which it will no longer reach);
     ///   otherwise a new entry is pushed.
-    /// - `Reconv::None`: if the top entry was created by this same instruction in this
-    ///   activation (a loop coming round), `second` joins it; otherwise push.
+    /// - `Reconv::None`: if an entry created by this same instruction in this activation is
+    ///   on the stack (a loop coming round), `second` joins it (leaving the entries above);
+    ///   otherwise push.
     ///
     /// A full stack faults with DIVERGE_OVERFLOW; nothing is dropped.
     pub fn split(
@@ -345,12 +346,9 @@ impl DivStack {
         let frame = calls.current();
         let open = self.open();
         let found = match reconv {
-            Reconv::None => open
-                .last()
-                .filter(|t| {
-                    t.source_pc == source_pc && t.reconv == Reconv::None && t.frame() == frame
-                })
-                .map(|_| open.len() - 1),
+            Reconv::None => open.iter().rposition(|e| {
+                e.source_pc == source_pc && e.reconv == Reconv::None && e.frame() == frame
+            }),
             _ => open
                 .iter()
                 .rposition(|e| e.reconv == reconv && e.frame() == frame),
@@ -426,10 +424,13 @@ impl DivStack {
             .rposition(|e| e.reconv == Reconv::AtExit && e.frame() == frame)
     }
 
-    /// The top entry, if `converge` naming `source_pc` acts on it in the current activation.
+    /// The entry `converge` naming `source_pc` acts on: the topmost entry of the current
+    /// activation made by that instruction, wherever it is on the stack.
     pub fn converge_target(&self, source_pc: u32, calls: &CallStack) -> Option<usize> {
-        let t = self.top()?;
-        (t.source_pc == source_pc && t.frame() == calls.current()).then(|| self.len - 1)
+        let frame = calls.current();
+        self.open()
+            .iter()
+            .rposition(|e| e.source_pc == source_pc && e.frame() == frame)
     }
 
     /// The running group `current` reached entry `k`'s reconvergence point at `at_pc`; the

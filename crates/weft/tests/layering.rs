@@ -17,6 +17,7 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-device", 1),
     ("weft-sp2a", 2),
     ("weft-simt", 2),
+    ("weft-cc", 3),
     ("weft-difftest", 3),
     ("weft", 4),
 ];

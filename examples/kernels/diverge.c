@@ -1,0 +1,100 @@
+/* diverge: a divergence stress kernel. Every thread computes a value through per-lane Collatz
+ * trip counts, branches nested 8 deep, a loop whose lanes leave one by one, an early return
+ * and a per-lane switch (a jump table); main() recomputes each with the same functions called
+ * sequentially and compares. Run it with --stats to see the SIMD efficiency fall and the
+ * divergence stack grow with the nesting. */
+#include "common.h"
+
+#define N 256
+static uint32_t out[N];
+
+static uint32_t collatz(uint32_t x) {
+    uint32_t n = 0;
+    while (x != 1) {
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        n++;
+    }
+    return n;
+}
+
+/* Eight nested data-dependent branches: one bit of t per level. */
+static uint32_t nested(uint32_t t) {
+    uint32_t v = 0;
+    if (t & 1) {
+        v += 1;
+        if (t & 2) {
+            v += 2;
+            if (t & 4) {
+                v += 4;
+                if (t & 8) {
+                    v += 8;
+                    if (t & 16) {
+                        v += 16;
+                        if (t & 32) {
+                            v += 32;
+                            if (t & 64) {
+                                v += 64;
+                                if (t & 128) v += 128;
+                                else v ^= 0x55;
+                            } else v ^= 0x33;
+                        } else v += 100;
+                    } else v *= 3;
+                } else v += 7;
+            } else v ^= 9;
+        } else v += 11;
+    } else v = 5;
+    return v;
+}
+
+/* Lanes leave the loop one by one (the trip count is the thread id modulo 37). */
+static uint32_t gradual(uint32_t t) {
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < t % 37; i++) s = s * 31 + i;
+    return s;
+}
+
+static uint32_t early(uint32_t t) {
+    if (t % 5 == 0) return 1000;
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < t % 7; i++) {
+        if (i == 4) return s + 2000;
+        s += i * t;
+    }
+    return s;
+}
+
+static uint32_t choose(uint32_t t) {
+    switch (t % 9) {
+    case 0: return t * 3;
+    case 1: return t ^ 0xabcd;
+    case 2: return t + 77;
+    case 3: return collatz(t + 3);
+    case 4: return t << 3;
+    case 5: return ~t;
+    case 6: return t / 3;
+    case 7: return t * t;
+    default: return 42;
+    }
+}
+
+static uint32_t work(uint32_t t) {
+    return collatz(t + 1) * 1000003u + nested(t * 37 + 11) * 7919u + gradual(t) +
+           early(t) * 31u + choose(t);
+}
+
+static void stress(void *p) {
+    uint32_t *o = p;
+    uint32_t t = weft_global_thread();
+    if (t >= N) return;
+    o[t] = work(t);
+    if (t % 64 == 17) printf("thread %u: collatz %u nested %u\n", t, collatz(t + 1), nested(t * 37 + 11));
+}
+
+int main(void) {
+    weft_launch(weft_dim3(N / 32, 1, 1), weft_dim3(32, 1, 1), stress, out);
+    uint32_t bad = 0, first = 0;
+    for (uint32_t t = 0; t < N; t++)
+        if (out[t] != work(t) && bad++ == 0) first = t;
+    printf("checksum %08x\n", checksum_u32(out, N));
+    return report("diverge", bad, first);
+}
