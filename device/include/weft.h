@@ -53,6 +53,7 @@ typedef struct weft_thread {
     uint32_t shared_base, shared_top, shared_end; /* this block's shared-memory window */
     uint32_t slot, slot_warps;                    /* block slot on the core, its warp count */
     uint32_t in_kernel;                           /* 1 while a launched kernel runs */
+    uint32_t stack_lo;                            /* lowest sp allowed (above the canary) */
 } weft_thread;
 
 weft_thread *weft_self(void);

@@ -57,6 +57,7 @@ __weft_lane_setup:
     li    t3, 0x57454654        # canary: 'WEFT' ^ hart id, 16 words
     xor   t3, t3, t0
     addi  t1, t2, 64
+    sw    t1, 72(tp)            # weft_thread.stack_lo: the lowest sp allowed
 5:  sw    t3, 0(t2)
     addi  t2, t2, 4
     bltu  t2, t1, 5b

@@ -32,6 +32,7 @@
 /* crt0.S reserves 128 bytes for the record and clears in_kernel at offset 68. */
 _Static_assert(sizeof(weft_thread) <= 128, "weft_thread outgrew crt0's 128 bytes");
 _Static_assert(__builtin_offsetof(weft_thread, in_kernel) == 68, "crt0.S clears offset 68");
+_Static_assert(__builtin_offsetof(weft_thread, stack_lo) == 72, "crt0.S sets offset 72");
 
 extern char __weft_stacks[];
 extern char __weft_stack_size[];
@@ -85,6 +86,7 @@ uint64_t weft_instret(void) {
 /* ---- stacks, heap, exit ------------------------------------------------------------------- */
 
 static uint32_t stack_size(void) { return (uint32_t)(uintptr_t)__weft_stack_size; }
+static void stack_overflow(uint32_t h, uint32_t size) __attribute__((noreturn));
 
 static uint32_t hart_count(void) {
     return weft_num_cores() * weft_num_warps() * weft_num_lanes();
@@ -101,17 +103,49 @@ void __weft_check_stacks(void) {
         for (int i = 0; i < 16; i++) any |= w[i];
         if (any == 0) continue; /* this lane never ran */
         for (int i = 0; i < 16; i++) {
-            if (w[i] != (0x57454654u ^ h)) {
-                uint32_t lanes = weft_num_lanes(), warps = weft_num_warps();
-                __weft_console_flush();
-                weft_printf("weft: stack overflow: core %u warp %u lane %u ran past the bottom "
-                            "of its %u-byte stack (raise it with weft cc --stack-size BYTES)\n",
-                            (unsigned)(h / lanes / warps), (unsigned)(h / lanes % warps),
-                            (unsigned)(h % lanes), (unsigned)size);
-                __weft_exit_now(WEFT_ERR_STACK);
-            }
+            if (w[i] != (0x57454654u ^ h)) stack_overflow(h, size);
         }
     }
+}
+
+/* The first lane to end the run prints and stores the exit word; a lane that gets here
+ * after it halts its group instead (it must not spin: its warp may hold the first lane). */
+static uint32_t finishing;
+static void claim_exit(void) {
+    if (__atomic_exchange_n(&finishing, 1, __ATOMIC_SEQ_CST) != 0) {
+        csr_write(0x804, 0);
+        for (;;) {
+        }
+    }
+}
+
+static void stack_overflow(uint32_t h, uint32_t size) {
+    uint32_t lanes = weft_num_lanes(), warps = weft_num_warps();
+    __weft_fifo_flush(); /* kernel output so far, then this message directly */
+    weft_printf("weft: stack overflow: core %u warp %u lane %u ran past the bottom of its "
+                "%u-byte stack (raise it with weft cc --stack-size BYTES)\n",
+                (unsigned)(h / lanes / warps), (unsigned)(h / lanes % warps),
+                (unsigned)(h % lanes), (unsigned)size);
+    __weft_exit_now(WEFT_ERR_STACK);
+}
+
+/* Called on entry to every function of a kernel built with weft cc's stack check
+ * (-finstrument-functions-after-inlining): the frame just allocated must lie above the
+ * lane's canary. */
+__attribute__((no_instrument_function)) void __cyg_profile_func_enter(void *fn, void *site) {
+    (void)fn;
+    (void)site;
+    uint32_t sp;
+    __asm__("mv %0, sp" : "=r"(sp));
+    if (sp < weft_self()->stack_lo) {
+        claim_exit();
+        stack_overflow(weft_hart_id(), stack_size());
+    }
+}
+
+__attribute__((no_instrument_function)) void __cyg_profile_func_exit(void *fn, void *site) {
+    (void)fn;
+    (void)site;
 }
 
 void __weft_exit_now(int code) {
@@ -121,6 +155,7 @@ void __weft_exit_now(int code) {
 }
 
 void weft_exit(int code) {
+    claim_exit();
     __weft_fifo_flush();
     __weft_check_stacks();
     __weft_exit_now(code);
@@ -130,8 +165,10 @@ void exit(int code) { weft_exit(code); }
 void abort(void) { weft_exit(134); }
 
 void __weft_assert_fail(const char *expr, const char *file, int line) {
+    claim_exit();
+    __weft_fifo_flush();
     weft_printf("%s:%d: assertion failed: %s\n", file, line, expr);
-    weft_exit(134);
+    __weft_exit_now(134);
 }
 
 /* ---- the launch --------------------------------------------------------------------------- */
@@ -140,8 +177,10 @@ static struct weft_launch_rec launch_rec;
 static uint32_t launching;
 
 static void fail(int code, const char *why) {
+    claim_exit();
+    __weft_fifo_flush();
     weft_printf("weft: %s\n", why);
-    weft_exit(code);
+    __weft_exit_now(code);
 }
 
 /* Split a linear index into a dim3 of extent `d`. */

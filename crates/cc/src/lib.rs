@@ -48,6 +48,11 @@ pub struct Options {
     pub stack_size: u32,
     /// Build for the host computer (32-bit, the runtime's host emulation) instead of weft.
     pub host: bool,
+    /// Check the stack pointer on entry to every function of the sources (clang's
+    /// `-finstrument-functions-after-inlining`, answered by the runtime), so that a lane that
+    /// overruns its stack is reported at once. The runtime also checks each lane's canary at
+    /// the end of every launch and at exit, with or without this.
+    pub stack_check: bool,
 }
 
 impl Default for Options {
@@ -62,6 +67,7 @@ impl Default for Options {
             reconv: Reconv::Table,
             stack_size: DEFAULT_STACK_SIZE,
             host: false,
+            stack_check: true,
         }
     }
 }
@@ -370,6 +376,9 @@ impl DeviceBuild<'_> {
         c.arg("-I").arg(self.rt.join("include/libc"));
         if unit.user {
             c.arg(&self.o.opt);
+            if self.o.stack_check {
+                c.arg("-finstrument-functions-after-inlining");
+            }
             if self.o.debug {
                 c.arg("-g");
             }

@@ -36,6 +36,10 @@ pub struct CcArgs {
     /// Build for this computer (32-bit, the runtime's host emulation) to compare outputs.
     #[arg(long)]
     pub host: bool,
+    /// Leave out the stack-pointer check on function entry (faster; an overflow is then only
+    /// found by the stack canaries at the end of a launch).
+    #[arg(long)]
+    pub no_stack_check: bool,
 }
 
 fn parse_reconv(s: &str) -> Result<Reconv, String> {
@@ -71,6 +75,7 @@ pub fn cc(a: &CcArgs) -> Result<i32, String> {
         reconv: a.reconv,
         stack_size: a.stack_size,
         host: a.host,
+        stack_check: !a.no_stack_check,
     };
     match weft_cc::build(&o) {
         Ok(()) => Ok(0),

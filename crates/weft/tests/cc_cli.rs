@@ -1,0 +1,107 @@
+//! `weft cc` and `weft run KERNEL.c` through the command line: a kernel builds and runs in
+//! one step, compile errors are clang's own, and bad options get one clear message.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn weft(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("weft runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        !stderr.contains("panicked"),
+        "weft {args:?} panicked:\n{stderr}"
+    );
+    (out.status.code().unwrap_or(-1), stdout, stderr)
+}
+
+fn example(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/kernels")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn run_compiles_a_c_kernel_and_runs_it() {
+    let (code, out, err) = weft(&["run", &example("vecadd.c"), "--lanes", "16", "--stats"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("vecadd: PASS"), "{out}");
+    assert!(err.contains("SIMD efficiency"), "{err}");
+}
+
+#[test]
+fn cc_writes_an_elf_with_its_table_and_a_host_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = dir.path().join("k.elf");
+    let elf_s = elf.to_string_lossy().into_owned();
+    let (code, _, err) = weft(&["cc", &example("reduce.c"), "-o", &elf_s, "-Os", "-g"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = weft(&["run", &elf_s, "--stats"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("reduce: PASS"));
+    assert!(err.contains("from the ELF's .weft.reconv section"), "{err}");
+    let host = dir.path().join("k.host");
+    let (code, _, err) = weft(&[
+        "cc",
+        "--host",
+        &example("reduce.c"),
+        "-o",
+        &host.to_string_lossy(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let out = Command::new(&host).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), out_of(&elf_s));
+}
+
+fn out_of(elf: &str) -> String {
+    weft(&["run", elf]).1
+}
+
+#[test]
+fn compile_errors_are_clangs_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("broken.c");
+    std::fs::write(&src, "int main(void) {\n  return undefined_name;\n}\n").unwrap();
+    let out = dir.path().join("x.elf");
+    let (code, _, err) = weft(&["cc", &src.to_string_lossy(), "-o", &out.to_string_lossy()]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("broken.c:2:10: error: use of undeclared identifier 'undefined_name'"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let (code, _, err) = weft(&["run", &src.to_string_lossy()]);
+    assert_ne!(code, 0);
+    assert!(err.contains("undeclared identifier"), "{err}");
+}
+
+#[test]
+fn bad_options_get_one_message() {
+    let (code, _, err) = weft(&["cc", "/no/such/kernel.c", "-o", "/tmp/x.elf"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("/no/such/kernel.c") && err.contains("no such file"),
+        "{err}"
+    );
+    let (code, _, err) = weft(&["cc", &example("vecadd.c"), "-o", "/tmp/x.elf", "-O9"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown optimisation level '-O9'"), "{err}");
+    let (code, _, err) = weft(&[
+        "cc",
+        &example("vecadd.c"),
+        "-o",
+        "/tmp/x.elf",
+        "--stack-size",
+        "100",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--stack-size 100"), "{err}");
+    let (code, _, err) = weft(&["cc", "notes.txt", "-o", "/tmp/x.elf"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("notes.txt"), "{err}");
+}
