@@ -17,6 +17,15 @@
 extern "C" {
 #endif
 
+/* Barriers are `convergent`: the compiler must not make a call to them depend on more
+ * values than the source does (by duplicating it into both arms of a branch, say), or a warp
+ * would arrive once per divergent group. */
+#if defined(__clang__)
+#define WEFT_CONVERGENT __attribute__((convergent))
+#else
+#define WEFT_CONVERGENT
+#endif
+
 /* ---- launch ------------------------------------------------------------------------------ */
 
 /* Grid and block extents, and block/thread indices, as in CUDA. */
@@ -68,7 +77,7 @@ uint32_t weft_block_linear(void);
 uint32_t weft_global_thread(void);
 
 /* Wait until every thread of the block arrives (CUDA's __syncthreads). */
-void weft_syncthreads(void);
+WEFT_CONVERGENT void weft_syncthreads(void);
 #define __syncthreads() weft_syncthreads()
 
 /* Shared memory of the current block: every thread of the block must make the same calls in
@@ -93,7 +102,7 @@ uint32_t weft_tmask(void);       /* the warp's thread mask */
 void weft_set_tmask(uint32_t mask);
 
 /* Barrier among warps of this core: wait at barrier `id` until `count` warps arrive. */
-void weft_barrier(uint32_t id, uint32_t count);
+WEFT_CONVERGENT void weft_barrier(uint32_t id, uint32_t count);
 
 /* Start the warps in `mask` (of this core) at fn(arg), every lane active, each lane with its
  * own stack. They halt when fn returns. Ids from weft_warp_id()/weft_lane_id(). */

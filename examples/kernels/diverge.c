@@ -5,7 +5,7 @@
  * divergence stack grow with the nesting. */
 #include "common.h"
 
-#define N 256
+#define N 512
 static uint32_t out[N];
 
 static uint32_t collatz(uint32_t x) {
@@ -17,32 +17,49 @@ static uint32_t collatz(uint32_t x) {
     return n;
 }
 
-/* Eight nested data-dependent branches: one bit of t per level. */
+/* Eight nested data-dependent branches, each level with work after its inner branch (a call
+ * the compiler cannot hoist), so every level has its own reconvergence point. At level k the
+ * lanes whose key (a permutation of the 32 lane positions) is at least k go deeper and one
+ * lane stays behind, so a 32-lane warp splits at all eight levels and the divergence stack
+ * grows one entry per level. */
+__attribute__((noinline)) static uint32_t mix(uint32_t v, uint32_t k) {
+    return v * 2654435761u + k;
+}
+
 static uint32_t nested(uint32_t t) {
-    uint32_t v = 0;
-    if (t & 1) {
-        v += 1;
-        if (t & 2) {
-            v += 2;
-            if (t & 4) {
-                v += 4;
-                if (t & 8) {
-                    v += 8;
-                    if (t & 16) {
-                        v += 16;
-                        if (t & 32) {
-                            v += 32;
-                            if (t & 64) {
-                                v += 64;
-                                if (t & 128) v += 128;
-                                else v ^= 0x55;
-                            } else v ^= 0x33;
-                        } else v += 100;
-                    } else v *= 3;
-                } else v += 7;
-            } else v ^= 9;
-        } else v += 11;
-    } else v = 5;
+    uint32_t key = (t * 13) & 31, v = t;
+    if (key >= 1) {
+        v = mix(v, 1);
+        if (key >= 2) {
+            v = mix(v, 2);
+            if (key >= 3) {
+                v = mix(v, 3);
+                if (key >= 4) {
+                    v = mix(v, 4);
+                    if (key >= 5) {
+                        v = mix(v, 5);
+                        if (key >= 6) {
+                            v = mix(v, 6);
+                            if (key >= 7) {
+                                v = mix(v, 7);
+                                if (key >= 8) {
+                                    v = mix(v, 8);
+                                    v = mix(v, 18);
+                                }
+                                v = mix(v, 17);
+                            }
+                            v = mix(v, 16);
+                        }
+                        v = mix(v, 15);
+                    }
+                    v = mix(v, 14);
+                }
+                v = mix(v, 13);
+            }
+            v = mix(v, 12);
+        }
+        v = mix(v, 11);
+    }
     return v;
 }
 
@@ -78,7 +95,7 @@ static uint32_t choose(uint32_t t) {
 }
 
 static uint32_t work(uint32_t t) {
-    return collatz(t + 1) * 1000003u + nested(t * 37 + 11) * 7919u + gradual(t) +
+    return collatz(t + 1) * 1000003u + nested(t) * 7919u + gradual(t) +
            early(t) * 31u + choose(t);
 }
 
@@ -87,7 +104,7 @@ static void stress(void *p) {
     uint32_t t = weft_global_thread();
     if (t >= N) return;
     o[t] = work(t);
-    if (t % 64 == 17) printf("thread %u: collatz %u nested %u\n", t, collatz(t + 1), nested(t * 37 + 11));
+    if (t % 64 == 17) printf("thread %u: collatz %u nested %u\n", t, collatz(t + 1), nested(t));
 }
 
 int main(void) {

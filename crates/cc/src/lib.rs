@@ -365,6 +365,18 @@ impl DeviceBuild<'_> {
             return c;
         }
         c.args(["-ffreestanding", "-nostdlibinc"]);
+        // LLVM 14's machine-level tail duplication ignores `convergent`: it would copy a
+        // `weft_syncthreads()` call into both arms of a branch, and a warp would arrive at
+        // the barrier once per divergent group (a deadlock). Keep barrier calls where the
+        // source puts them.
+        c.args([
+            "-mllvm",
+            "-tail-dup-placement=false",
+            "-mllvm",
+            "-disable-early-taildup",
+            "-mllvm",
+            "-disable-tail-duplicate",
+        ]);
         if self.o.reconv == Reconv::Converge {
             // One exit per function: see converge::single_exit.
             c.arg("-fno-optimize-sibling-calls");

@@ -126,3 +126,20 @@ fn syncthreads_in_a_block_larger_than_a_core_is_an_error() {
     assert_eq!(code, 253, "{got}");
     assert!(got.contains("weft_syncthreads"), "{got}");
 }
+
+/// Barriers where an optimiser could duplicate them into divergent arms (LLVM's machine tail
+/// duplication does, unless weft cc turns it off): every -O level, blocks of 1, 2 and 4 warps.
+#[test]
+fn barriers_stay_where_the_source_puts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = test_kernel("barrier_shapes.c");
+    let (want, code) = host_output(&src, dir.path());
+    assert_eq!(code, 0);
+    for opt in ["-O0", "-O1", "-O2", "-O3", "-Os"] {
+        let elf = build_device(&src, opt, Reconv::Table, dir.path());
+        for (warps, lanes) in [(4, 8), (4, 4), (2, 16), (8, 8)] {
+            let (got, code) = run(&elf, 1, warps, lanes, mode_of(Reconv::Table));
+            assert_eq!((got.as_str(), code), (want.as_str(), 0), "{opt} {warps}x{lanes}");
+        }
+    }
+}
