@@ -253,7 +253,14 @@ fn check_options(o: &Options) -> Result<(), CcError> {
         }
         if lang_of(i).is_none() {
             return Err(CcError::Usage(format!(
-                "{}: unknown source type (expected .c, .cc, .cpp, .s or .S)",
+                "{}: unknown source type (expected .c, .cc, .cpp, .s, .S, .o or .a)",
+                i.display()
+            )));
+        }
+        if lang_of(i) == Some(Lang::Object) && (o.reconv == Reconv::Converge || o.host) {
+            return Err(CcError::Usage(format!(
+                "{}: an object or library can only be linked for the device with the \
+                 reconvergence table (not with --reconv converge or --host)",
                 i.display()
             )));
         }
@@ -267,6 +274,8 @@ enum Lang {
     C,
     Cxx,
     Asm,
+    /// An object file or static library (a Rust kernel's `staticlib`): linked as it is.
+    Object,
 }
 
 fn lang_of(p: &Path) -> Option<Lang> {
@@ -274,6 +283,7 @@ fn lang_of(p: &Path) -> Option<Lang> {
         "c" => Some(Lang::C),
         "cc" | "cpp" | "cxx" => Some(Lang::Cxx),
         "s" | "S" => Some(Lang::Asm),
+        "o" | "a" => Some(Lang::Object),
         _ => None,
     }
 }
@@ -416,6 +426,10 @@ impl DeviceBuild<'_> {
     ) -> Result<Vec<PathBuf>, CcError> {
         let mut objs = Vec::new();
         for (i, unit) in self.units().iter().enumerate() {
+            if unit.lang == Lang::Object {
+                objs.push(unit.src.clone());
+                continue;
+            }
             let obj = self.work.join(format!("u{i}.o"));
             match (&mut rewrite, unit.lang) {
                 (Some(f), Lang::C | Lang::Cxx) => {

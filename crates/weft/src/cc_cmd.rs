@@ -8,7 +8,7 @@ use weft_cc::{CcError, Options, Reconv};
 /// Flags of `weft cc`.
 #[derive(Args, Debug)]
 pub struct CcArgs {
-    /// Sources: .c, .cc/.cpp, .s/.S.
+    /// Sources: .c, .cc/.cpp, .s/.S, and objects or static libraries (.o, .a: a Rust kernel).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Output ELF (or host executable with --host).
