@@ -5,7 +5,9 @@
  * thread order, each until it ends or reaches weft_syncthreads(). Kernel printf output is kept
  * per thread and printed at the end of the launch in thread order, as the device does. The
  * machine-shape calls answer as one core with one warp of 32 lanes per 32 threads. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #define WEFT_HOST_IMPL
 #include <stdarg.h>
 #include <stdio.h>

@@ -374,7 +374,14 @@ impl DeviceBuild<'_> {
             c.arg("-I").arg(self.rt.join("include"));
             return c;
         }
-        c.args(["-ffreestanding", "-nostdlibinc"]);
+        // C is freestanding; C++ stays hosted so that `main` keeps C linkage (freestanding
+        // C++ mangles it). With -nostdlibinc clang's own headers stand in either way.
+        c.arg("-nostdlibinc");
+        c.arg(if unit.lang == Lang::Cxx {
+            "-fno-builtin"
+        } else {
+            "-ffreestanding"
+        });
         // LLVM 14's machine-level tail duplication ignores `convergent`: it would copy a
         // `weft_syncthreads()` call into both arms of a branch, and a warp would arrive at
         // the barrier once per divergent group (a deadlock). Keep barrier calls where the
@@ -510,15 +517,20 @@ fn build_host(o: &Options, rt: &Path) -> Result<(), CcError> {
         c.arg(format!("-D{d}"));
     }
     c.args(&o.inputs)
+        .args(["-x", "c"])
         .arg(rt.join("host/host.c"))
         .arg("-o")
         .arg(&o.output);
     run(&mut c).map_err(|e| match e {
         CcError::Compile(m)
-            if m.contains("bits/libc-header-start.h") || m.contains("cannot find -lgcc") =>
+            if m.contains("bits/libc-header-start.h")
+                || m.contains("cannot find -lgcc")
+                || m.contains("cannot find -lstdc++")
+                || m.contains("bits/c++config.h") =>
         {
             CcError::Compile(format!(
-                "{m}\nweft cc --host builds 32-bit host programs: apt-get install gcc-multilib"
+                "{m}\nweft cc --host builds 32-bit host programs: apt-get install {}",
+                if cxx { "g++-multilib" } else { "gcc-multilib" }
             ))
         }
         e => e,

@@ -147,3 +147,14 @@ fn barriers_stay_where_the_source_puts_them() {
         }
     }
 }
+
+/// C++ builds for both sides too (main keeps C linkage on the device).
+#[test]
+fn a_cpp_kernel_matches_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = test_kernel("templates.cpp");
+    let (want, code) = host_output(&src, dir.path());
+    assert_eq!((want.as_str(), code), ("sum 2130\n", 0));
+    let elf = build_device(&src, "-O2", Reconv::Table, dir.path());
+    assert_eq!(run(&elf, 1, 4, 8, mode_of(Reconv::Table)), (want, 0));
+}
