@@ -414,12 +414,14 @@ impl DeviceBuild<'_> {
             for i in &self.o.includes {
                 c.arg("-I").arg(i);
             }
-            for d in &self.o.defines {
-                c.arg(format!("-D{d}"));
-            }
         } else {
             c.args(["-O2", "-fno-builtin"]);
             c.arg("-I").arg(self.rt.join("lib"));
+        }
+        // -D reaches the runtime too, so its settings (WEFT_LOCAL_MEM_SIZE,
+        // WEFT_PRINTF_BUFFER) can follow the machine.
+        for d in &self.o.defines {
+            c.arg(format!("-D{d}"));
         }
         c
     }
