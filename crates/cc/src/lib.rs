@@ -238,7 +238,7 @@ fn check_options(o: &Options) -> Result<(), CcError> {
             o.opt
         )));
     }
-    if o.stack_size < 1024 || o.stack_size % 64 != 0 {
+    if o.stack_size < 1024 || !o.stack_size.is_multiple_of(64) {
         return Err(CcError::Usage(format!(
             "weft cc: --stack-size {} must be a multiple of 64 and at least 1024",
             o.stack_size
@@ -322,6 +322,10 @@ pub struct DeviceBuild<'a> {
     work: &'a Path,
     libgcc: &'a Path,
 }
+
+/// The converge pass's rewrite of one unit's assembly: (unit index, clang's text) → the text
+/// to assemble.
+type Rewrite<'a> = dyn FnMut(usize, &str) -> Result<String, CcError> + 'a;
 
 /// A compilation unit: its source (user or runtime) and language.
 struct Unit {
@@ -429,10 +433,7 @@ impl DeviceBuild<'_> {
     /// Compile every unit to an object. `rewrite`, when given, turns each C/C++ unit's
     /// assembly (clang -S) into the text that is assembled (the converge pass); the unit's
     /// index is passed along.
-    fn compile_all(
-        &self,
-        mut rewrite: Option<&mut dyn FnMut(usize, &str) -> Result<String, CcError>>,
-    ) -> Result<Vec<PathBuf>, CcError> {
+    fn compile_all(&self, mut rewrite: Option<&mut Rewrite<'_>>) -> Result<Vec<PathBuf>, CcError> {
         let mut objs = Vec::new();
         for (i, unit) in self.units().iter().enumerate() {
             if unit.lang == Lang::Object {

@@ -105,3 +105,18 @@ fn bad_options_get_one_message() {
     assert_eq!(code, 2);
     assert!(err.contains("notes.txt"), "{err}");
 }
+
+#[test]
+fn a_missing_compiler_is_named_with_its_package() {
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["cc", &example("vecadd.c"), "-o", "/tmp/never.elf"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("weft runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`clang` is not installed") && err.contains("apt-get install clang"),
+        "{err}"
+    );
+}
