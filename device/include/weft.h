@@ -56,6 +56,11 @@ int weft_launch(dim3 grid, dim3 block, weft_kernel_fn kernel, void *args);
 int weft_launch_shared(dim3 grid, dim3 block, uint32_t shared_bytes, weft_kernel_fn kernel,
                        void *args);
 
+/* Mark a kernel that the host runtime (weft-runtime, the Python package, the C ABI)
+ * launches by name: it keeps the function and its symbol even if nothing in the program
+ * calls it. Such a program needs no main(). */
+#define WEFT_KERNEL __attribute__((used, noinline))
+
 /* Inside a kernel: this thread's position, as CUDA's threadIdx, blockIdx, blockDim, gridDim. */
 typedef struct weft_thread {
     dim3 thread_idx, block_idx, block_dim, grid_dim;

@@ -300,6 +300,29 @@ void __weft_idle(void) {
     }
 }
 
+/* A launch from the host runtime (weft-runtime): the host writes this record (found by its
+ * symbol), restarts the machine at _start and runs it; a program without a main() of its own
+ * gets the weak main() below, which performs the launch. It lives in .data so that crt0's
+ * clearing of .bss does not wipe what the host wrote. */
+#define WEFT_MAILBOX_MAGIC 0x4c415545u /* 'EUAL' */
+struct weft_mailbox {
+    uint32_t magic;
+    weft_kernel_fn kernel;
+    void *args;
+    dim3 grid, block;
+    uint32_t shared_bytes;
+};
+__attribute__((used, section(".data"))) volatile struct weft_mailbox __weft_mailbox = {0};
+
+__attribute__((weak)) int main(void) {
+    volatile struct weft_mailbox *m = &__weft_mailbox;
+    if (m->magic != WEFT_MAILBOX_MAGIC)
+        fail(WEFT_ERR_LAUNCH, "this program has no main() and the host launched nothing");
+    m->magic = 0;
+    dim3 grid = {m->grid.x, m->grid.y, m->grid.z}, block = {m->block.x, m->block.y, m->block.z};
+    return launch(grid, block, m->shared_bytes, m->kernel, m->args);
+}
+
 int weft_launch(dim3 grid, dim3 block, weft_kernel_fn kernel, void *args) {
     return launch(grid, block, 0, kernel, args);
 }

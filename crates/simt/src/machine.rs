@@ -187,25 +187,7 @@ impl Machine {
         mem.set_fromhost(prog.fromhost);
         code.set_reconv(prog.reconv.clone());
         code.fill(&mem);
-        let cores = (0..cfg.cores)
-            .map(|_| {
-                let mut warps: Vec<Warp> =
-                    (0..cfg.warps).map(|_| Warp::new(cfg.stack_depth)).collect();
-                warps[0].start(prog.entry, 1);
-                Core {
-                    warps,
-                    instret_offset: 0,
-                    cycle_offset: 0,
-                    warp_done: 0,
-                    spawn_pc: prog.entry,
-                    spawn_args: 0,
-                    barriers: vec![Barrier::default(); cfg.barriers],
-                    next: 0,
-                    frames: 0,
-                    last_frame: 0,
-                }
-            })
-            .collect();
+        let cores = Self::reset_cores(&cfg, prog.entry);
         let stats = Stats::new(&cfg);
         let cfg_full = cfg.full_mask();
         let mut m = Machine {
@@ -229,6 +211,48 @@ impl Machine {
             crate::vortex::reset(&mut m)?;
         }
         Ok(m)
+    }
+
+    /// Every core as at reset: warp 0 at `entry` with lane 0 active, the others idle.
+    fn reset_cores(cfg: &Config, entry: u32) -> Vec<Core> {
+        (0..cfg.cores)
+            .map(|_| {
+                let mut warps: Vec<Warp> =
+                    (0..cfg.warps).map(|_| Warp::new(cfg.stack_depth)).collect();
+                warps[0].start(entry, 1);
+                Core {
+                    warps,
+                    instret_offset: 0,
+                    cycle_offset: 0,
+                    warp_done: 0,
+                    spawn_pc: entry,
+                    spawn_args: 0,
+                    barriers: vec![Barrier::default(); cfg.barriers],
+                    next: 0,
+                    frames: 0,
+                    last_frame: 0,
+                }
+            })
+            .collect()
+    }
+
+    /// Reset every core to start again at `entry` (warp 0, lane 0; registers, CSRs, stacks
+    /// and barriers as at reset) while **memory is kept**, as is the console not yet taken,
+    /// the cycle count and the statistics (they go on counting). The host runtime runs one
+    /// launch per restart. An entry outside DRAM or not 4-byte aligned is refused.
+    pub fn restart(&mut self, entry: u32) -> Result<(), LoadError> {
+        if !self.mem.is_dram(entry) || !entry.is_multiple_of(4) {
+            return Err(LoadError::Entry(entry));
+        }
+        self.cores = Self::reset_cores(&self.cfg, entry);
+        self.global_barriers = vec![Barrier::default(); self.cfg.barriers];
+        self.reservations.clear();
+        self.exit = None;
+        self.fault = None;
+        if self.cfg.profile == crate::config::Profile::Vortex {
+            crate::vortex::reset(self)?;
+        }
+        Ok(())
     }
 
     /// Send console output to `w` as it is produced (otherwise it is collected; see

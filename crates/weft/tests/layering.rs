@@ -19,6 +19,7 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-simt", 2),
     ("weft-cc", 3),
     ("weft-difftest", 3),
+    ("weft-runtime", 4),
     ("weft", 4),
 ];
 

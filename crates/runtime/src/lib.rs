@@ -1,0 +1,489 @@
+//! weft-runtime: the host side of a weft GPU. Open a device with a kernel program, allocate
+//! device buffers, copy data in and out, launch kernels over a grid **by name**, wait with a
+//! cycle limit, read the console and the counters — several launches on one device keep its
+//! memory. The same API runs over a [`Backend`]: today the functional model
+//! ([`FunctionalBackend`]); the timing model and the RTL will be further backends.
+//!
+//! ```no_run
+//! use weft_runtime::{Args, Device, DeviceConfig, Dim3};
+//! let mut d = Device::from_c(DeviceConfig::default(), &["vecadd.c".as_ref()]).unwrap();
+//! let a = d.alloc_from(&[1u32, 2, 3]).unwrap();
+//! let b = d.alloc_from(&[10u32, 20, 30]).unwrap();
+//! let c = d.alloc(12).unwrap();
+//! let args = Args::new().buffer(&a).buffer(&b).buffer(&c).push(3u32);
+//! d.launch("vecadd", Dim3::x(1), Dim3::x(32), &args).unwrap();
+//! d.wait(None).unwrap();
+//! assert_eq!(d.read::<u32>(&c).unwrap(), vec![11, 22, 33]);
+//! ```
+//!
+//! **The launch convention.** A kernel is `void name(void *args)` in a program built by `weft
+//! cc` (mark it `WEFT_KERNEL` so the compiler keeps it). To launch, the host copies the
+//! argument block into device memory, writes the runtime's `__weft_mailbox` record (kernel
+//! address, argument pointer, grid, block, shared bytes), restarts the machine at its entry
+//! and runs it: crt0 sets up every lane, the runtime's `main()` — the weak default, when the
+//! program has none — performs the launch and returns. Host allocations live at the top of
+//! DRAM, above the device's stacks, printf buffer and heap; they persist across launches, as
+//! does initialised data (`.data`), while `.bss` is cleared by crt0 at every launch.
+
+pub mod alloc;
+pub mod args;
+
+pub use args::{from_bytes, to_bytes, Args, Scalar};
+pub use weft_device::FaultInfo;
+use weft_device::{RunEnd, Stop};
+use weft_simt::{Config, Machine};
+
+use std::path::Path;
+use thiserror::Error;
+
+/// Grid and block extents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dim3 {
+    /// x extent.
+    pub x: u32,
+    /// y extent.
+    pub y: u32,
+    /// z extent.
+    pub z: u32,
+}
+
+impl Dim3 {
+    /// Three extents.
+    pub fn new(x: u32, y: u32, z: u32) -> Dim3 {
+        Dim3 { x, y, z }
+    }
+    /// One dimension.
+    pub fn x(x: u32) -> Dim3 {
+        Dim3 { x, y: 1, z: 1 }
+    }
+}
+
+/// A device's shape and limits.
+#[derive(Clone, Debug)]
+pub struct DeviceConfig {
+    /// Cores.
+    pub cores: usize,
+    /// Warps per core.
+    pub warps: usize,
+    /// Lanes per warp.
+    pub lanes: usize,
+    /// DRAM bytes.
+    pub dram_size: u32,
+    /// Cycle-level timing (not available yet: opening such a device is an error).
+    pub timing: bool,
+}
+
+impl Default for DeviceConfig {
+    fn default() -> Self {
+        let c = Config::default();
+        DeviceConfig {
+            cores: c.cores,
+            warps: c.warps,
+            lanes: c.lanes,
+            dram_size: c.dram_size,
+            timing: false,
+        }
+    }
+}
+
+/// What went wrong, typed.
+#[derive(Debug, Error)]
+pub enum RuntimeError {
+    /// No free block is large enough.
+    #[error("out of device memory: {requested} bytes requested, the largest free block is {largest} bytes")]
+    OutOfMemory {
+        /// Bytes asked for.
+        requested: u64,
+        /// The largest free block.
+        largest: u32,
+    },
+    /// A copy touched memory outside the buffer (or a buffer that was freed).
+    #[error("bad device address: {len} bytes at {addr:#010x} are not inside an allocated buffer")]
+    BadAddress {
+        /// Start.
+        addr: u32,
+        /// Length.
+        len: u64,
+    },
+    /// The program has no such kernel.
+    #[error("no kernel named '{0}' in the program (is it marked WEFT_KERNEL?)")]
+    NoSuchKernel(String),
+    /// A kernel faulted: where and why.
+    #[error("kernel fault: {0}")]
+    KernelFault(FaultInfo),
+    /// The kernel did not finish within the limit.
+    #[error("timeout: the kernel was still running after {cycles} cycles")]
+    Timeout {
+        /// Cycles run.
+        cycles: u64,
+    },
+    /// No warp could make progress.
+    #[error("deadlock: {0}")]
+    Deadlock(String),
+    /// The device program stopped with a non-zero status (a runtime error such as a stack
+    /// overflow; its message is in `output`).
+    #[error("the kernel ended the run with status {status}: {output}")]
+    KernelExit {
+        /// The exit status.
+        status: u32,
+        /// Console output of the launch.
+        output: String,
+    },
+    /// `wait` with no launch pending.
+    #[error("nothing was launched")]
+    NothingLaunched,
+    /// The program or configuration could not be loaded.
+    #[error("{0}")]
+    Load(String),
+}
+
+/// Result of the runtime's operations.
+pub type Result<T> = std::result::Result<T, RuntimeError>;
+
+/// A machine the runtime can drive: a [`weft_device::Device`] that can also restart its cores
+/// while keeping memory.
+pub trait Backend: weft_device::Device {
+    /// Reset every core to start at `entry`, keeping memory.
+    fn restart(&mut self, entry: u32) -> Result<()>;
+    /// Bytes of DRAM.
+    fn dram_size(&self) -> u32;
+}
+
+/// The functional model as a backend.
+pub struct FunctionalBackend {
+    m: Machine,
+}
+
+impl weft_device::Device for FunctionalBackend {
+    fn kind(&self) -> &'static str {
+        weft_device::Device::kind(&self.m)
+    }
+    fn run(&mut self, max_cycles: u64) -> Stop {
+        weft_device::Device::run(&mut self.m, max_cycles)
+    }
+    fn cycles(&self) -> u64 {
+        weft_device::Device::cycles(&self.m)
+    }
+    fn take_console(&mut self) -> Vec<u8> {
+        weft_device::Device::take_console(&mut self.m)
+    }
+    fn read_bytes(
+        &self,
+        addr: u32,
+        buf: &mut [u8],
+    ) -> std::result::Result<(), weft_device::MemError> {
+        weft_device::Device::read_bytes(&self.m, addr, buf)
+    }
+    fn write_bytes(
+        &mut self,
+        addr: u32,
+        data: &[u8],
+    ) -> std::result::Result<(), weft_device::MemError> {
+        weft_device::Device::write_bytes(&mut self.m, addr, data)
+    }
+    fn stats_json(&self) -> serde_json::Value {
+        weft_device::Device::stats_json(&self.m)
+    }
+}
+
+impl Backend for FunctionalBackend {
+    fn restart(&mut self, entry: u32) -> Result<()> {
+        self.m
+            .restart(entry)
+            .map_err(|e| RuntimeError::Load(e.to_string()))
+    }
+    fn dram_size(&self) -> u32 {
+        self.m.cfg.dram_size
+    }
+}
+
+/// A device buffer: a block of device memory the host allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    /// Device address.
+    pub addr: u32,
+    /// Length in bytes.
+    pub len: u32,
+}
+
+/// The program symbols the runtime needs.
+struct Symbols {
+    entry: u32,
+    mailbox: u32,
+    kernels: Vec<(String, u32)>,
+}
+
+/// The mailbox's magic word ('EUAL', as in device/lib/runtime.c).
+const MAILBOX_MAGIC: u32 = 0x4c41_5545;
+/// Bytes the device keeps above its stacks for the printf buffer and malloc.
+const DEVICE_HEAP: u32 = 2 << 20;
+
+/// A weft device with a kernel program loaded.
+pub struct Device {
+    backend: Box<dyn Backend>,
+    syms: Symbols,
+    heap: alloc::Allocator,
+    pending: Option<Buffer>,
+    output: Vec<u8>,
+}
+
+impl Device {
+    /// Open a device of shape `cfg` running the kernel program `elf` (built by `weft cc`).
+    pub fn new(cfg: DeviceConfig, elf: &[u8]) -> Result<Device> {
+        if cfg.timing {
+            return Err(RuntimeError::Load(
+                "the timing backend is not available yet (only the functional model)".into(),
+            ));
+        }
+        let img = weft_elf::read_elf(elf).map_err(|e| RuntimeError::Load(e.to_string()))?;
+        let sym = |name: &str| img.symbols.iter().find(|s| s.name == name).map(|s| s.value);
+        let (Some(mailbox), Some(stacks), Some(stack_size)) = (
+            sym("__weft_mailbox"),
+            sym("__weft_stacks"),
+            sym("__weft_stack_size"),
+        ) else {
+            return Err(RuntimeError::Load(
+                "the program was not built by weft cc (no __weft_mailbox or stack symbols)".into(),
+            ));
+        };
+        let kernels = img
+            .symbols
+            .iter()
+            .filter(|s| s.kind == weft_elf::SymbolKind::Func && !s.name.is_empty())
+            .map(|s| (s.name.clone(), s.value))
+            .collect();
+        let (prog, _) = weft_simt::load::program_from_elf(elf)
+            .map_err(|e| RuntimeError::Load(e.to_string()))?;
+        let config = Config {
+            cores: cfg.cores,
+            warps: cfg.warps,
+            lanes: cfg.lanes,
+            dram_size: cfg.dram_size,
+            ..Config::default()
+        };
+        let harts = (cfg.cores * cfg.warps * cfg.lanes) as u64;
+        let device_end = stacks as u64 + harts * stack_size as u64 + DEVICE_HEAP as u64;
+        let dram_end = weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64;
+        if device_end > dram_end {
+            return Err(RuntimeError::Load(format!(
+                "{} lanes' stacks of {stack_size} bytes do not fit in {} bytes of DRAM",
+                harts, cfg.dram_size
+            )));
+        }
+        let m = Machine::new(config, &prog).map_err(|e| RuntimeError::Load(e.to_string()))?;
+        Ok(Device {
+            backend: Box::new(FunctionalBackend { m }),
+            syms: Symbols {
+                entry: prog.entry,
+                mailbox,
+                kernels,
+            },
+            heap: alloc::Allocator::new(device_end as u32, dram_end.min(u32::MAX as u64) as u32),
+            pending: None,
+            output: Vec::new(),
+        })
+    }
+
+    /// Build C sources with `weft cc` (defaults: -O2, the reconvergence table) and open a
+    /// device running them.
+    pub fn from_c(cfg: DeviceConfig, sources: &[&Path]) -> Result<Device> {
+        let dir = tempfile::Builder::new()
+            .prefix("weft-runtime-")
+            .tempdir()
+            .map_err(|e| RuntimeError::Load(format!("temporary directory: {e}")))?;
+        let out = dir.path().join("kernels.elf");
+        let o = weft_cc::Options {
+            inputs: sources.iter().map(|p| p.to_path_buf()).collect(),
+            output: out.clone(),
+            ..weft_cc::Options::default()
+        };
+        let r = weft_cc::build(&o).map_err(|e| RuntimeError::Load(e.to_string()));
+        let elf =
+            r.and_then(|()| std::fs::read(&out).map_err(|e| RuntimeError::Load(e.to_string())))?;
+        Device::new(cfg, &elf)
+    }
+
+    /// A buffer of `bytes` bytes (contents unspecified).
+    pub fn alloc(&mut self, bytes: u32) -> Result<Buffer> {
+        match self.heap.alloc(bytes) {
+            Some(addr) => Ok(Buffer { addr, len: bytes }),
+            None => Err(RuntimeError::OutOfMemory {
+                requested: bytes as u64,
+                largest: self.heap.largest_free(),
+            }),
+        }
+    }
+
+    /// A buffer holding `data`.
+    pub fn alloc_from<T: Scalar>(&mut self, data: &[T]) -> Result<Buffer> {
+        let bytes = to_bytes(data);
+        let len = u32::try_from(bytes.len()).map_err(|_| RuntimeError::OutOfMemory {
+            requested: bytes.len() as u64,
+            largest: self.heap.largest_free(),
+        })?;
+        let b = self.alloc(len)?;
+        self.write_bytes(&b, 0, &bytes)?;
+        Ok(b)
+    }
+
+    /// Give a buffer back.
+    pub fn free(&mut self, b: Buffer) -> Result<()> {
+        if self.heap.free(b.addr) {
+            Ok(())
+        } else {
+            Err(RuntimeError::BadAddress {
+                addr: b.addr,
+                len: b.len as u64,
+            })
+        }
+    }
+
+    fn check(&self, b: &Buffer, offset: u32, len: usize) -> Result<u32> {
+        let addr = b.addr as u64 + offset as u64;
+        let inside = offset as u64 + len as u64 <= b.len as u64
+            && addr <= u32::MAX as u64
+            && self.heap.block_of(addr as u32, len as u32).is_some();
+        if inside {
+            Ok(addr as u32)
+        } else {
+            Err(RuntimeError::BadAddress {
+                addr: addr as u32,
+                len: len as u64,
+            })
+        }
+    }
+
+    /// Copy bytes into a buffer at `offset`.
+    pub fn write_bytes(&mut self, b: &Buffer, offset: u32, data: &[u8]) -> Result<()> {
+        let addr = self.check(b, offset, data.len())?;
+        self.backend
+            .write_bytes(addr, data)
+            .map_err(|_| RuntimeError::BadAddress {
+                addr,
+                len: data.len() as u64,
+            })
+    }
+
+    /// Copy a buffer's bytes from `offset` into `out`.
+    pub fn read_bytes(&self, b: &Buffer, offset: u32, out: &mut [u8]) -> Result<()> {
+        let addr = self.check(b, offset, out.len())?;
+        self.backend
+            .read_bytes(addr, out)
+            .map_err(|_| RuntimeError::BadAddress {
+                addr,
+                len: out.len() as u64,
+            })
+    }
+
+    /// Write values at the start of a buffer.
+    pub fn write<T: Scalar>(&mut self, b: &Buffer, data: &[T]) -> Result<()> {
+        self.write_bytes(b, 0, &to_bytes(data))
+    }
+
+    /// The whole buffer as values.
+    pub fn read<T: Scalar>(&self, b: &Buffer) -> Result<Vec<T>> {
+        let mut v = vec![0u8; b.len as usize];
+        self.read_bytes(b, 0, &mut v)?;
+        Ok(from_bytes(&v))
+    }
+
+    /// The device address of kernel `name`.
+    pub fn kernel(&self, name: &str) -> Result<u32> {
+        self.syms
+            .kernels
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|&(_, a)| a)
+            .ok_or_else(|| RuntimeError::NoSuchKernel(name.into()))
+    }
+
+    /// Launch kernel `name` over `grid` blocks of `block` threads with argument block `args`;
+    /// it runs at [`Device::wait`].
+    pub fn launch(&mut self, name: &str, grid: Dim3, block: Dim3, args: &Args) -> Result<()> {
+        self.launch_shared(name, grid, block, 0, args)
+    }
+
+    /// [`Device::launch`] with `shared_bytes` of shared memory per block.
+    pub fn launch_shared(
+        &mut self,
+        name: &str,
+        grid: Dim3,
+        block: Dim3,
+        shared_bytes: u32,
+        args: &Args,
+    ) -> Result<()> {
+        let kernel = self.kernel(name)?;
+        if let Some(old) = self.pending.take() {
+            self.wait_inner(None, Some(old))?;
+        }
+        let arg_buf = self.alloc_from(args.bytes())?;
+        let mut rec = Vec::new();
+        for w in [
+            MAILBOX_MAGIC,
+            kernel,
+            arg_buf.addr,
+            grid.x,
+            grid.y,
+            grid.z,
+            block.x,
+            block.y,
+            block.z,
+            shared_bytes,
+        ] {
+            rec.extend_from_slice(&w.to_le_bytes());
+        }
+        self.backend
+            .write_bytes(self.syms.mailbox, &rec)
+            .map_err(|e| RuntimeError::Load(e.to_string()))?;
+        self.backend.restart(self.syms.entry)?;
+        self.pending = Some(arg_buf);
+        Ok(())
+    }
+
+    /// Run the pending launch to its end, at most `max_cycles` cycles (None: no limit).
+    pub fn wait(&mut self, max_cycles: Option<u64>) -> Result<()> {
+        let pending = self.pending.take().ok_or(RuntimeError::NothingLaunched)?;
+        self.wait_inner(max_cycles, Some(pending))
+    }
+
+    fn wait_inner(&mut self, max_cycles: Option<u64>, args: Option<Buffer>) -> Result<()> {
+        let start = self.backend.cycles();
+        let limit = max_cycles.map_or(u64::MAX, |c| start.saturating_add(c));
+        let Stop::End(end) = self.backend.run(limit) else {
+            return Err(RuntimeError::Load(
+                "the backend stopped unexpectedly".into(),
+            ));
+        };
+        let out = self.backend.take_console();
+        self.output.extend_from_slice(&out);
+        if let Some(a) = args {
+            self.heap.free(a.addr);
+        }
+        match end {
+            RunEnd::Exit(0) | RunEnd::AllHalted => Ok(()),
+            RunEnd::Exit(status) => Err(RuntimeError::KernelExit {
+                status,
+                output: String::from_utf8_lossy(&out).trim_end().to_string(),
+            }),
+            RunEnd::Fault(f) => Err(RuntimeError::KernelFault(f)),
+            RunEnd::CycleLimit(c) => Err(RuntimeError::Timeout { cycles: c - start }),
+            RunEnd::Deadlock(d) => Err(RuntimeError::Deadlock(d)),
+            RunEnd::NoExit => Ok(()),
+        }
+    }
+
+    /// Console output of the launches so far (printf), taken.
+    pub fn take_output(&mut self) -> String {
+        String::from_utf8_lossy(&std::mem::take(&mut self.output)).into_owned()
+    }
+
+    /// Cycles run so far (all launches).
+    pub fn cycles(&self) -> u64 {
+        self.backend.cycles()
+    }
+
+    /// Statistics of all launches so far (the keys of `weft run --stats-json`).
+    pub fn stats(&self) -> serde_json::Value {
+        self.backend.stats_json()
+    }
+}

@@ -1,0 +1,165 @@
+//! The host runtime from a host program's side: kernels launched by name over grids larger
+//! than the machine, results checked against references computed here; memory kept across
+//! launches; faults, hangs and bad accesses as typed errors, with the device usable after.
+
+use std::path::PathBuf;
+use weft_runtime::{Args, Device, DeviceConfig, Dim3, RuntimeError};
+
+fn device(cores: usize, warps: usize, lanes: usize) -> Device {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/kernels.c");
+    let cfg = DeviceConfig {
+        cores,
+        warps,
+        lanes,
+        ..DeviceConfig::default()
+    };
+    Device::from_c(cfg, &[src.as_path()]).expect("the kernels build and load")
+}
+
+#[test]
+fn vecadd_over_a_grid_larger_than_the_machine() {
+    for (cores, warps, lanes) in [(1, 4, 8), (2, 2, 4), (1, 1, 32)] {
+        let mut d = device(cores, warps, lanes);
+        let n = 5000u32;
+        let a: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2654435761)).collect();
+        let b: Vec<u32> = (0..n).map(|i| i ^ 0xdead_beef).collect();
+        let ba = d.alloc_from(&a).unwrap();
+        let bb = d.alloc_from(&b).unwrap();
+        let bc = d.alloc(4 * n).unwrap();
+        let args = Args::new().buffer(&ba).buffer(&bb).buffer(&bc).push(n);
+        d.launch("vecadd", Dim3::x(n.div_ceil(64)), Dim3::x(64), &args)
+            .unwrap();
+        d.wait(None).unwrap();
+        let c: Vec<u32> = d.read(&bc).unwrap();
+        let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
+        assert_eq!(c, want, "{cores}x{warps}x{lanes}");
+    }
+}
+
+#[test]
+fn launches_keep_device_memory() {
+    let mut d = device(1, 4, 8);
+    let n = 1000u32;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.25 - 100.0).collect();
+    let mut y: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
+    let bx = d.alloc_from(&x).unwrap();
+    let by = d.alloc_from(&y).unwrap();
+    for alpha in [2.0f32, -0.5, 3.0] {
+        let args = Args::new().push(alpha).buffer(&bx).buffer(&by).push(n);
+        d.launch("saxpy", Dim3::x(n.div_ceil(32)), Dim3::x(32), &args)
+            .unwrap();
+        d.wait(None).unwrap();
+        for i in 0..n as usize {
+            y[i] = alpha * x[i] + y[i];
+        }
+    }
+    let got: Vec<f32> = d.read(&by).unwrap();
+    for i in 0..n as usize {
+        assert!(
+            (got[i] - y[i]).abs() <= 1e-4 * y[i].abs().max(1.0),
+            "{i}: {} vs {}",
+            got[i],
+            y[i]
+        );
+    }
+    // a reduction with shared memory and barriers over the result's bit patterns
+    let bits: Vec<u32> = (0..n).map(|i| i * 3 + 1).collect();
+    let bin = d.alloc_from(&bits).unwrap();
+    let bout = d.alloc_from(&[0u32]).unwrap();
+    let args = Args::new().buffer(&bin).push(n).buffer(&bout);
+    d.launch_shared(
+        "block_sum",
+        Dim3::x(n.div_ceil(32)),
+        Dim3::x(32),
+        128,
+        &args,
+    )
+    .unwrap();
+    d.wait(None).unwrap();
+    assert_eq!(
+        d.read::<u32>(&bout).unwrap(),
+        vec![bits.iter().sum::<u32>()]
+    );
+    let stats = d.stats();
+    assert!(stats["warp_instructions"].as_u64().unwrap() > 0, "{stats}");
+}
+
+#[test]
+fn kernel_output_comes_back_in_thread_order() {
+    let mut d = device(2, 2, 4);
+    d.launch("hello", Dim3::x(3), Dim3::x(4), &Args::new())
+        .unwrap();
+    d.wait(None).unwrap();
+    let want: String = (0..12)
+        .map(|i| format!("hello from thread {i}\n"))
+        .collect();
+    assert_eq!(d.take_output(), want);
+}
+
+#[test]
+fn faults_hangs_and_bad_accesses_are_typed_errors() {
+    let mut d = device(1, 4, 8);
+    let buf = d.alloc_from(&[0u32; 64]).unwrap();
+    // a fault names the place
+    d.launch("faulty", Dim3::x(1), Dim3::x(8), &Args::new().buffer(&buf))
+        .unwrap();
+    match d.wait(None) {
+        Err(RuntimeError::KernelFault(f)) => {
+            assert_eq!(f.code.name(), "STORE_FAULT", "{f}");
+            assert_ne!(
+                f.lanes & 1 << 5,
+                0,
+                "the warp's active lanes include lane 5: {f}"
+            );
+            assert_eq!(f.addr, Some(0), "{f}");
+        }
+        other => panic!("expected a fault: {other:?}"),
+    }
+    // a kernel that never ends
+    let flag = d.alloc_from(&[0u32]).unwrap();
+    d.launch(
+        "forever",
+        Dim3::x(1),
+        Dim3::x(4),
+        &Args::new().buffer(&flag),
+    )
+    .unwrap();
+    match d.wait(Some(200_000)) {
+        Err(RuntimeError::Timeout { cycles }) => assert!(cycles >= 200_000),
+        other => panic!("expected a timeout: {other:?}"),
+    }
+    // host accesses outside a buffer
+    let mut big = [0u8; 8];
+    assert!(matches!(
+        d.read_bytes(&buf, 252, &mut big),
+        Err(RuntimeError::BadAddress { .. })
+    ));
+    let gone = d.alloc(16).unwrap();
+    d.free(gone).unwrap();
+    assert!(matches!(
+        d.read::<u32>(&gone),
+        Err(RuntimeError::BadAddress { .. })
+    ));
+    assert!(matches!(d.free(gone), Err(RuntimeError::BadAddress { .. })));
+    assert!(matches!(
+        d.alloc(u32::MAX - 64),
+        Err(RuntimeError::OutOfMemory { .. })
+    ));
+    assert!(matches!(
+        d.launch("nope", Dim3::x(1), Dim3::x(1), &Args::new()),
+        Err(RuntimeError::NoSuchKernel(_))
+    ));
+    // … and the device still works, memory intact
+    let a = d.alloc_from(&[1u32, 2, 3]).unwrap();
+    let b = d.alloc_from(&[10u32, 20, 30]).unwrap();
+    let c = d.alloc(12).unwrap();
+    let args = Args::new().buffer(&a).buffer(&b).buffer(&c).push(3u32);
+    d.launch("vecadd", Dim3::x(1), Dim3::x(32), &args).unwrap();
+    d.wait(None).unwrap();
+    assert_eq!(d.read::<u32>(&c).unwrap(), vec![11, 22, 33]);
+    assert_eq!(
+        d.read::<u32>(&buf).unwrap()[0],
+        1,
+        "the faulting launch's stores stay"
+    );
+}
