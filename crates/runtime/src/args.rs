@@ -56,7 +56,7 @@ impl Args {
     }
 
     fn align(&mut self, a: usize) {
-        while self.bytes.len() % a != 0 {
+        while !self.bytes.len().is_multiple_of(a) {
             self.bytes.push(0);
         }
     }
