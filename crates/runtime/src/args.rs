@@ -73,6 +73,13 @@ impl Args {
         self.push(b.addr)
     }
 
+    /// A block given as its bytes (a C host's argument struct).
+    pub fn raw(bytes: &[u8]) -> Args {
+        Args {
+            bytes: bytes.to_vec(),
+        }
+    }
+
     /// The block's bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes

@@ -50,7 +50,7 @@ fn launches_keep_device_memory() {
             .unwrap();
         d.wait(None).unwrap();
         for i in 0..n as usize {
-            y[i] = alpha * x[i] + y[i];
+            y[i] += alpha * x[i];
         }
     }
     let got: Vec<f32> = d.read(&by).unwrap();

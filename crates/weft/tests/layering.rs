@@ -20,6 +20,7 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-cc", 3),
     ("weft-difftest", 3),
     ("weft-runtime", 4),
+    ("weft-runtime-c", 5),
     ("weft", 4),
 ];
 

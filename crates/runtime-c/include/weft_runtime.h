@@ -1,0 +1,72 @@
+/* weft_runtime.h — drive a weft device from C or C++ (the C ABI of crates/runtime).
+ *
+ * Link with -lweft_runtime_c (target/release/libweft_runtime_c.so). Every call returns WEFT_OK or
+ * an error code; weft_last_error() gives the message of the last failed call on that device.
+ * The kernels are built by `weft cc` and launched by name (mark them WEFT_KERNEL); an
+ * argument block is the bytes of the kernel's argument struct as the device lays it out
+ * (ILP32: a device pointer is a uint32_t, a buffer's .addr). See docs/runtime.md. */
+#ifndef WEFT_RUNTIME_H
+#define WEFT_RUNTIME_H
+#include <stddef.h>
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct weft_device weft_device;
+
+/* A device buffer. */
+typedef struct {
+    uint32_t addr; /* device address */
+    uint32_t len;  /* bytes */
+} weft_buffer;
+
+enum {
+    WEFT_OK = 0,
+    WEFT_E_OUT_OF_MEMORY = 1,
+    WEFT_E_BAD_ADDRESS = 2,
+    WEFT_E_NO_SUCH_KERNEL = 3,
+    WEFT_E_KERNEL_FAULT = 4,
+    WEFT_E_TIMEOUT = 5,
+    WEFT_E_DEADLOCK = 6,
+    WEFT_E_KERNEL_EXIT = 7,
+    WEFT_E_LOAD = 8,
+    WEFT_E_ARGUMENT = 9,
+    WEFT_E_NOTHING_LAUNCHED = 10
+};
+
+/* Open a device of cores x warps x lanes running the kernel program at `elf_path` (built by
+ * weft cc), or built now from `n` C sources. On failure *out is NULL and, when `err` is not
+ * NULL, up to err_len bytes of the message are copied there. */
+int weft_device_open(const char *elf_path, uint32_t cores, uint32_t warps, uint32_t lanes,
+                     weft_device **out, char *err, size_t err_len);
+int weft_device_open_c(const char *const *sources, size_t n, uint32_t cores, uint32_t warps,
+                       uint32_t lanes, weft_device **out, char *err, size_t err_len);
+void weft_device_close(weft_device *d);
+
+/* The message of the last failed call ("" if none). Valid until the next call on `d`. */
+const char *weft_last_error(const weft_device *d);
+
+int weft_alloc(weft_device *d, uint32_t bytes, weft_buffer *out);
+int weft_free(weft_device *d, weft_buffer b);
+int weft_write(weft_device *d, weft_buffer b, uint32_t offset, const void *src, size_t n);
+int weft_read(weft_device *d, weft_buffer b, uint32_t offset, void *dst, size_t n);
+
+/* Launch kernel `name` over grid[3] blocks of block[3] threads; `args` (args_len bytes) is
+ * copied to the device and the kernel receives a pointer to it. */
+int weft_launch_kernel(weft_device *d, const char *name, const uint32_t grid[3],
+                       const uint32_t block[3], uint32_t shared_bytes, const void *args,
+                       size_t args_len);
+/* Run the launch to its end; max_cycles 0 = no limit. */
+int weft_wait(weft_device *d, uint64_t max_cycles);
+
+/* Cycles run so far. */
+uint64_t weft_device_cycles(const weft_device *d);
+/* Copy up to cap-1 bytes of the console output so far (and a NUL) into buf, taking it;
+ * returns the length of the whole output. */
+size_t weft_take_output(weft_device *d, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

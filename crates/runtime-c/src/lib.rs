@@ -1,0 +1,404 @@
+//! The C ABI of weft's host runtime (`include/weft_runtime.h`): opaque device handles, error
+//! codes and a per-device last-error message over [`weft_runtime::Device`]. No call panics
+//! across the boundary: null pointers and bad UTF-8 are `WEFT_E_ARGUMENT`.
+
+use std::ffi::{c_char, CStr, CString};
+use std::path::PathBuf;
+use weft_runtime::{Args, Buffer, Device, DeviceConfig, Dim3, RuntimeError};
+
+/// A device handle as C sees it.
+pub struct WeftDevice {
+    dev: Device,
+    error: CString,
+    output: Vec<u8>,
+}
+
+/// `weft_buffer`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct WeftBuffer {
+    /// Device address.
+    pub addr: u32,
+    /// Bytes.
+    pub len: u32,
+}
+
+const OK: i32 = 0;
+const E_ARGUMENT: i32 = 9;
+
+fn code(e: &RuntimeError) -> i32 {
+    match e {
+        RuntimeError::OutOfMemory { .. } => 1,
+        RuntimeError::BadAddress { .. } => 2,
+        RuntimeError::NoSuchKernel(_) => 3,
+        RuntimeError::KernelFault(_) => 4,
+        RuntimeError::Timeout { .. } => 5,
+        RuntimeError::Deadlock(_) => 6,
+        RuntimeError::KernelExit { .. } => 7,
+        RuntimeError::Load(_) => 8,
+        RuntimeError::NothingLaunched => 10,
+    }
+}
+
+impl WeftDevice {
+    fn done(&mut self, r: Result<(), RuntimeError>) -> i32 {
+        match r {
+            Ok(()) => {
+                self.error = CString::default();
+                OK
+            }
+            Err(e) => {
+                self.error = CString::new(e.to_string().replace('\0', " ")).unwrap_or_default();
+                code(&e)
+            }
+        }
+    }
+}
+
+fn copy_error(msg: &str, err: *mut c_char, err_len: usize) {
+    if err.is_null() || err_len == 0 {
+        return;
+    }
+    let n = msg.len().min(err_len - 1);
+    // SAFETY: the caller gives err_len writable bytes at err.
+    unsafe {
+        std::ptr::copy_nonoverlapping(msg.as_ptr(), err as *mut u8, n);
+        *err.add(n) = 0;
+    }
+}
+
+fn config(cores: u32, warps: u32, lanes: u32) -> DeviceConfig {
+    DeviceConfig {
+        cores: cores as usize,
+        warps: warps as usize,
+        lanes: lanes as usize,
+        ..DeviceConfig::default()
+    }
+}
+
+fn open(
+    r: Result<Device, RuntimeError>,
+    out: *mut *mut WeftDevice,
+    err: *mut c_char,
+    err_len: usize,
+) -> i32 {
+    if out.is_null() {
+        return E_ARGUMENT;
+    }
+    match r {
+        Ok(dev) => {
+            let h = Box::new(WeftDevice {
+                dev,
+                error: CString::default(),
+                output: Vec::new(),
+            });
+            // SAFETY: out is non-null and writable (the caller's pointer variable).
+            unsafe { *out = Box::into_raw(h) };
+            OK
+        }
+        Err(e) => {
+            copy_error(&e.to_string(), err, err_len);
+            // SAFETY: as above.
+            unsafe { *out = std::ptr::null_mut() };
+            code(&e)
+        }
+    }
+}
+
+fn str_arg<'a>(p: *const c_char) -> Option<&'a str> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated string from the caller.
+    unsafe { CStr::from_ptr(p) }.to_str().ok()
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_device_open(
+    elf_path: *const c_char,
+    cores: u32,
+    warps: u32,
+    lanes: u32,
+    out: *mut *mut WeftDevice,
+    err: *mut c_char,
+    err_len: usize,
+) -> i32 {
+    let Some(path) = str_arg(elf_path) else {
+        copy_error("weft_device_open: no path", err, err_len);
+        return E_ARGUMENT;
+    };
+    let r = std::fs::read(path)
+        .map_err(|e| RuntimeError::Load(format!("{path}: {e}")))
+        .and_then(|elf| Device::new(config(cores, warps, lanes), &elf));
+    open(r, out, err, err_len)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_device_open_c(
+    sources: *const *const c_char,
+    n: usize,
+    cores: u32,
+    warps: u32,
+    lanes: u32,
+    out: *mut *mut WeftDevice,
+    err: *mut c_char,
+    err_len: usize,
+) -> i32 {
+    if sources.is_null() {
+        copy_error("weft_device_open_c: no sources", err, err_len);
+        return E_ARGUMENT;
+    }
+    let mut paths = Vec::new();
+    for i in 0..n {
+        // SAFETY: the caller gives n string pointers.
+        match str_arg(unsafe { *sources.add(i) }) {
+            Some(s) => paths.push(PathBuf::from(s)),
+            None => {
+                copy_error(
+                    "weft_device_open_c: a null or non-UTF-8 source",
+                    err,
+                    err_len,
+                );
+                return E_ARGUMENT;
+            }
+        }
+    }
+    let refs: Vec<&std::path::Path> = paths.iter().map(|p| p.as_path()).collect();
+    open(
+        Device::from_c(config(cores, warps, lanes), &refs),
+        out,
+        err,
+        err_len,
+    )
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_device_close(d: *mut WeftDevice) {
+    if !d.is_null() {
+        // SAFETY: a handle from weft_device_open*, closed once.
+        drop(unsafe { Box::from_raw(d) });
+    }
+}
+
+fn dev<'a>(d: *mut WeftDevice) -> Option<&'a mut WeftDevice> {
+    // SAFETY: a live handle from weft_device_open* (or null).
+    unsafe { d.as_mut() }
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_last_error(d: *const WeftDevice) -> *const c_char {
+    // SAFETY: a live handle or null.
+    match unsafe { d.as_ref() } {
+        Some(h) => h.error.as_ptr(),
+        None => c"no device".as_ptr(),
+    }
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_alloc(d: *mut WeftDevice, bytes: u32, out: *mut WeftBuffer) -> i32 {
+    let Some(h) = dev(d) else { return E_ARGUMENT };
+    if out.is_null() {
+        return E_ARGUMENT;
+    }
+    let r = h.dev.alloc(bytes).map(|b| {
+        // SAFETY: out is non-null.
+        unsafe {
+            *out = WeftBuffer {
+                addr: b.addr,
+                len: b.len,
+            }
+        }
+    });
+    h.done(r)
+}
+
+fn buffer(b: WeftBuffer) -> Buffer {
+    Buffer {
+        addr: b.addr,
+        len: b.len,
+    }
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_free(d: *mut WeftDevice, b: WeftBuffer) -> i32 {
+    let Some(h) = dev(d) else { return E_ARGUMENT };
+    let r = h.dev.free(buffer(b));
+    h.done(r)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_write(
+    d: *mut WeftDevice,
+    b: WeftBuffer,
+    offset: u32,
+    src: *const u8,
+    n: usize,
+) -> i32 {
+    let Some(h) = dev(d) else { return E_ARGUMENT };
+    if src.is_null() && n > 0 {
+        return E_ARGUMENT;
+    }
+    // SAFETY: the caller gives n readable bytes at src.
+    let data = if n == 0 {
+        &[][..]
+    } else {
+        unsafe { std::slice::from_raw_parts(src, n) }
+    };
+    let r = h.dev.write_bytes(&buffer(b), offset, data);
+    h.done(r)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_read(
+    d: *mut WeftDevice,
+    b: WeftBuffer,
+    offset: u32,
+    dst: *mut u8,
+    n: usize,
+) -> i32 {
+    let Some(h) = dev(d) else { return E_ARGUMENT };
+    if dst.is_null() && n > 0 {
+        return E_ARGUMENT;
+    }
+    let mut tmp = vec![0u8; n];
+    let r = h.dev.read_bytes(&buffer(b), offset, &mut tmp).map(|()| {
+        // SAFETY: the caller gives n writable bytes at dst.
+        unsafe { std::ptr::copy_nonoverlapping(tmp.as_ptr(), dst, n) }
+    });
+    h.done(r)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_launch_kernel(
+    d: *mut WeftDevice,
+    name: *const c_char,
+    grid: *const u32,
+    block: *const u32,
+    shared_bytes: u32,
+    args: *const u8,
+    args_len: usize,
+) -> i32 {
+    let Some(h) = dev(d) else { return E_ARGUMENT };
+    let Some(name) = str_arg(name) else {
+        return E_ARGUMENT;
+    };
+    if grid.is_null() || block.is_null() || (args.is_null() && args_len > 0) {
+        return E_ARGUMENT;
+    }
+    // SAFETY: three u32 each, and args_len bytes of arguments.
+    let (g, b, a) = unsafe {
+        (
+            std::slice::from_raw_parts(grid, 3),
+            std::slice::from_raw_parts(block, 3),
+            if args_len == 0 {
+                &[][..]
+            } else {
+                std::slice::from_raw_parts(args, args_len)
+            },
+        )
+    };
+    let block_args = Args::raw(a);
+    let r = h.dev.launch_shared(
+        name,
+        Dim3::new(g[0], g[1], g[2]),
+        Dim3::new(b[0], b[1], b[2]),
+        shared_bytes,
+        &block_args,
+    );
+    h.done(r)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_wait(d: *mut WeftDevice, max_cycles: u64) -> i32 {
+    let Some(h) = dev(d) else { return E_ARGUMENT };
+    let r = h.dev.wait((max_cycles != 0).then_some(max_cycles));
+    h.output.extend_from_slice(h.dev.take_output().as_bytes());
+    h.done(r)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_device_cycles(d: *const WeftDevice) -> u64 {
+    // SAFETY: a live handle or null.
+    unsafe { d.as_ref() }.map_or(0, |h| h.dev.cycles())
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_take_output(
+    d: *mut WeftDevice,
+    buf: *mut c_char,
+    cap: usize,
+) -> usize {
+    let Some(h) = dev(d) else { return 0 };
+    let total = h.output.len();
+    if buf.is_null() || cap == 0 {
+        return total;
+    }
+    let n = total.min(cap - 1);
+    // SAFETY: the caller gives cap writable bytes at buf.
+    unsafe {
+        std::ptr::copy_nonoverlapping(h.output.as_ptr(), buf as *mut u8, n);
+        *buf.add(n) = 0;
+    }
+    h.output.drain(..n);
+    total
+}
