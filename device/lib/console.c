@@ -66,6 +66,13 @@ void __weft_fifo_append(uint32_t key, const char *fmt, va_list ap) {
     uint32_t size = (uint32_t)(sizeof(struct rec) + (uint32_t)len + 4) & ~3u;
     uint32_t off = __atomic_fetch_add(&fifo_used, size, __ATOMIC_SEQ_CST);
     if (off + size > fifo_cap() || off + size < off) {
+        /* Offsets only grow, so at most one failed reservation starts inside the buffer:
+         * it marks the end of the records for the flush. */
+        if (off < fifo_cap() && fifo_cap() - off >= sizeof(struct rec)) {
+            struct rec *end = (struct rec *)(fifo_base() + off);
+            end->key = 0xFFFFFFFFu;
+            end->len = 0xFFFFFFFFu;
+        }
         __atomic_fetch_add(&fifo_dropped, (uint32_t)len, __ATOMIC_SEQ_CST);
         return;
     }
@@ -101,6 +108,7 @@ void __weft_fifo_flush(void) {
     uint32_t room = (WEFT_PRINTF_BUFFER - fifo_cap()) / 8;
     for (uint32_t off = 0; off + sizeof(struct rec) <= used;) {
         const struct rec *r = rec_at(off);
+        if (r->len == 0xFFFFFFFFu) break; /* the end marker of a full buffer */
         uint32_t size = (uint32_t)(sizeof(struct rec) + r->len + 4) & ~3u;
         if (off + size > used) break;
         if (n < room) index[n++] = off;

@@ -158,3 +158,50 @@ fn a_cpp_kernel_matches_the_host() {
     let elf = build_device(&src, "-O2", Reconv::Table, dir.path());
     assert_eq!(run(&elf, 1, 4, 8, mode_of(Reconv::Table)), (want, 0));
 }
+
+/// A kernel printing more than the printf buffer holds: the records that fit, in thread
+/// order, then one line naming the buffer size and the bytes dropped; the run goes on.
+#[test]
+fn a_full_printf_buffer_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("flood.elf");
+    let o = weft_cc::Options {
+        inputs: vec![test_kernel("printf_flood.c")],
+        output: out.clone(),
+        defines: vec!["WEFT_PRINTF_BUFFER=65536".into()],
+        ..weft_cc::Options::default()
+    };
+    weft_cc::build(&o).unwrap();
+    let (got, code) = run(
+        &std::fs::read(out).unwrap(),
+        1,
+        4,
+        8,
+        mode_of(Reconv::Table),
+    );
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = got.lines().collect();
+    let kept = lines.len() - 2;
+    assert!(kept > 100 && kept < 128 * 40, "{kept} lines kept");
+    // what fit: in thread order, and each thread's lines a prefix of what it printed
+    let mut next = (0u32, 0u32); // (thread, the line it must print next)
+    for l in &lines[..kept] {
+        let w: Vec<&str> = l.split(' ').collect();
+        let (t, i): (u32, u32) = (w[1].parse().unwrap(), w[3].parse().unwrap());
+        assert!(
+            (t > next.0 && i == 0) || (t == next.0 && i == next.1),
+            "out of order: {l}"
+        );
+        assert_eq!(
+            *l,
+            format!("thread {t} line {i} of a long line of kernel output")
+        );
+        next = (t, i + 1);
+    }
+    assert!(
+        lines[kept].starts_with("weft: kernel printf buffer full (65536 bytes);"),
+        "{}",
+        lines[kept]
+    );
+    assert_eq!(lines[kept + 1], "after");
+}
