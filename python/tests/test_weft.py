@@ -1,0 +1,77 @@
+"""The Python package against numpy references: launches over grids larger than the
+machine, memory kept across launches, stats, and every error as its exception class with
+the device usable afterwards."""
+import pathlib
+import runpy
+
+import numpy as np
+import pytest
+
+import weft
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+KERNELS = ROOT / "crates/runtime/tests/kernels/kernels.c"
+
+
+@pytest.fixture(scope="module")
+def dev():
+    return weft.Device(cores=2, warps=4, lanes=8, sources=[KERNELS])
+
+
+def test_vecadd_on_a_grid_larger_than_the_machine(dev):
+    n = 7000
+    a = np.arange(n, dtype=np.uint32) * np.uint32(2654435761)
+    b = np.arange(n, dtype=np.uint32) ^ np.uint32(0xDEADBEEF)
+    ba, bb, bc = dev.array(a), dev.array(b), dev.empty(n, np.uint32)
+    dev.run("vecadd", (n + 63) // 64, 64, ba, bb, bc, n)
+    assert np.array_equal(bc.numpy(), a + b)
+
+
+def test_saxpy_three_times_on_the_same_buffers(dev):
+    n = 1000
+    x = np.linspace(-3, 3, n, dtype=np.float32)
+    y = np.cos(np.arange(n, dtype=np.float32))
+    bx, by = dev.array(x), dev.array(y)
+    want = y.copy()
+    for alpha in (2.0, -0.5, 3.0):
+        dev.run("saxpy", (n + 31) // 32, 32, np.float32(alpha), bx, by, n)
+        want = np.float32(alpha) * x + want
+    np.testing.assert_allclose(by.numpy(), want, rtol=1e-5, atol=1e-5)
+    stats = dev.stats()
+    assert stats["warp_instructions"] > 0 and 0 < stats["simd_efficiency"] <= 1
+
+
+def test_printf_output_in_thread_order(dev):
+    dev.output()
+    dev.run("hello", 3, 4)
+    assert dev.output() == "".join(f"hello from thread {i}\n" for i in range(12))
+
+
+def test_errors_are_exceptions_and_the_device_survives(dev):
+    buf = dev.array(np.zeros(64, np.uint32))
+    with pytest.raises(weft.KernelFault) as e:
+        dev.run("faulty", 1, 8, buf)
+    assert e.value.code == "STORE_FAULT" and e.value.lanes & (1 << 5) and e.value.addr == 0
+    assert "STORE_FAULT" in str(e.value)
+    flag = dev.array(np.zeros(1, np.uint32))
+    with pytest.raises(weft.Timeout):
+        dev.run("forever", 1, 4, flag, max_cycles=100_000)
+    with pytest.raises(weft.BadAddress):
+        dev.read(buf, np.uint32, 1, offset=256)
+    with pytest.raises(weft.NoSuchKernel):
+        dev.launch("nope", 1, 1)
+    with pytest.raises(weft.OutOfMemory):
+        dev.alloc(2**32 - 64)
+    with pytest.raises(weft.LoadError):
+        weft.Device(program="/no/such.elf")
+    with pytest.raises(TypeError):
+        dev.launch("vecadd", 1, 1, "a string")
+    a = dev.array(np.array([1, 2, 3], np.uint32))
+    b = dev.array(np.array([10, 20, 30], np.uint32))
+    c = dev.empty(3, np.uint32)
+    dev.run("vecadd", 1, 32, a, b, c, 3)
+    assert c.numpy().tolist() == [11, 22, 33]
+
+
+def test_the_example_runs():
+    runpy.run_path(str(ROOT / "examples/python/vecadd_sgemm.py"), run_name="__main__")
