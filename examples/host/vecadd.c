@@ -1,5 +1,6 @@
 /* A C host program driving weft through the C ABI (weft_runtime.h): vecadd over 10,000
- * threads, then a two-launch pipeline on one buffer; every result checked on the host.
+ * threads, a block reduction, a tiled sgemm, then a two-launch pipeline on one buffer; every
+ * result checked on the host.
  *
  *   cargo build --release -p weft-runtime-c
  *   gcc examples/host/vecadd.c -Icrates/runtime-c/include -Ltarget/release -lweft_runtime_c -o vecadd
@@ -27,10 +28,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     enum { N = 10000 };
-    static uint32_t a[N], b[N], c[N];
+    static float a[N], b[N], c[N];
     for (uint32_t i = 0; i < N; i++) {
-        a[i] = i * 7u;
-        b[i] = 1000000u - i;
+        a[i] = (float)(i % 101) * 0.5f;
+        b[i] = (float)(i % 7) - 3.0f;
     }
     weft_buffer ba, bb, bc;
     CHECK(weft_alloc(d, sizeof a, &ba));
@@ -48,6 +49,51 @@ int main(int argc, char **argv) {
     for (uint32_t i = 0; i < N; i++) bad += c[i] != a[i] + b[i];
     printf("vecadd: %s (%llu cycles)\n", bad ? "FAIL" : "PASS",
            (unsigned long long)weft_device_cycles(d));
+
+    /* reduction: the sum of N words, 32-thread blocks, 128 bytes of shared memory each */
+    static uint32_t v[N];
+    uint32_t want = 0, zero = 0, sum = 0;
+    for (uint32_t i = 0; i < N; i++) want += v[i] = (i * 31u) % 1000u;
+    weft_buffer bv, bs;
+    CHECK(weft_alloc(d, sizeof v, &bv));
+    CHECK(weft_alloc(d, 4, &bs));
+    CHECK(weft_write(d, bv, 0, v, sizeof v));
+    CHECK(weft_write(d, bs, 0, &zero, 4));
+    uint32_t sargs[3] = {bv.addr, N, bs.addr};
+    uint32_t rgrid[3] = {(N + 31) / 32, 1, 1}, rblock[3] = {32, 1, 1};
+    CHECK(weft_launch_kernel(d, "block_sum", rgrid, rblock, 128, sargs, sizeof sargs));
+    CHECK(weft_wait(d, 0));
+    CHECK(weft_read(d, bs, 0, &sum, 4));
+    printf("reduction: %s\n", sum == want ? "PASS" : "FAIL");
+    bad += sum != want;
+
+    /* sgemm: 16 x 16 with 4 x 4 tiles */
+    enum { M = 16, T = 4 };
+    static float ma[M * M], mb[M * M], mc[M * M];
+    for (int i = 0; i < M * M; i++) {
+        ma[i] = (float)((i * 7) % 11 - 5);
+        mb[i] = (float)((i * 5) % 9 - 4);
+    }
+    weft_buffer pa, pb, pc;
+    CHECK(weft_alloc(d, sizeof ma, &pa));
+    CHECK(weft_alloc(d, sizeof mb, &pb));
+    CHECK(weft_alloc(d, sizeof mc, &pc));
+    CHECK(weft_write(d, pa, 0, ma, sizeof ma));
+    CHECK(weft_write(d, pb, 0, mb, sizeof mb));
+    uint32_t gargs[4] = {pa.addr, pb.addr, pc.addr, M};
+    uint32_t ggrid[3] = {M / T, M / T, 1}, gblock[3] = {T, T, 1};
+    CHECK(weft_launch_kernel(d, "sgemm", ggrid, gblock, 2 * T * T * 4, gargs, sizeof gargs));
+    CHECK(weft_wait(d, 0));
+    CHECK(weft_read(d, pc, 0, mc, sizeof mc));
+    int bad3 = 0;
+    for (int r = 0; r < M; r++)
+        for (int col = 0; col < M; col++) {
+            float s = 0;
+            for (int k = 0; k < M; k++) s += ma[r * M + k] * mb[k * M + col];
+            bad3 += mc[r * M + col] != s;
+        }
+    printf("sgemm: %s\n", bad3 ? "FAIL" : "PASS");
+    bad += bad3;
 
     /* pipeline: x *= 2 then x *= 0.25 on the same buffer */
     static float x[N];

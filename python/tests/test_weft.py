@@ -74,4 +74,4 @@ def test_errors_are_exceptions_and_the_device_survives(dev):
 
 
 def test_the_example_runs():
-    runpy.run_path(str(ROOT / "examples/python/vecadd_sgemm.py"), run_name="__main__")
+    runpy.run_path(str(ROOT / "examples/python/examples.py"), run_name="__main__")

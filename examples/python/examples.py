@@ -1,8 +1,8 @@
-"""weft from Python, notebook style: vecadd and a tiled sgemm on the simulated GPU, each
-checked against numpy.
+"""weft from Python, notebook style: vecadd, a tiled sgemm, a block reduction and a
+two-launch pipeline on the simulated GPU, each checked against numpy.
 
     pip install ./python            # builds the package (maturin) into the current environment
-    python examples/python/vecadd_sgemm.py
+    python examples/python/examples.py
 """
 import pathlib
 
@@ -11,7 +11,7 @@ import numpy as np
 import weft
 
 here = pathlib.Path(__file__).parent
-d = weft.Device(cores=1, warps=4, lanes=8, sources=[here / "kernels.c"])
+d = weft.Device(cores=1, warps=4, lanes=8, sources=[here.parent / "host" / "kernels.c"])
 
 # vecadd: 10,000 threads on a 32-lane machine
 n = 10_000
@@ -34,3 +34,18 @@ assert np.array_equal(bC.numpy(), A @ B)
 s = d.stats()
 print(f"sgemm: matches numpy; {s['warp_instructions']} warp-instructions, "
       f"SIMD efficiency {s['simd_efficiency']:.1%}")
+
+# reduction: 5,000 words, one atomic add per 32-thread block
+v = (np.arange(5000, dtype=np.uint32) * 31) % 1000
+bv, bs = d.array(v), d.array(np.zeros(1, np.uint32))
+d.run("block_sum", (5000 + 31) // 32, 32, bv, np.uint32(5000), bs, shared=32 * 4)
+assert bs.numpy()[0] == v.sum()
+print(f"reduction: {v.sum()} matches numpy")
+
+# pipeline: scale twice in place; the buffer stays on the device between launches
+x = np.linspace(0, 1, 4096, dtype=np.float32)
+bx = d.array(x)
+for s_ in (4.0, 0.125):
+    d.run("scale", 4096 // 64, 64, bx, np.float32(s_), np.uint32(4096))
+assert np.array_equal(bx.numpy(), x * np.float32(4.0) * np.float32(0.125))
+print("pipeline: matches numpy")
