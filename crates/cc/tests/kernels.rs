@@ -128,11 +128,19 @@ fn syncthreads_in_a_block_larger_than_a_core_is_an_error() {
 }
 
 /// Barriers where an optimiser could duplicate them into divergent arms (LLVM's machine tail
-/// duplication does, unless weft cc turns it off): every -O level, blocks of 1, 2 and 4 warps.
+/// duplication does, unless weft cc turns it off), and next to a call that does not return
+/// (which must not push the reconvergence point past the barrier): every -O level, blocks of
+/// 1, 2 and 4 warps.
 #[test]
 fn barriers_stay_where_the_source_puts_them() {
+    for name in ["barrier_shapes.c", "noreturn_barrier.c"] {
+        barriers_in(name);
+    }
+}
+
+fn barriers_in(name: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let src = test_kernel("barrier_shapes.c");
+    let src = test_kernel(name);
     let (want, code) = host_output(&src, dir.path());
     assert_eq!(code, 0);
     for opt in ["-O0", "-O1", "-O2", "-O3", "-Os"] {

@@ -82,6 +82,11 @@ pub fn flow(inst: Option<&Inst>, pc: u32) -> Flow {
     }
 }
 
+/// A call: `jal`/`jalr` that links through `ra` or `t0`.
+fn is_call(inst: Option<&Inst>) -> bool {
+    inst.is_some_and(|i| matches!(i.op, Op::Jal | Op::Jalr) && (i.rd == 1 || i.rd == 5))
+}
+
 /// One basic block: the instructions `start..end` (byte addresses, `end` exclusive).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
@@ -170,6 +175,14 @@ impl Cfg {
                     s.sort_unstable();
                     s
                 }
+                // A call that falls off the function's end does not return (a panic,
+                // `abort`, `exit`: compilers put nothing after it). The block is a sink:
+                // lanes that get here never come back, so it takes no part in any
+                // reconvergence point. Other code falling off the end runs on into the next
+                // symbol, in the same activation: an exit, as before.
+                (Flow::Next, _) if index_of(next).is_none() && is_call(insts[last].as_ref()) => {
+                    vec![]
+                }
                 (Flow::Next, _) => vec![node(next)],
                 (Flow::Cond { target }, _) => vec![node(next), node(target)],
                 (Flow::Jump { target }, _) => vec![node(target)],
@@ -240,7 +253,8 @@ impl Cfg {
             }
             let reconv = match ipdom[b] {
                 Some(d) if d < exit => Reconv::At(self.blocks[d].start),
-                // The exit, or (never after connect_dead_ends) no post-dominator at all.
+                // The exit, or no post-dominator at all: a branch whose every path ends in a
+                // call that does not return.
                 _ => Reconv::AtExit,
             };
             out.push((pc, *inst, reconv));

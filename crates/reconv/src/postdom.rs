@@ -72,15 +72,19 @@ fn postorder_from(
     }
 }
 
-/// Add virtual edges `node → exit` until every node can reach `exit`; returns the nodes that
-/// received one, in increasing order.
+/// Add virtual edges `node → exit` until every node that loops forever can reach `exit`;
+/// returns the nodes that received one, in increasing order.
 ///
 /// The nodes that cannot reach the exit ("dead ends") are closed under successors, so every
 /// one of them leads into a *terminal* strongly connected component of dead ends (one that no
-/// edge leaves). Each terminal component gets one edge, from its highest-numbered node. In a
+/// edge leaves). A terminal component that is one node without successors — a **sink**, a
+/// block ending in a call that does not return — gets no edge: lanes that enter it never come
+/// back, so [`immediate_postdominators`] leaves it out and a branch with one arm into it
+/// reconverges where its other arm leads (a bounds check's panic, an `assert`). Every other
+/// terminal component (an infinite loop) gets one edge, from its highest-numbered node. In a
 /// CFG whose blocks are numbered by address that is the block at the highest address of the
 /// infinite loop, usually its latch (the `j loop`), so branches inside the loop body still
-/// reconverge inside the loop. Afterwards every node reaches the exit. Linear time
+/// reconverge inside the loop. Afterwards every node reaches the exit or a sink. Linear time
 /// (Kosaraju's strongly connected components on the dead ends).
 pub fn connect_dead_ends(succs: &mut [Vec<usize>], exit: usize) -> Vec<usize> {
     let n = succs.len();
@@ -123,6 +127,7 @@ pub fn connect_dead_ends(succs: &mut [Vec<usize>], exit: usize) -> Vec<usize> {
             ms.iter()
                 .all(|&m| succs[m].iter().all(|&s| s >= n || comp[s] == *c))
         })
+        .filter(|(_, ms)| ms.len() > 1 || !succs[ms[0]].is_empty())
         .filter_map(|(_, ms)| ms.iter().copied().max())
         .collect();
     added.sort_unstable();

@@ -528,3 +528,21 @@ fn large_function_with_infinite_outer_loop() {
     }
     assert_eq!(a.functions[0].virtual_exits, 1);
 }
+
+#[test]
+fn a_call_that_falls_off_the_end_does_not_return() {
+    // b: if (a0) panic();  -- the panic call is the function's last instruction
+    //    ...; ret
+    // The panic arm never comes back, so b reconverges at its other arm, not at the exit.
+    let mut p = Prog::new(BASE);
+    p.label("b").br(Op::Bne, A0, ZERO, "panic");
+    p.label("go").nop();
+    p.ret();
+    p.label("panic").call("panic_fn");
+    p.label("g").label("panic_fn").ret();
+    let a = p.analyze(&[
+        Symbol::new("f", BASE, 16),
+        Symbol::new("panic_fn", p.addr("g"), 4),
+    ]);
+    check(&p, &a, &[("b", at(&p, "go"))]);
+}

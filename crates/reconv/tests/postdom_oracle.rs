@@ -64,8 +64,17 @@ proptest! {
         let exit = g.len() - 1;
         let original = g.clone();
         let added = connect_dead_ends(&mut g, exit);
-        // Every node now reaches the exit; edges were only added, each to the exit.
-        prop_assert!(reaches_exit(&g, exit).iter().all(|&b| b));
+        // Every node now reaches the exit or a sink (a node without successors: a call that
+        // does not return); infinite loops got edges. Edges were only added, each to the exit.
+        let live = reaches_exit(&g, exit);
+        for v in 0..g.len() {
+            if !live[v] {
+                let sink = (0..g.len()).any(|k| {
+                    k != exit && g[k].is_empty() && (k == v || reaches_without(&g, v, k, usize::MAX))
+                });
+                prop_assert!(sink, "dead node {} reaches no sink in {:?}", v, g);
+            }
+        }
         for &a in &added {
             prop_assert_eq!(g[a].last(), Some(&exit));
         }
@@ -77,6 +86,11 @@ proptest! {
         let ipdom = immediate_postdominators(&g, exit);
         let pd = naive_postdominators(&g, exit);
         for (v, pd_v) in pd.iter().enumerate() {
+            if !live[v] {
+                // it never reaches the exit: no post-dominator
+                prop_assert_eq!(ipdom[v], None);
+                continue;
+            }
             // Post-dominators from the tree: v and its chain of ipdoms up to the exit.
             let mut from_tree = vec![false; g.len()];
             let mut x = v;

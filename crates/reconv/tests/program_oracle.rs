@@ -2,7 +2,8 @@
 //! branch must be its immediate post-dominator computed instruction by instruction, by the
 //! definition, on a graph built here without basic blocks. Only the per-instruction flow rule
 //! (`weft_reconv::cfg::flow`) and the infinite-loop edges (checked in `postdom_oracle`) are
-//! shared with the library; block building and post-dominance are independent.
+//! shared with the library; block building and post-dominance are independent. A call that
+//! would fall off the function's end does not return: it has no successor here either.
 //!
 //! Programs also contain `switch`es: the jump-table sequence (`lui`/`addi` table address,
 //! `slli`/`add`/`lw`, `jalr x0`), sometimes behind a bounds check, with the table in a data
@@ -221,6 +222,9 @@ fn inst_graph(words: &[u32], jumps: &[(usize, Vec<usize>)], cfg: &Cfg) -> Vec<Ve
             }
             let inst = Inst::decode(words[i]).ok();
             match flow(inst.as_ref(), pc) {
+                // A call at the end that would fall off the function does not return: no
+                // successor (a sink).
+                Flow::Next if i + 1 == n && is_call(inst.as_ref()) => vec![],
                 Flow::Next => vec![node(pc + 4)],
                 Flow::Cond { target } => vec![node(pc + 4), node(target)],
                 Flow::Jump { target } => vec![node(target)],
@@ -258,8 +262,16 @@ fn reaches_without(g: &[Vec<usize>], from: usize, exit: usize, removed: usize) -
     false
 }
 
-/// The immediate post-dominator of `v` by the definition.
+fn is_call(inst: Option<&Inst>) -> bool {
+    inst.is_some_and(|i| matches!(i.op, Op::Jal | Op::Jalr) && (i.rd == 1 || i.rd == 5))
+}
+
+/// The immediate post-dominator of `v` by the definition (none when `v` cannot reach the
+/// exit at all: every path from it ends in a call that does not return).
 fn naive_ipdom(g: &[Vec<usize>], v: usize, exit: usize) -> Option<usize> {
+    if !reaches_without(g, v, exit, usize::MAX) {
+        return None;
+    }
     let pdoms = |x: usize| -> Vec<usize> {
         (0..g.len())
             .filter(|&d| d != x && !reaches_without(g, x, exit, d))
