@@ -59,7 +59,7 @@ fn alu<const N: usize, const IMM: bool>(
         }
         lanes2::<N>(&mut warp.x, warp.mask, i.rd, &a, &b, f);
     }
-    warp.pc = pc.wrapping_add(4);
+    warp.pc = pc.wrapping_add(i.len());
     Ok(())
 }
 
@@ -74,8 +74,9 @@ fn br<const N: usize>(x: &mut Issue<'_>, cond: fn(u32, u32) -> bool) -> Result<(
     }
     let active = warp.mask;
     taken &= active;
-    if taken != 0 && i.imm & 3 != 0 {
-        // A taken branch to a target that is not 4-byte aligned (pc is aligned).
+    if taken != 0 && i.imm & 1 != 0 {
+        // A taken branch to an odd target (pc is even; with the C extension instructions
+        // are 2-byte aligned).
         return Err(crate::trap::misaligned_target(
             pc.wrapping_add(i.imm as u32),
         ));
@@ -84,7 +85,7 @@ fn br<const N: usize>(x: &mut Issue<'_>, cond: fn(u32, u32) -> bool) -> Result<(
         warp.pc = pc.wrapping_add(i.imm as u32);
         Ok(())
     } else if taken == 0 {
-        warp.pc = pc.wrapping_add(4);
+        warp.pc = pc.wrapping_add(i.len());
         Ok(())
     } else {
         x.branch(taken)
@@ -99,7 +100,7 @@ fn auipc<const N: usize>(x: &mut Issue<'_>) -> Result<(), Trap> {
         let v = pc.wrapping_add(i.imm as u32);
         lanes2::<N>(&mut warp.x, warp.mask, i.rd, &[0; N], &[0; N], |_, _| v);
     }
-    warp.pc = pc.wrapping_add(4);
+    warp.pc = pc.wrapping_add(i.len());
     Ok(())
 }
 
