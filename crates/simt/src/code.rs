@@ -16,7 +16,7 @@ pub(crate) type Handler = fn(&mut Issue<'_>) -> Result<(), Trap>;
 
 /// Chooses the handler of an operation for warps of a lane count (`fast::handler_for`; the
 /// cache is given it, so that it depends on no executor).
-pub(crate) type Select = fn(Op, usize) -> Handler;
+pub(crate) type Select = fn(&Inst, usize) -> Handler;
 
 /// A decoded-cache slot's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +70,7 @@ impl CodeCache {
             inst,
             state: SlotState::Empty,
             reconv: Reconv::None,
-            handler: select(Op::Addi, lanes),
+            handler: select(&inst, lanes),
         };
         CodeCache {
             lo: 0,
@@ -126,7 +126,7 @@ impl CodeCache {
                 inst,
                 state: SlotState::Valid,
                 reconv,
-                handler: (self.select)(inst.op, self.lanes),
+                handler: (self.select)(&inst, self.lanes),
             },
             Ok(Err(_)) => bad(SlotState::Illegal),
             Err(_) => bad(SlotState::Unreadable),

@@ -441,7 +441,7 @@ impl Issue<'_> {
                 Class::Alu | Class::Mul | Class::Div | Class::Branch
             ) =>
             {
-                return handler_for(i.op, n)(self);
+                return handler_for(&i, n)(self);
             }
             _ => return self.exec_fp(i.op),
         }
