@@ -11,7 +11,7 @@ use crate::pseudo;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use weft_elf::{SectionFlags, SymbolKind};
-use weft_isa::{Op, TABLE};
+use weft_isa::{COp, Op, TABLE};
 
 /// Largest section the assembler will build (bytes in the file).
 pub(crate) const MAX_SECTION: u64 = 64 << 20;
@@ -76,6 +76,8 @@ pub(crate) struct Asm {
     pub entry_value: Option<u32>,
     /// Statements that failed in pass 1 (skipped in pass 2, so each error is reported once).
     pub failed: std::collections::HashSet<usize>,
+    /// A compressed instruction was assembled.
+    pub rvc: bool,
     depth: Cell<u32>,
 }
 
@@ -151,6 +153,7 @@ impl Asm {
             entry: None,
             entry_value: None,
             failed: Default::default(),
+            rvc: false,
             depth: Cell::new(0),
         }
     }
@@ -450,12 +453,10 @@ impl Asm {
     fn instruction(&mut self, name: &str, span: Span, toks: &[Token], end: Span) -> PResult<()> {
         let name = alias(name);
         let ops = operands::split_operands(toks, end)?;
-        if !self.sections[self.cur].offset.is_multiple_of(4) {
+        if !self.sections[self.cur].offset.is_multiple_of(2) {
             return err(
                 span,
-                AsmErrorKind::Other(
-                    "instruction at an address that is not a multiple of 4 (add `.align 2`)".into(),
-                ),
+                AsmErrorKind::Other("instruction at an odd address (add `.align 1`)".into()),
             );
         }
         let pc = self.here();
@@ -475,9 +476,12 @@ impl Asm {
             }
             None => match lookup(name) {
                 Some((e, aqrl)) => vec![operands::parse_real(&env, e, aqrl, name, &ops, end)?],
+                None if COp::from_name(name).is_some() => {
+                    vec![operands::parse_compressed(&env, name, &ops, end)?]
+                }
                 None => {
                     let hint = if name.starts_with("c.") {
-                        " (compressed instructions are not supported: weft is RV32IMAF)"
+                        " (not an RV32C or RV32FC instruction)"
                     } else {
                         ""
                     };
@@ -493,6 +497,7 @@ impl Asm {
         };
         let mut bytes = Vec::with_capacity(insts.len() * 4);
         for i in insts {
+            self.rvc |= i.compressed.is_some();
             let w = if self.pass == 2 {
                 i.encode().map_err(|e| Located {
                     span: ops.first().map(|o| o.span()).unwrap_or(span),
@@ -501,7 +506,7 @@ impl Asm {
             } else {
                 0
             };
-            bytes.extend_from_slice(&w.to_le_bytes());
+            bytes.extend_from_slice(&w.to_le_bytes()[..i.len() as usize]);
         }
         self.emit(&bytes, span)
     }
@@ -590,6 +595,7 @@ impl OpEnv for PassEnv<'_> {
 /// Every mnemonic the assembler knows: the table's and the pseudo-instructions'.
 pub fn mnemonics() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = TABLE.iter().map(|e| e.name).collect();
+    v.extend(weft_isa::CTABLE.iter().map(|e| e.name));
     v.extend(pseudo::PSEUDOS);
     v
 }

@@ -244,9 +244,11 @@ impl CEntry {
             && (self.need & ANY == 0 || h & !self.mask != 0)
     }
 
-    /// Fill the operands this row fixes or ties (x0, ra, sp, rs1 = rd) from the ones its
-    /// syntax names, so that an instruction parsed from text encodes.
+    /// Fill the operands this row fixes or ties (x0, ra, sp, rs1 = rd) and its syntax does
+    /// not name, so that an instruction parsed from text encodes; named operands are left as
+    /// written (encoding rejects a wrong one).
     pub fn complete(&self, i: &mut Inst) {
+        let named = |a: char, b: char| self.args.contains(a) || self.args.contains(b);
         let [rd, rs1, rs2] = self.regs;
         let fixed = |s: Src, v: &mut u8| match s {
             Src::Zero => *v = 0,
@@ -254,11 +256,17 @@ impl CEntry {
             Src::Sp => *v = 2,
             _ => {}
         };
-        fixed(rd, &mut i.rd);
-        fixed(rs1, &mut i.rs1);
-        fixed(rs2, &mut i.rs2);
-        if rd == rs1 && matches!(rd, Src::Hi | Src::P97) {
-            i.rs1 = i.rd;
+        if !named('d', 'D') {
+            fixed(rd, &mut i.rd);
+        }
+        if !named('s', 'S') {
+            fixed(rs1, &mut i.rs1);
+            if rd == rs1 && matches!(rd, Src::Hi | Src::P97) {
+                i.rs1 = i.rd;
+            }
+        }
+        if !named('t', 'T') {
+            fixed(rs2, &mut i.rs2);
         }
         i.op = self.op;
         i.compressed = Some(self.cop);
