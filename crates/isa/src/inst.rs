@@ -174,6 +174,7 @@ impl Inst {
 
     /// The instruction's length in bytes: 2 for a compressed instruction, else 4.
     #[inline(always)]
+    #[allow(clippy::len_without_is_empty)] // an instruction is never empty
     pub const fn len(&self) -> u32 {
         if self.compressed.is_some() {
             2

@@ -278,7 +278,7 @@ impl Cfg {
         let exit = self.exit();
         let ipdom = immediate_postdominators(&self.graph(), exit);
         let mut out = Vec::new();
-        for b in 0..self.blocks.len() {
+        for (b, idom) in ipdom.iter().enumerate().take(self.blocks.len()) {
             let pc = self.last_pc(b);
             let Some(inst) = self.inst_at(pc) else {
                 continue;
@@ -286,7 +286,7 @@ impl Cfg {
             if !matches!(flow(Some(inst), pc), Flow::Cond { .. }) && self.jump_at(pc).is_none() {
                 continue;
             }
-            let reconv = match ipdom[b] {
+            let reconv = match *idom {
                 Some(d) if d < exit => Reconv::At(self.blocks[d].start),
                 // The exit, or (never after connect_dead_ends) no post-dominator at all.
                 _ => Reconv::AtExit,

@@ -265,7 +265,8 @@ fn check(e: &Elf) -> Report {
             let (len, w) = if h & 3 != 3 {
                 (2, h)
             } else if off + 4 <= code.len() {
-                let w = u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
+                let w =
+                    u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
                 (4, w)
             } else {
                 break;

@@ -65,7 +65,10 @@ fn alu<const N: usize, const IMM: bool, const L: u32>(
 }
 
 #[inline(always)]
-fn br<const N: usize, const L: u32>(x: &mut Issue<'_>, cond: fn(u32, u32) -> bool) -> Result<(), Trap> {
+fn br<const N: usize, const L: u32>(
+    x: &mut Issue<'_>,
+    cond: fn(u32, u32) -> bool,
+) -> Result<(), Trap> {
     let warp = &mut x.m.cores[x.c].warps[x.w];
     let (i, pc) = (&x.i, x.pc);
     let (a, b) = (&warp.x[i.rs1 as usize], &warp.x[i.rs2 as usize]);

@@ -81,7 +81,11 @@ fn divergent_compressed_branches_reconverge_at_every_lane_count() {
                 assert_eq!(out[t], branch, "{at}: lane {t} if/else");
                 assert_eq!(out[32 + t], full(lanes), "{at}: lane {t} mask at the join");
                 assert_eq!(out[64 + t], 3 * ((tid & 3) + 1), "{at}: lane {t} loop");
-                assert_eq!(out[96 + t], full(lanes), "{at}: lane {t} mask after the loop");
+                assert_eq!(
+                    out[96 + t],
+                    full(lanes),
+                    "{at}: lane {t} mask after the loop"
+                );
                 assert_eq!(out[128 + t], 4 * tid, "{at}: lane {t} c.jal/c.jalr");
             }
             if lanes > 1 {
@@ -99,7 +103,11 @@ fn the_table_names_the_join_of_each_compressed_branch() {
     let sym = |s: &str| img.symbol(s).unwrap().value;
     // The join and `after` are 2-byte aligned but not 4-byte aligned here, or right after
     // 2-byte instructions: the walk must step by each instruction's length.
-    assert_eq!(sym("join") - sym("br"), 14, "c.beqz, c.li, c.add, c.j, c.li, c.slli, c.sub");
+    assert_eq!(
+        sym("join") - sym("br"),
+        14,
+        "c.beqz, c.li, c.add, c.j, c.li, c.slli, c.sub"
+    );
     for (branch, join) in [("br", "join"), ("lbr", "after")] {
         assert_eq!(
             a.table.get(sym(branch)),

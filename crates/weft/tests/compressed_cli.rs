@@ -57,8 +57,17 @@ fn reconv_prints_compressed_pcs_and_run_succeeds() {
         "{text}"
     );
     let out = weft(&["run", "--lanes", "8"], &p);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -74,7 +83,10 @@ fn an_elf_needing_what_weft_lacks_runs_with_one_warning() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.starts_with("weft: warning: ") && err.contains(what), "{err}");
+        assert!(
+            err.starts_with("weft: warning: ") && err.contains(what),
+            "{err}"
+        );
     }
     let _ = std::fs::remove_dir_all(&d);
 }
