@@ -285,10 +285,12 @@ pub fn analyze_with_data(
             if cursor < start {
                 extents.push(anon(cursor, start));
             }
+            // A sized function ends at an instruction boundary: an odd size is rounded up,
+            // so the code after it (another function) starts 2-byte aligned.
             let stop = if s.size == 0 {
                 next
             } else {
-                (start + s.size as u64).min(next)
+                ((start + s.size as u64 + 1) & !1).min(next)
             };
             extents.push(Extent {
                 name: s.name.clone(),
