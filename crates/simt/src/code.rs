@@ -106,6 +106,8 @@ impl CodeCache {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn decode_at(&self, mem: &Memory, pc: u32) -> Slot {
         let reconv = self.reconv.get(&pc).copied().unwrap_or(Reconv::None);
         let bad = |state| Slot {
@@ -133,6 +135,7 @@ impl CodeCache {
         }
     }
 
+    #[cold]
     fn result(s: Slot) -> Result<Slot, FaultCode> {
         match s.state {
             SlotState::Valid => Ok(s),
