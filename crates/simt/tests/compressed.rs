@@ -116,3 +116,50 @@ fn the_table_names_the_join_of_each_compressed_branch() {
         );
     }
 }
+
+/// Code at the very end of DRAM: a compressed instruction in the last halfword runs; a
+/// 4-byte instruction whose second half would lie past the end is a FETCH_FAULT that says so.
+#[test]
+fn an_instruction_at_the_end_of_memory() {
+    let dram: u32 = 1 << 20;
+    let end = 0x8000_0000u32 + dram;
+    for (last, want_fault) in [("c.li a0, 7", false), (".half 0x0013", true)] {
+        let src = format!(
+            "
+    .text
+    .globl _start
+_start:
+    li a0, 0
+    la t0, tail
+    jalr ra, t0, 0
+    li t0, 0xffffff04
+    sw a0, 0(t0)
+    .section .tail, \"ax\"
+    .base {:#x}
+tail:
+    c.nop
+    {last}
+",
+            end - 4
+        );
+        let cfg = weft_simt::Config {
+            dram_size: dram,
+            ..cfg(1, ReconvMode::Table)
+        };
+        let r = run_src(&src, cfg);
+        match (&r.end, want_fault) {
+            (RunEnd::Fault(f), true) => {
+                assert_eq!(f.code, weft_isa::FaultCode::FetchFault, "{f}");
+                assert_eq!(f.pc, end - 2);
+                assert!(f.to_string().contains("past the end of memory"), "{f}");
+            }
+            // The c.li ran, then the pc left memory: a fetch fault at the end.
+            (RunEnd::Fault(f), false) => {
+                assert_eq!(f.code, weft_isa::FaultCode::FetchFault, "{f}");
+                assert_eq!(f.pc, end, "{f}");
+                assert_eq!(r.m.cores[0].warps[0].x[10][0], 7, "the c.li in the last halfword ran");
+            }
+            (e, _) => panic!("{last}: {e:?}"),
+        }
+    }
+}
