@@ -3,9 +3,11 @@
 //! round-trips through the main table) or is rejected; the reserved encodings the RISC-V
 //! specification names are rejected; and the accept/reject set and every operand agree with
 //! GNU binutils' disassembler (riscv64-unknown-elf-objdump, an independent decoder), except
-//! for the encodings listed in `GNU_LAX`, where objdump accepts what the specification
-//! reserves. Without binutils the oracle comparison falls back to a committed FNV-1a digest
-//! of the GNU listing (`ORACLE_DIGEST`), so the test still checks against GNU's answer.
+//! for the encodings `gnu_lax` lists, where objdump accepts what the specification reserves;
+//! and with LLVM 14's disassembler (llvm-objdump-14, a second independent decoder) except for
+//! the encodings `llvm_lax` lists. Without binutils the GNU comparison falls back to a
+//! committed FNV-1a digest of the GNU listing (`ORACLE_DIGEST`), so the test still checks
+//! against GNU's answer.
 
 use weft_isa::{COp, Inst, Op, CTABLE};
 
@@ -308,4 +310,111 @@ fn accept_set_and_operands_agree_with_gnu_objdump() {
             assert_eq!(fnv1a(&weft), ORACLE_DIGEST);
         }
     }
+}
+
+/// Encodings LLVM 14's disassembler accepts that the specification reserves: shift amounts
+/// with bit 5 set, and `c.lui` with a zero immediate (rd ≠ x2).
+fn llvm_lax(h: u16) -> bool {
+    let shift = h & 0xe803 == 0x8001 || h & 0xe003 == 0x0002;
+    let lui0 = h & 0xe003 == 0x6001 && (h >> 7) & 31 != 2 && h & 0x107c == 0;
+    (shift && h & 0x1000 != 0) || lui0
+}
+
+/// llvm-objdump-14's listing of every halfword, normalised; `None` without it.
+fn llvm_listing() -> Option<Vec<String>> {
+    let dir = std::env::temp_dir().join(format!("weft-rvc-llvm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let bin: Vec<u8> = halfwords().flat_map(|h| h.to_le_bytes()).collect();
+    let (b, s, o) = (dir.join("c.bin"), dir.join("c.s"), dir.join("c.o"));
+    std::fs::write(&b, bin).ok()?;
+    std::fs::write(&s, format!(".text\n_start:\n.incbin \"{}\"\n", b.display())).ok()?;
+    let st = std::process::Command::new("llvm-mc-14")
+        .args(["-triple=riscv32", "-mattr=+c,+f,+m,+a", "-filetype=obj"])
+        .arg(&s)
+        .arg("-o")
+        .arg(&o)
+        .status()
+        .ok()?;
+    assert!(st.success(), "llvm-mc failed on {}", s.display());
+    let out = std::process::Command::new("llvm-objdump-14")
+        .args(["-d", "--mattr=+c,+f,+m,+a", "-M", "no-aliases"])
+        .arg(&o)
+        .output()
+        .ok()?;
+    assert!(out.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut lines = Vec::new();
+    for l in String::from_utf8_lossy(&out.stdout).lines() {
+        let f: Vec<&str> = l.split('\t').collect();
+        let Some((addr, bytes)) = f[0].split_once(':') else {
+            continue;
+        };
+        let Ok(pc) = u32::from_str_radix(addr.trim(), 16) else {
+            continue;
+        };
+        let b: Vec<u8> = bytes
+            .split_whitespace()
+            .filter_map(|x| u8::from_str_radix(x, 16).ok())
+            .collect();
+        if b.len() != 2 || f.len() < 2 {
+            continue;
+        }
+        let h = u16::from_le_bytes([b[0], b[1]]);
+        let mnem = f[1].trim();
+        let ops = f.get(2).copied().unwrap_or("");
+        let line = match mnem {
+            "<unknown>" | "c.unimp" => format!("{h:04x} -"),
+            _ if llvm_lax(h) => format!("{h:04x} - (LLVM accepts the reserved {mnem})"),
+            // LLVM names the C.NOP HINTs `c.nop N`; GNU and weft call them `c.addi zero, N`.
+            "c.nop" => {
+                let n = if ops.trim().is_empty() {
+                    "0"
+                } else {
+                    ops.trim()
+                };
+                format!("{h:04x} {}", normalise(pc, "c.addi", &format!("zero,{n}")))
+            }
+            // For rd = x0 (the HINT) LLVM prints c.lui's field as a signed 6-bit value; the
+            // 20-bit field it stands for is the one everyone else prints.
+            "c.lui" if ops.contains(", -") => {
+                let (rd, v) = ops.split_once(", ").unwrap_or((ops, "0"));
+                let v: i32 = v.trim().parse().unwrap_or(0);
+                let ops = format!("{rd},{}", (v as u32) & 0xfffff);
+                format!("{h:04x} {}", normalise(pc, mnem, &ops))
+            }
+            _ => format!("{h:04x} {}", normalise(pc, mnem, ops)),
+        };
+        lines.push(line);
+    }
+    Some(lines)
+}
+
+#[test]
+fn accept_set_and_operands_agree_with_llvm_objdump() {
+    let Some(llvm) = llvm_listing() else {
+        eprintln!(
+            "SKIPPED: llvm-mc-14 / llvm-objdump-14 not installed (the GNU oracle still runs)"
+        );
+        return;
+    };
+    let weft = weft_listing();
+    assert_eq!(llvm.len(), weft.len(), "llvm-objdump listed every halfword");
+    let mut lax = 0;
+    let mut bad = Vec::new();
+    for (l, w) in llvm.iter().zip(&weft) {
+        if l.contains("(LLVM accepts") {
+            lax += 1;
+            assert!(w.ends_with(" -"), "{w}: weft must reject it ({l})");
+        } else if l != w {
+            bad.push(format!("llvm: {l}\nweft: {w}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} differ:\n{}",
+        bad.len(),
+        bad[..bad.len().min(20)].join("\n")
+    );
+    // 1,536 shifts with shamt[5] = 1 and 31 `c.lui rd, 0`.
+    assert_eq!(lax, 32 * 32 + 2 * 8 * 32 + 31);
 }

@@ -157,7 +157,10 @@ tail:
             (RunEnd::Fault(f), false) => {
                 assert_eq!(f.code, weft_isa::FaultCode::FetchFault, "{f}");
                 assert_eq!(f.pc, end, "{f}");
-                assert_eq!(r.m.cores[0].warps[0].x[10][0], 7, "the c.li in the last halfword ran");
+                assert_eq!(
+                    r.m.cores[0].warps[0].x[10][0], 7,
+                    "the c.li in the last halfword ran"
+                );
             }
             (e, _) => panic!("{last}: {e:?}"),
         }
