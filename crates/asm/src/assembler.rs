@@ -78,6 +78,11 @@ pub(crate) struct Asm {
     pub failed: std::collections::HashSet<usize>,
     /// A compressed instruction was assembled.
     pub rvc: bool,
+    /// `.option rvc` is in effect: instructions whose operands are registers and numbers
+    /// only are compressed when a compressed form holds them.
+    pub option_rvc: bool,
+    /// `.option push` saves `option_rvc` here; `.option pop` restores it.
+    pub option_stack: Vec<bool>,
     depth: Cell<u32>,
 }
 
@@ -154,6 +159,8 @@ impl Asm {
             entry_value: None,
             failed: Default::default(),
             rvc: false,
+            option_rvc: false,
+            option_stack: Vec::new(),
             depth: Cell::new(0),
         }
     }
@@ -340,6 +347,8 @@ impl Asm {
         self.pass = pass;
         self.local_counts.clear();
         self.stmt_index = 0;
+        self.option_rvc = false;
+        self.option_stack.clear();
         for s in &mut self.sections {
             s.offset = 0;
         }
@@ -494,6 +503,16 @@ impl Asm {
                     );
                 }
             },
+        };
+        // Under `.option rvc`, compress what a compressed form holds, but only when no operand
+        // names a symbol, so the choice (and the size) is the same in both passes.
+        let insts = if self.option_rvc && ops.iter().all(|o| operands::is_constant(o)) {
+            insts
+                .into_iter()
+                .map(|i| weft_isa::compressed::compress(&i).unwrap_or(i))
+                .collect()
+        } else {
+            insts
         };
         let mut bytes = Vec::with_capacity(insts.len() * 4);
         for i in insts {

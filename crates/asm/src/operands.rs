@@ -348,6 +348,16 @@ pub fn parse_real(
     Ok(inst)
 }
 
+/// True when an operand is made of registers, numbers and punctuation only (no symbol, label,
+/// `.` or relocation): its value is known in the first pass already.
+pub fn is_constant(op: &Operand) -> bool {
+    op.toks.iter().all(|t| match &t.tok {
+        Tok::Num(_) | Tok::Punct(_) => true,
+        Tok::Ident(s) => xreg(s).is_some() || freg(s).is_some() || rounding_mode(s).is_some(),
+        _ => false,
+    })
+}
+
 /// Parse the operands of a compressed instruction (`c.addi a0, 1`) into its expansion,
 /// marked compressed; the fields its form fixes or ties are filled in, and encoding checks
 /// that the operands fit the form (x8–x15, the immediate's range and scale).

@@ -142,3 +142,55 @@ fn mixed_code_disassembles_at_the_right_addresses_and_round_trips() {
     let again = assemble(&text, "mixed.dis").unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(text_bytes(&again), text_bytes(&elf));
 }
+
+#[test]
+fn option_rvc_compresses_what_a_compressed_form_holds() {
+    let src = "
+    .text
+    .globl _start
+_start:
+    addi a0, a0, 1          # 4 bytes: .option rvc is not in effect yet
+    .option push
+    .option rvc
+    addi a0, a0, 1          # c.addi a0, 1
+    add a0, a0, a1          # c.add a0, a1
+    mv a2, a3               # c.mv a2, a3
+    li a4, -3               # c.li a4, -3
+    lw a5, 4(s0)            # c.lw a5, 4(s0)
+    sw ra, 8(sp)            # c.swsp ra, 8(sp)
+    add a0, a1, a2          # no compressed form: 4 bytes
+    addi a0, a0, 100        # immediate too wide: 4 bytes
+    la a1, _start           # names a symbol: 4 + 4 bytes
+    beqz a0, _start         # names a label: 4 bytes
+    ret                     # c.jr ra
+    .option pop
+    addi a0, a0, 1          # 4 bytes again
+";
+    let elf = assemble(src, "rvc.s").unwrap_or_else(|e| panic!("{e}"));
+    let text = disassemble(&elf).unwrap();
+    let insts: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split("*/").nth(1))
+        .map(|s| s.trim())
+        .collect();
+    assert_eq!(
+        insts,
+        [
+            "addi a0, a0, 1",
+            "c.addi a0, 1",
+            "c.add a0, a1",
+            "c.mv a2, a3",
+            "c.li a4, -3",
+            "c.lw a5, 4(s0)",
+            "c.swsp ra, 8(sp)",
+            "add a0, a1, a2",
+            "addi a0, a0, 100",
+            "auipc a1, 0x0",
+            "addi a1, a1, -24",
+            "beq a0, zero, 0x80000000  # <_start>",
+            "c.jr ra",
+            "addi a0, a0, 1",
+        ],
+        "{text}"
+    );
+}

@@ -384,3 +384,25 @@ pub fn encode16(i: &Inst, e: &CEntry) -> Result<u16, EncodeError> {
     }
     Ok(h)
 }
+
+/// The compressed form of a 32-bit instruction, if one expresses it exactly (the first row, in
+/// table order, whose encoding holds every operand) — or, for `addi rd, rs, 0` (`mv`), the
+/// `c.mv` that computes the same; `None` otherwise. The assembler uses it under
+/// `.option rvc`.
+pub fn compress(i: &Inst) -> Option<Inst> {
+    if i.compressed.is_some() {
+        return Some(*i);
+    }
+    // `mv rd, rs` is `addi rd, rs, 0`; `c.mv` holds it as `add rd, x0, rs` (as GNU as does).
+    if i.op == Op::Addi && i.imm == 0 && i.rd != 0 && i.rs1 != 0 && i.rd != i.rs1 {
+        let mut mv = Inst::new(Op::Add);
+        (mv.rd, mv.rs2) = (i.rd, i.rs1);
+        return compress(&mv);
+    }
+    CTABLE.iter().filter(|e| e.op == i.op).find_map(|e| {
+        let mut c = *i;
+        c.compressed = Some(e.cop);
+        let h = encode16(&c, e).ok()?;
+        (decode16(h) == Some(c)).then_some(c)
+    })
+}

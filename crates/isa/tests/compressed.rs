@@ -79,6 +79,39 @@ fn every_halfword_decodes_and_reencodes_or_is_rejected() {
 }
 
 #[test]
+fn every_expansion_compresses_back_to_an_equivalent_form() {
+    use weft_isa::compressed::compress;
+    for h in halfwords() {
+        let Ok(i) = Inst::decode(h as u32) else {
+            continue;
+        };
+        let mut x = i;
+        x.compressed = None;
+        let c = compress(&x).unwrap_or_else(|| panic!("{h:#06x} {i}: no compressed form"));
+        let mut back = c;
+        back.compressed = None;
+        assert_eq!(back, x, "{h:#06x}: {i} compresses to {c}");
+    }
+    // Instructions no compressed form holds.
+    for w in [0x00b50533u32 /* add a0, a0, a1 → c.add */] {
+        assert!(compress(&Inst::decode(w).unwrap()).is_some());
+    }
+    for w in [
+        0x00c58533u32, // add a0, a1, a2: three different registers
+        0x02050513,    // addi a0, a0, 32: the immediate needs 7 bits
+        0x0005a503,    // lw a0, 0(a1)... a0 and a1 are x8-x15: c.lw
+    ] {
+        let i = Inst::decode(w).unwrap();
+        let c = compress(&i);
+        if w == 0x0005a503 {
+            assert_eq!(c.map(|c| c.to_string()), Some("c.lw a0, 0(a1)".into()));
+        } else {
+            assert_eq!(c, None, "{i}");
+        }
+    }
+}
+
+#[test]
 fn reserved_and_foreign_encodings_are_rejected() {
     for (h, why) in [
         (0x0000, "all-zero halfword (defined illegal)"),
