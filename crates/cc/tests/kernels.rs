@@ -139,11 +139,7 @@ fn barriers_stay_where_the_source_puts_them() {
         let elf = build_device(&src, opt, Reconv::Table, dir.path());
         for (warps, lanes) in [(4, 8), (4, 4), (2, 16), (8, 8)] {
             let (got, code) = run(&elf, 1, warps, lanes, mode_of(Reconv::Table));
-            assert_eq!(
-                (got.as_str(), code),
-                (want.as_str(), 0),
-                "{opt} {warps}x{lanes}"
-            );
+            assert_eq!((got.as_str(), code), (want.as_str(), 0), "{opt} {warps}x{lanes}");
         }
     }
 }
