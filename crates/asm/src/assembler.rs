@@ -11,7 +11,7 @@ use crate::pseudo;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use weft_elf::{SectionFlags, SymbolKind};
-use weft_isa::{Op, TABLE};
+use weft_isa::{COp, Op, TABLE};
 
 /// Largest section the assembler will build (bytes in the file).
 pub(crate) const MAX_SECTION: u64 = 64 << 20;
@@ -76,6 +76,13 @@ pub(crate) struct Asm {
     pub entry_value: Option<u32>,
     /// Statements that failed in pass 1 (skipped in pass 2, so each error is reported once).
     pub failed: std::collections::HashSet<usize>,
+    /// A compressed instruction was assembled.
+    pub rvc: bool,
+    /// `.option rvc` is in effect: instructions whose operands are registers and numbers
+    /// only are compressed when a compressed form holds them.
+    pub option_rvc: bool,
+    /// `.option push` saves `option_rvc` here; `.option pop` restores it.
+    pub option_stack: Vec<bool>,
     depth: Cell<u32>,
 }
 
@@ -151,6 +158,9 @@ impl Asm {
             entry: None,
             entry_value: None,
             failed: Default::default(),
+            rvc: false,
+            option_rvc: false,
+            option_stack: Vec::new(),
             depth: Cell::new(0),
         }
     }
@@ -337,6 +347,8 @@ impl Asm {
         self.pass = pass;
         self.local_counts.clear();
         self.stmt_index = 0;
+        self.option_rvc = false;
+        self.option_stack.clear();
         for s in &mut self.sections {
             s.offset = 0;
         }
@@ -450,12 +462,10 @@ impl Asm {
     fn instruction(&mut self, name: &str, span: Span, toks: &[Token], end: Span) -> PResult<()> {
         let name = alias(name);
         let ops = operands::split_operands(toks, end)?;
-        if !self.sections[self.cur].offset.is_multiple_of(4) {
+        if !self.sections[self.cur].offset.is_multiple_of(2) {
             return err(
                 span,
-                AsmErrorKind::Other(
-                    "instruction at an address that is not a multiple of 4 (add `.align 2`)".into(),
-                ),
+                AsmErrorKind::Other("instruction at an odd address (add `.align 1`)".into()),
             );
         }
         let pc = self.here();
@@ -475,9 +485,12 @@ impl Asm {
             }
             None => match lookup(name) {
                 Some((e, aqrl)) => vec![operands::parse_real(&env, e, aqrl, name, &ops, end)?],
+                None if COp::from_name(name).is_some() => {
+                    vec![operands::parse_compressed(&env, name, &ops, end)?]
+                }
                 None => {
                     let hint = if name.starts_with("c.") {
-                        " (compressed instructions are not supported: weft is RV32IMAF)"
+                        " (not an RV32C or RV32FC instruction)"
                     } else {
                         ""
                     };
@@ -491,8 +504,19 @@ impl Asm {
                 }
             },
         };
+        // Under `.option rvc`, compress what a compressed form holds, but only when no operand
+        // names a symbol, so the choice (and the size) is the same in both passes.
+        let insts = if self.option_rvc && ops.iter().all(|o| operands::is_constant(o)) {
+            insts
+                .into_iter()
+                .map(|i| weft_isa::compressed::compress(&i).unwrap_or(i))
+                .collect()
+        } else {
+            insts
+        };
         let mut bytes = Vec::with_capacity(insts.len() * 4);
         for i in insts {
+            self.rvc |= i.compressed.is_some();
             let w = if self.pass == 2 {
                 i.encode().map_err(|e| Located {
                     span: ops.first().map(|o| o.span()).unwrap_or(span),
@@ -501,7 +525,7 @@ impl Asm {
             } else {
                 0
             };
-            bytes.extend_from_slice(&w.to_le_bytes());
+            bytes.extend_from_slice(&w.to_le_bytes()[..i.len() as usize]);
         }
         self.emit(&bytes, span)
     }
@@ -590,6 +614,7 @@ impl OpEnv for PassEnv<'_> {
 /// Every mnemonic the assembler knows: the table's and the pseudo-instructions'.
 pub fn mnemonics() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = TABLE.iter().map(|e| e.name).collect();
+    v.extend(weft_isa::CTABLE.iter().map(|e| e.name));
     v.extend(pseudo::PSEUDOS);
     v
 }

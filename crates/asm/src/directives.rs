@@ -222,10 +222,23 @@ impl Asm {
             ".option" => {
                 let ops = self.need(name, toks, end, 1, 2)?;
                 match ops[0].ident() {
-                    Some(
-                        "rvc" | "norvc" | "push" | "pop" | "relax" | "norelax" | "pic" | "nopic"
-                        | "arch",
-                    ) => Ok(()),
+                    Some("rvc") => {
+                        self.option_rvc = true;
+                        Ok(())
+                    }
+                    Some("norvc") => {
+                        self.option_rvc = false;
+                        Ok(())
+                    }
+                    Some("push") => {
+                        self.option_stack.push(self.option_rvc);
+                        Ok(())
+                    }
+                    Some("pop") => {
+                        self.option_rvc = self.option_stack.pop().unwrap_or(false);
+                        Ok(())
+                    }
+                    Some("relax" | "norelax" | "pic" | "nopic" | "arch") => Ok(()),
                     _ => expected(
                         ops[0].span(),
                         "rvc, norvc, push, pop, relax, norelax, pic, nopic or arch",

@@ -208,7 +208,26 @@ fn print_run(out: &mut String, r: &Region, labels: &Labels, from: u64, to: u64) 
             let _ = writeln!(out, "    /* {a:08x} */  .zero {}", to - a);
             return;
         }
-        if to - a >= 4 && file_end - a >= 4 {
+        let half = (to - a >= 2 && file_end - a >= 2)
+            .then(|| u16::from_le_bytes([byte_at(r, a), byte_at(r, a + 1)]));
+        if let Some(h) = half.filter(|&h| r.flags.exec && Inst::len_of(h) == 2) {
+            // A compressed instruction (or a halfword that is none: `.half`).
+            match Inst::decode(h as u32) {
+                Ok(i) => {
+                    let text = i.text(Some(a as u32));
+                    let note = i
+                        .target(a as u32)
+                        .and_then(|t| annotate(labels, t))
+                        .map(|n| format!("  # {n}"))
+                        .unwrap_or_default();
+                    let _ = writeln!(out, "    /* {a:08x}  {h:04x}     */  {text}{note}");
+                }
+                Err(_) => {
+                    let _ = writeln!(out, "    /* {a:08x}  {h:04x}     */  .half {h:#06x}");
+                }
+            }
+            a += 2;
+        } else if to - a >= 4 && file_end - a >= 4 {
             let w = u32::from_le_bytes([
                 byte_at(r, a),
                 byte_at(r, a + 1),

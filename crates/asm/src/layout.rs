@@ -42,6 +42,8 @@ pub struct Program {
     pub sections: Vec<ProgSection>,
     /// Symbols (temporary `.L` and numeric local labels left out).
     pub symbols: Vec<ProgSymbol>,
+    /// Whether any compressed instruction was assembled (the ELF's `EF_RISCV_RVC` flag).
+    pub rvc: bool,
 }
 
 fn rank(s: &crate::assembler::SectionState) -> u8 {
@@ -188,6 +190,7 @@ impl Asm {
             entry,
             sections,
             symbols: out,
+            rvc: self.rvc,
         }
     }
 }
@@ -196,6 +199,7 @@ impl Program {
     /// Write the program as an ELF32 RISC-V executable.
     pub fn to_elf(&self) -> Result<Vec<u8>, weft_elf::WriteError> {
         let mut b = ElfBuilder::new(self.entry);
+        b.rvc = self.rvc;
         for s in &self.sections {
             b.add_section(OutSection {
                 name: s.name.clone(),

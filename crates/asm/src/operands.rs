@@ -348,6 +348,38 @@ pub fn parse_real(
     Ok(inst)
 }
 
+/// True when an operand is made of registers, numbers and punctuation only (no symbol, label,
+/// `.` or relocation): its value is known in the first pass already.
+pub fn is_constant(op: &Operand) -> bool {
+    op.toks.iter().all(|t| match &t.tok {
+        Tok::Num(_) | Tok::Punct(_) => true,
+        Tok::Ident(s) => xreg(s).is_some() || freg(s).is_some() || rounding_mode(s).is_some(),
+        _ => false,
+    })
+}
+
+/// Parse the operands of a compressed instruction (`c.addi a0, 1`) into its expansion,
+/// marked compressed; the fields its form fixes or ties are filled in, and encoding checks
+/// that the operands fit the form (x8–x15, the immediate's range and scale).
+pub fn parse_compressed(env: &dyn OpEnv, name: &str, ops: &[Operand], end: Span) -> PResult<Inst> {
+    let Some(c) = weft_isa::COp::from_name(name) else {
+        return err(end, AsmErrorKind::Other(format!("internal: no row {name}")));
+    };
+    let c = c.entry();
+    let e = Entry {
+        op: c.op,
+        name: c.name,
+        matches: 0,
+        mask: 0,
+        args: c.args,
+        class: c.op.class(),
+        ext: c.ext,
+    };
+    let mut inst = parse_real(env, &e, 0, name, ops, end)?;
+    c.complete(&mut inst);
+    Ok(inst)
+}
+
 /// A parser over one operand's tokens, with local labels renamed by `local`.
 pub fn parser<'a>(toks: &'a [Token], local: &'a dyn Fn(u32, bool) -> String) -> Parser<'a> {
     Parser {

@@ -193,10 +193,11 @@ fn foreign_executables_round_trip() {
 
 #[test]
 fn undecodable_words_and_odd_sizes() {
-    let src = "_start: .word 0xffffffff\n .word 0x0000000b\n nop\n .byte 1, 2\n";
+    // 0xffffffff and 0x0000000b decode to nothing; a lone trailing byte is no instruction.
+    let src = "_start: .word 0xffffffff\n .word 0x0000000b\n nop\n .byte 1\n";
     let elf = asm(src, "u.s");
     let text = disassemble(&elf).unwrap();
     assert!(text.contains(".word 0xffffffff"), "{text}");
-    assert!(text.contains(".byte 0x01, 0x02"), "{text}");
+    assert!(text.contains(".byte 0x01"), "{text}");
     round_trip("u.s", &elf);
 }

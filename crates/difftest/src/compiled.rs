@@ -3,7 +3,8 @@
 //!
 //! A kernel is `uint32_t kernel(uint32_t tid)` (`tests/compiled/kernels/`, or a csmith program
 //! made lane-dependent by [`crate::csmith`]). For weft it is built with clang 14 + lld or with
-//! riscv64-unknown-elf-gcc 12 (`-march=rv32imaf -mabi=ilp32f`) at an optimisation level and
+//! riscv64-unknown-elf-gcc 12 (`-march=rv32imaf -mabi=ilp32f`, or `-march=rv32imafc` for
+//! compressed code: [`MARCHES`]) at an optimisation level and
 //! linked with `tests/compiled/rt/` (start-up code, linker script, a harness that runs the
 //! kernel in every lane and prints the results through the exit word). The host build runs
 //! `kernel(0..N)` in turn. Nothing here trusts weft: the reference is the host.
@@ -34,6 +35,10 @@ impl Compiler {
         }
     }
 }
+
+/// The `-march` values of the campaign: without and with compressed instructions. (libgcc
+/// is the rv32imaf one either way; weft runs both kinds of code mixed.)
+pub const MARCHES: [&str; 2] = ["rv32imaf", "rv32imafc"];
 
 /// The optimisation levels of the campaign.
 pub const LEVELS: [&str; 5] = ["-O0", "-O1", "-O2", "-O3", "-Os"];
@@ -132,13 +137,27 @@ pub fn build_device(
     extra: &[String],
     out: &Path,
 ) -> Result<Vec<u8>, String> {
+    build_device_for(tc, MARCHES[0], compiler, level, sources, extra, out)
+}
+
+/// [`build_device`] for an `-march` value (one of [`MARCHES`]).
+pub fn build_device_for(
+    tc: &Toolchain,
+    march: &str,
+    compiler: Compiler,
+    level: &str,
+    sources: &[PathBuf],
+    extra: &[String],
+    out: &Path,
+) -> Result<Vec<u8>, String> {
     let rt = campaign_dir().join("rt");
+    let march = format!("-march={march}");
     let mut cmd = match compiler {
         Compiler::Clang => {
             let mut c = Command::new("clang");
             c.args([
                 "--target=riscv32-unknown-elf",
-                "-march=rv32imaf",
+                &march,
                 "-mabi=ilp32f",
                 "-fuse-ld=lld",
             ]);
@@ -146,11 +165,7 @@ pub fn build_device(
         }
         Compiler::Gcc => {
             let mut c = Command::new("riscv64-unknown-elf-gcc");
-            c.args([
-                "-march=rv32imaf",
-                "-mabi=ilp32f",
-                "-Wl,--no-warn-rwx-segments",
-            ]);
+            c.args([&march, "-mabi=ilp32f", "-Wl,--no-warn-rwx-segments"]);
             c
         }
     };
@@ -327,6 +342,8 @@ pub struct CaseReport {
     pub compiler: Compiler,
     /// Optimisation level.
     pub level: &'static str,
+    /// `-march`.
+    pub march: &'static str,
     /// Lanes.
     pub lanes: usize,
     /// What happened.
@@ -337,10 +354,11 @@ impl std::fmt::Display for CaseReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} {} {} --lanes {}: {:?}",
+            "{} {} {} -march={} --lanes {}: {:?}",
             self.kernel,
             self.compiler.name(),
             self.level,
+            self.march,
             self.lanes,
             self.outcome
         )
@@ -364,23 +382,46 @@ pub fn check_builds(
     want: &[u32],
     scratch: &Path,
 ) -> Vec<CaseReport> {
+    check_builds_for(tc, MARCHES[0], name, sources, extra, builds, want, scratch)
+}
+
+/// [`check_builds`] for an `-march` value. A build for a compressed `-march` must hold
+/// compressed instructions (the ELF says so, `EF_RISCV_RVC`), or the case fails.
+#[allow(clippy::too_many_arguments)]
+pub fn check_builds_for(
+    tc: &Toolchain,
+    march: &'static str,
+    name: &str,
+    sources: &[PathBuf],
+    extra: &[String],
+    builds: &[(Compiler, &'static str)],
+    want: &[u32],
+    scratch: &Path,
+) -> Vec<CaseReport> {
     let mut out = Vec::new();
     for &(compiler, level) in builds {
-        let elf_path = scratch.join(format!("{name}-{}{level}.elf", compiler.name()));
+        let elf_path = scratch.join(format!("{name}-{}{level}-{march}.elf", compiler.name()));
         let report = |lanes, outcome| CaseReport {
             kernel: name.to_string(),
             compiler,
             level,
+            march,
             lanes,
             outcome,
         };
-        let elf = match build_device(tc, compiler, level, sources, extra, &elf_path) {
+        let elf = match build_device_for(tc, march, compiler, level, sources, extra, &elf_path) {
             Ok(e) => e,
             Err(e) => {
                 out.push(report(0, Outcome::Fault(format!("build failed: {e}"))));
                 continue;
             }
         };
+        let rvc = weft_elf::read_elf(&elf).map(|i| i.flags & weft_elf::ef::RVC != 0);
+        if rvc != Ok(march.contains('c')) {
+            let why = format!("-march={march} but the ELF's RVC flag is {rvc:?}");
+            out.push(report(0, Outcome::Fault(why)));
+            continue;
+        }
         let (one, c1) = run_on_weft(&elf, 1, want, RUN_BOUND);
         // The 1-lane run computes tid 0 only; other tids may work far longer (a loop count
         // that depends on the tid), so the bound of a wider run is not derived from it alone.
@@ -412,6 +453,15 @@ pub fn scratch_dir(tag: &str) -> Result<PathBuf, String> {
 /// Run the whole corpus: every kernel, every compiler and level, lanes 1/4/8/32, on `jobs`
 /// threads.
 pub fn corpus_campaign(tc: &Toolchain, jobs: usize) -> Result<Vec<CaseReport>, String> {
+    corpus_campaign_for(tc, jobs, MARCHES[0])
+}
+
+/// [`corpus_campaign`] for an `-march` value (one of [`MARCHES`]).
+pub fn corpus_campaign_for(
+    tc: &Toolchain,
+    jobs: usize,
+    march: &'static str,
+) -> Result<Vec<CaseReport>, String> {
     let kernels = corpus()?;
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
@@ -439,8 +489,16 @@ pub fn corpus_campaign(tc: &Toolchain, jobs: usize) -> Result<Vec<CaseReport>, S
                     match want {
                         Err(e) => errors.lock().unwrap().push(e),
                         Ok(want) => {
-                            let r =
-                                check_builds(tc, &name, &srcs, &[], &all_builds(), &want, &scratch);
+                            let r = check_builds_for(
+                                tc,
+                                march,
+                                &name,
+                                &srcs,
+                                &[],
+                                &all_builds(),
+                                &want,
+                                &scratch,
+                            );
                             results.lock().unwrap().extend(r);
                         }
                     }

@@ -228,6 +228,7 @@ fn failed_build(seed: u64, e: String) -> CaseReport {
         kernel: format!("csmith{seed}"),
         compiler: Compiler::Clang,
         level: "-",
+        march: compiled::MARCHES[0],
         lanes: 0,
         outcome: compiled::Outcome::Fault(e),
     }

@@ -1,4 +1,5 @@
-//! The random program generator for the QEMU comparison: valid RV32IMAF programs built from
+//! The random program generator for the QEMU comparison: valid RV32IMAF programs (RV32IMAFC
+//! with [`GenConfig::compressed`]) built from
 //! *blocks* (one instruction, a forward branch over a few instructions, a small bounded loop,
 //! a forward `jal`, an AMO, an LR/SC pair, an FP or fcsr operation). Blocks carry their own
 //! labels, so any subset of a program's blocks is still a valid program: that is what the
@@ -35,6 +36,8 @@ pub struct GenConfig {
     pub misaligned: bool,
     /// F-extension instructions and fcsr accesses.
     pub float: bool,
+    /// Compressed (RV32C/RV32FC) instructions mixed in (`gen_c.rs`).
+    pub compressed: bool,
 }
 
 impl Default for GenConfig {
@@ -43,6 +46,7 @@ impl Default for GenConfig {
             blocks: 60,
             misaligned: true,
             float: true,
+            compressed: false,
         }
     }
 }
@@ -157,6 +161,9 @@ fn offset(r: &mut Rng, width: u32, misaligned: bool) -> u32 {
 
 /// One straight-line instruction (no control flow, never writes x29–x31).
 fn simple(r: &mut Rng, cfg: &GenConfig) -> String {
+    if cfg.compressed && r.chance(1, 3) {
+        return crate::gen_c::simple(r);
+    }
     let kinds = if cfg.float { 10 } else { 6 };
     match r.below(kinds) {
         0 | 1 => {
@@ -272,6 +279,10 @@ fn simple(r: &mut Rng, cfg: &GenConfig) -> String {
 }
 
 fn block(r: &mut Rng, cfg: &GenConfig, id: usize) -> Block {
+    if cfg.compressed && r.chance(1, 4) {
+        let lines = crate::gen_c::block(r, id, cfg.float, &mut |r| simple(r, cfg));
+        return Block { lines };
+    }
     let mut lines = Vec::new();
     let body = |r: &mut Rng, lines: &mut Vec<String>, n: u32| {
         for _ in 0..n {

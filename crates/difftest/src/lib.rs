@@ -1,6 +1,6 @@
 //! weft-difftest: reliability tooling for weft.
 //!
-//! - [`gen`] and [`runner`]: random RV32IMAF programs run on weft (one lane) and on QEMU's
+//! - [`gen`] and [`runner`]: random RV32IMAF(C) programs run on weft (one lane) and on QEMU's
 //!   spike machine, compared register by register; [`minimize`] shrinks a failing program.
 //! - [`kernel`]: random lane-dependent SIMT kernels for the L-lanes-versus-1-lane property.
 //! - [`compiled`] and [`csmith`]: the real-compiler campaign — C kernels and csmith programs
@@ -13,6 +13,7 @@ pub mod compiled;
 pub mod csmith;
 pub mod fuzz;
 pub mod gen;
+mod gen_c;
 pub mod kernel;
 pub mod minimize;
 pub mod rng;

@@ -54,11 +54,12 @@ fn parse_args() -> Result<Args, String> {
             "--max-failures" => a.max_failures = num("--max-failures")? as usize,
             "--no-misaligned" => a.gen.misaligned = false,
             "--no-float" => a.gen.float = false,
+            "--compressed" => a.gen.compressed = true,
             "--emit" => a.emit = Some(it.next().ok_or("--emit needs a directory")?.into()),
             "-h" | "--help" => {
                 return Err(
                     "usage: weft-difftest [--count N] [--seed S] [--jobs J] [--blocks B] \
-                            [--timeout-ms T] [--max-failures F] [--no-misaligned] [--no-float] [--emit DIR]"
+                            [--timeout-ms T] [--max-failures F] [--no-misaligned] [--no-float] [--compressed] [--emit DIR]"
                         .into(),
                 )
             }

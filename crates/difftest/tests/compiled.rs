@@ -34,6 +34,32 @@ fn the_corpus_gives_the_hosts_results_at_every_level_and_lane_count() {
 }
 
 #[test]
+fn the_corpus_built_with_compressed_instructions_gives_the_hosts_results() {
+    // -march=rv32imafc: clang and gcc emit 2-byte instructions wherever they can (checked
+    // per build through the ELF's RVC flag), so branches, calls, links and reconvergence
+    // run over mixed 2- and 4-byte code.
+    let tc = toolchain();
+    let r = compiled::corpus_campaign_for(&tc, 2, "rv32imafc").unwrap_or_else(|e| panic!("{e}"));
+    let kernels = compiled::corpus().unwrap().len();
+    assert_eq!(
+        r.len(),
+        kernels * 2 * 5 * 4,
+        "every build ran at every lane count"
+    );
+    let bad: Vec<String> = r
+        .iter()
+        .filter(|c| c.outcome != compiled::Outcome::Pass)
+        .map(|c| c.to_string())
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{} runs differ from the host:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
 fn csmith_programs_give_the_hosts_results() {
     let tc = toolchain();
     let s = csmith::campaign(&tc, 1, 30, 2, false).unwrap_or_else(|e| panic!("{e}"));

@@ -15,11 +15,27 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 
 #[test]
 fn weft_matches_qemu_on_random_programs() {
+    campaign(SEED, GenConfig::default());
+}
+
+/// The same with compressed instructions mixed in: 2- and 4-byte instructions at every
+/// halfword alignment, compressed branches, jumps, calls, loads and stores.
+#[test]
+fn weft_matches_qemu_on_random_programs_with_compressed_code() {
+    let cfg = GenConfig {
+        compressed: true,
+        ..GenConfig::default()
+    };
+    campaign(SEED_C, cfg);
+}
+
+const SEED_C: u64 = 0xc0de_0000;
+
+fn campaign(seed: u64, cfg: GenConfig) {
     if !qemu_available() {
         eprintln!("SKIPPED: qemu-system-riscv32 not installed (apt install qemu-system-misc)");
         return;
     }
-    let cfg = GenConfig::default();
     let failures: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..2u64)
             .map(|t| {
@@ -27,7 +43,7 @@ fn weft_matches_qemu_on_random_programs() {
                 s.spawn(move || {
                     let mut out = Vec::new();
                     for i in (t..COUNT).step_by(2) {
-                        let prog = TestProgram::generate(SEED + i, cfg);
+                        let prog = TestProgram::generate(seed + i, cfg);
                         let v = check(&prog, TIMEOUT);
                         if v.is_failure() {
                             let small = minimize(&prog, |p| check(p, TIMEOUT).is_failure());
@@ -99,7 +115,7 @@ fn minimizer_shrinks_to_the_culprit() {
 }
 
 /// End to end: a real weft/QEMU difference (`misa`: QEMU's spike CPU reports RV32GC with
-/// S and U modes, weft reports RV32IMAF) planted in a random program is found, and the
+/// S and U modes, weft reports RV32IMAFC) planted in a random program is found, and the
 /// minimizer reduces the body to that one block.
 #[test]
 fn a_planted_difference_is_found_and_minimized() {

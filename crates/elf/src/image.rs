@@ -231,6 +231,8 @@ pub struct Symbol {
 pub struct ElfImage {
     /// Entry point.
     pub entry: u32,
+    /// The header's `e_flags` (RISC-V: RVC, float ABI, RVE, TSO; see [`ElfImage::needs`]).
+    pub flags: u32,
     /// `PT_LOAD` segments, in file order.
     pub segments: Vec<Segment>,
     /// Sections, in header order (the null section left out).
@@ -239,7 +241,40 @@ pub struct ElfImage {
     pub symbols: Vec<Symbol>,
 }
 
+/// RISC-V `e_flags` bits (psABI).
+pub mod ef {
+    /// Uses compressed instructions.
+    pub const RVC: u32 = 0x1;
+    /// Float ABI field: 0 soft, 2 single, 4 double, 6 quad.
+    pub const FLOAT_ABI: u32 = 0x6;
+    /// Single-precision float ABI.
+    pub const FLOAT_ABI_SINGLE: u32 = 0x2;
+    /// The RV32E base (16 registers).
+    pub const RVE: u32 = 0x8;
+    /// Needs the TSO memory model.
+    pub const TSO: u32 = 0x10;
+}
+
 impl ElfImage {
+    /// What the header's `e_flags` say the program needs that weft (RV32IMAFC, ilp32 or
+    /// ilp32f, sequentially consistent memory) lacks: one message per need, empty if none.
+    pub fn needs(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        match self.flags & ef::FLOAT_ABI {
+            4 => out.push("the double-precision float ABI (ilp32d: the D extension)".into()),
+            6 => out.push("the quad-precision float ABI (ilp32q: the Q extension)".into()),
+            _ => {}
+        }
+        if self.flags & ef::RVE != 0 {
+            out.push("the RV32E base (ilp32e ABI)".into());
+        }
+        let known = ef::RVC | ef::FLOAT_ABI | ef::RVE | ef::TSO;
+        if self.flags & !known != 0 {
+            out.push(format!("unknown e_flags bits {:#x}", self.flags & !known));
+        }
+        out
+    }
+
     /// The section with this name, if any.
     pub fn section(&self, name: &str) -> Option<&Section> {
         self.sections.iter().find(|s| s.name == name)

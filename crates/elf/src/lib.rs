@@ -22,7 +22,7 @@ mod write;
 
 pub use append::append_section;
 pub use image::{
-    ElfImage, Section, SectionFlags, SectionKind, Segment, SegmentFlags, Symbol, SymbolBinding,
+    ef, ElfImage, Section, SectionFlags, SectionKind, Segment, SegmentFlags, Symbol, SymbolBinding,
     SymbolKind,
 };
 pub use read::{read_elf, ElfError};

@@ -149,6 +149,7 @@ pub fn read_elf(bytes: &[u8]) -> Result<ElfImage, ElfError> {
     let (sections, symbols) = read_sections(header, bytes)?;
     Ok(ElfImage {
         entry,
+        flags: header.e_flags(e),
         segments,
         sections,
         symbols,

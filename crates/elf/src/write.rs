@@ -96,6 +96,8 @@ pub struct ElfBuilder {
     pub sections: Vec<OutSection>,
     /// Symbols (any order; locals are written first).
     pub symbols: Vec<OutSymbol>,
+    /// The code uses compressed instructions (sets `EF_RISCV_RVC`).
+    pub rvc: bool,
 }
 
 /// RISC-V ELF flags: single-precision float ABI (the assembler's output uses F registers).
@@ -191,7 +193,7 @@ impl ElfBuilder {
             e_type: elf::ET_EXEC,
             e_machine: elf::EM_RISCV,
             e_entry: self.entry as u64,
-            e_flags: EF_RISCV_FLOAT_ABI_SINGLE,
+            e_flags: EF_RISCV_FLOAT_ABI_SINGLE | if self.rvc { crate::ef::RVC } else { 0 },
         })
         .map_err(|e| WriteError::Object(e.to_string()))?;
         w.write_align_program_headers();

@@ -48,7 +48,7 @@ csrs! {
     FRM = 0x002, "frm", ReadWrite, "per lane: dynamic rounding mode";
     FCSR = 0x003, "fcsr", ReadWrite, "per lane: frm << 5 | fflags";
     MSTATUS = 0x300, "mstatus", ReadWrite, "per warp: machine status: MIE, MPIE and FS writable (FS = Off makes float instructions illegal; any float instruction makes it Dirty), MPP reads M, SD = FS is Dirty";
-    MISA = 0x301, "misa", ReadWrite, "machine ISA: RV32IMAF (WARL: writes are ignored)";
+    MISA = 0x301, "misa", ReadWrite, "machine ISA: RV32IMAFC (WARL: writes are ignored)";
     MEDELEG = 0x302, "medeleg", ReadWrite, "per warp: read as written, no effect (no S-mode)";
     MIDELEG = 0x303, "mideleg", ReadWrite, "per warp: read as written, no effect (no S-mode)";
     MIE = 0x304, "mie", ReadWrite, "per warp: interrupt enables (the watchdog SOFT interrupt is bit 16)";

@@ -34,7 +34,7 @@ macro_rules! faults {
 
 faults! {
     IllegalInstruction = 1, "ILLEGAL_INSTRUCTION", "the word at pc does not decode, or an instruction is used illegally (e.g. a write to a read-only CSR)";
-    FetchFault = 2, "FETCH_FAULT", "pc is outside executable memory or not 4-byte aligned";
+    FetchFault = 2, "FETCH_FAULT", "pc is outside executable memory or odd, or a 4-byte instruction runs past the end of memory";
     LoadFault = 3, "LOAD_FAULT", "a load touched an unmapped address";
     StoreFault = 4, "STORE_FAULT", "a store or AMO touched an unmapped or read-only address";
     DivergeOverflow = 5, "DIVERGE_OVERFLOW", "a divergent branch or diverge found the divergence stack full";
@@ -49,5 +49,5 @@ faults! {
     SpawnFault = 14, "SPAWN_FAULT", "wspawn asked for more warps than the core has";
     BarrierFault = 15, "BARRIER_FAULT", "a barrier id out of range or a count larger than the warps that exist";
     LanesLost = 16, "LANES_LOST", "a warp halted while some of its lanes still waited to run (a split's else path)";
-    MisalignedTarget = 17, "MISALIGNED_TARGET", "a taken branch or jump whose target is not 4-byte aligned (RISC-V's instruction-address-misaligned exception, mcause 0)";
+    MisalignedTarget = 17, "MISALIGNED_TARGET", "a taken branch or jump to an odd target (RISC-V's instruction-address-misaligned exception, mcause 0; with the C extension no encoding can produce one: offsets are even and jalr clears bit 0)";
 }

@@ -3,6 +3,7 @@
 //! Both directions are driven by the operand syntax of the instruction's table row
 //! (see [`crate::table`]), so there is exactly one description of every encoding.
 
+use crate::compressed::{decode16, encode16, COp};
 use crate::table::{Entry, Op, OP_BRANCH, TABLE};
 use std::sync::OnceLock;
 use thiserror::Error;
@@ -27,6 +28,9 @@ pub struct Inst {
     /// Immediate: sign-extended offset or value, shift amount, CSR number, U-type value
     /// (already shifted left by 12), or fence sets (pred << 4 | succ).
     pub imm: i32,
+    /// For a 16-bit instruction, its compressed form (the fields above are its 32-bit
+    /// expansion); `None` for a 32-bit instruction.
+    pub compressed: Option<COp>,
 }
 
 /// Why a word does not decode.
@@ -36,8 +40,8 @@ pub enum DecodeError {
     /// No table row matches the word.
     #[error("unknown instruction word {0:#010x}")]
     Unknown(u32),
-    /// A compressed (16-bit) instruction; weft decodes 32-bit instructions only.
-    #[error("compressed instruction {0:#06x} (the C extension is not supported)")]
+    /// A 16-bit word that is no RV32C instruction (reserved, illegal, or of RV64/D).
+    #[error("compressed instruction {0:#06x} is reserved or not in RV32FC")]
     Compressed(u16),
     /// A rounding-mode field holds a reserved value (5 or 6).
     #[error("reserved rounding mode {rm} in {word:#010x}")]
@@ -76,6 +80,14 @@ pub enum EncodeError {
     /// A register number above 31.
     #[error("register number {0} out of range")]
     Register(u8),
+    /// An operand that the compressed form cannot express.
+    #[error("compressed form: {what} {why}")]
+    Compressed {
+        /// Which operand.
+        what: &'static str,
+        /// What is wrong with it.
+        why: &'static str,
+    },
 }
 
 const fn bits(w: u32, hi: u32, lo: u32) -> u32 {
@@ -156,7 +168,36 @@ impl Inst {
             rm: 0,
             aqrl: 0,
             imm: 0,
+            compressed: None,
         }
+    }
+
+    /// The instruction's length in bytes: 2 for a compressed instruction, else 4.
+    #[inline(always)]
+    #[allow(clippy::len_without_is_empty)] // an instruction is never empty
+    pub const fn len(&self) -> u32 {
+        if self.compressed.is_some() {
+            2
+        } else {
+            4
+        }
+    }
+
+    /// The length in bytes of the instruction whose first halfword is `h` (by its low two
+    /// bits, the RISC-V length rule for weft's 16- and 32-bit instructions).
+    #[inline(always)]
+    pub const fn len_of(h: u16) -> u32 {
+        if h & 3 == 3 {
+            4
+        } else {
+            2
+        }
+    }
+
+    /// Encode into the little-endian bytes of the instruction (2 or 4 of them).
+    pub fn encode_bytes(&self) -> Result<Vec<u8>, EncodeError> {
+        let w = self.encode()?;
+        Ok(w.to_le_bytes()[..self.len() as usize].to_vec())
     }
 
     /// Decode `w` as a lane executes it: like [`Inst::decode`], but a FENCE or FENCE.I word
@@ -178,10 +219,12 @@ impl Inst {
         }
     }
 
-    /// Decode one 32-bit instruction word (exactly: every field the table fixes must match).
+    /// Decode the instruction that starts `w` (exactly: every field the table fixes must
+    /// match). If bits 1:0 are not 0b11 it is a 16-bit instruction in the low half and the
+    /// high half is ignored (see [`Inst::len`]).
     pub fn decode(w: u32) -> Result<Inst, DecodeError> {
         if w & 3 != 3 {
-            return Err(DecodeError::Compressed(w as u16));
+            return decode16(w as u16).ok_or(DecodeError::Compressed(w as u16));
         }
         let e = buckets()[(w & 0x7f) as usize]
             .iter()
@@ -218,8 +261,12 @@ impl Inst {
         Ok(i)
     }
 
-    /// Encode back into a 32-bit word. Fails if an operand does not fit its field.
+    /// Encode back into a word (a compressed instruction's halfword in the low 16 bits).
+    /// Fails if an operand does not fit its field.
     pub fn encode(&self) -> Result<u32, EncodeError> {
+        if let Some(c) = self.compressed {
+            return encode16(self, c.entry()).map(u32::from);
+        }
         let e = self.op.entry();
         let mut w = e.matches;
         for r in [self.rd, self.rs1, self.rs2, self.rs3] {

@@ -1,4 +1,5 @@
-//! weft-isa: the weft instruction set — RV32IMAF + Zicsr + Zifencei, weft's divergence
+//! weft-isa: the weft instruction set — RV32IMAFC + Zicsr + Zifencei (the 16-bit RV32C forms
+//! in [`compressed`], expanded to their 32-bit instructions), weft's divergence
 //! instructions (`converge`, `diverge`) and the Vortex SIMT extension — as one table
 //! ([`table`]) from which decoding, encoding, text and documentation are derived; plus the CSR
 //! names ([`csr`]) and the fault codes ([`fault`]).
@@ -11,6 +12,7 @@
 //! assert_eq!(i.encode().unwrap(), 0x00a58533);
 //! ```
 
+pub mod compressed;
 pub mod csr;
 pub mod fault;
 pub mod inst;
@@ -18,6 +20,7 @@ pub mod listing;
 pub mod table;
 pub mod text;
 
+pub use compressed::{CEntry, COp, CTABLE};
 pub use fault::FaultCode;
 pub use inst::{DecodeError, EncodeError, Inst};
 pub use table::{Class, Entry, Op, TABLE};

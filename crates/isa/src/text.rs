@@ -68,6 +68,9 @@ pub fn fence_set(bits: u32) -> String {
 
 /// The mnemonic, with `.aq` / `.rl` / `.aqrl` for atomics that set those bits.
 pub fn mnemonic(i: &Inst) -> String {
+    if let Some(c) = i.compressed {
+        return c.entry().name.to_string();
+    }
     let e = i.op.entry();
     let suffix = if e.matches & 0x7f == OP_AMO {
         ["", ".rl", ".aq", ".aqrl"][(i.aqrl & 3) as usize]
@@ -81,9 +84,12 @@ impl Inst {
     /// The operands as text. With `pc`, branch and jump targets are absolute addresses
     /// (`0x80000010`), as GNU tools print them; without, they are relative to `.` (`.+16`).
     pub fn operands(&self, pc: Option<u32>) -> String {
-        let e = self.op.entry();
+        let args = match self.compressed {
+            Some(c) => c.entry().args,
+            None => self.op.entry().args,
+        };
         let mut out = String::new();
-        for c in e.args.chars() {
+        for c in args.chars() {
             match c {
                 'd' => out.push_str(XREG_ABI[self.rd as usize & 31]),
                 's' => out.push_str(XREG_ABI[self.rs1 as usize & 31]),

@@ -14,10 +14,10 @@ use crate::table::{Reconv, ReconvTable};
 use thiserror::Error;
 use weft_isa::Inst;
 
-/// A range of code: little-endian 32-bit instruction words starting at `base`.
+/// A range of code: little-endian instructions (2 or 4 bytes each) starting at `base`.
 #[derive(Clone, Copy, Debug)]
 pub struct CodeRegion<'a> {
-    /// Address of the first byte (4-byte aligned).
+    /// Address of the first byte (2-byte aligned).
     pub base: u32,
     /// The bytes; a trailing partial word is ignored (with a [`Warning`]).
     pub bytes: &'a [u8],
@@ -49,8 +49,8 @@ impl Symbol {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum AnalysisError {
-    /// A region's base is not 4-byte aligned.
-    #[error("code region at {base:#010x} is not 4-byte aligned")]
+    /// A region's base is not 2-byte aligned.
+    #[error("code region at {base:#010x} is not 2-byte aligned")]
     MisalignedRegion {
         /// The base.
         base: u32,
@@ -86,15 +86,15 @@ pub enum Warning {
         addr: u32,
     },
     /// A symbol that is not on an instruction word boundary.
-    #[error("symbol {name} at {addr:#010x} is not 4-byte aligned; ignored")]
+    #[error("symbol {name} at {addr:#010x} is not 2-byte aligned; ignored")]
     MisalignedSymbol {
         /// Name.
         name: String,
         /// Address.
         addr: u32,
     },
-    /// A region whose length is not a multiple of 4.
-    #[error("code region at {base:#010x}: {count} trailing bytes are not a whole word; ignored")]
+    /// A region whose length is odd.
+    #[error("code region at {base:#010x}: {count} trailing byte is not a whole halfword; ignored")]
     TrailingBytes {
         /// The region's base.
         base: u32,
@@ -207,7 +207,7 @@ pub fn analyze_with_data(
     // Validate regions and sort them by base.
     let mut regs: Vec<(u32, u64, &[u8])> = Vec::with_capacity(regions.len());
     for r in regions {
-        if r.base % 4 != 0 {
+        if r.base % 2 != 0 {
             return Err(AnalysisError::MisalignedRegion { base: r.base });
         }
         let end = r.base as u64 + r.bytes.len() as u64;
@@ -217,7 +217,7 @@ pub fn analyze_with_data(
                 len: r.bytes.len(),
             });
         }
-        let tail = r.bytes.len() % 4;
+        let tail = r.bytes.len() % 2;
         if tail != 0 {
             warnings.push(Warning::TrailingBytes {
                 base: r.base,
@@ -247,7 +247,7 @@ pub fn analyze_with_data(
                 name: s.name.clone(),
                 addr: s.addr,
             });
-        } else if s.addr % 4 != 0 {
+        } else if s.addr % 2 != 0 {
             warnings.push(Warning::MisalignedSymbol {
                 name: s.name.clone(),
                 addr: s.addr,
@@ -285,10 +285,12 @@ pub fn analyze_with_data(
             if cursor < start {
                 extents.push(anon(cursor, start));
             }
+            // A sized function ends at an instruction boundary: an odd size is rounded up,
+            // so the code after it (another function) starts 2-byte aligned.
             let stop = if s.size == 0 {
                 next
             } else {
-                (start + s.size as u64).min(next)
+                ((start + s.size as u64 + 1) & !1).min(next)
             };
             extents.push(Extent {
                 name: s.name.clone(),
@@ -316,13 +318,7 @@ pub fn analyze_with_data(
         };
         let lo = (x.start - base) as usize;
         let hi = (x.end - base as u64) as usize;
-        let words: Vec<u32> = bytes
-            .get(lo..hi)
-            .unwrap_or(&[])
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        let cfg = Cfg::build_with_memory(x.start, &words, &mem);
+        let cfg = Cfg::build_from_bytes(x.start, bytes.get(lo..hi).unwrap_or(&[]), &mem);
         let mut branches = Vec::new();
         let mut jumps = Vec::new();
         for (pc, inst, reconv) in cfg.reconvergence() {

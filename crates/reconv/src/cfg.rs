@@ -15,6 +15,11 @@
 //!   `tmask`, and undecodable words: edge to the exit; `wfi` continues;
 //! - falling off the end of the function: edge to the exit.
 //!
+//! Instructions are 2 or 4 bytes long (the C extension): the function's bytes are walked
+//! from its start by each instruction's length ([`decode_code`]), so a target is an
+//! instruction of the function only if that walk reaches its address; any other target
+//! (outside the function, or inside an instruction) is an edge to the exit.
+//!
 //! Blocks are numbered by address; node `blocks.len()` is the virtual exit. Regions that
 //! cannot reach the exit (infinite loops) get virtual edges from
 //! [`crate::postdom::connect_dead_ends`].
@@ -98,12 +103,46 @@ pub struct Block {
     pub succs: Vec<usize>,
 }
 
+/// Decode a function's bytes from `start`, instruction by instruction (2 or 4 bytes each, by
+/// the low bits of the first halfword): the instructions' addresses, the instructions
+/// (`None`: did not decode), and the address just past the last one. A trailing part of an
+/// instruction (a lone byte, or the first half of a 4-byte one) is not code.
+pub fn decode_code(start: u32, bytes: &[u8]) -> (Vec<u32>, Vec<Option<Inst>>, u32) {
+    let (mut pcs, mut insts) = (Vec::new(), Vec::new());
+    let mut off = 0usize;
+    while let Some(b) = bytes.get(off..off + 2) {
+        let h = u16::from_le_bytes([b[0], b[1]]);
+        let len = Inst::len_of(h) as usize;
+        let w = if len == 2 {
+            h as u32
+        } else {
+            match bytes.get(off..off + 4) {
+                Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                None => break,
+            }
+        };
+        pcs.push(start.wrapping_add(off as u32));
+        insts.push(Inst::decode(w).ok());
+        off += len;
+    }
+    (pcs, insts, start.wrapping_add(off as u32))
+}
+
+/// The index of the instruction at `pc` among `pcs` (sorted), if one starts there.
+pub(crate) fn index_in(pcs: &[u32], pc: u32) -> Option<usize> {
+    pcs.binary_search(&pc).ok()
+}
+
 /// The control-flow graph of one function.
 #[derive(Clone, Debug)]
 pub struct Cfg {
     /// Address of the function's first instruction.
     pub start: u32,
-    /// Decoded instructions, one per word (`None`: the word did not decode).
+    /// Address just past the function's last instruction.
+    pub end: u32,
+    /// The address of every instruction, in order.
+    pub pcs: Vec<u32>,
+    /// Decoded instructions, one per entry of `pcs` (`None`: it did not decode).
     pub insts: Vec<Option<Inst>>,
     /// Basic blocks in address order.
     pub blocks: Vec<Block>,
@@ -120,21 +159,25 @@ pub struct Cfg {
 impl Cfg {
     /// Build the CFG of the function whose instruction words (already little-endian decoded)
     /// start at `start`, without jump-table resolution (no memory to read tables from). The
-    /// function ends after the last word.
+    /// function ends after the last word. (Words are the function's bytes, four at a time:
+    /// a word may hold two compressed instructions.)
     pub fn build(start: u32, words: &[u32]) -> Cfg {
         Cfg::build_with_memory(start, words, &Memory::default())
     }
 
-    /// Build the CFG, resolving jump tables ([`crate::jumptable`]) from `mem`.
+    /// [`Cfg::build`], resolving jump tables ([`crate::jumptable`]) from `mem`.
     pub fn build_with_memory(start: u32, words: &[u32], mem: &Memory<'_>) -> Cfg {
-        let insts: Vec<Option<Inst>> = words.iter().map(|&w| Inst::decode(w).ok()).collect();
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        Cfg::build_from_bytes(start, &bytes, mem)
+    }
+
+    /// Build the CFG of the function whose code is `bytes` at `start`, resolving jump
+    /// tables from `mem`.
+    pub fn build_from_bytes(start: u32, bytes: &[u8], mem: &Memory<'_>) -> Cfg {
+        let (pcs, insts, end) = decode_code(start, bytes);
         let n = insts.len();
-        // Word index of an in-function, word-aligned address.
-        let index_of = |pc: u32| -> Option<usize> {
-            let off = pc.wrapping_sub(start);
-            (off.is_multiple_of(4) && ((off / 4) as usize) < n).then_some((off / 4) as usize)
-        };
-        let pc_of = |i: usize| start.wrapping_add(4 * i as u32);
+        let index_of = |pc: u32| index_in(&pcs, pc);
+        let pc_of = |i: usize| pcs.get(i).copied().unwrap_or(end);
         let flows: Vec<Flow> = (0..n).map(|i| flow(insts[i].as_ref(), pc_of(i))).collect();
 
         // Leaders: the entry, every in-function target, every instruction after a terminator.
@@ -152,7 +195,7 @@ impl Cfg {
                 leader[i + 1] = true;
             }
         }
-        let (jumps, unresolved) = resolve_jumps(start, &insts, &flows, &mut leader, mem);
+        let (jumps, unresolved) = resolve_jumps(&pcs, end, &insts, &flows, &mut leader, mem);
         let jump_of = |i: usize| jumps.iter().find(|t| t.pc == pc_of(i));
         let starts: Vec<usize> = (0..n).filter(|&i| leader[i]).collect();
         let exit = starts.len();
@@ -197,6 +240,8 @@ impl Cfg {
         }
         let mut cfg = Cfg {
             start,
+            end,
+            pcs,
             insts,
             blocks,
             virtual_exits: Vec::new(),
@@ -225,11 +270,14 @@ impl Cfg {
 
     /// The instruction at `pc`, if it is in the function and decodes.
     pub fn inst_at(&self, pc: u32) -> Option<&Inst> {
-        let off = pc.wrapping_sub(self.start);
-        if !off.is_multiple_of(4) {
-            return None;
-        }
-        self.insts.get((off / 4) as usize)?.as_ref()
+        self.insts.get(index_in(&self.pcs, pc)?)?.as_ref()
+    }
+
+    /// The address of the last instruction of block `b`.
+    pub fn last_pc(&self, b: usize) -> u32 {
+        let end = self.blocks[b].end;
+        let i = index_in(&self.pcs, end).unwrap_or(self.pcs.len());
+        self.pcs[i.saturating_sub(1)]
     }
 
     /// The resolved jump table of the `jalr` at `pc`, if any.
@@ -243,15 +291,15 @@ impl Cfg {
         let exit = self.exit();
         let ipdom = immediate_postdominators(&self.graph(), exit);
         let mut out = Vec::new();
-        for (b, blk) in self.blocks.iter().enumerate() {
-            let pc = blk.end.wrapping_sub(4);
+        for (b, idom) in ipdom.iter().enumerate().take(self.blocks.len()) {
+            let pc = self.last_pc(b);
             let Some(inst) = self.inst_at(pc) else {
                 continue;
             };
             if !matches!(flow(Some(inst), pc), Flow::Cond { .. }) && self.jump_at(pc).is_none() {
                 continue;
             }
-            let reconv = match ipdom[b] {
+            let reconv = match *idom {
                 Some(d) if d < exit => Reconv::At(self.blocks[d].start),
                 // The exit, or no post-dominator at all: a branch whose every path ends in a
                 // call that does not return.
@@ -267,34 +315,31 @@ impl Cfg {
 /// could enter as a leader (only when the function has a candidate). Returns the resolved
 /// tables in pc order and the pcs of the candidates left unresolved.
 fn resolve_jumps(
-    start: u32,
+    pcs: &[u32],
+    end: u32,
     insts: &[Option<Inst>],
     flows: &[Flow],
     leader: &mut [bool],
     mem: &Memory<'_>,
 ) -> (Vec<JumpTable>, Vec<u32>) {
     let n = insts.len();
-    let pc_of = |i: usize| start.wrapping_add(4 * i as u32);
+    let start = pcs.first().copied().unwrap_or(end);
+    let pc_of = |i: usize| pcs.get(i).copied().unwrap_or(end);
     let cands: Vec<usize> = (0..n)
         .filter(|&i| insts[i].as_ref().is_some_and(is_candidate))
         .collect();
     if cands.is_empty() {
         return (Vec::new(), Vec::new());
     }
-    let end = pc_of(n);
     let mut addressed = vec![false; n];
     for &a in mem.addresses_in(start, if end < start { u32::MAX } else { end }) {
-        let i = (a.wrapping_sub(start) / 4) as usize;
-        if i < n {
+        if let Some(i) = index_in(pcs, a) {
             addressed[i] = true;
             leader[i] = true;
         }
     }
     // Instruction-level predecessors over the known (direct) edges.
-    let index_of = |pc: u32| {
-        let off = pc.wrapping_sub(start);
-        (off.is_multiple_of(4) && ((off / 4) as usize) < n).then_some((off / 4) as usize)
-    };
+    let index_of = |pc: u32| index_in(pcs, pc);
     let mut preds = vec![Vec::new(); n];
     for (i, f) in flows.iter().enumerate() {
         let next = (i + 1 < n).then_some(i + 1);
@@ -314,7 +359,8 @@ fn resolve_jumps(
     let mut tentative = Vec::new();
     {
         let f = Func {
-            start,
+            pcs,
+            end,
             insts,
             leader,
             addressed: &addressed,
@@ -343,7 +389,8 @@ fn resolve_jumps(
             }
         }
         let f = Func {
-            start,
+            pcs,
+            end,
             insts,
             leader,
             addressed: &addressed,

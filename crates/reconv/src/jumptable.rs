@@ -50,7 +50,7 @@ pub struct DataRegion<'a> {
 pub struct Memory<'a> {
     regions: Vec<DataRegion<'a>>,
     /// Every 4-aligned word value found at a 4-aligned address whose value is itself
-    /// 4-aligned (a possible code address), sorted, without duplicates.
+    /// 2-aligned (a possible code address, with compressed code), sorted, without duplicates.
     addresses: Vec<u32>,
 }
 
@@ -61,7 +61,7 @@ impl<'a> Memory<'a> {
             regions,
             addresses: Vec::new(),
         };
-        let mut a: Vec<u32> = m.aligned_words().filter(|w| w.is_multiple_of(4)).collect();
+        let mut a: Vec<u32> = m.aligned_words().filter(|w| w.is_multiple_of(2)).collect();
         a.sort_unstable();
         a.dedup();
         m.addresses = a;
@@ -336,8 +336,10 @@ impl Eval {
 
 /// The part of a function the resolver sees.
 pub struct Func<'a> {
-    /// Address of the first instruction.
-    pub start: u32,
+    /// The address of every instruction (2 or 4 bytes apart).
+    pub pcs: &'a [u32],
+    /// Address just past the last instruction.
+    pub end: u32,
     /// Decoded instructions.
     pub insts: &'a [Option<Inst>],
     /// Whether each instruction starts a basic block.
@@ -351,12 +353,10 @@ pub struct Func<'a> {
 
 impl Func<'_> {
     fn pc(&self, i: usize) -> u32 {
-        self.start.wrapping_add(4 * i as u32)
+        self.pcs.get(i).copied().unwrap_or(self.end)
     }
     fn index(&self, pc: u32) -> Option<usize> {
-        let off = pc.wrapping_sub(self.start);
-        (off.is_multiple_of(4) && ((off / 4) as usize) < self.insts.len())
-            .then_some((off / 4) as usize)
+        crate::cfg::index_in(self.pcs, pc)
     }
     fn block_start(&self, mut i: usize) -> usize {
         while !self.leader[i] {
@@ -609,8 +609,7 @@ pub fn resolve(
     } = shape;
     let target_of = |w: u32| relative_to.map_or(w, |r| r.wrapping_add(w));
     // Read the table.
-    let fend = f.pc(f.insts.len());
-    let in_fn = |w: u32| w.is_multiple_of(4) && w >= f.start && w < fend;
+    let in_fn = |w: u32| f.index(w).is_some();
     let mut entries = Vec::new();
     match bound {
         Some(n) if n == 0 || n > MAX_ENTRIES => return None,

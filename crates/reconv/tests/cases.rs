@@ -407,12 +407,12 @@ fn bad_regions_and_symbols() {
     assert_eq!(
         analyze(
             &[CodeRegion {
-                base: 2,
+                base: 1,
                 bytes: &code
             }],
             &[]
         ),
-        Err(AnalysisError::MisalignedRegion { base: 2 })
+        Err(AnalysisError::MisalignedRegion { base: 1 })
     );
     assert!(matches!(
         analyze(
@@ -448,7 +448,7 @@ fn bad_regions_and_symbols() {
             base: 0,
             bytes: &code,
         }],
-        &[Symbol::new("data", 0x100, 4), Symbol::new("odd", 2, 0)],
+        &[Symbol::new("data", 0x100, 4), Symbol::new("odd", 3, 0)],
     )
     .expect("analysis");
     assert_eq!(
@@ -461,7 +461,7 @@ fn bad_regions_and_symbols() {
             },
             Warning::MisalignedSymbol {
                 name: "odd".into(),
-                addr: 2
+                addr: 3
             },
         ]
     );

@@ -256,34 +256,41 @@ fn check(e: &Elf) -> Report {
         };
         let lo = (f.start - base) as usize;
         let hi = (f.end - base) as usize;
-        let words: Vec<u32> = bytes[lo..hi]
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        let n = words.len();
-        let node = |pc: u32| {
-            let off = pc.wrapping_sub(f.start);
-            if off % 4 == 0 && ((off / 4) as usize) < n {
-                (off / 4) as usize
+        // The instructions, walked here by length (2 bytes unless bits 1:0 are 0b11).
+        let code = &bytes[lo..hi];
+        let mut insts: Vec<(u32, u32, Option<Inst>)> = Vec::new(); // (pc, length, inst)
+        let mut off = 0;
+        while off + 2 <= code.len() {
+            let h = u16::from_le_bytes([code[off], code[off + 1]]) as u32;
+            let (len, w) = if h & 3 != 3 {
+                (2, h)
+            } else if off + 4 <= code.len() {
+                let w =
+                    u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
+                (4, w)
             } else {
-                n
-            }
-        };
+                break;
+            };
+            insts.push((f.start + off as u32, len, Inst::decode(w).ok()));
+            off += len as usize;
+        }
+        let n = insts.len();
+        let node = |pc: u32| insts.binary_search_by_key(&pc, |x| x.0).unwrap_or(n);
         // The table each resolved jump reads, as the relocations give it.
         let oracle_targets: BTreeMap<u32, &Vec<u32>> = f
             .jumps
             .iter()
             .map(|j| (j.pc, &e.tables[&j.table.table]))
             .collect();
-        let mut g: Vec<Vec<usize>> = (0..n)
-            .map(|i| {
-                let pc = f.start + 4 * i as u32;
+        let mut g: Vec<Vec<usize>> = insts
+            .iter()
+            .map(|&(pc, len, inst)| {
                 if let Some(t) = oracle_targets.get(&pc) {
                     return t.iter().map(|&w| node(w)).collect();
                 }
-                match flow(Inst::decode(words[i]).ok().as_ref(), pc) {
-                    Flow::Next => vec![node(pc + 4)],
-                    Flow::Cond { target } => vec![node(pc + 4), node(target)],
+                match flow(inst.as_ref(), pc) {
+                    Flow::Next => vec![node(pc + len)],
+                    Flow::Cond { target } => vec![node(pc + len), node(target)],
                     Flow::Jump { target } => vec![node(target)],
                     Flow::Exit(_) => vec![n],
                 }
@@ -295,9 +302,9 @@ fn check(e: &Elf) -> Report {
             .iter()
             .map(|(base, bytes)| DataRegion { base: *base, bytes })
             .collect();
-        let cfg = Cfg::build_with_memory(f.start, &words, &Memory::new(data));
+        let cfg = Cfg::build_from_bytes(f.start, code, &Memory::new(data));
         for &b in &cfg.virtual_exits {
-            let last = node(cfg.blocks[b].end - 4);
+            let last = node(cfg.last_pc(b));
             g[last].push(n);
         }
         let pd = postdom_sets(&g, n);
@@ -311,12 +318,10 @@ fn check(e: &Elf) -> Report {
             if c == n {
                 Reconv::AtExit
             } else {
-                Reconv::At(f.start + 4 * c as u32)
+                Reconv::At(insts[c].0)
             }
         };
-        for (i, &w) in words.iter().enumerate() {
-            let pc = f.start + 4 * i as u32;
-            let inst = Inst::decode(w).ok();
+        for (i, &(pc, _, inst)) in insts.iter().enumerate() {
             let is_branch = matches!(flow(inst.as_ref(), pc), Flow::Cond { .. });
             let is_jump = oracle_targets.contains_key(&pc);
             let got = a.table.get(pc);
@@ -415,7 +420,12 @@ const OPTS: [&str; 5] = ["-O0", "-O1", "-O2", "-O3", "-Os"];
 
 fn compiled(tool: &str, hint: &str, common: &[&str]) {
     require(tool, hint);
-    let dir = out_dir(tool);
+    let tag = if common.contains(&"-march=rv32imafc") {
+        "-rvc"
+    } else {
+        ""
+    };
+    let dir = out_dir(&format!("{tool}{tag}"));
     let mut summary = Vec::new();
     for model in ["medlow", "medany"] {
         for opt in OPTS {
@@ -423,7 +433,7 @@ fn compiled(tool: &str, hint: &str, common: &[&str]) {
             let mut args: Vec<&str> = common.to_vec();
             args.push(opt);
             args.push(&cm);
-            let name = format!("{tool}{opt}-{model}");
+            let name = format!("{tool}{opt}-{model}{tag}");
             let bytes = build(tool, &args, &dir.join(format!("{name}.elf")));
             let e = read_elf(&name, &bytes);
             let rep = check(&e);
@@ -452,6 +462,40 @@ fn clang_14_all_levels() {
             "-nostdlib",
             "-ffreestanding",
             "-fuse-ld=lld",
+            "-Wl,-Ttext=0x80000000",
+            "-Wl,--emit-relocs",
+        ],
+    );
+}
+
+#[test]
+fn clang_14_all_levels_compressed() {
+    compiled(
+        "clang",
+        "Debian clang 14 with lld",
+        &[
+            "--target=riscv32-unknown-elf",
+            "-march=rv32imafc",
+            "-mabi=ilp32f",
+            "-nostdlib",
+            "-ffreestanding",
+            "-fuse-ld=lld",
+            "-Wl,-Ttext=0x80000000",
+            "-Wl,--emit-relocs",
+        ],
+    );
+}
+
+#[test]
+fn riscv_gcc_12_all_levels_compressed() {
+    compiled(
+        "riscv64-unknown-elf-gcc",
+        "Debian's gcc-riscv64-unknown-elf 12",
+        &[
+            "-march=rv32imafc",
+            "-mabi=ilp32f",
+            "-nostdlib",
+            "-ffreestanding",
             "-Wl,-Ttext=0x80000000",
             "-Wl,--emit-relocs",
         ],

@@ -351,7 +351,7 @@ proptest! {
         for (pc, r) in a.table.iter() {
             let f = a.function_at(pc).expect("branch inside a function");
             if let Reconv::At(t) = r {
-                prop_assert!(t >= f.start && t < f.end && t % 4 == 0);
+                prop_assert!(t >= f.start && t < f.end && t % 2 == 0);
             }
         }
         // Functions do not overlap and stay in the region.

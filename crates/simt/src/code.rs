@@ -1,6 +1,8 @@
-//! The decoded-instruction cache: every word of the program's executable range decoded once
-//! at load, with its reconvergence-table entry attached. Stores into the range invalidate the
-//! slot, so self-modifying code still sees the new word (stronger than `fence.i` requires).
+//! The decoded-instruction cache: one slot per halfword of the program's executable range
+//! (instructions are 2 or 4 bytes long and 2-byte aligned with the C extension), each decoded
+//! once at load with its reconvergence-table entry attached. A store into the range
+//! invalidates every slot whose instruction (up to 4 bytes from the slot) it writes a byte of,
+//! so self-modifying code still sees the new bytes (stronger than `fence.i` requires).
 
 use crate::divergence::Reconv;
 use crate::exec::Issue;
@@ -14,7 +16,7 @@ pub(crate) type Handler = fn(&mut Issue<'_>) -> Result<(), Trap>;
 
 /// Chooses the handler of an operation for warps of a lane count (`fast::handler_for`; the
 /// cache is given it, so that it depends on no executor).
-pub(crate) type Select = fn(Op, usize) -> Handler;
+pub(crate) type Select = fn(&Inst, usize) -> Handler;
 
 /// A decoded-cache slot's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,8 +25,10 @@ pub(crate) enum SlotState {
     Empty,
     /// Holds a valid instruction.
     Valid,
-    /// The word does not decode.
+    /// The bytes do not decode.
     Illegal,
+    /// A 4-byte instruction runs past the end of readable memory.
+    Unreadable,
 }
 
 #[derive(Clone, Copy)]
@@ -66,7 +70,7 @@ impl CodeCache {
             inst,
             state: SlotState::Empty,
             reconv: Reconv::None,
-            handler: select(Op::Addi, lanes),
+            handler: select(&inst, lanes),
         };
         CodeCache {
             lo: 0,
@@ -81,13 +85,13 @@ impl CodeCache {
     /// Cover `[addr, addr + len)` (ranges are merged into one span).
     pub fn add_range(&mut self, addr: u32, len: u32) {
         let (lo, hi) = if self.slots.is_empty() {
-            (addr & !3, addr.saturating_add(len))
+            (addr & !1, addr.saturating_add(len))
         } else {
-            let hi = self.lo + 4 * self.slots.len() as u32;
-            ((addr & !3).min(self.lo), addr.saturating_add(len).max(hi))
+            let hi = self.lo + 2 * self.slots.len() as u32;
+            ((addr & !1).min(self.lo), addr.saturating_add(len).max(hi))
         };
         self.lo = lo;
-        self.slots = vec![self.empty; (hi - lo).div_ceil(4) as usize];
+        self.slots = vec![self.empty; (hi - lo).div_ceil(2) as usize];
     }
 
     pub fn set_reconv(&mut self, r: HashMap<u32, Reconv>) {
@@ -97,75 +101,88 @@ impl CodeCache {
     /// Decode every slot now.
     pub fn fill(&mut self, mem: &Memory) {
         for i in 0..self.slots.len() {
-            let pc = self.lo + 4 * i as u32;
+            let pc = self.lo + 2 * i as u32;
             self.slots[i] = self.decode_at(mem, pc);
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn decode_at(&self, mem: &Memory, pc: u32) -> Slot {
         let reconv = self.reconv.get(&pc).copied().unwrap_or(Reconv::None);
-        match mem.load(0, pc, 4).ok().map(Inst::decode_exec) {
-            Some(Ok(inst)) => Slot {
+        let bad = |state| Slot {
+            state,
+            reconv,
+            ..self.empty
+        };
+        let Ok(h) = mem.load(0, pc, 2) else {
+            return bad(SlotState::Unreadable);
+        };
+        let word = if Inst::len_of(h as u16) == 2 {
+            Ok(h)
+        } else {
+            mem.load(0, pc, 4)
+        };
+        match word.map(Inst::decode_exec) {
+            Ok(Ok(inst)) => Slot {
                 inst,
                 state: SlotState::Valid,
                 reconv,
-                handler: (self.select)(inst.op, self.lanes),
+                handler: (self.select)(&inst, self.lanes),
             },
-            _ => Slot {
-                state: SlotState::Illegal,
-                reconv,
-                ..self.empty
-            },
+            Ok(Err(_)) => bad(SlotState::Illegal),
+            Err(_) => bad(SlotState::Unreadable),
+        }
+    }
+
+    #[cold]
+    fn result(s: Slot) -> Result<Slot, FaultCode> {
+        match s.state {
+            SlotState::Valid => Ok(s),
+            SlotState::Unreadable => Err(FaultCode::FetchFault),
+            _ => Err(FaultCode::IllegalInstruction),
         }
     }
 
     /// The instruction at `pc`.
     #[inline(always)]
     pub fn fetch(&mut self, mem: &Memory, pc: u32) -> Result<Slot, FaultCode> {
-        if pc & 3 != 0 {
+        if pc & 1 != 0 {
             return Err(FaultCode::FetchFault);
         }
-        let i = (pc.wrapping_sub(self.lo) / 4) as usize;
+        let i = (pc.wrapping_sub(self.lo) / 2) as usize;
         if let Some(s) = self.slots.get(i) {
             if s.state == SlotState::Valid {
                 return Ok(*s);
             }
-            if s.state == SlotState::Illegal {
-                return Err(FaultCode::IllegalInstruction);
+            if s.state != SlotState::Empty {
+                return Self::result(*s);
             }
             let s = self.decode_at(mem, pc);
             self.slots[i] = s;
-            return if s.state == SlotState::Valid {
-                Ok(s)
-            } else {
-                Err(FaultCode::IllegalInstruction)
-            };
+            return Self::result(s);
         }
         if !mem.is_dram(pc) {
             return Err(FaultCode::FetchFault);
         }
-        let s = self.decode_at(mem, pc);
-        if s.state == SlotState::Valid {
-            Ok(s)
-        } else {
-            Err(FaultCode::IllegalInstruction)
-        }
+        Self::result(self.decode_at(mem, pc))
     }
 
     /// Is `addr` inside the decoded range (so a store there must invalidate)?
     #[inline(always)]
     pub fn covers(&self, addr: u32) -> bool {
-        (addr.wrapping_sub(self.lo) as u64) < 4 * self.slots.len() as u64
+        (addr.wrapping_sub(self.lo) as u64) < 2 * self.slots.len() as u64
     }
 
-    /// A store touched `addr..addr+size`: forget every decoded word it wrote a byte of (it
-    /// may start below the decoded range and run into it).
+    /// A store touched `addr..addr+size`: forget every slot whose instruction it may have
+    /// written a byte of: the halfwords it writes, and the one before the first (a 4-byte
+    /// instruction there runs into it). The store may start below the decoded range.
     #[inline]
     pub fn invalidate(&mut self, addr: u32, size: u32) {
-        let code = Span::new(self.lo, 4 * self.slots.len() as u32);
+        let code = Span::new(self.lo, 2 * self.slots.len() as u32);
         if let Some(hit) = Span::new(addr, size).intersect(code) {
-            let first = ((hit.start - self.lo) / 4) as usize;
-            let last = ((hit.end() - 1 - self.lo as u64) / 4) as usize;
+            let first = ((hit.start - self.lo) / 2).saturating_sub(1) as usize;
+            let last = ((hit.end() - 1 - self.lo as u64) / 2) as usize;
             for s in &mut self.slots[first..=last] {
                 s.state = SlotState::Empty;
             }
@@ -178,21 +195,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_store_forgets_exactly_the_words_it_writes_a_byte_of() {
-        // Code at 0x100..0x120; stores of 1, 2 and 4 bytes at every address around it, the
-        // answer checked byte by byte.
-        let (lo, words) = (0x100u32, 8u32);
-        for addr in lo - 8..lo + 4 * words + 8 {
+    fn a_store_forgets_exactly_the_slots_whose_four_bytes_it_writes_a_byte_of() {
+        // Code at 0x100..0x120, a slot per halfword; stores of 1, 2 and 4 bytes at every
+        // address around it, the answer checked byte by byte: a slot holds an instruction of
+        // up to 4 bytes, so a store into the next halfword may change it too.
+        let (lo, halves) = (0x100u32, 16u32);
+        for addr in lo - 8..lo + 2 * halves + 8 {
             for size in [1, 2, 4] {
                 let mut c = CodeCache::new(1, crate::fast::handler_for);
-                c.add_range(lo, 4 * words);
+                c.add_range(lo, 2 * halves);
                 for s in &mut c.slots {
                     s.state = SlotState::Valid;
                 }
                 c.invalidate(addr, size);
-                for k in 0..words {
-                    let word = lo + 4 * k;
-                    let written = (addr..addr + size).any(|b| (word..word + 4).contains(&b));
+                for k in 0..halves {
+                    let word = lo + 2 * k;
+                    let reach = (word + 4).min(lo + 2 * halves);
+                    let written = (addr..addr + size).any(|b| (word..reach).contains(&b));
                     assert_eq!(
                         c.slots[k as usize].state == SlotState::Empty,
                         written,

@@ -73,7 +73,7 @@ impl Issue<'_> {
         let active = warp.mask;
         let taken = taken & active;
         let target = pc.wrapping_add(i.imm as u32);
-        let fall = pc.wrapping_add(4);
+        let fall = pc.wrapping_add(i.len());
         if taken == active {
             warp.pc = target;
             return Ok(());
@@ -132,12 +132,12 @@ impl Issue<'_> {
         let Issue { c, w, i, pc, .. } = *self;
         let n = self.m.cfg.lanes;
         let target = pc.wrapping_add(i.imm as u32);
-        if target & 3 != 0 {
+        if target & 1 != 0 {
             return Err(misaligned_target(target));
         }
         let warp = &mut self.m.cores[c].warps[w];
         if i.rd != 0 {
-            let link = pc.wrapping_add(4);
+            let link = pc.wrapping_add(i.len());
             for l in lanes(warp.mask).filter(|&l| l < n) {
                 warp.x[i.rd as usize][l] = link;
             }
@@ -185,7 +185,7 @@ impl Issue<'_> {
         // Every executing lane's target must be aligned before anything changes.
         if let Some(t) = lanes(warp.mask)
             .map(|l| target_of(warp, l))
-            .find(|t| t & 3 != 0)
+            .find(|t| t & 1 != 0)
         {
             return Err(misaligned_target(t));
         }
@@ -216,7 +216,7 @@ impl Issue<'_> {
                 }));
             }
             let rc = if i.rd != 0 {
-                Reconv::At(pc.wrapping_add(4))
+                Reconv::At(pc.wrapping_add(i.len()))
             } else if mode == ReconvMode::Table {
                 match reconv {
                     Reconv::None => Reconv::AtExit,
@@ -235,7 +235,7 @@ impl Issue<'_> {
             warp.mask = go;
         }
         if i.rd != 0 {
-            let link = pc.wrapping_add(4);
+            let link = pc.wrapping_add(i.len());
             for l in lanes(warp.mask) {
                 warp.x[i.rd as usize][l] = link;
             }
@@ -250,9 +250,9 @@ impl Issue<'_> {
     /// `converge LABEL` at `pc`: the running group arrives at the topmost entry made by the
     /// branch at `source` in this activation (wherever it is on the stack); otherwise a NOP.
     pub(crate) fn converge(&mut self, source: u32, pc: u32) {
-        let Issue { c, w, .. } = *self;
+        let Issue { c, w, i, .. } = *self;
         let warp = &mut self.m.cores[c].warps[w];
-        let next = pc.wrapping_add(4);
+        let next = pc.wrapping_add(i.len());
         if let Some(k) = warp.stack.converge_target(source, &warp.calls) {
             warp.stats.reconvergences += 1;
             let nx = warp

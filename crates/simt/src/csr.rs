@@ -74,7 +74,7 @@ impl Machine {
             n::NUM_CORES => cfg.cores as u32,
             n::LOCAL_MEM_BASE => cfg.local_mem_base,
             n::NUM_BARRIERS | n::BARRIER => cfg.barriers as u32,
-            n::MISA => (1 << 30) | (1 << 0) | (1 << 5) | (1 << 8) | (1 << 12),
+            n::MISA => (1 << 30) | (1 << 0) | (1 << 2) | (1 << 5) | (1 << 8) | (1 << 12),
             n::MVENDORID => 0,
             x if reads_zero(x) => 0,
             n::MARCHID => 0x7765_6674,
@@ -162,7 +162,7 @@ impl Issue<'_> {
                         warp.x[i.rd as usize][l] = v;
                     }
                 }
-                warp.pc = pc.wrapping_add(4);
+                warp.pc = pc.wrapping_add(i.len());
                 return Ok(());
             }
         }
@@ -209,7 +209,7 @@ impl Issue<'_> {
                     warp.x[i.rd as usize][l] = old;
                 }
             }
-            warp.pc = pc.wrapping_add(4);
+            warp.pc = pc.wrapping_add(i.len());
             return Ok(());
         }
         // Warp-level CSR: the operand is taken before rd is written (rd may equal rs1).
@@ -238,7 +238,7 @@ impl Issue<'_> {
                 };
             }
         }
-        self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
+        self.m.cores[c].warps[w].pc = pc.wrapping_add(i.len());
         if writes {
             if let Err(t) = self.write_csr(csr, combine(old, operand)) {
                 self.m.cores[c].warps[w].x[i.rd as usize] = saved_rd;
@@ -269,7 +269,7 @@ impl Issue<'_> {
                 }
             }
             n::MSCRATCH => warp.csr.mscratch = v,
-            n::MEPC => warp.csr.mepc = v & !3,
+            n::MEPC => warp.csr.mepc = v & !1,
             n::MCAUSE => warp.csr.mcause = v,
             n::MTVAL => warp.csr.mtval = v,
             n::MEDELEG => warp.csr.medeleg = v,

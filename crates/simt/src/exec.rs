@@ -157,10 +157,18 @@ impl Machine {
     #[cold]
     fn fetch_fault(&mut self, c: usize, w: usize, pc: u32, code: FaultCode) {
         let detail = match code {
-            FaultCode::IllegalInstruction => match self.mem.load(0, pc, 4) {
-                Ok(word) => format!("word {word:#010x} does not decode"),
-                Err(_) => String::new(),
+            FaultCode::IllegalInstruction => match self.mem.load(0, pc, 2) {
+                Ok(h) if Inst::len_of(h as u16) == 2 => {
+                    format!("compressed (16-bit) instruction {h:#06x} does not decode")
+                }
+                _ => match self.mem.load(0, pc, 4) {
+                    Ok(word) => format!("word {word:#010x} does not decode"),
+                    Err(_) => String::new(),
+                },
             },
+            FaultCode::FetchFault if pc & 1 == 0 && self.mem.load(0, pc, 2).is_ok() => {
+                "a 4-byte instruction runs past the end of memory".into()
+            }
             _ => String::new(),
         };
         self.finish_trap(
@@ -275,7 +283,7 @@ impl Issue<'_> {
     pub(crate) fn exec(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
         let n = self.m.cfg.lanes;
-        let next = pc.wrapping_add(4);
+        let next = pc.wrapping_add(i.len());
         let warp = &mut self.m.cores[c].warps[w];
         match i.op {
             Op::Jal => return self.jal(),
@@ -433,7 +441,7 @@ impl Issue<'_> {
                 Class::Alu | Class::Mul | Class::Div | Class::Branch
             ) =>
             {
-                return handler_for(i.op, n)(self);
+                return handler_for(&i, n)(self);
             }
             _ => return self.exec_fp(i.op),
         }

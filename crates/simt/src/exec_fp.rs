@@ -96,7 +96,7 @@ impl Issue<'_> {
                 warp.f[rd][l] = v;
             }
         }
-        warp.pc = pc.wrapping_add(4);
+        warp.pc = pc.wrapping_add(i.len());
         Ok(())
     }
 }

@@ -107,7 +107,7 @@ impl Issue<'_> {
             warp.x[i.rd as usize] = out;
         }
         self.m.stats.loads += warp.mask.count_ones() as u64;
-        warp.pc = pc.wrapping_add(4);
+        warp.pc = pc.wrapping_add(i.len());
         Ok(())
     }
 
@@ -147,7 +147,7 @@ impl Issue<'_> {
             }
         }
         self.m.stats.stores += mask.count_ones() as u64;
-        self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
+        self.m.cores[c].warps[w].pc = pc.wrapping_add(i.len());
         Ok(())
     }
 
@@ -192,7 +192,7 @@ impl Issue<'_> {
                 }
             }
         }
-        self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
+        self.m.cores[c].warps[w].pc = pc.wrapping_add(i.len());
         Ok(())
     }
 
@@ -229,7 +229,7 @@ impl Issue<'_> {
             }
         }
         self.m.stats.atomics += mask.count_ones() as u64;
-        self.m.cores[c].warps[w].pc = pc.wrapping_add(4);
+        self.m.cores[c].warps[w].pc = pc.wrapping_add(i.len());
         Ok(())
     }
 }

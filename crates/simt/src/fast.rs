@@ -8,7 +8,7 @@
 use crate::code::Handler;
 use crate::exec::Issue;
 use crate::trap::Trap;
-use weft_isa::Op;
+use weft_isa::{Inst, Op};
 use weft_sem::alu;
 
 fn general(x: &mut Issue<'_>) -> Result<(), Trap> {
@@ -42,9 +42,10 @@ fn lanes2<const N: usize>(
     dst[..N].copy_from_slice(&out);
 }
 
-/// An integer op on (rs1, rs2), or on (rs1, imm) when `IMM`, over the first `N` lanes.
+/// An integer op on (rs1, rs2), or on (rs1, imm) when `IMM`, over the first `N` lanes, for
+/// an instruction `L` bytes long (the length is a constant here: the fetch path is hot).
 #[inline(always)]
-fn alu<const N: usize, const IMM: bool>(
+fn alu<const N: usize, const IMM: bool, const L: u32>(
     x: &mut Issue<'_>,
     f: impl Fn(u32, u32) -> u32,
 ) -> Result<(), Trap> {
@@ -59,12 +60,15 @@ fn alu<const N: usize, const IMM: bool>(
         }
         lanes2::<N>(&mut warp.x, warp.mask, i.rd, &a, &b, f);
     }
-    warp.pc = pc.wrapping_add(4);
+    warp.pc = pc.wrapping_add(L);
     Ok(())
 }
 
 #[inline(always)]
-fn br<const N: usize>(x: &mut Issue<'_>, cond: fn(u32, u32) -> bool) -> Result<(), Trap> {
+fn br<const N: usize, const L: u32>(
+    x: &mut Issue<'_>,
+    cond: fn(u32, u32) -> bool,
+) -> Result<(), Trap> {
     let warp = &mut x.m.cores[x.c].warps[x.w];
     let (i, pc) = (&x.i, x.pc);
     let (a, b) = (&warp.x[i.rs1 as usize], &warp.x[i.rs2 as usize]);
@@ -74,8 +78,9 @@ fn br<const N: usize>(x: &mut Issue<'_>, cond: fn(u32, u32) -> bool) -> Result<(
     }
     let active = warp.mask;
     taken &= active;
-    if taken != 0 && i.imm & 3 != 0 {
-        // A taken branch to a target that is not 4-byte aligned (pc is aligned).
+    if taken != 0 && i.imm & 1 != 0 {
+        // A taken branch to an odd target (pc is even; with the C extension instructions
+        // are 2-byte aligned).
         return Err(crate::trap::misaligned_target(
             pc.wrapping_add(i.imm as u32),
         ));
@@ -84,7 +89,7 @@ fn br<const N: usize>(x: &mut Issue<'_>, cond: fn(u32, u32) -> bool) -> Result<(
         warp.pc = pc.wrapping_add(i.imm as u32);
         Ok(())
     } else if taken == 0 {
-        warp.pc = pc.wrapping_add(4);
+        warp.pc = pc.wrapping_add(L);
         Ok(())
     } else {
         x.branch(taken)
@@ -99,36 +104,42 @@ fn auipc<const N: usize>(x: &mut Issue<'_>) -> Result<(), Trap> {
         let v = pc.wrapping_add(i.imm as u32);
         lanes2::<N>(&mut warp.x, warp.mask, i.rd, &[0; N], &[0; N], |_, _| v);
     }
-    warp.pc = pc.wrapping_add(4);
+    warp.pc = pc.wrapping_add(i.len());
     Ok(())
 }
 
-/// The handler for `op` on warps of `lanes` lanes.
-pub(crate) fn handler_for(op: Op, lanes: usize) -> Handler {
-    match lanes {
-        1 => fast::<1>(op),
-        2..=4 => fast::<4>(op),
-        5..=8 => fast::<8>(op),
-        9..=16 => fast::<16>(op),
-        _ => fast::<32>(op),
+/// The handler for instruction `i` on warps of `lanes` lanes.
+pub(crate) fn handler_for(i: &Inst, lanes: usize) -> Handler {
+    let op = i.op;
+    match (lanes, i.len()) {
+        (1, 4) => fast::<1, 4>(op),
+        (2..=4, 4) => fast::<4, 4>(op),
+        (5..=8, 4) => fast::<8, 4>(op),
+        (9..=16, 4) => fast::<16, 4>(op),
+        (_, 4) => fast::<32, 4>(op),
+        (1, _) => fast::<1, 2>(op),
+        (2..=4, _) => fast::<4, 2>(op),
+        (5..=8, _) => fast::<8, 2>(op),
+        (9..=16, _) => fast::<16, 2>(op),
+        (_, _) => fast::<32, 2>(op),
     }
     .unwrap_or(general)
 }
 
-fn fast<const N: usize>(op: Op) -> Option<Handler> {
+fn fast<const N: usize, const L: u32>(op: Op) -> Option<Handler> {
     macro_rules! rr {
         ($f:path) => {
-            Some(|x| alu::<N, false>(x, $f))
+            Some(|x| alu::<N, false, L>(x, $f))
         };
     }
     macro_rules! ri {
         ($f:expr) => {
-            Some(|x| alu::<N, true>(x, $f))
+            Some(|x| alu::<N, true, L>(x, $f))
         };
     }
     macro_rules! br {
         ($f:path) => {
-            Some(|x| br::<N>(x, $f))
+            Some(|x| br::<N, L>(x, $f))
         };
     }
     match op {

@@ -160,7 +160,7 @@ pub fn analyze_image(
     let regions: Vec<CodeRegion> = img
         .segments
         .iter()
-        .filter(|s| s.flags.may_execute() && s.vaddr % 4 == 0)
+        .filter(|s| s.flags.may_execute() && s.vaddr % 2 == 0)
         .map(|s| CodeRegion {
             base: s.vaddr,
             bytes: &s.data,

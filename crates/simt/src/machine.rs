@@ -46,7 +46,7 @@ pub use weft_device::{FaultInfo, RunEnd};
 pub enum LoadError {
     #[error("segment at {addr:#010x} ({len} bytes) is outside mapped memory: {why}")]
     Segment { addr: u32, len: u32, why: String },
-    #[error("entry point {0:#010x} is not in DRAM or not 4-byte aligned")]
+    #[error("entry point {0:#010x} is not in DRAM or not 2-byte aligned")]
     Entry(u32),
     #[error("{0}")]
     Config(#[from] ConfigError),
@@ -180,7 +180,7 @@ impl Machine {
                 code.add_range(s.addr, len);
             }
         }
-        if !mem.is_dram(prog.entry) || !prog.entry.is_multiple_of(4) {
+        if !mem.is_dram(prog.entry) || !prog.entry.is_multiple_of(2) {
             return Err(LoadError::Entry(prog.entry));
         }
         mem.set_tohost(prog.tohost);

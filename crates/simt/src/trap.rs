@@ -86,7 +86,7 @@ pub(crate) fn illegal_fp() -> Trap {
     })
 }
 
-/// A taken branch or jump to `target`, which is not 4-byte aligned.
+/// A taken branch or jump to `target`, which is odd (not 2-byte aligned).
 #[cold]
 pub(crate) fn misaligned_target(target: u32) -> Trap {
     Trap::from(TrapInfo {

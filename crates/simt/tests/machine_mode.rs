@@ -1,7 +1,7 @@
 //! Machine mode as the RISC-V privileged specification defines it, for the CSRs weft
 //! implements (the official rv32mi suite passes too; see docs/reliability.md): WARL fields
-//! legalised, float state gated by `mstatus.FS`, writable counters, and the
-//! instruction-address-misaligned exception at the branch or jump. Expected values come from
+//! legalised, float state gated by `mstatus.FS`, writable counters, and jumps to
+//! halfword-aligned targets (with the C extension no target is misaligned). Expected values come from
 //! the specification, written out here.
 
 mod common;
@@ -168,43 +168,44 @@ fn minstret_and_mcycle_are_writable() {
 }
 
 #[test]
-fn a_jump_to_a_misaligned_target_traps_at_the_jump() {
-    // (the jump, its offset from `base`, the target's offset from `base`): `li` is one
-    // instruction, `la` two; label 1 is two instructions after the jump.
-    for (jump, at, target) in [
-        ("la t5, 1f\n    jalr ra, t5, 2", 12u32, 26u32),
-        ("la t5, 1f\n    jalr ra, t5, 3", 12, 26), // bit 0 is cleared, bit 1 stays
-        ("beqz zero, 1f + 2", 4, 18),
-        ("jal ra, 1f + 2", 4, 18),
+fn a_jump_to_a_halfword_aligned_target_runs_the_instruction_there() {
+    // With the C extension instructions are 2-byte aligned (IALIGN = 16): no branch or jump
+    // target is misaligned (offsets are even, jalr clears bit 0). Each jump goes to the
+    // second halfword at 1, a `c.li a0, 7`, skipping the `c.li a0, 4` before it. (the jump,
+    // the link register after it: its own address + 4 from `base`, or untouched.)
+    for (jump, link) in [
+        ("la t5, 1f\n    jalr ra, t5, 2", Some(12u32)),
+        ("la t5, 1f\n    jalr ra, t5, 3", Some(12)), // bit 0 is cleared, bit 1 stays
+        ("beqz zero, 1f + 2", None),
+        ("jal ra, 1f + 2", Some(4)),
     ] {
         let r = run(&format!(
             "
     li ra, 0x55
+    li a0, 0
     {jump}
     j 2f
     nop
-1:  nop
-    nop
+1:  .half 0x4511        # c.li a0, 4
+    .half 0x451d        # c.li a0, 7
 2:  la s0, out
-    sw ra, 0(s0)
+    sw a0, 0(s0)
+    la t0, base
+    sub ra, ra, t0
+    sw ra, 4(s0)
 "
         ));
-        let trap = r.words("trap", 4);
         let base = r.elf.symbol("base").unwrap().value;
-        assert_eq!(trap[0], 0, "{jump}: mcause instruction address misaligned");
-        assert_eq!(trap[1], at, "{jump}: mepc is the jump");
-        assert_eq!(trap[2], base + target, "{jump}: mtval is the target");
-        assert_eq!(trap[3], 1, "{jump}: one trap");
-        assert_eq!(
-            r.word("out"),
-            0x55,
-            "{jump}: the link register is not written"
-        );
+        assert_eq!(r.words("trap", 4)[3], 0, "{jump}: no trap");
+        let out = r.words("out", 2);
+        assert_eq!(out[0], 7, "{jump}: the instruction at the target ran");
+        let want = link.map_or(0x55u32.wrapping_sub(base), |l| l + 8);
+        assert_eq!(out[1], want, "{jump}: the link register");
     }
 }
 
 #[test]
-fn without_a_trap_vector_a_misaligned_target_ends_the_run() {
+fn a_reserved_halfword_at_a_jump_target_is_an_illegal_compressed_instruction() {
     let src = "
     .text
     .globl _start
@@ -216,13 +217,16 @@ _start:
     let r = run_src(src, Config::default());
     match &r.end {
         RunEnd::Fault(f) => {
-            assert_eq!(f.code, weft_isa::FaultCode::MisalignedTarget);
-            assert_eq!(f.pc, 0x8000_0008, "the jalr");
-            assert_eq!(f.addr, Some(0x8000_000e));
+            assert_eq!(f.code, weft_isa::FaultCode::IllegalInstruction);
+            assert_eq!(f.pc, 0x8000_000e, "the upper half of the nop, 0x0000");
+            let text = f.to_string();
+            assert!(
+                text.contains("compressed (16-bit) instruction 0x0000"),
+                "{text}"
+            );
         }
         e => panic!("{e:?}"),
     }
-    assert_eq!(r.end.exit_status(), 128 + 17);
 }
 
 #[test]

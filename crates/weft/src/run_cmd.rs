@@ -84,12 +84,34 @@ pub fn load_program_bytes(path: &Path) -> Result<Vec<u8>, String> {
 /// Load a program file (`.vxbin`, ELF or assembly source).
 /// A C or C++ source is compiled first (`weft cc` with its defaults).
 pub fn load_program(path: &Path) -> Result<(Program, TableSource), String> {
+    warn_needs(path);
     if crate::cc_cmd::is_kernel_source(path) {
         let elf = crate::cc_cmd::compile_for_run(path)?;
         return weft_simt::load::program_from_elf(&elf)
             .map_err(|e| format!("{}: {e}", path.display()));
     }
     weft_simt::load::load_file(path).map_err(|e| e.to_string())
+}
+
+/// One line on stderr when an ELF's `e_flags` ask for what weft lacks (RV32E, a double or
+/// quad float ABI): the program is still run, but it may not behave.
+fn warn_needs(path: &Path) {
+    let Ok(bytes) = std::fs::read(path) else {
+        return;
+    };
+    if !bytes.starts_with(b"\x7fELF") {
+        return;
+    }
+    if let Ok(img) = weft_elf::read_elf(&bytes) {
+        let needs = img.needs();
+        if !needs.is_empty() {
+            eprintln!(
+                "weft: warning: {} needs {}, which weft (RV32IMAFC, ilp32f) does not have",
+                path.display(),
+                needs.join(" and ")
+            );
+        }
+    }
 }
 
 /// Build the configuration from defaults, the config file and the flags.

@@ -103,7 +103,7 @@ fn segments_outside_memory_and_bad_entries() {
     fails(
         &["run", &bad("bad_entry.elf")],
         2,
-        &["entry point 0x80000002"],
+        &["entry point 0x80000001"],
         1,
     );
 }
