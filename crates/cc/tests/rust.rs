@@ -60,9 +60,10 @@ fn rust_kernels_run_and_match_the_host() {
         "the Rust kernel test needs the {TARGET} target: rustup target add {TARGET}"
     );
     let target_dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("device-rust");
+    // Run from device/rust so that its .cargo/config.toml (the codegen flags) applies.
     let status = Command::new("cargo")
-        .args(["build", "--release", "--target", TARGET, "--manifest-path"])
-        .arg(root().join("device/rust/Cargo.toml"))
+        .current_dir(root().join("device/rust"))
+        .args(["build", "--release", "--target", TARGET])
         .env("CARGO_TARGET_DIR", &target_dir)
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
