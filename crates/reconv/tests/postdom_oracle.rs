@@ -67,8 +67,8 @@ proptest! {
         // Every node now reaches the exit or a sink (a node without successors: a call that
         // does not return); infinite loops got edges. Edges were only added, each to the exit.
         let live = reaches_exit(&g, exit);
-        for v in 0..g.len() {
-            if !live[v] {
+        for (v, &alive) in live.iter().enumerate() {
+            if !alive {
                 let sink = (0..g.len()).any(|k| {
                     k != exit && g[k].is_empty() && (k == v || reaches_without(&g, v, k, usize::MAX))
                 });
