@@ -23,7 +23,7 @@ def test_vecadd_on_a_grid_larger_than_the_machine(dev):
     a = np.arange(n, dtype=np.uint32) * np.uint32(2654435761)
     b = np.arange(n, dtype=np.uint32) ^ np.uint32(0xDEADBEEF)
     ba, bb, bc = dev.array(a), dev.array(b), dev.empty(n, np.uint32)
-    dev.run("vecadd", (n + 63) // 64, 64, ba, bb, bc, n)
+    dev.run("vecadd_u32", (n + 63) // 64, 64, ba, bb, bc, n)
     assert np.array_equal(bc.numpy(), a + b)
 
 
@@ -65,11 +65,11 @@ def test_errors_are_exceptions_and_the_device_survives(dev):
     with pytest.raises(weft.LoadError):
         weft.Device(program="/no/such.elf")
     with pytest.raises(TypeError):
-        dev.launch("vecadd", 1, 1, "a string")
+        dev.launch("vecadd_u32", 1, 1, "a string")
     a = dev.array(np.array([1, 2, 3], np.uint32))
     b = dev.array(np.array([10, 20, 30], np.uint32))
     c = dev.empty(3, np.uint32)
-    dev.run("vecadd", 1, 32, a, b, c, 3)
+    dev.run("vecadd_u32", 1, 32, a, b, c, 3)
     assert c.numpy().tolist() == [11, 22, 33]
 
 

@@ -27,7 +27,7 @@ fn vecadd_over_a_grid_larger_than_the_machine() {
         let bb = d.alloc_from(&b).unwrap();
         let bc = d.alloc(4 * n).unwrap();
         let args = Args::new().buffer(&ba).buffer(&bb).buffer(&bc).push(n);
-        d.launch("vecadd", Dim3::x(n.div_ceil(64)), Dim3::x(64), &args)
+        d.launch("vecadd_u32", Dim3::x(n.div_ceil(64)), Dim3::x(64), &args)
             .unwrap();
         d.wait(None).unwrap();
         let c: Vec<u32> = d.read(&bc).unwrap();
@@ -154,7 +154,7 @@ fn faults_hangs_and_bad_accesses_are_typed_errors() {
     let b = d.alloc_from(&[10u32, 20, 30]).unwrap();
     let c = d.alloc(12).unwrap();
     let args = Args::new().buffer(&a).buffer(&b).buffer(&c).push(3u32);
-    d.launch("vecadd", Dim3::x(1), Dim3::x(32), &args).unwrap();
+    d.launch("vecadd_u32", Dim3::x(1), Dim3::x(32), &args).unwrap();
     d.wait(None).unwrap();
     assert_eq!(d.read::<u32>(&c).unwrap(), vec![11, 22, 33]);
     assert_eq!(
