@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
     uint32_t args[4] = {ba.addr, bb.addr, bc.addr, N};
     uint32_t grid[3] = {(N + 63) / 64, 1, 1}, block[3] = {64, 1, 1};
     CHECK(weft_launch_kernel(d, "vecadd", grid, block, 0, args, sizeof args));
-    CHECK(weft_wait(d, 0));
+    CHECK(weft_wait_for(d, 0, 60000)); /* at most a minute of host time */
     CHECK(weft_read(d, bc, 0, c, sizeof c));
     int bad = 0;
     for (uint32_t i = 0; i < N; i++) bad += c[i] != a[i] + b[i];

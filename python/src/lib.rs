@@ -157,10 +157,16 @@ impl NativeDevice {
             .map_err(|e| err(py, e))
     }
 
-    /// Run the queued launch; `max_cycles` None = no limit.
-    #[pyo3(signature = (max_cycles=None))]
-    fn wait(&mut self, py: Python<'_>, max_cycles: Option<u64>) -> PyResult<()> {
-        self.dev.wait(max_cycles).map_err(|e| err(py, e))
+    /// Run the queued launch; `max_cycles` / `timeout` (seconds) None = no limit.
+    #[pyo3(signature = (max_cycles=None, timeout=None))]
+    fn wait(
+        &mut self,
+        py: Python<'_>,
+        max_cycles: Option<u64>,
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
+        let time = timeout.map(|t| std::time::Duration::from_secs_f64(t.max(0.0)));
+        self.dev.wait_for(max_cycles, time).map_err(|e| err(py, e))
     }
 
     /// Console output so far (taken).

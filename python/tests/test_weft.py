@@ -56,6 +56,9 @@ def test_errors_are_exceptions_and_the_device_survives(dev):
     flag = dev.array(np.zeros(1, np.uint32))
     with pytest.raises(weft.Timeout):
         dev.run("forever", 1, 4, flag, max_cycles=100_000)
+    with pytest.raises(weft.Timeout) as t:
+        dev.run("forever", 1, 4, flag, timeout=0.2)
+    assert t.value.info["cycles"] > 0
     with pytest.raises(weft.BadAddress):
         dev.read(buf, np.uint32, 1, offset=256)
     with pytest.raises(weft.NoSuchKernel):

@@ -187,14 +187,15 @@ class Device:
         """Queue kernel `kernel` over `grid` blocks of `block` threads (ints or tuples)."""
         _call(self._d.launch, kernel, _dim3(grid), _dim3(block), _pack(args), int(shared))
 
-    def wait(self, max_cycles=None):
-        """Run the queued launch to its end (at most `max_cycles` cycles)."""
-        _call(self._d.wait, max_cycles)
+    def wait(self, max_cycles=None, timeout=None):
+        """Run the queued launch to its end: at most `max_cycles` simulated cycles and
+        `timeout` seconds of host time (Timeout otherwise)."""
+        _call(self._d.wait, max_cycles, timeout)
 
-    def run(self, kernel, grid, block, *args, shared=0, max_cycles=None):
+    def run(self, kernel, grid, block, *args, shared=0, max_cycles=None, timeout=None):
         """launch() then wait()."""
         self.launch(kernel, grid, block, *args, shared=shared)
-        self.wait(max_cycles)
+        self.wait(max_cycles, timeout)
 
     def output(self):
         """Console output (kernel printf, in thread order) since the last call."""

@@ -59,6 +59,8 @@ int weft_launch_kernel(weft_device *d, const char *name, const uint32_t grid[3],
                        size_t args_len);
 /* Run the launch to its end; max_cycles 0 = no limit. */
 int weft_wait(weft_device *d, uint64_t max_cycles);
+/* The same with a host-time limit too (max_ms milliseconds; 0 = none): WEFT_E_TIMEOUT. */
+int weft_wait_for(weft_device *d, uint64_t max_cycles, uint64_t max_ms);
 
 /* Cycles run so far. */
 uint64_t weft_device_cycles(const weft_device *d);

@@ -360,8 +360,21 @@ pub unsafe extern "C" fn weft_launch_kernel(
 /// lengths given.
 #[no_mangle]
 pub unsafe extern "C" fn weft_wait(d: *mut WeftDevice, max_cycles: u64) -> i32 {
+    weft_wait_for(d, max_cycles, 0)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_wait_for(d: *mut WeftDevice, max_cycles: u64, max_ms: u64) -> i32 {
     let Some(h) = dev(d) else { return E_ARGUMENT };
-    let r = h.dev.wait((max_cycles != 0).then_some(max_cycles));
+    let time = (max_ms != 0).then(|| std::time::Duration::from_millis(max_ms));
+    let r = h
+        .dev
+        .wait_for((max_cycles != 0).then_some(max_cycles), time);
     h.output.extend_from_slice(h.dev.take_output().as_bytes());
     h.done(r)
 }

@@ -34,6 +34,7 @@ use weft_device::{RunEnd, Stop};
 use weft_simt::{Config, Machine};
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 use thiserror::Error;
 
 /// Grid and block extents.
@@ -215,6 +216,8 @@ struct Symbols {
 
 /// The mailbox's magic word ('EUAL', as in device/lib/runtime.c).
 const MAILBOX_MAGIC: u32 = 0x4c41_5545;
+/// Cycles run between looks at the clock when a wait has a time limit.
+const TIME_SLICE: u64 = 1 << 20;
 /// Bytes the device keeps above its stacks for the printf buffer and malloc.
 const DEVICE_HEAP: u32 = 2 << 20;
 
@@ -414,7 +417,7 @@ impl Device {
     ) -> Result<()> {
         let kernel = self.kernel(name)?;
         if let Some(old) = self.pending.take() {
-            self.wait_inner(None, Some(old))?;
+            self.wait_inner(None, None, Some(old))?;
         }
         let arg_buf = self.alloc_from(args.bytes())?;
         let mut rec = Vec::new();
@@ -442,17 +445,43 @@ impl Device {
 
     /// Run the pending launch to its end, at most `max_cycles` cycles (None: no limit).
     pub fn wait(&mut self, max_cycles: Option<u64>) -> Result<()> {
-        let pending = self.pending.take().ok_or(RuntimeError::NothingLaunched)?;
-        self.wait_inner(max_cycles, Some(pending))
+        self.wait_for(max_cycles, None)
     }
 
-    fn wait_inner(&mut self, max_cycles: Option<u64>, args: Option<Buffer>) -> Result<()> {
+    /// Run the pending launch to its end, stopping with [`RuntimeError::Timeout`] after
+    /// `max_cycles` simulated cycles or `max_time` of host time, whichever comes first.
+    pub fn wait_for(&mut self, max_cycles: Option<u64>, max_time: Option<Duration>) -> Result<()> {
+        let pending = self.pending.take().ok_or(RuntimeError::NothingLaunched)?;
+        self.wait_inner(max_cycles, max_time, Some(pending))
+    }
+
+    fn wait_inner(
+        &mut self,
+        max_cycles: Option<u64>,
+        max_time: Option<Duration>,
+        args: Option<Buffer>,
+    ) -> Result<()> {
         let start = self.backend.cycles();
         let limit = max_cycles.map_or(u64::MAX, |c| start.saturating_add(c));
-        let Stop::End(end) = self.backend.run(limit) else {
-            return Err(RuntimeError::Load(
-                "the backend stopped unexpectedly".into(),
-            ));
+        let clock = Instant::now();
+        // With a time limit, run in slices and look at the clock between them.
+        let slice = if max_time.is_some() {
+            TIME_SLICE
+        } else {
+            u64::MAX
+        };
+        let end = loop {
+            let bound = limit.min(self.backend.cycles().saturating_add(slice));
+            let Stop::End(end) = self.backend.run(bound) else {
+                return Err(RuntimeError::Load(
+                    "the backend stopped unexpectedly".into(),
+                ));
+            };
+            match end {
+                RunEnd::CycleLimit(c)
+                    if c < limit && max_time.is_none_or(|t| clock.elapsed() < t) => {}
+                e => break e,
+            }
         };
         let out = self.backend.take_console();
         self.output.extend_from_slice(&out);

@@ -128,6 +128,20 @@ fn faults_hangs_and_bad_accesses_are_typed_errors() {
         Err(RuntimeError::Timeout { cycles }) => assert!(cycles >= 200_000),
         other => panic!("expected a timeout: {other:?}"),
     }
+    // … and with a host-time limit
+    d.launch(
+        "forever",
+        Dim3::x(1),
+        Dim3::x(4),
+        &Args::new().buffer(&flag),
+    )
+    .unwrap();
+    let t = std::time::Instant::now();
+    match d.wait_for(None, Some(std::time::Duration::from_millis(300))) {
+        Err(RuntimeError::Timeout { cycles }) => assert!(cycles > 0),
+        other => panic!("expected a timeout: {other:?}"),
+    }
+    assert!(t.elapsed() < std::time::Duration::from_secs(20));
     // host accesses outside a buffer
     let mut big = [0u8; 8];
     assert!(matches!(
@@ -154,7 +168,8 @@ fn faults_hangs_and_bad_accesses_are_typed_errors() {
     let b = d.alloc_from(&[10u32, 20, 30]).unwrap();
     let c = d.alloc(12).unwrap();
     let args = Args::new().buffer(&a).buffer(&b).buffer(&c).push(3u32);
-    d.launch("vecadd_u32", Dim3::x(1), Dim3::x(32), &args).unwrap();
+    d.launch("vecadd_u32", Dim3::x(1), Dim3::x(32), &args)
+        .unwrap();
     d.wait(None).unwrap();
     assert_eq!(d.read::<u32>(&c).unwrap(), vec![11, 22, 33]);
     assert_eq!(
