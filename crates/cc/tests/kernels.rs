@@ -213,3 +213,32 @@ fn a_full_printf_buffer_is_reported() {
     );
     assert_eq!(lines[kept + 1], "after");
 }
+
+/// Warp spawn and wait, the thread mask, a raw barrier, the counters, the min/max/cas/exch
+/// atomics and malloc, against values computed here from the machine's shape.
+#[test]
+fn the_rest_of_the_runtime_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = build_device(
+        &test_kernel("runtime_api.c"),
+        "-O2",
+        Reconv::Table,
+        dir.path(),
+    );
+    for (warps, lanes) in [(4usize, 8usize), (2, 32), (8, 1)] {
+        let (got, code) = run(&elf, 1, warps, lanes, mode_of(Reconv::Table));
+        let mut want = format!("arrived {}\n", (warps - 1) * lanes);
+        for w in 1..warps {
+            for l in 0..lanes {
+                want += &format!("w{w} l{l} {}\n", 1000 + w * lanes + l);
+            }
+        }
+        want += "tmask 1\ncounters grow 1 1\n";
+        // min(5,-3) -> -3 (old 5); max(-3,9) -> 9 (old -3); minu(5,2) -> 2 (old 5);
+        // maxu(2,7) -> 7 (old 2); cas 7->11 succeeds (old 7); cas 7->12 fails (old 11);
+        // exch -> 1 (old 11)
+        want += "atomics 5 -3 9 5 2 7 11 11 1\n";
+        want += "malloc 1 1 0\ndone\n";
+        assert_eq!((got.as_str(), code), (want.as_str(), 0), "{warps}x{lanes}");
+    }
+}
