@@ -365,13 +365,25 @@ impl std::fmt::Display for CaseReport {
     }
 }
 
-/// The cycle bound of every run: csmith programs made lane-dependent can run for hundreds
-/// of millions of instructions at -O0 (64-bit arithmetic through libgcc), still within the
-/// host's time limit. The bound only stops a run that would never end.
+/// The default cycle bound of every run: csmith programs made lane-dependent can run for
+/// hundreds of millions of instructions at -O0 (64-bit arithmetic through libgcc), still
+/// within the host's time limit. The bound only stops a run that would never end.
 pub const RUN_BOUND: u64 = 2_000_000_000;
 
+static RUN_BOUND_NOW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(RUN_BOUND);
+
+/// The cycle bound in force ([`RUN_BOUND`] unless [`set_run_bound`] changed it).
+pub fn run_bound() -> u64 {
+    RUN_BOUND_NOW.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Change the cycle bound (`weft-cc-campaign --bound`), e.g. to rerun a program that met it.
+pub fn set_run_bound(cycles: u64) {
+    RUN_BOUND_NOW.store(cycles, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Build one kernel (sources) every way and run each build at every lane count against the
-/// host results `want` (for 32 tids). Every run may take [`RUN_BOUND`] cycles, or 128
+/// host results `want` (for 32 tids). Every run may take [`run_bound`] cycles, or 128
 /// times the 1-lane run if that is more.
 pub fn check_builds(
     tc: &Toolchain,
@@ -422,10 +434,10 @@ pub fn check_builds_for(
             out.push(report(0, Outcome::Fault(why)));
             continue;
         }
-        let (one, c1) = run_on_weft(&elf, 1, want, RUN_BOUND);
+        let (one, c1) = run_on_weft(&elf, 1, want, run_bound());
         // The 1-lane run computes tid 0 only; other tids may work far longer (a loop count
         // that depends on the tid), so the bound of a wider run is not derived from it alone.
-        let bound = c1.saturating_mul(4 * 32).max(RUN_BOUND);
+        let bound = c1.saturating_mul(4 * 32).max(run_bound());
         out.push(report(1, one));
         for &lanes in &LANES[1..] {
             let (o, _) = run_on_weft(&elf, lanes, want, bound);

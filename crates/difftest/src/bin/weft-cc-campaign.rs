@@ -1,12 +1,13 @@
 //! `weft-cc-campaign`: the real-compiler campaign (docs/reliability.md).
 //!
 //! `cargo run --release -p weft-difftest --bin weft-cc-campaign -- [--corpus] [--csmith N]
-//! [--seed S] [--jobs J]`
+//! [--seed S] [--jobs J] [--bound CYCLES]`
 //!
 //! `--corpus` runs every kernel of `tests/compiled/kernels` built by clang and gcc at -O0,
 //! -O1, -O2, -O3 and -Os, at 1, 4, 8 and 32 lanes; `--csmith N` checks csmith seeds S .. S+N
 //! (one compiler and level per seed, chosen by the seed). Every lane's result is compared with
-//! the host's. Prints a summary (and, for csmith, progress on stderr); exit status 1 on any unexplained failure, 2 on a usage or
+//! the host's. `--bound` changes every run's cycle bound (default 2·10⁹; a program that meets
+//! it is rerun with a larger one to tell "slow" from "never ends"). Prints a summary (and, for csmith, progress on stderr); exit status 1 on any unexplained failure, 2 on a usage or
 //! tool error.
 
 use std::time::Instant;
@@ -37,10 +38,11 @@ fn parse() -> Result<Args, String> {
             "--csmith" => a.csmith = num("--csmith")?,
             "--seed" => a.seed = num("--seed")?,
             "--jobs" => a.jobs = num("--jobs")?.clamp(1, 64) as usize,
+            "--bound" => weft_difftest::compiled::set_run_bound(num("--bound")?.max(1)),
             _ => {
                 return Err(format!(
                     "unknown argument {f}\nusage: weft-cc-campaign [--corpus] [--csmith N] \
-                     [--seed S] [--jobs J]"
+                     [--seed S] [--jobs J] [--bound CYCLES]"
                 ))
             }
         }
