@@ -53,50 +53,21 @@ pub struct Toolchain {
     pub libgcc: PathBuf,
 }
 
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// Find the compilers, or say which Debian package to install.
+/// Find the compilers, or say which Debian package to install: the device toolchain as
+/// `weft cc` finds it, and the host gcc with its 32-bit runtime for the reference.
 pub fn toolchain() -> Result<Toolchain, String> {
-    for (tool, pkg) in [
-        ("clang", "clang"),
-        ("ld.lld", "lld"),
-        ("riscv64-unknown-elf-gcc", "gcc-riscv64-unknown-elf"),
-        ("gcc", "gcc"),
-    ] {
-        if !have(tool) {
-            return Err(format!(
-                "the real-compiler campaign needs `{tool}`: apt-get install {pkg}"
-            ));
-        }
-    }
+    let libgcc =
+        weft_cc::find_toolchain().map_err(|e| format!("the real-compiler campaign: {e}"))?;
     let m32 = Command::new("gcc")
         .args(["-m32", "-print-libgcc-file-name"])
         .output()
-        .map_err(|e| format!("gcc: {e}"))?;
+        .map_err(|_| "the real-compiler campaign needs `gcc`: apt-get install gcc".to_string())?;
     if !Path::new(String::from_utf8_lossy(&m32.stdout).trim()).is_file() {
         return Err(
             "the real-compiler campaign builds its host reference with gcc -m32, \
                     which has no 32-bit runtime here: apt-get install gcc-multilib"
                 .into(),
         );
-    }
-    let out = Command::new("riscv64-unknown-elf-gcc")
-        .args(["-march=rv32imaf", "-mabi=ilp32f", "-print-libgcc-file-name"])
-        .output()
-        .map_err(|e| format!("riscv64-unknown-elf-gcc: {e}"))?;
-    let libgcc = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    if !libgcc.is_file() {
-        return Err(format!(
-            "no rv32imaf/ilp32f libgcc ({}): apt-get install gcc-riscv64-unknown-elf",
-            libgcc.display()
-        ));
     }
     Ok(Toolchain { libgcc })
 }
