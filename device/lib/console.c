@@ -58,7 +58,7 @@ void __weft_fifo_begin(void) {
 
 int __weft_fifo_active(void) { return fifo_on; }
 
-void __weft_fifo_append(uint32_t key, const char *fmt, va_list ap) {
+int __weft_fifo_append(uint32_t key, const char *fmt, va_list ap) {
     va_list aq;
     va_copy(aq, ap);
     int len = vsnprintf(0, 0, fmt, aq);
@@ -74,12 +74,13 @@ void __weft_fifo_append(uint32_t key, const char *fmt, va_list ap) {
             end->len = 0xFFFFFFFFu;
         }
         __atomic_fetch_add(&fifo_dropped, (uint32_t)len, __ATOMIC_SEQ_CST);
-        return;
+        return len;
     }
     struct rec *r = (struct rec *)(fifo_base() + off);
     r->key = key;
     r->len = (uint32_t)len;
     vsnprintf((char *)(r + 1), (size_t)len + 1, fmt, ap);
+    return len;
 }
 
 static const struct rec *rec_at(uint32_t off) { return (const struct rec *)(fifo_base() + off); }

@@ -449,14 +449,7 @@ static void line_sink(void *ctx, const char *s, size_t n) {
 
 int weft_vprintf(const char *fmt, va_list ap) {
     weft_thread *t = weft_self();
-    if (t->in_kernel && __weft_fifo_active()) {
-        va_list aq;
-        va_copy(aq, ap);
-        int r = vsnprintf(0, 0, fmt, aq);
-        va_end(aq);
-        __weft_fifo_append(weft_global_thread(), fmt, ap);
-        return r;
-    }
+    if (t->in_kernel && __weft_fifo_active()) return __weft_fifo_append(weft_global_thread(), fmt, ap);
     struct linebuf l;
     l.n = 0;
     int r = __weft_format(line_sink, &l, fmt, ap);

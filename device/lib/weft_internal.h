@@ -27,7 +27,8 @@ int __weft_format(weft_sink out, void *ctx, const char *fmt, va_list ap);
 /* Kernel output buffer (fifo.c): records kept per thread, printed in thread order. */
 void __weft_fifo_begin(void);
 int __weft_fifo_active(void);
-void __weft_fifo_append(uint32_t key, const char *fmt, va_list ap);
+/* Append one printf's text for thread `key`; returns its length (as printf does). */
+int __weft_fifo_append(uint32_t key, const char *fmt, va_list ap);
 void __weft_fifo_flush(void);
 uint32_t __weft_fifo_bytes(void);
 /* Raw console output of n bytes by the calling lane (serialized across lanes and warps). */
