@@ -130,6 +130,16 @@ fn annotate(labels: &Labels, addr: u32) -> Option<String> {
     })
 }
 
+/// An instruction's text at `pc`, with its target's symbol as a comment when it has one.
+fn annotated(i: &Inst, pc: u32, labels: &Labels) -> String {
+    let note = i
+        .target(pc)
+        .and_then(|t| annotate(labels, t))
+        .map(|n| format!("  # {n}"))
+        .unwrap_or_default();
+    format!("{}{note}", i.text(Some(pc)))
+}
+
 fn section_header(out: &mut String, r: &Region) {
     let mut flags = String::from("a");
     if r.flags.write {
@@ -214,13 +224,8 @@ fn print_run(out: &mut String, r: &Region, labels: &Labels, from: u64, to: u64) 
             // A compressed instruction (or a halfword that is none: `.half`).
             match Inst::decode(h as u32) {
                 Ok(i) => {
-                    let text = i.text(Some(a as u32));
-                    let note = i
-                        .target(a as u32)
-                        .and_then(|t| annotate(labels, t))
-                        .map(|n| format!("  # {n}"))
-                        .unwrap_or_default();
-                    let _ = writeln!(out, "    /* {a:08x}  {h:04x}     */  {text}{note}");
+                    let text = annotated(&i, a as u32, labels);
+                    let _ = writeln!(out, "    /* {a:08x}  {h:04x}     */  {text}");
                 }
                 Err(_) => {
                     let _ = writeln!(out, "    /* {a:08x}  {h:04x}     */  .half {h:#06x}");
@@ -237,13 +242,8 @@ fn print_run(out: &mut String, r: &Region, labels: &Labels, from: u64, to: u64) 
             if r.flags.exec {
                 match Inst::decode(w) {
                     Ok(i) => {
-                        let text = i.text(Some(a as u32));
-                        let note = i
-                            .target(a as u32)
-                            .and_then(|t| annotate(labels, t))
-                            .map(|n| format!("  # {n}"))
-                            .unwrap_or_default();
-                        let _ = writeln!(out, "    /* {a:08x}  {w:08x} */  {text}{note}");
+                        let text = annotated(&i, a as u32, labels);
+                        let _ = writeln!(out, "    /* {a:08x}  {w:08x} */  {text}");
                     }
                     Err(_) => {
                         let _ = writeln!(out, "    /* {a:08x}  {w:08x} */  .word {w:#010x}");
