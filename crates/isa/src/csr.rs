@@ -75,6 +75,78 @@ csrs! {
     CYCLEH = 0xc80, "cycleh", ReadOnly, "per core: cycles (high half)";
     TIMEH = 0xc81, "timeh", ReadOnly, "per core: same as cycleh";
     INSTRETH = 0xc82, "instreth", ReadOnly, "per core: warp-instructions retired (high half)";
+    MHPMCOUNTER3 = 0xb03, "mhpmcounter3", ReadOnly, "per core: thread-instructions retired before this one (low half)";
+    MHPMCOUNTER3H = 0xb83, "mhpmcounter3h", ReadOnly, "per core: mhpmcounter3, high half";
+    MHPMCOUNTER4 = 0xb04, "mhpmcounter4", ReadOnly, "per core: issue slots in which no warp issued (timing model) (low half)";
+    MHPMCOUNTER4H = 0xb84, "mhpmcounter4h", ReadOnly, "per core: mhpmcounter4, high half";
+    MHPMCOUNTER5 = 0xb05, "mhpmcounter5", ReadOnly, "per core: issue slots lost to fetch: I-cache miss, refill after a redirect, warp start (timing model) (low half)";
+    MHPMCOUNTER5H = 0xb85, "mhpmcounter5h", ReadOnly, "per core: mhpmcounter5, high half";
+    MHPMCOUNTER6 = 0xb06, "mhpmcounter6", ReadOnly, "per core: issue slots lost to the scoreboard: waiting on an ALU, MUL/DIV, FPU or CSR result (timing model) (low half)";
+    MHPMCOUNTER6H = 0xb86, "mhpmcounter6h", ReadOnly, "per core: mhpmcounter6, high half";
+    MHPMCOUNTER7 = 0xb07, "mhpmcounter7", ReadOnly, "per core: issue slots lost to a busy functional unit (timing model) (low half)";
+    MHPMCOUNTER7H = 0xb87, "mhpmcounter7h", ReadOnly, "per core: mhpmcounter7, high half";
+    MHPMCOUNTER8 = 0xb08, "mhpmcounter8", ReadOnly, "per core: issue slots lost to memory: a load's data, LSU or MSHRs full, a fence (timing model) (low half)";
+    MHPMCOUNTER8H = 0xb88, "mhpmcounter8h", ReadOnly, "per core: mhpmcounter8, high half";
+    MHPMCOUNTER9 = 0xb09, "mhpmcounter9", ReadOnly, "per core: issue slots lost to barriers and wspawn waits (timing model) (low half)";
+    MHPMCOUNTER9H = 0xb89, "mhpmcounter9h", ReadOnly, "per core: mhpmcounter9, high half";
+    MHPMCOUNTER10 = 0xb0a, "mhpmcounter10", ReadOnly, "per core: issue slots lost to divergence-stack push and pop (timing model) (low half)";
+    MHPMCOUNTER10H = 0xb8a, "mhpmcounter10h", ReadOnly, "per core: mhpmcounter10, high half";
+    MHPMCOUNTER11 = 0xb0b, "mhpmcounter11", ReadOnly, "per core: issue slots with no warp started on the core (timing model) (low half)";
+    MHPMCOUNTER11H = 0xb8b, "mhpmcounter11h", ReadOnly, "per core: mhpmcounter11, high half";
+    MHPMCOUNTER12 = 0xb0c, "mhpmcounter12", ReadOnly, "per core: L1 data cache accesses: line requests after coalescing (timing model) (low half)";
+    MHPMCOUNTER12H = 0xb8c, "mhpmcounter12h", ReadOnly, "per core: mhpmcounter12, high half";
+    MHPMCOUNTER13 = 0xb0d, "mhpmcounter13", ReadOnly, "per core: L1 data cache hits (timing model) (low half)";
+    MHPMCOUNTER13H = 0xb8d, "mhpmcounter13h", ReadOnly, "per core: mhpmcounter13, high half";
+    MHPMCOUNTER14 = 0xb0e, "mhpmcounter14", ReadOnly, "per core: L1 data cache misses (timing model) (low half)";
+    MHPMCOUNTER14H = 0xb8e, "mhpmcounter14h", ReadOnly, "per core: mhpmcounter14, high half";
+    MHPMCOUNTER15 = 0xb0f, "mhpmcounter15", ReadOnly, "per core: L1 misses merged into an outstanding MSHR (timing model) (low half)";
+    MHPMCOUNTER15H = 0xb8f, "mhpmcounter15h", ReadOnly, "per core: mhpmcounter15, high half";
+    MHPMCOUNTER16 = 0xb10, "mhpmcounter16", ReadOnly, "per core: shared-memory bank conflicts: extra cycles serialized (timing model) (low half)";
+    MHPMCOUNTER16H = 0xb90, "mhpmcounter16h", ReadOnly, "per core: mhpmcounter16, high half";
+    MHPMCOUNTER17 = 0xb11, "mhpmcounter17", ReadOnly, "per core: DRAM bytes read for this core (timing model) (low half)";
+    MHPMCOUNTER17H = 0xb91, "mhpmcounter17h", ReadOnly, "per core: mhpmcounter17, high half";
+    MHPMCOUNTER18 = 0xb12, "mhpmcounter18", ReadOnly, "per core: DRAM bytes written for this core (timing model) (low half)";
+    MHPMCOUNTER18H = 0xb92, "mhpmcounter18h", ReadOnly, "per core: mhpmcounter18, high half";
+    MHPMCOUNTER19 = 0xb13, "mhpmcounter19", ReadOnly, "per core: instruction cache misses (timing model) (low half)";
+    MHPMCOUNTER19H = 0xb93, "mhpmcounter19h", ReadOnly, "per core: mhpmcounter19, high half";
+    MHPMCOUNTER20 = 0xb14, "mhpmcounter20", ReadOnly, "per core: L1 data cache evictions (timing model) (low half)";
+    MHPMCOUNTER20H = 0xb94, "mhpmcounter20h", ReadOnly, "per core: mhpmcounter20, high half";
+    HPMCOUNTER3 = 0xc03, "hpmcounter3", ReadOnly, "per core: same as mhpmcounter3";
+    HPMCOUNTER3H = 0xc83, "hpmcounter3h", ReadOnly, "per core: same as mhpmcounter3h";
+    HPMCOUNTER4 = 0xc04, "hpmcounter4", ReadOnly, "per core: same as mhpmcounter4";
+    HPMCOUNTER4H = 0xc84, "hpmcounter4h", ReadOnly, "per core: same as mhpmcounter4h";
+    HPMCOUNTER5 = 0xc05, "hpmcounter5", ReadOnly, "per core: same as mhpmcounter5";
+    HPMCOUNTER5H = 0xc85, "hpmcounter5h", ReadOnly, "per core: same as mhpmcounter5h";
+    HPMCOUNTER6 = 0xc06, "hpmcounter6", ReadOnly, "per core: same as mhpmcounter6";
+    HPMCOUNTER6H = 0xc86, "hpmcounter6h", ReadOnly, "per core: same as mhpmcounter6h";
+    HPMCOUNTER7 = 0xc07, "hpmcounter7", ReadOnly, "per core: same as mhpmcounter7";
+    HPMCOUNTER7H = 0xc87, "hpmcounter7h", ReadOnly, "per core: same as mhpmcounter7h";
+    HPMCOUNTER8 = 0xc08, "hpmcounter8", ReadOnly, "per core: same as mhpmcounter8";
+    HPMCOUNTER8H = 0xc88, "hpmcounter8h", ReadOnly, "per core: same as mhpmcounter8h";
+    HPMCOUNTER9 = 0xc09, "hpmcounter9", ReadOnly, "per core: same as mhpmcounter9";
+    HPMCOUNTER9H = 0xc89, "hpmcounter9h", ReadOnly, "per core: same as mhpmcounter9h";
+    HPMCOUNTER10 = 0xc0a, "hpmcounter10", ReadOnly, "per core: same as mhpmcounter10";
+    HPMCOUNTER10H = 0xc8a, "hpmcounter10h", ReadOnly, "per core: same as mhpmcounter10h";
+    HPMCOUNTER11 = 0xc0b, "hpmcounter11", ReadOnly, "per core: same as mhpmcounter11";
+    HPMCOUNTER11H = 0xc8b, "hpmcounter11h", ReadOnly, "per core: same as mhpmcounter11h";
+    HPMCOUNTER12 = 0xc0c, "hpmcounter12", ReadOnly, "per core: same as mhpmcounter12";
+    HPMCOUNTER12H = 0xc8c, "hpmcounter12h", ReadOnly, "per core: same as mhpmcounter12h";
+    HPMCOUNTER13 = 0xc0d, "hpmcounter13", ReadOnly, "per core: same as mhpmcounter13";
+    HPMCOUNTER13H = 0xc8d, "hpmcounter13h", ReadOnly, "per core: same as mhpmcounter13h";
+    HPMCOUNTER14 = 0xc0e, "hpmcounter14", ReadOnly, "per core: same as mhpmcounter14";
+    HPMCOUNTER14H = 0xc8e, "hpmcounter14h", ReadOnly, "per core: same as mhpmcounter14h";
+    HPMCOUNTER15 = 0xc0f, "hpmcounter15", ReadOnly, "per core: same as mhpmcounter15";
+    HPMCOUNTER15H = 0xc8f, "hpmcounter15h", ReadOnly, "per core: same as mhpmcounter15h";
+    HPMCOUNTER16 = 0xc10, "hpmcounter16", ReadOnly, "per core: same as mhpmcounter16";
+    HPMCOUNTER16H = 0xc90, "hpmcounter16h", ReadOnly, "per core: same as mhpmcounter16h";
+    HPMCOUNTER17 = 0xc11, "hpmcounter17", ReadOnly, "per core: same as mhpmcounter17";
+    HPMCOUNTER17H = 0xc91, "hpmcounter17h", ReadOnly, "per core: same as mhpmcounter17h";
+    HPMCOUNTER18 = 0xc12, "hpmcounter18", ReadOnly, "per core: same as mhpmcounter18";
+    HPMCOUNTER18H = 0xc92, "hpmcounter18h", ReadOnly, "per core: same as mhpmcounter18h";
+    HPMCOUNTER19 = 0xc13, "hpmcounter19", ReadOnly, "per core: same as mhpmcounter19";
+    HPMCOUNTER19H = 0xc93, "hpmcounter19h", ReadOnly, "per core: same as mhpmcounter19h";
+    HPMCOUNTER20 = 0xc14, "hpmcounter20", ReadOnly, "per core: same as mhpmcounter20";
+    HPMCOUNTER20H = 0xc94, "hpmcounter20h", ReadOnly, "per core: same as mhpmcounter20h";
     THREAD_ID = 0xcc0, "thread_id", ReadOnly, "per lane: lane index within the warp (Vortex number)";
     WARP_ID = 0xcc1, "warp_id", ReadOnly, "per warp: warp index within the core (Vortex number)";
     CORE_ID = 0xcc2, "core_id", ReadOnly, "per core: core index (Vortex number)";
@@ -121,6 +193,22 @@ csrs! {
     XW_WARP_PC = 0x851, "xw_warp_pc", ReadOnly, "cross-warp window: the selected warp's pc";
     XW_DSTACK_DEPTH = 0x852, "xw_dstack_depth", ReadOnly, "cross-warp window: the selected warp's divergence stack depth";
 }
+
+/// The hardware performance counters weft defines (`mhpmcounter3`…`mhpmcounter20` and their
+/// aliases): counter `k` of a number, and whether it is the high half. `None` for other CSRs.
+pub fn hpm_counter(num: u16) -> Option<(usize, bool)> {
+    let k = (num & 0x1f) as usize;
+    let high = num & 0x80 != 0;
+    match num & !0x9f {
+        0xb00 | 0xc00 if (HPM_FIRST..=HPM_LAST).contains(&k) => Some((k, high)),
+        _ => None,
+    }
+}
+
+/// First and last defined hardware performance counter.
+pub const HPM_FIRST: usize = 3;
+/// See [`HPM_FIRST`].
+pub const HPM_LAST: usize = 20;
 
 /// Look a CSR up by name.
 pub fn csr_by_name(name: &str) -> Option<u16> {

@@ -2,6 +2,10 @@
 //! mechanism, memory sizes, barriers, display timing and run bounds. Loaded from TOML (every
 //! key optional) and validated with a clear message for absurd values.
 
+pub use crate::timing_config::{
+    CacheConfig, DramConfig, PipelineConfig, SchedPolicy, SmemConfig, UnitConfig, UnitsConfig,
+    WritePolicy,
+};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -136,6 +140,23 @@ pub struct Config {
     pub require_exit: bool,
     /// Display timing.
     pub display: DisplayConfig,
+    /// Run the cycle-level timing model (`weft-timing`) instead of one warp-instruction per
+    /// core per cycle.
+    pub timing: bool,
+    /// Timing model: issue stage and control-flow costs.
+    pub pipeline: PipelineConfig,
+    /// Timing model: functional units.
+    pub units: UnitsConfig,
+    /// Timing model: per-core instruction cache.
+    pub icache: CacheConfig,
+    /// Timing model: per-core L1 data cache.
+    pub l1: CacheConfig,
+    /// Timing model: the L2 shared by every core (off by default).
+    pub l2: CacheConfig,
+    /// Timing model: banked shared memory.
+    pub smem: SmemConfig,
+    /// Timing model: DRAM.
+    pub dram: DramConfig,
 }
 
 impl Default for Config {
@@ -155,6 +176,14 @@ impl Default for Config {
             max_cycles: 0,
             require_exit: false,
             display: DisplayConfig::default(),
+            timing: false,
+            pipeline: PipelineConfig::default(),
+            units: UnitsConfig::default(),
+            icache: crate::timing_config::default_icache(),
+            l1: crate::timing_config::default_l1(),
+            l2: crate::timing_config::default_l2(),
+            smem: SmemConfig::default(),
+            dram: DramConfig::default(),
         }
     }
 }
@@ -169,7 +198,7 @@ pub enum ConfigError {
     #[error("{key} = {value} is out of range (allowed {range})")]
     Range {
         /// The key.
-        key: &'static str,
+        key: String,
         /// The value given.
         value: u64,
         /// What is allowed.
@@ -183,8 +212,8 @@ pub enum ConfigError {
     Memory(String),
 }
 
-fn range(
-    key: &'static str,
+pub(crate) fn range(
+    key: impl Into<String>,
     value: u64,
     lo: u64,
     hi: u64,
@@ -192,7 +221,7 @@ fn range(
 ) -> Result<(), ConfigError> {
     if value < lo || value > hi {
         Err(ConfigError::Range {
-            key,
+            key: key.into(),
             value,
             range: text,
         })
@@ -204,9 +233,7 @@ fn range(
 impl Config {
     /// Parse TOML (all keys optional; unknown keys are errors).
     pub fn from_toml(text: &str) -> Result<Config, ConfigError> {
-        let c: Config = toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
-        c.validate()?;
-        Ok(c)
+        Config::from_toml_for(text, None)
     }
 
     /// The defaults of a profile: weft's, or Vortex's (1 core × 4 warps × 4 threads, 8
@@ -221,6 +248,10 @@ impl Config {
     /// Parse TOML over the defaults of a profile: `profile` (when given) wins over the file's
     /// own `profile` key; keys the file leaves out take that profile's defaults.
     pub fn from_toml_for(text: &str, profile: Option<Profile>) -> Result<Config, ConfigError> {
+        // Read the text directly first: unknown keys and wrong types are reported with their
+        // line and column. The values come from merging it over the profile's defaults, so
+        // that a partial section keeps that section's own defaults (the caches differ).
+        toml::from_str::<Config>(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
         let mut table: toml::Table =
             toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
         let p = match profile {
@@ -233,9 +264,6 @@ impl Config {
                 None => Profile::Weft,
             },
         };
-        if p == Profile::Weft && profile.is_none() {
-            return Config::from_toml(text);
-        }
         table.insert("profile".into(), toml::Value::String(p.name().into()));
         let mut base = toml::Table::try_from(Config::for_profile(p))
             .map_err(|e| ConfigError::Toml(e.to_string()))?;
@@ -291,13 +319,13 @@ impl Config {
         )?;
         if !self.local_mem_size.is_multiple_of(4) {
             return Err(ConfigError::Range {
-                key: "local_mem_size",
+                key: "local_mem_size".into(),
                 value: self.local_mem_size as u64,
                 range: "a multiple of 4",
             });
         }
         weft_mem::Memory::new(self.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
-        Ok(())
+        crate::timing_config::validate(self)
     }
 
     /// The memory layout this configuration implies.

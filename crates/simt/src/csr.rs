@@ -77,6 +77,21 @@ impl Machine {
             n::MISA => (1 << 30) | (1 << 0) | (1 << 2) | (1 << 5) | (1 << 8) | (1 << 12),
             n::MVENDORID => 0,
             x if reads_zero(x) => 0,
+            x if n::hpm_counter(x).is_some() => {
+                let (k, high) = n::hpm_counter(x).unwrap_or_default();
+                let v = if k == n::HPM_FIRST {
+                    // Thread-instructions retired before this one.
+                    let all: u64 = core.warps.iter().map(|w| w.stats.thread_instructions).sum();
+                    all - core.warps[w].mask.count_ones() as u64
+                } else {
+                    core.hpm[k]
+                };
+                if high {
+                    (v >> 32) as u32
+                } else {
+                    v as u32
+                }
+            }
             n::MARCHID => 0x7765_6674,
             n::MIMPID => 1,
             n::MSTATUS => mstatus::read(warp.csr.mstatus),

@@ -109,6 +109,55 @@ impl Machine {
         }
     }
 
+    /// The instruction warp `w` of core `c` would issue next, after the checks before issue
+    /// (reconvergence of a group reaching its point, breakpoint, watchdog): `Some((pc,
+    /// instruction, mask))`, or `None` if the warp does not issue (it stopped, or faulted
+    /// fetching). Calling it again before [`Machine::issue`] changes nothing. A timing model
+    /// uses it to look at the registers and unit the next instruction needs.
+    pub fn peek(&mut self, c: usize, w: usize) -> Option<(u32, Inst, u32)> {
+        let (pc, slot) = self.prepare(c, w)?;
+        Some((pc, slot.inst, self.cores[c].warps[w].mask))
+    }
+
+    /// Issue warp `w` of core `c` now (at `self.cycle`): execute its next warp-instruction
+    /// and fill `out` with what it did, for a driver that schedules warps itself (the timing
+    /// model: execute at issue). Observers receive the step's record as in [`Machine::run`].
+    /// Returns false if the warp did not issue (see [`Machine::peek`]).
+    pub fn issue(&mut self, c: usize, w: usize, out: &mut crate::record::Issued) -> bool {
+        let Some((pc, slot)) = self.prepare(c, w) else {
+            return false;
+        };
+        let warp = &self.cores[c].warps[w];
+        let mask = warp.mask;
+        out.pc = pc;
+        out.inst = slot.inst;
+        out.mask = mask;
+        if crate::record::is_memory(slot.inst.op) {
+            let base = &warp.x[slot.inst.rs1 as usize];
+            for l in lanes(mask) {
+                out.addrs[l] = base[l].wrapping_add(slot.inst.imm as u32);
+            }
+        }
+        let before = if self.observers.is_empty() {
+            None
+        } else {
+            Some(self.record_before(c, w, pc, mask, &slot.inst))
+        };
+        let had_fault = self.fault.is_some();
+        self.execute(c, w, pc, &slot);
+        let warp = &mut self.cores[c].warps[w];
+        out.next_pc = warp.pc;
+        out.next_mask = warp.mask;
+        out.divergence = crate::record::DivEvents(warp.stack.events);
+        warp.stack.events = 0;
+        out.faulted = !had_fault && self.fault.is_some();
+        if let Some(b) = before {
+            let r = self.record_after(c, w, b);
+            self.deliver(&r);
+        }
+        true
+    }
+
     /// A step while observers are attached: the same step, with its record.
     #[cold]
     fn step_observed(&mut self, c: usize, w: usize) {

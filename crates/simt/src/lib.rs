@@ -26,6 +26,7 @@ pub mod load;
 pub mod machine;
 pub mod record;
 pub mod stats;
+pub mod timing_config;
 mod trap;
 pub mod vortex;
 pub mod vxbin;

@@ -82,6 +82,10 @@ pub struct Core {
     pub next: usize,
     pub frames: u64,
     pub last_frame: u64,
+    /// Hardware performance counters `mhpmcounter3`…`mhpmcounter20` (index = counter
+    /// number), kept by the timing model; 0 in a functional run except counter 3, which the
+    /// CSR read computes (docs/isa.md §4.2).
+    pub hpm: [u64; weft_isa::csr::HPM_LAST + 1],
 }
 
 impl Core {
@@ -231,6 +235,7 @@ impl Machine {
                     next: 0,
                     frames: 0,
                     last_frame: 0,
+                    hpm: [0; weft_isa::csr::HPM_LAST + 1],
                 }
             })
             .collect()
@@ -335,14 +340,8 @@ impl Machine {
     pub fn run_until(&mut self, max_cycles: u64) -> RunEnd {
         let bound = self.cfg.cycle_bound().min(max_cycles);
         let end = loop {
-            if let Some(code) = self.exit {
-                break RunEnd::Exit(code);
-            }
-            if let Some(f) = &self.fault {
-                break RunEnd::Fault(f.clone());
-            }
-            if self.cycle >= bound {
-                break RunEnd::CycleLimit(self.cycle);
+            if let Some(end) = self.ended(bound) {
+                break end;
             }
             let mut issued = false;
             for c in 0..self.cores.len() {
@@ -352,15 +351,59 @@ impl Machine {
                 }
             }
             self.cycle += 1;
-            if self.mem.has_cout() {
-                self.pump_cout(false);
-            }
+            self.pump_console();
             if !issued {
                 if let Some(end) = self.stalled() {
                     break end;
                 }
             }
         };
+        self.finish_run(end)
+    }
+
+    /// Has the run ended — an exit, a fault, or the cycle bound (`bound` cycles in all)? A
+    /// driver that keeps its own cycle loop (the timing model) checks this before each cycle.
+    #[inline]
+    pub fn ended(&self, bound: u64) -> Option<RunEnd> {
+        if let Some(code) = self.exit {
+            return Some(RunEnd::Exit(code));
+        }
+        if let Some(f) = &self.fault {
+            return Some(RunEnd::Fault(f.clone()));
+        }
+        if self.cycle >= bound {
+            return Some(RunEnd::CycleLimit(self.cycle));
+        }
+        None
+    }
+
+    /// Move what the Vortex console rings hold to the console (once per cycle).
+    #[inline]
+    pub fn pump_console(&mut self) {
+        if self.mem.has_cout() {
+            self.pump_cout(false);
+        }
+    }
+
+    /// Is any warp of any core running (able to issue)?
+    pub fn any_running(&self) -> bool {
+        self.cores
+            .iter()
+            .any(|c| c.warps.iter().any(|w| w.is_running()))
+    }
+
+    /// The end of a run in which no warp can issue: every warp halted, or a deadlock (who
+    /// waits on what). `None` while some warp is running.
+    pub fn idle_end(&mut self) -> Option<RunEnd> {
+        if self.any_running() {
+            return None;
+        }
+        self.stalled()
+    }
+
+    /// Close a run that ended with `end`: the console drained and flushed, the profile's
+    /// reading of "all halted" applied, observers told. Returns the run's final end.
+    pub fn finish_run(&mut self, end: RunEnd) -> RunEnd {
         self.pump_cout(true);
         let end = match end {
             RunEnd::AllHalted if self.cfg.profile == crate::config::Profile::Vortex => {

@@ -126,6 +126,95 @@ pub struct StepRecord {
     pub fault: Option<FaultInfo>,
 }
 
+/// What one issued warp-instruction did, as much as a timing model needs and without the
+/// register values (so it costs no allocation): made by [`Machine::issue`] into a buffer the
+/// caller reuses.
+#[derive(Clone, Debug)]
+pub struct Issued {
+    /// Its pc.
+    pub pc: u32,
+    /// The instruction.
+    pub inst: Inst,
+    /// The lanes that executed it.
+    pub mask: u32,
+    /// The warp's pc after it.
+    pub next_pc: u32,
+    /// The warp's mask after it.
+    pub next_mask: u32,
+    /// Divergence events of the step (including a reconvergence just before it issued).
+    pub divergence: DivEvents,
+    /// The instruction faulted (the run ends).
+    pub faulted: bool,
+    /// For a memory instruction, each executing lane's byte address (`addrs[l]` for lane
+    /// `l` of `mask`; other entries are stale).
+    pub addrs: [u32; 32],
+}
+
+impl Default for Issued {
+    fn default() -> Self {
+        Issued {
+            pc: 0,
+            inst: Inst::new(Op::Addi),
+            mask: 0,
+            next_pc: 0,
+            next_mask: 0,
+            divergence: DivEvents::default(),
+            faulted: false,
+            addrs: [0; 32],
+        }
+    }
+}
+
+/// The registers an instruction reads and writes, from the instruction table's operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operands {
+    /// Source registers (x0 left out), `srcs[..n_srcs]`.
+    pub srcs: [(RegFile, u8); 3],
+    /// How many of `srcs` are used.
+    pub n_srcs: u8,
+    /// The destination register, if it writes one (x0 left out).
+    pub dst: Option<(RegFile, u8)>,
+}
+
+impl Operands {
+    /// The source registers.
+    pub fn sources(&self) -> &[(RegFile, u8)] {
+        &self.srcs[..self.n_srcs as usize]
+    }
+}
+
+/// The registers `i` reads and writes.
+pub fn operands_of(i: &Inst) -> Operands {
+    let mut o = Operands {
+        srcs: [(RegFile::X, 0); 3],
+        n_srcs: 0,
+        dst: None,
+    };
+    for (file, f, written) in operands(i.op) {
+        let r = field(i, f);
+        if file == RegFile::X && r == 0 {
+            continue;
+        }
+        if written {
+            o.dst = Some((file, r));
+        } else if (o.n_srcs as usize) < o.srcs.len() {
+            o.srcs[o.n_srcs as usize] = (file, r);
+            o.n_srcs += 1;
+        }
+    }
+    o
+}
+
+/// Does `op` access data memory (load, store, atomic)?
+pub fn is_memory(op: Op) -> bool {
+    access(op).is_some()
+}
+
+/// Bytes and kind of a memory instruction's per-lane access.
+pub fn memory_access(op: Op) -> Option<(u8, AccessKind)> {
+    access(op)
+}
+
 /// Something that watches every warp-instruction. Attach with [`Machine::add_observer`].
 pub trait Observer {
     /// Called after each warp-instruction with its record; `m` is the machine after it.

@@ -117,7 +117,11 @@ impl Machine {
             }
         }
         Report {
-            model: "functional",
+            model: if self.cfg.timing {
+                "timing"
+            } else {
+                "functional"
+            },
             cores: self.cfg.cores,
             warps: self.cfg.warps,
             lanes: self.cfg.lanes,

@@ -42,6 +42,14 @@ pub struct RunArgs {
     /// Stop after this many cycles (exit status 124).
     #[arg(long)]
     pub max_cycles: Option<u64>,
+    /// Run the cycle-level timing model (docs/timing.md) instead of one warp-instruction per
+    /// core per cycle; the same as `timing = true` in the configuration.
+    #[arg(long)]
+    pub timing: bool,
+    /// Set any configuration key, as in the TOML file (`--set l1.size=32768 --set
+    /// pipeline.scheduler=gto`); applied after --config and before the other flags.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
     /// The program must end through the exit word (or HTIF tohost): if every warp halts
     /// without it, report that and exit with status 3.
     #[arg(long)]
@@ -116,13 +124,21 @@ fn warn_needs(path: &Path) {
 
 /// Build the configuration from defaults, the config file and the flags.
 pub fn build_config(a: &RunArgs) -> Result<Config, String> {
+    let text = match &a.config {
+        Some(p) => fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
+        None => String::new(),
+    };
+    let text = crate::config_set::apply(&text, &a.set)?;
     let mut cfg = match &a.config {
         Some(p) => {
-            let text = fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
             Config::from_toml_for(&text, a.profile).map_err(|e| format!("{}: {e}", p.display()))?
         }
-        None => Config::for_profile(a.profile.unwrap_or_default()),
+        None => Config::from_toml_for(&text, Some(a.profile.unwrap_or_default()))
+            .map_err(|e| format!("--set: {e}"))?,
     };
+    if a.timing {
+        cfg.timing = true;
+    }
     if let Some(v) = a.cores {
         cfg.cores = v;
     }
@@ -166,7 +182,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     }
     let cfg = build_config(a)?;
     let (prog, source) = load_program(&a.program)?;
-    let (cfg_profile, cfg_reconv) = (cfg.profile, cfg.reconv);
+    let (cfg_profile, cfg_reconv, cfg_timing) = (cfg.profile, cfg.reconv, cfg.timing);
     let mut m = Machine::new(cfg, &prog).map_err(|e| format!("{}: {e}", a.program.display()))?;
     m.set_console(Box::new(std::io::stdout()));
     if let Some(p) = &a.trace_file {
@@ -175,12 +191,20 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     } else if a.trace {
         m.set_trace(Box::new(std::io::BufWriter::new(std::io::stderr())));
     }
-    let end = m.run();
+    let mut timing = cfg_timing.then(|| weft_timing::TimingModel::new(&m.cfg));
+    let end = match &mut timing {
+        Some(t) => t.run(&mut m, u64::MAX),
+        None => m.run(),
+    };
     let _ = std::io::stdout().flush();
     report_end(&end, "raise it with --max-cycles");
     let report = m.report();
+    let timing_report = timing.as_ref().map(|t| t.report(&m));
     if a.stats {
         eprint!("{}", report.table());
+        if let Some(t) = &timing_report {
+            eprint!("{}", t.table());
+        }
         eprintln!(
             "  reconvergence table: {}",
             match source {
@@ -200,7 +224,8 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         }
     }
     if let Some(p) = &a.stats_json {
-        write_stats_json(p, &m, &end)?;
+        let extra = timing_report.map(|t| ("timing", serde_json::to_value(t).unwrap_or_default()));
+        write_stats_json_with(p, &m, &end, extra)?;
     }
     Ok(end.exit_status())
 }
@@ -223,7 +248,20 @@ pub fn report_end(end: &RunEnd, hint: &str) {
 
 /// Write `--stats-json`: the machine's statistics with the run's `exit_status` and `end`.
 pub fn write_stats_json(path: &Path, dev: &dyn Device, end: &RunEnd) -> Result<(), String> {
+    write_stats_json_with(path, dev, end, None)
+}
+
+/// [`write_stats_json`] with one more top-level key (the timing model's report).
+pub fn write_stats_json_with(
+    path: &Path,
+    dev: &dyn Device,
+    end: &RunEnd,
+    extra: Option<(&str, serde_json::Value)>,
+) -> Result<(), String> {
     let mut v = dev.stats_json();
+    if let Some((k, x)) = extra {
+        v[k] = x;
+    }
     v["exit_status"] = end.exit_status().into();
     v["end"] = end.name().into();
     let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;

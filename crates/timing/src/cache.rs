@@ -1,0 +1,285 @@
+//! A set-associative cache with LRU replacement, banks and MSHRs, timed by reservation: an
+//! access made at cycle `t` learns at once when its data will be ready, because every line
+//! records when its fill completes and every bank when it is next free. Lines are installed
+//! when the miss is made (with their fill time), so a later access to a line still being
+//! filled merges into the outstanding miss (an MSHR merge) and waits for the same fill.
+
+use weft_simt::config::{CacheConfig, WritePolicy};
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Line {
+    tag: u32,
+    valid: bool,
+    dirty: bool,
+    /// Last use (for LRU).
+    used: u64,
+    /// When the fill completes.
+    ready: u64,
+}
+
+/// Counters of one cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct CacheStats {
+    /// Line requests.
+    pub accesses: u64,
+    /// Requests whose line was present and filled.
+    pub hits: u64,
+    /// Requests that missed (including those merged into an outstanding miss).
+    pub misses: u64,
+    /// Misses to a line whose fill was already outstanding.
+    pub mshr_merges: u64,
+    /// Valid lines replaced.
+    pub evictions: u64,
+    /// Dirty lines written back (write-back caches).
+    pub writebacks: u64,
+    /// Extra cycles requests waited for a busy bank.
+    pub bank_conflicts: u64,
+    /// Cycles requests waited for a free MSHR.
+    pub mshr_stall_cycles: u64,
+}
+
+impl CacheStats {
+    /// Add another cache's counters.
+    pub fn add(&mut self, o: &CacheStats) {
+        self.accesses += o.accesses;
+        self.hits += o.hits;
+        self.misses += o.misses;
+        self.mshr_merges += o.mshr_merges;
+        self.evictions += o.evictions;
+        self.writebacks += o.writebacks;
+        self.bank_conflicts += o.bank_conflicts;
+        self.mshr_stall_cycles += o.mshr_stall_cycles;
+    }
+}
+
+/// What an access found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Present: data at the given cycle.
+    Hit(u64),
+    /// Absent: the caller fetches the line from the next level starting at `start` (after
+    /// any wait for an MSHR), then calls [`Cache::filled`]; `victim` is a dirty line address
+    /// to write back, if one was evicted.
+    Miss { start: u64, victim: Option<u32> },
+    /// Absent and not allocated (a write-through store miss): data goes to the next level
+    /// at the given cycle.
+    Bypass(u64),
+}
+
+/// One cache.
+pub struct Cache {
+    cfg: CacheConfig,
+    sets: u32,
+    line_shift: u32,
+    lines: Vec<Line>,
+    bank_free: Vec<u64>,
+    /// Completion times of outstanding misses.
+    mshr: Vec<u64>,
+    /// Counters.
+    pub stats: CacheStats,
+}
+
+impl Cache {
+    /// An empty cache.
+    pub fn new(cfg: CacheConfig) -> Cache {
+        let sets = cfg.sets().max(1);
+        Cache {
+            cfg,
+            sets,
+            line_shift: cfg.line.trailing_zeros(),
+            lines: vec![Line::default(); (sets * cfg.ways) as usize],
+            bank_free: vec![0; cfg.banks as usize],
+            mshr: Vec::with_capacity(cfg.mshrs as usize),
+            stats: CacheStats::default(),
+        }
+    }
+
+    /// The line address (byte address of the line's first byte) holding `addr`.
+    #[inline]
+    pub fn line_of(&self, addr: u32) -> u32 {
+        addr >> self.line_shift << self.line_shift
+    }
+
+    /// Cycles for a hit.
+    pub fn hit_latency(&self) -> u64 {
+        self.cfg.hit_latency as u64
+    }
+
+    /// Stores go through to the next level?
+    pub fn write_through(&self) -> bool {
+        self.cfg.write_policy == WritePolicy::WriteThrough
+    }
+
+    /// Line size in bytes.
+    pub fn line_size(&self) -> u32 {
+        self.cfg.line
+    }
+
+    /// Access the line `line` at cycle `t`: a read (`write` false) or a write. The bank is
+    /// taken for one cycle; a busy bank delays the access.
+    pub fn access(&mut self, line: u32, t: u64, write: bool) -> Outcome {
+        let idx = line >> self.line_shift;
+        let bank = (idx & (self.cfg.banks - 1)) as usize;
+        let t0 = t.max(self.bank_free[bank]);
+        self.stats.bank_conflicts += t0 - t;
+        self.bank_free[bank] = t0 + 1;
+        self.stats.accesses += 1;
+        let set = (idx & (self.sets - 1)) as usize;
+        let tag = idx / self.sets;
+        let ways = self.cfg.ways as usize;
+        let base = set * ways;
+        let hit_lat = self.cfg.hit_latency as u64;
+        let wb = self.cfg.write_policy == WritePolicy::WriteBack;
+        if let Some(l) = self.lines[base..base + ways]
+            .iter_mut()
+            .find(|l| l.valid && l.tag == tag)
+        {
+            l.used = t0;
+            if write && wb {
+                l.dirty = true;
+            }
+            if l.ready <= t0 {
+                self.stats.hits += 1;
+                return Outcome::Hit(t0 + hit_lat);
+            }
+            self.stats.misses += 1;
+            self.stats.mshr_merges += 1;
+            return Outcome::Hit(l.ready + hit_lat);
+        }
+        self.stats.misses += 1;
+        if write && !wb {
+            return Outcome::Bypass(t0 + hit_lat);
+        }
+        // Allocate: wait for an MSHR, choose the LRU way.
+        self.mshr.retain(|&d| d > t0);
+        let mut start = t0;
+        if self.mshr.len() >= self.cfg.mshrs as usize {
+            let (k, &first) = self
+                .mshr
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, d)| **d)
+                .expect("mshrs is at least 1");
+            self.mshr.swap_remove(k);
+            self.stats.mshr_stall_cycles += first - start;
+            start = first;
+        }
+        let v = (base..base + ways)
+            .min_by_key(|&k| (self.lines[k].valid, self.lines[k].used))
+            .expect("ways is at least 1");
+        let old = self.lines[v];
+        let mut victim = None;
+        if old.valid {
+            self.stats.evictions += 1;
+            if old.dirty {
+                self.stats.writebacks += 1;
+                victim = Some((old.tag * self.sets + set as u32) << self.line_shift);
+            }
+        }
+        self.lines[v] = Line {
+            tag,
+            valid: true,
+            dirty: write && wb,
+            used: start,
+            ready: u64::MAX,
+        };
+        Outcome::Miss { start, victim }
+    }
+
+    /// The fill of `line` (after a [`Outcome::Miss`]) completes at `done`; returns when the
+    /// requester has its data.
+    pub fn filled(&mut self, line: u32, done: u64) -> u64 {
+        let idx = line >> self.line_shift;
+        let set = (idx & (self.sets - 1)) as usize;
+        let tag = idx / self.sets;
+        let ways = self.cfg.ways as usize;
+        if let Some(l) = self.lines[set * ways..(set + 1) * ways]
+            .iter_mut()
+            .find(|l| l.valid && l.tag == tag)
+        {
+            l.ready = done;
+        }
+        self.mshr.push(done);
+        done + self.cfg.hit_latency as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> CacheConfig {
+        CacheConfig {
+            enabled: true,
+            size: 256,
+            line: 32,
+            ways: 2,
+            banks: 1,
+            mshrs: 2,
+            hit_latency: 1,
+            write_policy: WritePolicy::WriteThrough,
+        }
+    }
+
+    #[test]
+    fn miss_then_hit_after_fill_and_merge_before() {
+        let mut c = Cache::new(small());
+        let Outcome::Miss { start, victim } = c.access(0x100, 0, false) else {
+            panic!("first access must miss")
+        };
+        assert_eq!((start, victim), (0, None));
+        assert_eq!(c.filled(0x100, 50), 51);
+        assert_eq!(c.access(0x104 & !31, 10, false), Outcome::Hit(51), "merge");
+        assert_eq!(c.access(0x100, 60, false), Outcome::Hit(61));
+        assert_eq!(c.stats.hits, 1);
+        assert_eq!(c.stats.misses, 2);
+        assert_eq!(c.stats.mshr_merges, 1);
+        assert_eq!(c.stats.hits + c.stats.misses, c.stats.accesses);
+    }
+
+    #[test]
+    fn lru_evicts_the_older_way_and_mshrs_limit_misses() {
+        let mut c = Cache::new(small()); // 4 sets of 2 ways; set stride 128 bytes
+        for (k, a) in [0x000u32, 0x080, 0x100].iter().enumerate() {
+            match c.access(*a, k as u64 * 100, false) {
+                Outcome::Miss { start, .. } => {
+                    c.filled(*a, start + 10);
+                }
+                o => panic!("{o:?}"),
+            }
+        }
+        assert_eq!(c.stats.evictions, 1);
+        // 0x000 was the least recently used and is gone; 0x080 stays.
+        assert!(matches!(c.access(0x080, 400, false), Outcome::Hit(_)));
+        assert!(matches!(c.access(0x000, 500, false), Outcome::Miss { .. }));
+        // Two MSHRs: a third outstanding miss waits for the first fill.
+        let mut c = Cache::new(small());
+        for a in [0x000u32, 0x020] {
+            let Outcome::Miss { start, .. } = c.access(a, 0, false) else {
+                panic!()
+            };
+            c.filled(a, start + 100);
+        }
+        let Outcome::Miss { start, .. } = c.access(0x040, 2, false) else {
+            panic!()
+        };
+        assert_eq!(start, 100, "waits for an MSHR");
+    }
+
+    #[test]
+    fn write_back_dirty_victim_is_reported() {
+        let mut cfg = small();
+        cfg.write_policy = WritePolicy::WriteBack;
+        cfg.ways = 1;
+        let mut c = Cache::new(cfg);
+        let Outcome::Miss { .. } = c.access(0x000, 0, true) else {
+            panic!()
+        };
+        c.filled(0x000, 5);
+        let Outcome::Miss { victim, .. } = c.access(0x100, 10, false) else {
+            panic!()
+        };
+        assert_eq!(victim, Some(0x000));
+        assert_eq!(c.stats.writebacks, 1);
+    }
+}

@@ -1,0 +1,240 @@
+//! The timing model's counters and its report: issue slots (issued, or stalled and why),
+//! per-warp activity, and the memory system's counts, as the `timing` object of
+//! `--stats-json`, a table for `--stats`, and the hardware performance counters kernels read
+//! (`mhpmcounter4`…`mhpmcounter20`, docs/isa.md §4.2).
+
+use crate::cache::CacheStats;
+use crate::memsys::{MemStats, MemSys};
+use serde::Serialize;
+use std::fmt::Write;
+
+/// Why an issue slot went unused. The order is the order of `mhpmcounter5`…`11`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// Instruction fetch: an I-cache miss, the refill after a redirect, a warp starting.
+    Fetch,
+    /// Waiting on the result of an ALU, MUL/DIV, FPU or SFU instruction.
+    Scoreboard,
+    /// The functional unit the instruction needs is busy.
+    Unit,
+    /// Waiting on memory: a load's data, the LSU or MSHRs busy, a fence.
+    Memory,
+    /// At a barrier (or a `wspawn` waiting for the core's other warps).
+    Barrier,
+    /// Divergence-stack push or pop.
+    Divergence,
+    /// No warp started on the core.
+    Idle,
+}
+
+impl Why {
+    /// Every reason, in counter order.
+    pub const ALL: [Why; 7] = [
+        Why::Fetch,
+        Why::Scoreboard,
+        Why::Unit,
+        Why::Memory,
+        Why::Barrier,
+        Why::Divergence,
+        Why::Idle,
+    ];
+
+    /// Name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Why::Fetch => "fetch",
+            Why::Scoreboard => "scoreboard",
+            Why::Unit => "unit_busy",
+            Why::Memory => "memory",
+            Why::Barrier => "barrier",
+            Why::Divergence => "divergence",
+            Why::Idle => "no_warp",
+        }
+    }
+}
+
+/// One core's issue-slot counters.
+#[derive(Clone, Debug, Default)]
+pub struct CoreCounters {
+    /// Slots in which a warp issued.
+    pub issued: u64,
+    /// Slots lost, by [`Why`] (index = position in [`Why::ALL`]).
+    pub stalls: [u64; 7],
+}
+
+impl CoreCounters {
+    /// Slots lost in all.
+    pub fn stalled(&self) -> u64 {
+        self.stalls.iter().sum()
+    }
+}
+
+/// One warp's activity.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct WarpActivity {
+    /// Core.
+    pub core: usize,
+    /// Warp.
+    pub warp: usize,
+    /// Warp-instructions it issued.
+    pub issued: u64,
+    /// Cycle of its first issue.
+    pub first_issue: Option<u64>,
+    /// Cycle of its last issue.
+    pub last_issue: Option<u64>,
+}
+
+/// The hardware performance counters of core `c` (index = counter number).
+pub fn hpm(core: &CoreCounters, mem: &MemSys, c: usize, out: &mut [u64]) {
+    let (l1, ic, ms) = mem.core_stats(c);
+    out[4] = core.stalled();
+    for (k, v) in core.stalls.iter().enumerate() {
+        out[5 + k] = *v;
+    }
+    out[12] = l1.accesses;
+    out[13] = l1.hits;
+    out[14] = l1.misses;
+    out[15] = l1.mshr_merges;
+    out[16] = ms.smem_bank_conflicts;
+    out[17] = ms.dram_read_bytes;
+    out[18] = ms.dram_write_bytes;
+    out[19] = ic.misses;
+    out[20] = l1.evictions;
+}
+
+/// The timing model's report.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TimingReport {
+    /// Warp scheduling policy.
+    pub scheduler: &'static str,
+    /// Cycles.
+    pub cycles: u64,
+    /// Issue slots: cycles × cores (one scheduler per core, one issue per cycle).
+    pub issue_slots: u64,
+    /// Slots in which a warp issued.
+    pub issued: u64,
+    /// Slots lost, by reason.
+    pub stalls: std::collections::BTreeMap<&'static str, u64>,
+    /// L1 data caches, summed over cores.
+    pub l1: CacheStats,
+    /// Instruction caches, summed over cores.
+    pub icache: CacheStats,
+    /// The L2, if enabled.
+    pub l2: Option<CacheStats>,
+    /// Shared memory, I/O, atomics and DRAM traffic, summed over cores.
+    pub memory: MemStats,
+    /// L1 hit rate (hits / accesses).
+    pub l1_hit_rate: f64,
+    /// DRAM bytes per cycle achieved.
+    pub dram_bytes_per_cycle: f64,
+    /// Per-warp activity.
+    pub per_warp: Vec<WarpActivity>,
+}
+
+impl TimingReport {
+    /// Build the report.
+    pub fn new(
+        scheduler: &'static str,
+        cycles: u64,
+        cores: &[CoreCounters],
+        mem: &MemSys,
+        per_warp: Vec<WarpActivity>,
+    ) -> TimingReport {
+        let mut stalls = std::collections::BTreeMap::new();
+        let (mut l1, mut icache, mut memory) = (
+            CacheStats::default(),
+            CacheStats::default(),
+            MemStats::default(),
+        );
+        for (c, k) in cores.iter().enumerate() {
+            for (i, w) in Why::ALL.iter().enumerate() {
+                *stalls.entry(w.name()).or_insert(0) += k.stalls[i];
+            }
+            let (a, b, m) = mem.core_stats(c);
+            l1.add(&a);
+            icache.add(&b);
+            memory.smem_accesses += m.smem_accesses;
+            memory.smem_bank_conflicts += m.smem_bank_conflicts;
+            memory.io_accesses += m.io_accesses;
+            memory.atomics += m.atomics;
+            memory.dram_read_bytes += m.dram_read_bytes;
+            memory.dram_write_bytes += m.dram_write_bytes;
+        }
+        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        TimingReport {
+            scheduler,
+            cycles,
+            issue_slots: cycles * cores.len() as u64,
+            issued: cores.iter().map(|k| k.issued).sum(),
+            stalls,
+            l1_hit_rate: ratio(l1.hits, l1.accesses),
+            dram_bytes_per_cycle: ratio(memory.dram_read_bytes + memory.dram_write_bytes, cycles),
+            l1,
+            icache,
+            l2: mem.l2_stats(),
+            memory,
+            per_warp,
+        }
+    }
+
+    /// The readable table `--stats` prints after the functional statistics.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let pct = |v: u64| {
+            if self.issue_slots == 0 {
+                0.0
+            } else {
+                100.0 * v as f64 / self.issue_slots as f64
+            }
+        };
+        let _ = writeln!(s, "timing model (scheduler {}):", self.scheduler);
+        let _ = writeln!(
+            s,
+            "  issue slots       {:>12}  issued {} ({:.1} %)",
+            self.issue_slots,
+            self.issued,
+            pct(self.issued)
+        );
+        for w in Why::ALL {
+            let v = self.stalls[w.name()];
+            let _ = writeln!(s, "  stall {:<11} {:>12}  ({:.1} %)", w.name(), v, pct(v));
+        }
+        let c = &self.l1;
+        let _ = writeln!(
+            s,
+            "  L1 data           {:>12} accesses, {} hits, {} misses ({:.1} % hits), {} MSHR merges, {} evictions, {} bank-conflict cycles",
+            c.accesses,
+            c.hits,
+            c.misses,
+            100.0 * self.l1_hit_rate,
+            c.mshr_merges,
+            c.evictions,
+            c.bank_conflicts
+        );
+        let c = &self.icache;
+        let _ = writeln!(
+            s,
+            "  I-cache           {:>12} accesses, {} misses",
+            c.accesses, c.misses
+        );
+        if let Some(c) = &self.l2 {
+            let _ = writeln!(
+                s,
+                "  L2                {:>12} accesses, {} hits, {} misses, {} evictions",
+                c.accesses, c.hits, c.misses, c.evictions
+            );
+        }
+        let m = &self.memory;
+        let _ = writeln!(
+            s,
+            "  shared memory     {:>12} accesses, {} bank-conflict cycles",
+            m.smem_accesses, m.smem_bank_conflicts
+        );
+        let _ = writeln!(
+            s,
+            "  DRAM              {:>12} bytes read, {} written ({:.2} bytes/cycle)",
+            m.dram_read_bytes, m.dram_write_bytes, self.dram_bytes_per_cycle
+        );
+        s
+    }
+}

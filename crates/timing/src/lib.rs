@@ -1,0 +1,560 @@
+//! weft-timing: the cycle-level timing model. It owns the cycle loop and, per core and cycle,
+//! decides which warp may issue — the instruction fetched through the I-cache, its source
+//! and destination registers free on the scoreboard, its functional unit free — picks one
+//! by the configured policy (loose round-robin, greedy-then-oldest, two-level), and has the
+//! functional model execute it then ([`Machine::issue`]: execute at issue). What the step
+//! did (class, registers, lane addresses, mask, divergence events, redirect) decides its
+//! cost: unit latency and occupancy, the memory system's answer (`memsys.rs`), control-flow
+//! and divergence penalties, warp start-up. The model never computes a result itself, so
+//! functional and timing runs cannot disagree on one.
+//!
+//! Issue slots that go unused are charged to one reason (`counters.rs`); when no core can
+//! issue, the loop jumps straight to the next cycle at which anything can change, charging
+//! the skipped slots to the same reasons, so long memory waits cost no host time.
+//!
+//! Modules: `cache` (set-associative cache with MSHRs), `memsys` (coalescing, L1, shared
+//! memory, L2, DRAM), `counters` (issue-slot and memory counters, the report).
+
+mod cache;
+mod counters;
+mod memsys;
+
+pub use cache::CacheStats;
+pub use counters::{TimingReport, WarpActivity, Why};
+pub use memsys::MemStats;
+
+use counters::CoreCounters;
+use memsys::MemSys;
+use weft_isa::{Class, Inst};
+use weft_simt::config::{SchedPolicy, UnitConfig};
+use weft_simt::record::{memory_access, operands_of, DivEvents, Issued, Operands, RegFile};
+use weft_simt::warp::WarpState;
+use weft_simt::{Config, Machine, RunEnd};
+
+/// A functional unit kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unit {
+    Alu,
+    Mul,
+    Div,
+    Fpu,
+    Fdiv,
+    Lsu,
+    Sfu,
+}
+
+fn unit_of(class: Class) -> Unit {
+    match class {
+        Class::Alu | Class::Branch | Class::Jump => Unit::Alu,
+        Class::Mul => Unit::Mul,
+        Class::Div => Unit::Div,
+        Class::Fpu => Unit::Fpu,
+        Class::FpuDiv => Unit::Fdiv,
+        Class::Load | Class::Store | Class::Atomic => Unit::Lsu,
+        Class::Csr | Class::Fence | Class::System | Class::Simt => Unit::Sfu,
+    }
+}
+
+/// The instruction a warp will issue next, with what the model needs of it.
+#[derive(Clone, Copy, Debug)]
+struct Next {
+    inst: Inst,
+    ops: Operands,
+    unit: Unit,
+}
+
+/// A warp's timing state.
+#[derive(Clone, Debug)]
+struct WarpT {
+    /// No fetch before this cycle, for `fetch_why`.
+    fetch_ready: u64,
+    fetch_why: Why,
+    /// When each register (x0–x31, then f0–f31) has its pending value.
+    reg_ready: [u64; 64],
+    /// Registers whose pending value comes from memory (bit per register).
+    reg_mem: u64,
+    /// When all its memory accesses are done (fences wait for it).
+    mem_until: u64,
+    /// The fetched next instruction.
+    next: Option<Next>,
+    /// The I-cache line the front end holds.
+    line: Option<u32>,
+    /// Cycle it was started (for greedy-then-oldest).
+    started: u64,
+    /// Was it running at the last look?
+    was_running: bool,
+    /// Activity.
+    act: WarpActivity,
+}
+
+/// A core's timing state: warps, unit occupancy, scheduler state, counters.
+struct CoreT {
+    warps: Vec<WarpT>,
+    /// Per unit kind (index = `Unit as usize`), when each instance is next free.
+    units: [Vec<u64>; 7],
+    /// The warp that issued last.
+    last: usize,
+    /// Two-level scheduler: the active set and the pending queue.
+    active: Vec<usize>,
+    pending: std::collections::VecDeque<usize>,
+    /// Warps by start cycle (greedy-then-oldest).
+    age: Vec<usize>,
+    /// Why it did not issue in its last cycle without an issue.
+    why: Why,
+    counters: CoreCounters,
+}
+
+/// Whether a warp can issue now.
+enum Check {
+    Ready,
+    Blocked(Why, u64),
+    NotStarted,
+}
+
+/// The timing model of one machine configuration. Keep it across runs of the same
+/// [`Machine`] (the host runtime's launches) and the caches stay warm.
+pub struct TimingModel {
+    policy: SchedPolicy,
+    active_warps: usize,
+    branch_latency: u64,
+    spawn_latency: u64,
+    div_push: u64,
+    div_pop: u64,
+    units: [UnitConfig; 7],
+    mem: MemSys,
+    cores: Vec<CoreT>,
+    rec: Issued,
+    order: Vec<usize>,
+}
+
+impl TimingModel {
+    /// A model for `cfg` (caches empty, every unit free).
+    pub fn new(cfg: &Config) -> TimingModel {
+        let u = &cfg.units;
+        let units = [u.alu, u.mul, u.div, u.fpu, u.fdiv, u.lsu, u.sfu];
+        let warp = WarpT {
+            fetch_ready: 0,
+            fetch_why: Why::Fetch,
+            reg_ready: [0; 64],
+            reg_mem: 0,
+            mem_until: 0,
+            next: None,
+            line: None,
+            started: 0,
+            was_running: false,
+            act: WarpActivity::default(),
+        };
+        let cores = (0..cfg.cores)
+            .map(|c| CoreT {
+                warps: (0..cfg.warps)
+                    .map(|w| WarpT {
+                        act: WarpActivity {
+                            core: c,
+                            warp: w,
+                            ..WarpActivity::default()
+                        },
+                        ..warp.clone()
+                    })
+                    .collect(),
+                units: units.map(|k| vec![0; k.count as usize]),
+                last: cfg.warps - 1,
+                active: Vec::new(),
+                pending: std::collections::VecDeque::new(),
+                age: (0..cfg.warps).collect(),
+                why: Why::Idle,
+                counters: CoreCounters::default(),
+            })
+            .collect();
+        TimingModel {
+            policy: cfg.pipeline.scheduler,
+            active_warps: cfg.pipeline.active_warps,
+            branch_latency: cfg.pipeline.branch_latency as u64,
+            spawn_latency: cfg.pipeline.spawn_latency as u64,
+            div_push: cfg.pipeline.divergence_push as u64,
+            div_pop: cfg.pipeline.divergence_pop as u64,
+            units,
+            mem: MemSys::new(cfg),
+            cores,
+            rec: Issued::default(),
+            order: Vec::with_capacity(32),
+        }
+    }
+
+    /// Run `m` until its program ends or the machine has run `max_cycles` cycles in all (its
+    /// configured bound applies too). The same ends as [`Machine::run_until`].
+    pub fn run(&mut self, m: &mut Machine, max_cycles: u64) -> RunEnd {
+        let bound = m.cfg.cycle_bound().min(max_cycles);
+        self.resync(m);
+        let end = loop {
+            if let Some(end) = m.ended(bound) {
+                break end;
+            }
+            let now = m.cycle;
+            let mut issued = false;
+            let mut next_change = u64::MAX;
+            for c in 0..self.cores.len() {
+                match self.cycle_core(m, c, now) {
+                    Ok(()) => issued = true,
+                    Err((why, until)) => {
+                        self.cores[c].counters.stalls[why as usize] += 1;
+                        self.cores[c].why = why;
+                        next_change = next_change.min(until);
+                    }
+                }
+            }
+            m.pump_console();
+            if issued {
+                m.cycle = now + 1;
+                continue;
+            }
+            if let Some(end) = m.idle_end() {
+                m.cycle = now + 1;
+                break end;
+            }
+            // Nothing can change before `next_change`: skip there, charging each core's
+            // slots to the reason it had this cycle.
+            let to = next_change.clamp(now + 1, bound.max(now + 1));
+            let skip = to - now - 1;
+            for core in &mut self.cores {
+                core.counters.stalls[core.why as usize] += skip;
+            }
+            m.cycle = to;
+        };
+        m.finish_run(end)
+    }
+
+    /// Bring the warps' timing state in line with the machine (at the start of a run: the
+    /// runtime restarts the machine between launches).
+    fn resync(&mut self, m: &Machine) {
+        let now = m.cycle;
+        for (c, core) in self.cores.iter_mut().enumerate() {
+            for (w, t) in core.warps.iter_mut().enumerate() {
+                let running = m.cores[c].warps[w].state != WarpState::Idle;
+                t.next = None;
+                t.line = None;
+                if running && !t.was_running {
+                    t.started = now;
+                    t.fetch_ready = t.fetch_ready.max(now);
+                }
+                t.was_running = running;
+            }
+            core.active.clear();
+            core.pending.clear();
+            sort_by_age(core);
+        }
+    }
+
+    /// One cycle of core `c`: issue a warp (`Ok`), or say why none issued and until when
+    /// nothing will change.
+    fn cycle_core(&mut self, m: &mut Machine, c: usize, now: u64) -> Result<(), (Why, u64)> {
+        m.cycle = now;
+        let w = self.pick(m, c, now)?;
+        if self.issue(m, c, w, now) {
+            Ok(())
+        } else {
+            // The warp stopped as it was about to issue (a breakpoint): look again next cycle.
+            Err((Why::Fetch, now + 1))
+        }
+    }
+
+    /// The warp core `c` issues at `now`, or why none.
+    fn pick(&mut self, m: &mut Machine, c: usize, now: u64) -> Result<usize, (Why, u64)> {
+        let n = self.cores[c].warps.len();
+        let mut promotions = 0;
+        let mut order = std::mem::take(&mut self.order);
+        self.schedule_order(c, &mut order);
+        let mut first: Option<Why> = None;
+        let mut until = u64::MAX;
+        let mut any_started = false;
+        let mut k = 0;
+        let mut picked = None;
+        while k < order.len() {
+            let w = order[k];
+            k += 1;
+            match self.check(m, c, w, now) {
+                Check::Ready => {
+                    picked = Some(w);
+                    break;
+                }
+                Check::Blocked(why, t) => {
+                    any_started = true;
+                    first.get_or_insert(why);
+                    until = until.min(t);
+                    if self.policy == SchedPolicy::TwoLevel
+                        && matches!(why, Why::Memory | Why::Barrier)
+                        && promotions < n
+                    {
+                        promotions += 1;
+                        if let Some(p) = self.demote(c, w) {
+                            order.push(p);
+                        }
+                    }
+                }
+                Check::NotStarted => {
+                    if self.policy == SchedPolicy::TwoLevel && promotions < n {
+                        promotions += 1;
+                        if let Some(p) = self.demote(c, w) {
+                            order.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        self.order = order;
+        match picked {
+            Some(w) => Ok(w),
+            None if any_started => Err((first.unwrap_or(Why::Idle), until)),
+            None => Err((Why::Idle, u64::MAX)),
+        }
+    }
+
+    /// The order in which core `c`'s scheduler considers its warps this cycle.
+    fn schedule_order(&mut self, c: usize, order: &mut Vec<usize>) {
+        let core = &mut self.cores[c];
+        let n = core.warps.len();
+        order.clear();
+        match self.policy {
+            SchedPolicy::Lrr => order.extend((1..=n).map(|k| (core.last + k) % n)),
+            SchedPolicy::Gto => {
+                order.push(core.last);
+                order.extend(core.age.iter().copied().filter(|&w| w != core.last));
+            }
+            SchedPolicy::TwoLevel => {
+                if core.active.is_empty() && core.pending.is_empty() {
+                    core.pending.extend(0..n);
+                }
+                while core.active.len() < self.active_warps {
+                    match core.pending.pop_front() {
+                        Some(w) => core.active.push(w),
+                        None => break,
+                    }
+                }
+                let a = core.active.len();
+                let start = core
+                    .active
+                    .iter()
+                    .position(|&w| w == core.last)
+                    .map_or(0, |p| p + 1);
+                order.extend((0..a).map(|k| core.active[(start + k) % a]));
+            }
+        }
+    }
+
+    /// Two-level: move warp `w` from the active set to the back of the pending queue, and
+    /// the front of the queue into the active set; returns the warp promoted.
+    fn demote(&mut self, c: usize, w: usize) -> Option<usize> {
+        let core = &mut self.cores[c];
+        let pos = core.active.iter().position(|&x| x == w)?;
+        let p = core.pending.pop_front()?;
+        core.active[pos] = p;
+        core.pending.push_back(w);
+        Some(p)
+    }
+
+    /// Can warp `w` of core `c` issue at `now`?
+    fn check(&mut self, m: &mut Machine, c: usize, w: usize, now: u64) -> Check {
+        match m.cores[c].warps[w].state {
+            WarpState::Running => {}
+            WarpState::Barrier { .. } | WarpState::SpawnWait => {
+                return Check::Blocked(Why::Barrier, u64::MAX)
+            }
+            _ => return Check::NotStarted,
+        }
+        let t = &mut self.cores[c].warps[w];
+        if now < t.fetch_ready {
+            return Check::Blocked(t.fetch_why, t.fetch_ready);
+        }
+        let next = match t.next {
+            Some(n) => n,
+            None => {
+                let Some((pc, inst, _)) = m.peek(c, w) else {
+                    return Check::NotStarted;
+                };
+                let n = Next {
+                    inst,
+                    ops: operands_of(&inst),
+                    unit: unit_of(inst.op.class()),
+                };
+                let t = &mut self.cores[c].warps[w];
+                t.next = Some(n);
+                let line = self.mem.icache_line(c, pc);
+                if t.line != Some(line) {
+                    t.line = Some(line);
+                    let ready = self.mem.fetch(c, pc, now);
+                    let t = &mut self.cores[c].warps[w];
+                    if ready > now {
+                        t.fetch_ready = ready;
+                        t.fetch_why = Why::Fetch;
+                        return Check::Blocked(Why::Fetch, ready);
+                    }
+                }
+                n
+            }
+        };
+        let t = &self.cores[c].warps[w];
+        let mut wait = u64::MAX;
+        let mut mem = false;
+        let regs = next.ops.sources().iter().chain(next.ops.dst.iter());
+        for &(file, r) in regs {
+            let i = reg_index(file, r);
+            if t.reg_ready[i] > now {
+                wait = wait.min(t.reg_ready[i]);
+                mem |= t.reg_mem >> i & 1 != 0;
+            }
+        }
+        if wait != u64::MAX {
+            return Check::Blocked(if mem { Why::Memory } else { Why::Scoreboard }, wait);
+        }
+        let class = next.inst.op.class();
+        if matches!(class, Class::Fence | Class::Atomic) && t.mem_until > now {
+            return Check::Blocked(Why::Memory, t.mem_until);
+        }
+        let free = self.cores[c].units[next.unit as usize]
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(0);
+        if free > now {
+            let why = if next.unit == Unit::Lsu {
+                Why::Memory
+            } else {
+                Why::Unit
+            };
+            return Check::Blocked(why, free);
+        }
+        Check::Ready
+    }
+
+    /// Issue warp `w` of core `c` at `now` and charge what it did. False if it did not
+    /// issue after all.
+    fn issue(&mut self, m: &mut Machine, c: usize, w: usize, now: u64) -> bool {
+        let next = self.cores[c].warps[w].next.expect("checked before issue");
+        let class = next.inst.op.class();
+        if class == Class::Csr {
+            counters::hpm(&self.cores[c].counters, &self.mem, c, &mut m.cores[c].hpm);
+        }
+        let mut rec = std::mem::take(&mut self.rec);
+        if !m.issue(c, w, &mut rec) {
+            self.rec = rec;
+            self.cores[c].warps[w].next = None;
+            return false;
+        }
+        let core = &mut self.cores[c];
+        core.last = w;
+        core.counters.issued += 1;
+        let ucfg = self.units[next.unit as usize];
+        let mut done = now + ucfg.latency as u64;
+        let mut unit_free = now + ucfg.interval as u64;
+        let mut from_mem = false;
+        if let Some((size, kind)) = memory_access(rec.inst.op) {
+            let agen = now + ucfg.latency as u64;
+            let mt = self.mem.access(c, kind, size, rec.mask, &rec.addrs, agen);
+            done = mt.done.max(agen);
+            unit_free = unit_free.max(mt.lsu_free);
+            from_mem = true;
+        }
+        let core = &mut self.cores[c];
+        let unit = &mut core.units[next.unit as usize];
+        if let Some(slot) = unit.iter_mut().min_by_key(|f| **f) {
+            *slot = unit_free;
+        }
+        let t = &mut core.warps[w];
+        t.act.issued += 1;
+        t.act.first_issue.get_or_insert(now);
+        t.act.last_issue = Some(now);
+        t.next = None;
+        if from_mem {
+            t.mem_until = t.mem_until.max(done);
+        }
+        if let Some((file, r)) = next.ops.dst {
+            let i = reg_index(file, r);
+            t.reg_ready[i] = done;
+            if from_mem {
+                t.reg_mem |= 1 << i;
+            } else {
+                t.reg_mem &= !(1 << i);
+            }
+        }
+        // Front end: a redirect refills; divergence-stack work costs its own cycles.
+        let sequential = rec.next_pc == rec.pc.wrapping_add(rec.inst.len());
+        if !sequential {
+            t.fetch_ready = now + 1 + self.branch_latency;
+            t.fetch_why = Why::Fetch;
+            t.line = None;
+        }
+        let ev = rec.divergence;
+        let div =
+            if ev.has(DivEvents::PUSH) {
+                self.div_push
+            } else {
+                0
+            } + if ev.has(DivEvents::JOIN) || ev.has(DivEvents::PARK) || ev.has(DivEvents::POP) {
+                self.div_pop
+            } else {
+                0
+            };
+        if div > 0 {
+            let until = now + 1 + div;
+            if until >= t.fetch_ready {
+                t.fetch_ready = until;
+                t.fetch_why = Why::Divergence;
+            }
+        }
+        self.rec = rec;
+        if matches!(
+            class,
+            Class::Csr | Class::Simt | Class::System | Class::Fence
+        ) {
+            self.transitions(m, now);
+        }
+        true
+    }
+
+    /// After an instruction that may start, stop or release other warps: warps that started
+    /// wait `spawn_latency`; warps released from a barrier go on next cycle.
+    fn transitions(&mut self, m: &Machine, now: u64) {
+        for (c, core) in self.cores.iter_mut().enumerate() {
+            for (w, t) in core.warps.iter_mut().enumerate() {
+                let state = m.cores[c].warps[w].state;
+                let running = state != WarpState::Idle && state != WarpState::Faulted;
+                if running && !t.was_running {
+                    t.started = now;
+                    t.fetch_ready = t.fetch_ready.max(now + 1 + self.spawn_latency);
+                    t.fetch_why = Why::Fetch;
+                    t.next = None;
+                    t.line = None;
+                    t.reg_ready = [0; 64];
+                }
+                if state != WarpState::Running {
+                    t.next = None;
+                }
+                t.was_running = running;
+            }
+            sort_by_age(core);
+        }
+    }
+
+    /// The report so far (`cycles` is the machine's cycle count).
+    pub fn report(&self, m: &Machine) -> TimingReport {
+        let counters: Vec<CoreCounters> = self.cores.iter().map(|c| c.counters.clone()).collect();
+        let per_warp = self
+            .cores
+            .iter()
+            .flat_map(|c| c.warps.iter().map(|w| w.act.clone()))
+            .collect();
+        TimingReport::new(self.policy.name(), m.cycle, &counters, &self.mem, per_warp)
+    }
+}
+
+/// Order a core's warps by start cycle (then index), for greedy-then-oldest.
+fn sort_by_age(core: &mut CoreT) {
+    let warps = &core.warps;
+    core.age.sort_by_key(|&w| (warps[w].started, w));
+}
+
+fn reg_index(file: RegFile, r: u8) -> usize {
+    match file {
+        RegFile::X => r as usize,
+        RegFile::F => 32 + r as usize,
+    }
+}

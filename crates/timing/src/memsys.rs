@@ -1,0 +1,297 @@
+//! The memory system a warp's memory instruction meets: coalescing of the lanes' addresses
+//! into line requests, the per-core L1 data cache and instruction cache, banked shared memory
+//! with bank-conflict serialization, the I/O page, an optional L2 shared by every core, and
+//! DRAM with latency, bandwidth and a bound on requests in flight. Every access is timed when
+//! it is made (see `cache.rs`): the functional model has already done it (execute at issue),
+//! and this module only says when its data arrives and what it cost.
+
+use crate::cache::{Cache, CacheStats, Outcome};
+use weft_simt::record::AccessKind;
+// The I/O page (console, exit word) is uncached, timed by `pipeline.io_latency`.
+use weft_mem::IO_BASE;
+use weft_simt::Config;
+
+/// DRAM: a channel moving `bytes_per_cycle`, a fixed latency, a bound on requests in flight.
+struct Dram {
+    latency: u64,
+    bytes_per_cycle: u64,
+    max_outstanding: usize,
+    bus_free: u64,
+    in_flight: Vec<u64>,
+}
+
+impl Dram {
+    /// A transfer of `bytes` requested at `t`: when it completes.
+    fn request(&mut self, bytes: u32, t: u64) -> u64 {
+        let mut start = t;
+        self.in_flight.retain(|&d| d > start);
+        if self.in_flight.len() >= self.max_outstanding {
+            let (k, &first) = self
+                .in_flight
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, d)| **d)
+                .expect("max_outstanding is at least 1");
+            self.in_flight.swap_remove(k);
+            start = first;
+        }
+        let xfer = (bytes as u64).div_ceil(self.bytes_per_cycle);
+        let bus = start.max(self.bus_free);
+        self.bus_free = bus + xfer;
+        let done = bus + xfer + self.latency;
+        self.in_flight.push(done);
+        done
+    }
+}
+
+/// Per-core memory counters besides the caches'.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MemStats {
+    /// Warp memory instructions to shared memory.
+    pub smem_accesses: u64,
+    /// Extra cycles shared-memory accesses took for bank conflicts.
+    pub smem_bank_conflicts: u64,
+    /// Lane accesses to the I/O page and other uncached addresses.
+    pub io_accesses: u64,
+    /// Atomic operations (performed at the L2, or at memory without one).
+    pub atomics: u64,
+    /// Bytes DRAM read for this core.
+    pub dram_read_bytes: u64,
+    /// Bytes DRAM wrote for this core.
+    pub dram_write_bytes: u64,
+}
+
+/// One core's private memories.
+struct CoreMem {
+    l1: Cache,
+    icache: Cache,
+    smem_free: u64,
+    stats: MemStats,
+}
+
+/// What a warp memory instruction costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemTiming {
+    /// When loaded data is in the register (for stores: when the last write is done).
+    pub done: u64,
+    /// The cycle the LSU may take the next instruction (one line request per cycle).
+    pub lsu_free: u64,
+}
+
+/// The whole memory system.
+pub struct MemSys {
+    cores: Vec<CoreMem>,
+    l2: Option<Cache>,
+    dram: Dram,
+    smem_base: u32,
+    smem_size: u32,
+    smem_banks: u32,
+    smem_latency: u64,
+    io_latency: u64,
+    /// Line requests of one warp access, reused.
+    lines: Vec<(u32, u32)>,
+    /// Shared-memory words per bank, reused.
+    bank_words: Vec<Vec<u32>>,
+}
+
+impl MemSys {
+    /// The memory system of a configuration.
+    pub fn new(cfg: &Config) -> MemSys {
+        let banks = if cfg.smem.banks == 0 {
+            cfg.lanes as u32
+        } else {
+            cfg.smem.banks
+        };
+        MemSys {
+            cores: (0..cfg.cores)
+                .map(|_| CoreMem {
+                    l1: Cache::new(cfg.l1),
+                    icache: Cache::new(cfg.icache),
+                    smem_free: 0,
+                    stats: MemStats::default(),
+                })
+                .collect(),
+            l2: cfg.l2.enabled.then(|| Cache::new(cfg.l2)),
+            dram: Dram {
+                latency: cfg.dram.latency as u64,
+                bytes_per_cycle: cfg.dram.bytes_per_cycle as u64,
+                max_outstanding: cfg.dram.max_outstanding as usize,
+                bus_free: 0,
+                in_flight: Vec::new(),
+            },
+            smem_base: cfg.local_mem_base,
+            smem_size: cfg.local_mem_size,
+            smem_banks: banks,
+            smem_latency: cfg.smem.latency as u64,
+            io_latency: cfg.pipeline.io_latency as u64,
+            lines: Vec::with_capacity(32),
+            bank_words: vec![Vec::new(); banks as usize],
+        }
+    }
+
+    /// Read (`write` false) or write `bytes` of the line `line` below the L1s, at `t`, for
+    /// core `c`: through the L2 if there is one, else DRAM. Returns when it is done.
+    fn below(&mut self, c: usize, line: u32, bytes: u32, t: u64, write: bool) -> u64 {
+        let stats = &mut self.cores[c].stats;
+        let Some(l2) = &mut self.l2 else {
+            if write {
+                stats.dram_write_bytes += bytes as u64;
+            } else {
+                stats.dram_read_bytes += bytes as u64;
+            }
+            return self.dram.request(bytes, t);
+        };
+        let l2_line = l2.line_of(line);
+        let through = l2.write_through();
+        match l2.access(l2_line, t, write) {
+            Outcome::Hit(d) | Outcome::Bypass(d) => {
+                if write && through {
+                    stats.dram_write_bytes += bytes as u64;
+                    self.dram.request(bytes, d);
+                }
+                d
+            }
+            Outcome::Miss { start, victim } => {
+                let size = l2.line_size();
+                if victim.is_some() {
+                    stats.dram_write_bytes += size as u64;
+                    self.dram.request(size, start);
+                }
+                stats.dram_read_bytes += size as u64;
+                let fill = self.dram.request(size, start);
+                l2.filled(l2_line, fill)
+            }
+        }
+    }
+
+    /// The I-cache line holding `pc`.
+    pub fn icache_line(&self, c: usize, pc: u32) -> u32 {
+        self.cores[c].icache.line_of(pc)
+    }
+
+    /// Fetch at `pc` for core `c` at cycle `t`: when the instruction is available (a hit is
+    /// available at once; the I-cache's hit time is part of the front end).
+    pub fn fetch(&mut self, c: usize, pc: u32, t: u64) -> u64 {
+        let ic = &mut self.cores[c].icache;
+        let line = ic.line_of(pc);
+        match ic.access(line, t, false) {
+            Outcome::Hit(d) => d.saturating_sub(ic.hit_latency()).max(t),
+            Outcome::Bypass(d) => d,
+            Outcome::Miss { start, .. } => {
+                let size = ic.line_size();
+                let fill = self.below(c, line, size, start, false);
+                self.cores[c].icache.filled(line, fill);
+                fill
+            }
+        }
+    }
+
+    /// A warp memory instruction of core `c` issued at `t` (address generation done at
+    /// `t + agen`): `addrs[l]` for each lane `l` of `mask`, `size` bytes each.
+    pub fn access(
+        &mut self,
+        c: usize,
+        kind: AccessKind,
+        size: u8,
+        mask: u32,
+        addrs: &[u32; 32],
+        t: u64,
+    ) -> MemTiming {
+        let mut done = t;
+        let mut lsu_free = t + 1;
+        // Split the lanes: shared memory, DRAM lines, other (I/O).
+        self.lines.clear();
+        for b in &mut self.bank_words {
+            b.clear();
+        }
+        let mut smem = false;
+        let mut io = 0u64;
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = addrs[l];
+            if a.wrapping_sub(self.smem_base) < self.smem_size {
+                smem = true;
+                let word = a >> 2;
+                let bank = &mut self.bank_words[(word % self.smem_banks) as usize];
+                if !bank.contains(&word) {
+                    bank.push(word);
+                }
+            } else if a >= IO_BASE {
+                io += 1;
+            } else {
+                let line = self.cores[c].l1.line_of(a);
+                match self.lines.iter_mut().find(|(ln, _)| *ln == line) {
+                    Some(e) => e.1 += size as u32,
+                    None => self.lines.push((line, size as u32)),
+                }
+            }
+        }
+        let cm = &mut self.cores[c];
+        if smem {
+            let degree = self.bank_words.iter().map(|b| b.len()).max().unwrap_or(1) as u64;
+            let start = t.max(cm.smem_free);
+            cm.smem_free = start + degree;
+            cm.stats.smem_accesses += 1;
+            cm.stats.smem_bank_conflicts += degree - 1;
+            done = done.max(start + self.smem_latency + degree - 1);
+            lsu_free = lsu_free.max(start + degree);
+        }
+        if io > 0 {
+            cm.stats.io_accesses += io;
+            done = done.max(t + self.io_latency);
+        }
+        let lines = std::mem::take(&mut self.lines);
+        for (k, &(line, bytes)) in lines.iter().enumerate() {
+            let r = t + k as u64;
+            let d = if kind == AccessKind::Amo {
+                self.cores[c].stats.atomics += 1;
+                self.below(c, line, bytes, r, true)
+            } else {
+                self.line_access(c, line, bytes, r, kind == AccessKind::Store)
+            };
+            done = done.max(d);
+            lsu_free = lsu_free.max(r + 1);
+        }
+        self.lines = lines;
+        MemTiming { done, lsu_free }
+    }
+
+    /// One line request to core `c`'s L1.
+    fn line_access(&mut self, c: usize, line: u32, bytes: u32, r: u64, write: bool) -> u64 {
+        let l1 = &mut self.cores[c].l1;
+        let through = l1.write_through();
+        match l1.access(line, r, write) {
+            Outcome::Hit(d) => {
+                if write && through {
+                    self.below(c, line, bytes, d, true);
+                }
+                d
+            }
+            Outcome::Bypass(d) => {
+                self.below(c, line, bytes, d, true);
+                d
+            }
+            Outcome::Miss { start, victim } => {
+                let size = self.cores[c].l1.line_size();
+                if let Some(v) = victim {
+                    self.below(c, v, size, start, true);
+                }
+                let fill = self.below(c, line, size, start, false);
+                self.cores[c].l1.filled(line, fill)
+            }
+        }
+    }
+
+    /// Core `c`'s counters: L1, I-cache, and the rest.
+    pub fn core_stats(&self, c: usize) -> (CacheStats, CacheStats, MemStats) {
+        let m = &self.cores[c];
+        (m.l1.stats, m.icache.stats, m.stats)
+    }
+
+    /// The L2's counters, if there is one.
+    pub fn l2_stats(&self) -> Option<CacheStats> {
+        self.l2.as_ref().map(|c| c.stats)
+    }
+}
