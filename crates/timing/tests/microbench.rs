@@ -1,0 +1,262 @@
+//! Microbenchmarks with known answers: each runs a small program under the timing model and
+//! checks a figure computed by hand from the configuration — a dependent ALU chain shows the
+//! configured latency and independent warps hide it; a stride-k shared-memory access has a
+//! conflict degree of gcd(k, banks); a streaming kernel approaches the configured DRAM
+//! bandwidth; a cache-resident loop hits 100 % after warm-up (read by the kernel itself
+//! through the hpm counters); divergence and scheduling policies cost what they say.
+
+mod common;
+
+use common::{check_identities, program, run, word};
+use weft_simt::config::SchedPolicy;
+use weft_simt::{Config, RunEnd};
+
+const EXIT: &str = "    li t6, 0xffffff04\n    sw zero, 0(t6)\n";
+
+fn timed(warps: usize, lanes: usize) -> Config {
+    Config {
+        timing: true,
+        warps,
+        lanes,
+        max_cycles: 10_000_000,
+        ..Config::default()
+    }
+}
+
+/// Warps `0..n` each run `body` `passes` times, each pass between two reads of mcycle, and
+/// store the last pass's difference at `out[warp]` (a first pass warms the I-cache); then
+/// they meet at a barrier and warp 0 exits.
+fn per_warp_timed(n: usize, passes: usize, setup: &str, body: &str) -> String {
+    format!(
+        "    .text\n    .globl _start\n_start:\n    la t0, worker\n    csrw spawn_pc, t0\n    \
+         li t0, {mask}\n    csrw warp_active, t0\nworker:\n{setup}    li s7, {passes}\n\
+         9:\n    csrr s0, mcycle\n{body}    csrr s1, mcycle\n    addi s7, s7, -1\n    \
+         bnez s7, 9b\n    sub s1, s1, s0\n    csrr t1, warp_id\n    slli t1, t1, 2\n    \
+         la t2, out\n    add t2, t2, t1\n    sw s1, 0(t2)\n    li t0, {bar}\n    \
+         csrw barrier, t0\n    csrr t1, warp_id\n    bnez t1, halt\n{EXIT}halt:\n    \
+         csrw tmask, zero\n    .data\nout: .zero 128\n",
+        mask = (1u64 << n) - 1,
+        bar = n << 16,
+    )
+}
+
+fn chain(n: usize) -> String {
+    "    addi t3, t3, 1\n".repeat(n)
+}
+
+#[test]
+fn a_dependent_alu_chain_shows_the_configured_latency_and_warps_hide_it() {
+    for latency in [1u64, 2, 4, 6] {
+        let mut cfg = timed(1, 1);
+        cfg.units.alu.latency = latency as u32;
+        let prog = program(&per_warp_timed(1, 2, "", &chain(400)), "chain.s");
+        let r = run(&cfg, &prog);
+        assert_eq!(r.end, RunEnd::Exit(0));
+        check_identities(&r, 1);
+        let d = word(&r, &prog, "out", 0) as u64;
+        // 400 dependent instructions (the chain of the previous pass long done): 399 gaps of
+        // `latency`, plus the two csrr around them.
+        assert_eq!(d, 399 * latency + 2, "latency {latency}");
+        // As many warps as the latency: each warp's chain takes no longer (the others fill
+        // the gaps), so the core issues one instruction per cycle.
+        let mut cfg4 = timed(latency as usize, 1);
+        cfg4.units.alu.latency = latency as u32;
+        let prog4 = program(
+            &per_warp_timed(latency as usize, 2, "", &chain(400)),
+            "chain4.s",
+        );
+        let r4 = run(&cfg4, &prog4);
+        assert_eq!(r4.end, RunEnd::Exit(0));
+        check_identities(&r4, 1);
+        for w in 0..latency as u32 {
+            let dw = word(&r4, &prog4, "out", w) as u64;
+            assert!(
+                dw <= 399 * latency + 2 + 2 * latency,
+                "latency {latency}, warp {w}: {dw} cycles"
+            );
+        }
+        let t = r4.timing.as_ref().unwrap();
+        let one = r.timing.as_ref().unwrap();
+        assert!(
+            t.cycles < one.cycles + 100 * latency,
+            "latency {latency}: {latency} warps take {} cycles, one warp {}",
+            t.cycles,
+            one.cycles
+        );
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+#[test]
+fn a_stride_k_shared_memory_access_conflicts_gcd_k_banks_ways() {
+    for lanes in [8usize, 32] {
+        for k in 1..=17u32 {
+            let src = format!(
+                "    .text\n    .globl _start\n_start:\n    li t0, -1\n    csrw tmask, t0\n    \
+                 csrr t1, thread_id\n    li t2, {}\n    mul t1, t1, t2\n    \
+                 csrr t3, local_mem_base\n    add t3, t3, t1\n{}{EXIT}",
+                4 * k,
+                "    lw t4, 0(t3)\n".repeat(10)
+            );
+            let prog = program(&src, "stride.s");
+            let r = run(&timed(1, lanes), &prog);
+            assert_eq!(r.end, RunEnd::Exit(0));
+            check_identities(&r, 1);
+            let t = r.timing.unwrap();
+            let degree = gcd(k, lanes as u32) as u64;
+            assert_eq!(t.memory.smem_accesses, 10);
+            assert_eq!(
+                t.memory.smem_bank_conflicts,
+                10 * (degree - 1),
+                "{lanes} lanes, stride {k} words: degree {degree}"
+            );
+        }
+    }
+}
+
+/// `warps` warps × 32 lanes stream through `iters` × `warps` × 256 bytes: each warp reads
+/// one 256-byte line per iteration with two independent loads, and sums them.
+fn stream(iters: usize, warps: usize) -> String {
+    per_warp_timed(
+        warps,
+        1,
+        &format!(
+            "    csrr t0, warp_id\n    csrr s1, thread_id\n    slli s1, s1, 2\n    la s2, A\n    \
+             slli t0, t0, 8\n    add s2, s2, t0\n    add s2, s2, s1\n    li s3, {iters}\n    \
+             li s4, 0\n    li s5, {}\n",
+            warps * 256
+        ),
+        "1:\n    lw a0, 0(s2)\n    lw a1, 128(s2)\n    add s4, s4, a0\n    add s4, s4, a1\n    \
+         add s2, s2, s5\n    addi s3, s3, -1\n    bnez s3, 1b\n",
+    ) + &format!("    .balign 256\nA: .zero {}\n", iters * warps * 256)
+}
+
+#[test]
+fn a_streaming_kernel_approaches_the_configured_dram_bandwidth() {
+    let (iters, warps) = (64, 8);
+    let prog = program(&stream(iters, warps), "stream.s");
+    let bytes = (iters * warps * 256) as u64;
+    for bpc in [4u32, 16] {
+        let mut cfg = timed(warps, 32);
+        cfg.dram.bytes_per_cycle = bpc;
+        let r = run(&cfg, &prog);
+        assert_eq!(r.end, RunEnd::Exit(0));
+        check_identities(&r, 1);
+        let t = r.timing.as_ref().unwrap();
+        let ifills = t.icache.misses - t.icache.mshr_merges;
+        assert_eq!(t.memory.dram_read_bytes, bytes + ifills * 64);
+        // The streaming part: the longest warp's measured cycles.
+        let cycles = (0..warps as u32)
+            .map(|w| word(&r, &prog, "out", w))
+            .max()
+            .unwrap() as f64;
+        let achieved = bytes as f64 / cycles;
+        eprintln!("{bpc} bytes/cycle configured: {achieved:.2} achieved");
+        assert!(
+            achieved <= bpc as f64 && achieved >= 0.85 * bpc as f64,
+            "{achieved:.2} bytes/cycle against {bpc} configured"
+        );
+        // One fill per line: each warp's first load of a line misses and its second merges
+        // into that miss or, if the fill is done by then, hits; the stores of the results
+        // miss too (write-through, no allocation).
+        let lines = bytes / 256;
+        assert_eq!(t.l1.accesses, lines * 2 + warps as u64);
+        assert_eq!(t.l1.misses - t.l1.mshr_merges, lines + warps as u64);
+        assert_eq!(t.l1.mshr_merges + t.l1.hits, lines);
+    }
+}
+
+#[test]
+fn a_cache_resident_loop_hits_every_time_after_warm_up() {
+    // 1 KiB read 20 times by 8 lanes: 32 warp-loads per pass, one line request each. The
+    // kernel reads the L1 counters itself (mhpmcounter13 hits, 14 misses).
+    let loads: String = (0..32)
+        .map(|k| format!("    lw t4, {}(t3)\n", 32 * k))
+        .collect();
+    let src = format!(
+        "    .text\n    .globl _start\n_start:\n    li t0, -1\n    csrw tmask, t0\n    \
+         csrr t1, thread_id\n    slli t1, t1, 2\n    la t3, A\n    add t3, t3, t1\n    \
+         la s5, out\n    li s3, 20\n1:\n{loads}    li t5, 20\n    bne s3, t5, 2f\n    \
+         csrr t5, mhpmcounter13\n    csrr t6, mhpmcounter14\n    sw t5, 0(s5)\n    \
+         sw t6, 4(s5)\n2:\n    addi s3, s3, -1\n    bnez s3, 1b\n    \
+         csrr t5, mhpmcounter13\n    csrr t6, mhpmcounter14\n    sw t5, 8(s5)\n    \
+         sw t6, 12(s5)\n{EXIT}    .data\nout: .zero 16\n    .balign 256\nA: .zero 1024\n"
+    );
+    let prog = program(&src, "resident.s");
+    let r = run(&timed(1, 8), &prog);
+    assert_eq!(r.end, RunEnd::Exit(0));
+    check_identities(&r, 1);
+    let (hits1, misses1) = (word(&r, &prog, "out", 0), word(&r, &prog, "out", 1));
+    let (hits2, misses2) = (word(&r, &prog, "out", 2), word(&r, &prog, "out", 3));
+    assert_eq!(hits1 + misses1, 32, "the first pass: 32 line requests");
+    // Every load writes t4, so each waits for the one before (write after write): the
+    // first load of each of the 4 lines misses, the other 7 find it filled.
+    assert_eq!(misses1, 4, "cold: one miss per line");
+    // After warm-up only the two stores into `out` miss (write-through, no allocation).
+    assert_eq!(misses2 - misses1, 2, "no load misses after warm-up");
+    assert_eq!(hits2 - hits1, 19 * 32, "every later load hits");
+    let t = r.timing.unwrap();
+    assert_eq!(t.l1.evictions, 0);
+}
+
+#[test]
+fn divergence_costs_the_configured_push_and_pop_cycles() {
+    // Lanes split on an if/else and reconverge: the same program with a larger divergence
+    // cost takes exactly (push + pop) × the extra cycles longer per divergent region.
+    let src = "    .text\n    .globl _start\n_start:\n    li t0, -1\n    csrw tmask, t0\n    \
+               csrr t1, thread_id\n    andi t1, t1, 1\n    li s3, 10\n1:\n    beqz t1, 2f\n    \
+               addi t2, t2, 1\n    j 3f\n2:\n    addi t2, t2, 2\n3:\n    addi s3, s3, -1\n    \
+               bnez s3, 1b\n"
+        .to_string()
+        + EXIT;
+    let prog = program(&src, "div.s");
+    let cycles = |push: u32, pop: u32| {
+        let mut cfg = timed(1, 8);
+        cfg.pipeline.divergence_push = push;
+        cfg.pipeline.divergence_pop = pop;
+        let r = run(&cfg, &prog);
+        assert_eq!(r.end, RunEnd::Exit(0));
+        check_identities(&r, 1);
+        let t = r.timing.unwrap();
+        (t.cycles, t.stalls["divergence"])
+    };
+    let (base, _) = cycles(0, 0);
+    let (more, div) = cycles(10, 10);
+    assert!(div > 0, "divergence stalls are charged");
+    assert!(more > base, "{more} vs {base}");
+}
+
+#[test]
+fn schedulers_differ_in_order_not_results() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/matmul.s"
+    ))
+    .unwrap();
+    let prog = program(&src, "matmul.s");
+    let mut cycles = Vec::new();
+    for p in [SchedPolicy::Lrr, SchedPolicy::Gto, SchedPolicy::TwoLevel] {
+        let mut cfg = timed(8, 8);
+        cfg.pipeline.scheduler = p;
+        let r = run(&cfg, &prog);
+        assert_eq!(r.end, RunEnd::Exit(0));
+        assert_eq!(
+            r.m.console(),
+            b"matmul 32x32 checksum 0x502bf000\n".as_slice(),
+            "{p:?}"
+        );
+        check_identities(&r, 1);
+        cycles.push(r.timing.unwrap().cycles);
+    }
+    assert!(
+        cycles[0] != cycles[1] || cycles[1] != cycles[2],
+        "three policies, one schedule: {cycles:?}"
+    );
+}
