@@ -183,14 +183,30 @@ impl Operands {
     }
 }
 
+/// Per op: its register operands as (file, field, written?), from the instruction table,
+/// computed once.
+fn operand_table() -> &'static [Vec<(RegFile, u8, bool)>] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<(RegFile, u8, bool)>>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        weft_isa::TABLE
+            .iter()
+            .map(|e| operands(e.op).collect())
+            .collect()
+    })
+}
+
 /// The registers `i` reads and writes.
+#[inline]
 pub fn operands_of(i: &Inst) -> Operands {
     let mut o = Operands {
         srcs: [(RegFile::X, 0); 3],
         n_srcs: 0,
         dst: None,
     };
-    for (file, f, written) in operands(i.op) {
+    let Some(ops) = operand_table().get(i.op as usize) else {
+        return o;
+    };
+    for &(file, f, written) in ops {
         let r = field(i, f);
         if file == RegFile::X && r == 0 {
             continue;

@@ -61,6 +61,10 @@ struct Next {
     inst: Inst,
     ops: Operands,
     unit: Unit,
+    /// It cannot issue before this cycle (its registers, or memory for a fence), …
+    until: u64,
+    /// … for this reason.
+    why: Why,
 }
 
 /// A warp's timing state.
@@ -260,6 +264,61 @@ impl TimingModel {
     /// The warp core `c` issues at `now`, or why none.
     fn pick(&mut self, m: &mut Machine, c: usize, now: u64) -> Result<usize, (Why, u64)> {
         let n = self.cores[c].warps.len();
+        let mut first: Option<Why> = None;
+        let mut until = u64::MAX;
+        let mut any_started = false;
+        if self.policy == SchedPolicy::TwoLevel {
+            return self.pick_two_level(m, c, now);
+        }
+        for k in 0..n {
+            let core = &self.cores[c];
+            let w = match self.policy {
+                SchedPolicy::Gto if k == 0 => core.last,
+                SchedPolicy::Gto => {
+                    // The k-th oldest warp other than the last one.
+                    let mut seen = 0;
+                    let mut pick = core.last;
+                    for &a in &core.age {
+                        if a != core.last {
+                            seen += 1;
+                            if seen == k {
+                                pick = a;
+                                break;
+                            }
+                        }
+                    }
+                    pick
+                }
+                _ => {
+                    let w = core.last + 1 + k;
+                    if w >= n {
+                        w - n
+                    } else {
+                        w
+                    }
+                }
+            };
+            match self.check(m, c, w, now) {
+                Check::Ready => return Ok(w),
+                Check::Blocked(why, t) => {
+                    any_started = true;
+                    first.get_or_insert(why);
+                    until = until.min(t);
+                }
+                Check::NotStarted => {}
+            }
+        }
+        if any_started {
+            Err((first.unwrap_or(Why::Idle), until))
+        } else {
+            Err((Why::Idle, u64::MAX))
+        }
+    }
+
+    /// Two-level scheduling: round-robin over the active set; a warp found waiting on memory
+    /// or a barrier, or not started, trades places with the front of the pending queue.
+    fn pick_two_level(&mut self, m: &mut Machine, c: usize, now: u64) -> Result<usize, (Why, u64)> {
+        let n = self.cores[c].warps.len();
         let mut promotions = 0;
         let mut order = std::mem::take(&mut self.order);
         self.schedule_order(c, &mut order);
@@ -271,7 +330,7 @@ impl TimingModel {
         while k < order.len() {
             let w = order[k];
             k += 1;
-            match self.check(m, c, w, now) {
+            let demote = match self.check(m, c, w, now) {
                 Check::Ready => {
                     picked = Some(w);
                     break;
@@ -280,23 +339,14 @@ impl TimingModel {
                     any_started = true;
                     first.get_or_insert(why);
                     until = until.min(t);
-                    if self.policy == SchedPolicy::TwoLevel
-                        && matches!(why, Why::Memory | Why::Barrier)
-                        && promotions < n
-                    {
-                        promotions += 1;
-                        if let Some(p) = self.demote(c, w) {
-                            order.push(p);
-                        }
-                    }
+                    matches!(why, Why::Memory | Why::Barrier)
                 }
-                Check::NotStarted => {
-                    if self.policy == SchedPolicy::TwoLevel && promotions < n {
-                        promotions += 1;
-                        if let Some(p) = self.demote(c, w) {
-                            order.push(p);
-                        }
-                    }
+                Check::NotStarted => true,
+            };
+            if demote && promotions < n {
+                promotions += 1;
+                if let Some(p) = self.demote(c, w) {
+                    order.push(p);
                 }
             }
         }
@@ -308,36 +358,28 @@ impl TimingModel {
         }
     }
 
-    /// The order in which core `c`'s scheduler considers its warps this cycle.
+    /// The two-level scheduler's order this cycle: its active set (filled from the pending
+    /// queue), round-robin from after the warp that issued last.
     fn schedule_order(&mut self, c: usize, order: &mut Vec<usize>) {
         let core = &mut self.cores[c];
         let n = core.warps.len();
         order.clear();
-        match self.policy {
-            SchedPolicy::Lrr => order.extend((1..=n).map(|k| (core.last + k) % n)),
-            SchedPolicy::Gto => {
-                order.push(core.last);
-                order.extend(core.age.iter().copied().filter(|&w| w != core.last));
-            }
-            SchedPolicy::TwoLevel => {
-                if core.active.is_empty() && core.pending.is_empty() {
-                    core.pending.extend(0..n);
-                }
-                while core.active.len() < self.active_warps {
-                    match core.pending.pop_front() {
-                        Some(w) => core.active.push(w),
-                        None => break,
-                    }
-                }
-                let a = core.active.len();
-                let start = core
-                    .active
-                    .iter()
-                    .position(|&w| w == core.last)
-                    .map_or(0, |p| p + 1);
-                order.extend((0..a).map(|k| core.active[(start + k) % a]));
+        if core.active.is_empty() && core.pending.is_empty() {
+            core.pending.extend(0..n);
+        }
+        while core.active.len() < self.active_warps {
+            match core.pending.pop_front() {
+                Some(w) => core.active.push(w),
+                None => break,
             }
         }
+        let a = core.active.len();
+        let start = core
+            .active
+            .iter()
+            .position(|&w| w == core.last)
+            .map_or(0, |p| p + 1);
+        order.extend((0..a).map(|k| core.active[(start + k) % a]));
     }
 
     /// Two-level: move warp `w` from the active set to the back of the pending queue, and
@@ -370,12 +412,34 @@ impl TimingModel {
                 let Some((pc, inst, _)) = m.peek(c, w) else {
                     return Check::NotStarted;
                 };
+                let ops = operands_of(&inst);
+                let class = inst.op.class();
+                let t = &mut self.cores[c].warps[w];
+                // What it waits for besides a unit, fixed until it issues: the binding
+                // (latest) of its registers, and for a fence or atomic its memory accesses.
+                let (mut until, mut why) = (0, Why::Scoreboard);
+                for &(file, r) in ops.sources().iter().chain(ops.dst.iter()) {
+                    let i = reg_index(file, r);
+                    if t.reg_ready[i] > until {
+                        until = t.reg_ready[i];
+                        why = if t.reg_mem >> i & 1 != 0 {
+                            Why::Memory
+                        } else {
+                            Why::Scoreboard
+                        };
+                    }
+                }
+                if matches!(class, Class::Fence | Class::Atomic) && t.mem_until > until {
+                    until = t.mem_until;
+                    why = Why::Memory;
+                }
                 let n = Next {
                     inst,
-                    ops: operands_of(&inst),
-                    unit: unit_of(inst.op.class()),
+                    ops,
+                    unit: unit_of(class),
+                    until,
+                    why,
                 };
-                let t = &mut self.cores[c].warps[w];
                 t.next = Some(n);
                 let line = self.mem.icache_line(c, pc);
                 if t.line != Some(line) {
@@ -391,23 +455,8 @@ impl TimingModel {
                 n
             }
         };
-        let t = &self.cores[c].warps[w];
-        let mut wait = u64::MAX;
-        let mut mem = false;
-        let regs = next.ops.sources().iter().chain(next.ops.dst.iter());
-        for &(file, r) in regs {
-            let i = reg_index(file, r);
-            if t.reg_ready[i] > now {
-                wait = wait.min(t.reg_ready[i]);
-                mem |= t.reg_mem >> i & 1 != 0;
-            }
-        }
-        if wait != u64::MAX {
-            return Check::Blocked(if mem { Why::Memory } else { Why::Scoreboard }, wait);
-        }
-        let class = next.inst.op.class();
-        if matches!(class, Class::Fence | Class::Atomic) && t.mem_until > now {
-            return Check::Blocked(Why::Memory, t.mem_until);
+        if next.until > now {
+            return Check::Blocked(next.why, next.until);
         }
         let free = self.cores[c].units[next.unit as usize]
             .iter()
@@ -433,12 +482,11 @@ impl TimingModel {
         if class == Class::Csr {
             counters::hpm(&self.cores[c].counters, &self.mem, c, &mut m.cores[c].hpm);
         }
-        let mut rec = std::mem::take(&mut self.rec);
-        if !m.issue(c, w, &mut rec) {
-            self.rec = rec;
+        if !m.issue(c, w, &mut self.rec) {
             self.cores[c].warps[w].next = None;
             return false;
         }
+        let rec = &self.rec;
         let core = &mut self.cores[c];
         core.last = w;
         core.counters.issued += 1;
@@ -500,7 +548,6 @@ impl TimingModel {
                 t.fetch_why = Why::Divergence;
             }
         }
-        self.rec = rec;
         if matches!(
             class,
             Class::Csr | Class::Simt | Class::System | Class::Fence

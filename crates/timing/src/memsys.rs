@@ -201,9 +201,6 @@ impl MemSys {
         let mut lsu_free = t + 1;
         // Split the lanes: shared memory, DRAM lines, other (I/O).
         self.lines.clear();
-        for b in &mut self.bank_words {
-            b.clear();
-        }
         let mut smem = false;
         let mut io = 0u64;
         let mut m = mask;
@@ -212,7 +209,12 @@ impl MemSys {
             m &= m - 1;
             let a = addrs[l];
             if a.wrapping_sub(self.smem_base) < self.smem_size {
-                smem = true;
+                if !smem {
+                    for b in &mut self.bank_words {
+                        b.clear();
+                    }
+                    smem = true;
+                }
                 let word = a >> 2;
                 let bank = &mut self.bank_words[(word % self.smem_banks) as usize];
                 if !bank.contains(&word) {
@@ -222,9 +224,12 @@ impl MemSys {
                 io += 1;
             } else {
                 let line = self.cores[c].l1.line_of(a);
-                match self.lines.iter_mut().find(|(ln, _)| *ln == line) {
-                    Some(e) => e.1 += size as u32,
-                    None => self.lines.push((line, size as u32)),
+                match self.lines.last_mut() {
+                    Some(e) if e.0 == line => e.1 += size as u32,
+                    _ => match self.lines.iter_mut().find(|(ln, _)| *ln == line) {
+                        Some(e) => e.1 += size as u32,
+                        None => self.lines.push((line, size as u32)),
+                    },
                 }
             }
         }

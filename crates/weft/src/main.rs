@@ -7,6 +7,8 @@ mod cc_cmd;
 mod config_set;
 mod run_cmd;
 mod sp2a_cmd;
+mod sweep_chart;
+mod sweep_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -50,6 +52,9 @@ enum Cmd {
     },
     /// Measure simulator speed on built-in kernels.
     Bench(bench_cmd::BenchArgs),
+    /// Sweep machine parameters under the timing model (default: the Vortex paper's 32×32
+    /// matrix multiply over 1–32 warps × 1–32 threads) and chart cycles and speedup.
+    Sweep(sweep_cmd::SweepArgs),
     /// Assemble Shader Processor v2a assembly.
     Sp2aAsm {
         /// Assembly source.
@@ -90,6 +95,7 @@ fn main() -> ExitCode {
         Cmd::Disasm { input } => asm_cmd::disasm(input),
         Cmd::Reconv { input, embed } => reconv(input, embed.as_deref()),
         Cmd::Bench(a) => bench_cmd::bench(a),
+        Cmd::Sweep(a) => sweep_cmd::sweep(a),
         Cmd::Sp2aAsm { input, output } => sp2a_cmd::sp2a_asm(input, output),
         Cmd::Sp2aDisasm { input } => sp2a_cmd::sp2a_disasm(input),
     };
