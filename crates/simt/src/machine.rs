@@ -93,14 +93,25 @@ impl Core {
             .any(|(k, o)| k != w && !matches!(o.state, WarpState::Idle | WarpState::Faulted))
     }
 
-    /// A warp halted: a `wspawn` waiting to be alone on the core may go on.
+    /// A warp halted: a `wspawn` waiting to be alone on the core completes (its warps start)
+    /// and its warp runs on.
     pub(crate) fn wake_spawn_waiter(&mut self) {
-        let waiting: Vec<usize> = (0..self.warps.len())
-            .filter(|&k| self.warps[k].state == WarpState::SpawnWait)
-            .collect();
-        for k in waiting {
-            if !self.others_active(k) {
-                self.warps[k].state = WarpState::Running;
+        for k in 0..self.warps.len() {
+            if let WarpState::SpawnWait { count, target, .. } = self.warps[k].state {
+                if !self.others_active(k) {
+                    self.warps[k].state = WarpState::Running;
+                    self.spawn_warps(count, target);
+                }
+            }
+        }
+    }
+
+    /// `wspawn`'s effect: idle warps 1 … `count` − 1 start at `target` with lane 0 active.
+    pub(crate) fn spawn_warps(&mut self, count: u32, target: u32) {
+        for k in 1..(count as usize).min(self.warps.len()) {
+            if self.warps[k].state == WarpState::Idle {
+                self.warps[k].start(target, 1);
+                self.warp_done &= !(1 << k);
             }
         }
     }
@@ -421,9 +432,8 @@ impl Machine {
                         "core {c} warp {w} is stopped at its breakpoint pc {:#010x}",
                         warp.pc
                     )),
-                    WarpState::SpawnWait => waits.push(format!(
-                        "core {c} warp {w} waits in wspawn at pc {:#010x} for the core's other warps to halt",
-                        warp.pc
+                    WarpState::SpawnWait { at, .. } => waits.push(format!(
+                        "core {c} warp {w} waits in wspawn at pc {at:#010x} for the core's other warps to halt"
                     )),
                     _ => {}
                 }
