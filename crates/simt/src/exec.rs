@@ -402,9 +402,24 @@ impl Issue<'_> {
                 let count = warp.uniform(i.rs2);
                 warp.pc = next;
                 let global = id >> 31 != 0;
+                let index = if self.m.cfg.profile == crate::config::Profile::Vortex {
+                    crate::vortex::barrier_index(id, self.m.cfg.barriers)
+                } else {
+                    (id & 0x7fff_ffff) as u64
+                };
+                let index = u32::try_from(index).unwrap_or(u32::MAX);
+                let slots = self.m.global_barriers.len();
                 self.m
-                    .barrier(c, w, id & 0x7fff_ffff, count, global)
-                    .map_err(fault)?;
+                    .barrier(c, w, index, count, global)
+                    .map_err(|code| {
+                        Trap::from(TrapInfo {
+                            code,
+                            addr: None,
+                            detail: format!(
+                                "bar id {id:#x} (barrier {index} of {slots}), count {count}"
+                            ),
+                        })
+                    })?;
             }
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
                 let m = warp.mask;

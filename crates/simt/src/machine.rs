@@ -139,6 +139,16 @@ impl Core {
     }
 }
 
+/// Barriers per core (and global barriers): the configured number, or under the Vortex
+/// profile one set per warp (a CTA slot each, `vortex::barrier_slots`).
+fn barrier_slots(cfg: &Config) -> usize {
+    if cfg.profile == crate::config::Profile::Vortex {
+        crate::vortex::barrier_slots(cfg)
+    } else {
+        cfg.barriers
+    }
+}
+
 /// The whole machine.
 pub struct Machine {
     pub cfg: Config,
@@ -202,7 +212,7 @@ impl Machine {
         let stats = Stats::new(&cfg);
         let cfg_full = cfg.full_mask();
         let mut m = Machine {
-            global_barriers: vec![Barrier::default(); cfg.barriers],
+            global_barriers: vec![Barrier::default(); barrier_slots(&cfg)],
             cfg,
             cores,
             mem,
@@ -238,7 +248,7 @@ impl Machine {
                     warp_done: 0,
                     spawn_pc: entry,
                     spawn_args: 0,
-                    barriers: vec![Barrier::default(); cfg.barriers],
+                    barriers: vec![Barrier::default(); barrier_slots(cfg)],
                     next: 0,
                     frames: 0,
                     last_frame: 0,
@@ -256,7 +266,7 @@ impl Machine {
             return Err(LoadError::Entry(entry));
         }
         self.cores = Self::reset_cores(&self.cfg, entry);
-        self.global_barriers = vec![Barrier::default(); self.cfg.barriers];
+        self.global_barriers = vec![Barrier::default(); barrier_slots(&self.cfg)];
         self.reservations.clear();
         self.exit = None;
         self.fault = None;
@@ -465,7 +475,8 @@ impl Machine {
         }
     }
 
-    /// Arrive at a barrier; releases everyone when the count is reached.
+    /// Arrive at barrier `id` (an index into the core's, or the global, barrier table);
+    /// releases everyone when the count is reached.
     pub(crate) fn barrier(
         &mut self,
         c: usize,
@@ -474,7 +485,7 @@ impl Machine {
         count: u32,
         global: bool,
     ) -> Result<(), FaultCode> {
-        let nb = self.cfg.barriers as u32;
+        let nb = self.global_barriers.len() as u32;
         let limit = if global {
             self.cfg.cores
         } else {

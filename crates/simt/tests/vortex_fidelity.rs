@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use weft_isa::Op;
+use weft_isa::{FaultCode, Op};
 use weft_simt::load::program_from_elf;
 use weft_simt::{Config, Machine, Observer, Profile, RunEnd, StepRecord};
 
@@ -37,30 +37,65 @@ fn vortex() -> Config {
 }
 
 #[test]
-fn a_waiting_wspawn_is_counted_and_traced_once() {
-    // SimX: exit 0 — the minstret difference is 134 (warp 0's 8 instructions between the
-    // reads plus the three workers' 42 each); the waiting `wspawn 1, 0` commits once.
-    let mut m = machine(&source("wspawn_wait_count.s"), vortex());
-    let keep = Keep::default();
-    m.add_observer(Box::new(keep.clone()));
+fn barrier_ids_are_slot_and_number_with_eight_barriers_per_slot() {
+    // SimX: exit 0 — 16 barriers in use (slots 0 and 1, numbers 0..7), every barrier orders
+    // the two warps of its group, all four warps finish.
+    let mut m = machine(&source("barrier_ids.s"), vortex());
     assert_eq!(m.run(), RunEnd::Exit(0));
-    let recs = keep.0.borrow();
-    // Warp 0: wsync, csrr, li, auipc+addi (la), wspawn, li, wspawn, wsync, csrr, sub, addi,
-    // lui+addi (li 0x8348), sw, tmc = 16. A worker: li, 20 × (addi, bnez), tmc = 42.
-    let per_warp = |w: usize| recs.iter().filter(|r| r.1 == w).count();
-    assert_eq!(per_warp(0), 16);
-    for w in 1..4 {
-        assert_eq!(per_warp(w), 42, "worker warp {w}");
+    // Each of the four warps passed eight barriers.
+    for w in 0..4 {
+        assert_eq!(m.cores[0].warps[w].stats.barrier_waits, 8, "warp {w}");
     }
-    let spawns: Vec<u32> = recs
-        .iter()
-        .filter(|r| r.2 == Op::VxWspawn)
-        .map(|r| r.0)
-        .collect();
-    // The two wspawns, at 0x14 and 0x1c (after 5 and 7 four-byte instructions), once each.
-    assert_eq!(spawns, [0x8000_0014, 0x8000_001c]);
-    let rep = m.report();
-    assert_eq!(rep.warp_instructions, 16 + 3 * 42);
-    assert_eq!(rep.mnemonics.get("wspawn"), Some(&2));
 }
 
+#[test]
+fn a_barrier_slot_beyond_the_cores_warps_is_a_barrier_fault() {
+    // SimX's barrier table has warps × 8 entries (32 here) and indexes it with bounds checks:
+    // slot 4 (id 0x004) is index 32, outside it. weft reports a BARRIER_FAULT instead of
+    // aborting. Slot 3, number 7 (id 0x703, index 31) is the last valid barrier.
+    let prog = |id: u32| {
+        format!(
+            "
+    .text
+    .globl _start
+_start:
+    li    t0, {id}
+    li    t1, 1
+    .insn r 0x0b, 4, 0, x0, t0, t1
+    .insn r 0x0b, 0, 0, x0, x0, x0
+"
+        )
+    };
+    let mut m = machine(&prog(0x703), vortex());
+    assert_eq!(m.run(), RunEnd::Exit(0));
+    let mut m = machine(&prog(0x004), vortex());
+    match m.run() {
+        RunEnd::Fault(f) => {
+            assert_eq!(f.code, FaultCode::BarrierFault);
+            assert!(f.detail.contains("barrier 32 of 32"), "{}", f.detail);
+        }
+        e => panic!("expected a barrier fault, got {e:?}"),
+    }
+}
+
+#[test]
+fn the_weft_profile_keeps_raw_barrier_ids() {
+    // Under weft's own profile the id is the barrier index (16 barriers): id 0x100 faults.
+    let src = "
+    .text
+    .globl _start
+_start:
+    li    t0, 0x100
+    li    t1, 1
+    .insn r 0x0b, 4, 0, x0, t0, t1
+    ebreak
+";
+    let cfg = Config {
+        max_cycles: 10_000,
+        ..Config::default()
+    };
+    match machine(src, cfg).run() {
+        RunEnd::Fault(f) => assert_eq!(f.code, FaultCode::BarrierFault),
+        e => panic!("expected a barrier fault, got {e:?}"),
+    }
+}
