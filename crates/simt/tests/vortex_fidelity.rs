@@ -37,6 +37,71 @@ fn vortex() -> Config {
 }
 
 #[test]
+fn a_waiting_wspawn_is_counted_and_traced_once() {
+    // SimX: exit 0 — the minstret difference is 134 (warp 0's 8 instructions between the
+    // reads plus the three workers' 42 each); the waiting `wspawn 1, 0` commits once.
+    let mut m = machine(&source("wspawn_wait_count.s"), vortex());
+    let keep = Keep::default();
+    m.add_observer(Box::new(keep.clone()));
+    assert_eq!(m.run(), RunEnd::Exit(0));
+    let recs = keep.0.borrow();
+    // Warp 0: wsync, csrr, li, auipc+addi (la), wspawn, li, wspawn, wsync, csrr, sub, addi,
+    // lui+addi (li 0x8348), sw, tmc = 16. A worker: li, 20 × (addi, bnez), tmc = 42.
+    let per_warp = |w: usize| recs.iter().filter(|r| r.1 == w).count();
+    assert_eq!(per_warp(0), 16);
+    for w in 1..4 {
+        assert_eq!(per_warp(w), 42, "worker warp {w}");
+    }
+    let spawns: Vec<u32> = recs
+        .iter()
+        .filter(|r| r.2 == Op::VxWspawn)
+        .map(|r| r.0)
+        .collect();
+    // The two wspawns, at 0x14 and 0x1c (after 5 and 7 four-byte instructions), once each.
+    assert_eq!(spawns, [0x8000_0014, 0x8000_001c]);
+    let rep = m.report();
+    assert_eq!(rep.warp_instructions, 16 + 3 * 42);
+    assert_eq!(rep.mnemonics.get("wspawn"), Some(&2));
+}
+
+#[test]
+fn minstret_reads_the_count_before_the_reading_instruction() {
+    // SimX (like RISC-V hardware): the first instruction reads 0; after it, five addi and a
+    // wsync the second read returns 7; exit 0.
+    let mut m = machine(&source("minstret_self.s"), vortex());
+    assert_eq!(m.run(), RunEnd::Exit(0));
+    let warp = &m.cores[0].warps[0];
+    assert_eq!(warp.x[8][0], 0, "s0: the first read");
+    assert_eq!(warp.x[9][0], 0, "s1 = read - 7 folded to 0/1 by snez");
+}
+
+#[test]
+fn minstret_reads_inside_a_loop_advance_by_the_loop_body() {
+    // Two reads of minstret around a loop of n iterations of (addi, bnez): the difference is
+    // the instructions retired from the first read up to the second, the first included:
+    // csrr + li + 2n. RISC-V and SimX give the same difference whether or not a read counts
+    // itself, so this pins down the absolute value instead: the first read is instruction 0.
+    let src = "
+    .equ EXIT_WORD, 0x8348
+    .text
+    .globl _start
+_start:
+    csrr  s0, minstret
+    li    t0, 10
+spin:
+    addi  t0, t0, -1
+    bnez  t0, spin
+    csrr  s1, minstret
+    csrr  s2, minstreth
+    .insn r 0x0b, 0, 0, x0, x0, x0
+";
+    let mut m = machine(src, vortex());
+    assert_eq!(m.run(), RunEnd::Exit(0));
+    let x = &m.cores[0].warps[0].x;
+    assert_eq!((x[8][0], x[9][0], x[18][0]), (0, 2 + 2 * 10, 0));
+}
+
+#[test]
 fn barrier_ids_are_slot_and_number_with_eight_barriers_per_slot() {
     // SimX: exit 0 — 16 barriers in use (slots 0 and 1, numbers 0..7), every barrier orders
     // the two warps of its group, all four warps finish.
