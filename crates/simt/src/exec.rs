@@ -409,17 +409,15 @@ impl Issue<'_> {
                 };
                 let index = u32::try_from(index).unwrap_or(u32::MAX);
                 let slots = self.m.global_barriers.len();
-                self.m
-                    .barrier(c, w, index, count, global)
-                    .map_err(|code| {
-                        Trap::from(TrapInfo {
-                            code,
-                            addr: None,
-                            detail: format!(
-                                "bar id {id:#x} (barrier {index} of {slots}), count {count}"
-                            ),
-                        })
-                    })?;
+                self.m.barrier(c, w, index, count, global).map_err(|code| {
+                    Trap::from(TrapInfo {
+                        code,
+                        addr: None,
+                        detail: format!(
+                            "bar id {id:#x} (barrier {index} of {slots}), count {count}"
+                        ),
+                    })
+                })?;
             }
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
                 let m = warp.mask;

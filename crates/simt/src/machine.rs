@@ -168,6 +168,8 @@ pub struct Machine {
     pub stats: Stats,
     /// Every lane of a warp.
     pub(crate) full_mask: u32,
+    /// Vortex profile: the KMU, its CTA dispatchers and the CTA CSRs.
+    pub(crate) kmu: Option<Box<crate::kmu::Kmu>>,
 }
 
 impl Machine {
@@ -227,6 +229,7 @@ impl Machine {
             symbols: prog.symbols.clone(),
             stats,
             full_mask: cfg_full,
+            kmu: None,
         };
         if m.cfg.profile == crate::config::Profile::Vortex {
             crate::vortex::reset(&mut m)?;
@@ -365,6 +368,9 @@ impl Machine {
             if self.cycle >= bound {
                 break RunEnd::CycleLimit(self.cycle);
             }
+            if self.kmu_busy() {
+                self.dispatch_ctas();
+            }
             let mut issued = false;
             for c in 0..self.cores.len() {
                 if let Some(w) = self.pick(c) {
@@ -448,6 +454,9 @@ impl Machine {
                     _ => {}
                 }
             }
+        }
+        if self.kmu_busy() {
+            waits.push("the KMU has CTAs no core can take".into());
         }
         if waits.is_empty() {
             Some(RunEnd::AllHalted)

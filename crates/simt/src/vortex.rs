@@ -10,11 +10,13 @@ use crate::machine::{LoadError, Machine};
 
 pub use crate::config::vortex_map::*;
 
-/// Profile-specific reset: console rings and `mscratch`.
+/// Profile-specific reset: console rings, `mscratch`, and the KMU as SimX's standalone
+/// runner leaves it (warp 0's CTA CSRs; `kmu.rs`).
 pub(crate) fn reset(m: &mut Machine) -> Result<(), LoadError> {
     m.mem
         .set_cout_ring(COUT_ADDR, COUT_SLOTS, COUT_RING)
         .map_err(|e| LoadError::Config(crate::ConfigError::Memory(e.to_string())))?;
+    m.kmu = Some(Box::new(crate::kmu::Kmu::standalone(&m.cfg)));
     let arg = m.cfg.kernel_arg;
     for core in &mut m.cores {
         for w in &mut core.warps {
