@@ -143,3 +143,8 @@ order:
     sw    t5, 0(t1)
 order_done:
     ret
+
+# forever: never returns (for wait time limits).
+    .globl forever
+forever:
+    j     forever
