@@ -21,6 +21,7 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-difftest", 4),
     ("weft-runtime", 4),
     ("weft-runtime-c", 5),
+    ("weft-vortex-rt", 5),
     ("weft", 4),
 ];
 
