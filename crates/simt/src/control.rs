@@ -321,6 +321,7 @@ impl Issue<'_> {
         warp.state = WarpState::Idle;
         core.warp_done |= 1 << w;
         core.wake_spawn_waiter();
+        self.m.cta_warp_done(c, w);
         Ok(())
     }
 }

@@ -169,12 +169,22 @@ impl Issue<'_> {
         let Issue { c, w, i, pc, .. } = *self;
         let csr = i.imm as u16;
         if self.m.cfg.profile == crate::config::Profile::Vortex {
-            if let Some(v) = crate::vortex::extra_csr(csr) {
-                // Vortex's counters weft does not keep: they read 0; writes are ignored.
+            // The CTA CSRs (read-only, per lane for the thread ids) and Vortex's counters
+            // weft does not keep (they read 0; writes are ignored).
+            let cta = self.m.cta_csrs(c, w);
+            let is_cta = cta.read(csr, 0).is_some();
+            if is_cta || crate::vortex::extra_csr(csr).is_some() {
+                let swap = matches!(i.op, Op::Csrrw | Op::Csrrwi);
+                if is_cta && (swap || i.rs1 != 0) {
+                    return Err(illegal(format!("CTA CSR {csr:#05x} is read-only")));
+                }
                 let warp = &mut self.m.cores[c].warps[w];
                 if i.rd != 0 {
                     for l in lanes(warp.mask) {
-                        warp.x[i.rd as usize][l] = v;
+                        warp.x[i.rd as usize][l] = cta
+                            .read(csr, l as u32)
+                            .or(crate::vortex::extra_csr(csr))
+                            .unwrap_or(0);
                     }
                 }
                 warp.pc = pc.wrapping_add(i.len());

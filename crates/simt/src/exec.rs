@@ -371,19 +371,23 @@ impl Issue<'_> {
             Op::VxWspawn => {
                 let mut count = warp.uniform(i.rs1);
                 let target = warp.uniform(i.rs2);
+                warp.pc = next;
                 if self.m.cfg.profile == crate::config::Profile::Vortex {
                     // Vortex holds a wspawn until the issuing warp is the only active warp of
                     // its core (so `wspawn 1, _` waits for the spawned warps to finish) and
-                    // caps the count at the core's warps. The warp stops issuing; the last
-                    // other warp to halt wakes it and the wspawn issues again.
+                    // caps the count at the core's warps. The wspawn retires now (it is
+                    // counted and traced once, as in Vortex); the warp stops issuing until the
+                    // last other warp halts, which starts the spawned warps and wakes it.
+                    count = count.min(self.m.cfg.warps as u32);
                     if self.m.cores[c].others_active(w) {
-                        self.m.cores[c].warps[w].state = WarpState::SpawnWait;
+                        self.m.cores[c].warps[w].state = WarpState::SpawnWait {
+                            count,
+                            target,
+                            at: pc,
+                        };
                         return Ok(());
                     }
-                    count = count.min(self.m.cfg.warps as u32);
                 }
-                let warp = &mut self.m.cores[c].warps[w];
-                warp.pc = next;
                 if count as usize > self.m.cfg.warps {
                     return Err(Trap::from(TrapInfo {
                         code: FaultCode::SpawnFault,
@@ -394,13 +398,7 @@ impl Issue<'_> {
                         ),
                     }));
                 }
-                let core = &mut self.m.cores[c];
-                for k in 1..count as usize {
-                    if core.warps[k].state == WarpState::Idle {
-                        core.warps[k].start(target, 1);
-                        core.warp_done &= !(1 << k);
-                    }
-                }
+                self.m.cores[c].spawn_warps(count, target);
             }
             Op::VxSplit => {
                 let m = warp.mask;
@@ -453,9 +451,22 @@ impl Issue<'_> {
                 let count = warp.uniform(i.rs2);
                 warp.pc = next;
                 let global = id >> 31 != 0;
-                self.m
-                    .barrier(c, w, id & 0x7fff_ffff, count, global)
-                    .map_err(fault)?;
+                let index = if self.m.cfg.profile == crate::config::Profile::Vortex {
+                    crate::vortex::barrier_index(id, self.m.cfg.barriers)
+                } else {
+                    (id & 0x7fff_ffff) as u64
+                };
+                let index = u32::try_from(index).unwrap_or(u32::MAX);
+                let slots = self.m.global_barriers.len();
+                self.m.barrier(c, w, index, count, global).map_err(|code| {
+                    Trap::from(TrapInfo {
+                        code,
+                        addr: None,
+                        detail: format!(
+                            "bar id {id:#x} (barrier {index} of {slots}), count {count}"
+                        ),
+                    })
+                })?;
             }
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
                 let m = warp.mask;

@@ -8,7 +8,7 @@
 //! [`warp`] (architectural state), `exec` (issue and the SIMT instructions), `fast` (the
 //! per-lane-count handlers the decoded cache holds), `exec_mem` (loads, stores, atomics),
 //! `exec_fp` (floating point), `csr` (CSR behaviour), [`machine`] (scheduling, loading, barriers),
-//! [`stats`] (the report), [`vortex`] and [`vxbin`] (the Vortex compatibility profile).
+//! [`stats`] (the report), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
 
 mod code;
 pub mod config;
@@ -21,6 +21,7 @@ mod exec_fp;
 mod exec_mem;
 mod fast;
 pub mod ipdom;
+pub mod kmu;
 pub mod lane;
 pub mod load;
 pub mod machine;

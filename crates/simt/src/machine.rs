@@ -97,14 +97,25 @@ impl Core {
             .any(|(k, o)| k != w && !matches!(o.state, WarpState::Idle | WarpState::Faulted))
     }
 
-    /// A warp halted: a `wspawn` waiting to be alone on the core may go on.
+    /// A warp halted: a `wspawn` waiting to be alone on the core completes (its warps start)
+    /// and its warp runs on.
     pub(crate) fn wake_spawn_waiter(&mut self) {
-        let waiting: Vec<usize> = (0..self.warps.len())
-            .filter(|&k| self.warps[k].state == WarpState::SpawnWait)
-            .collect();
-        for k in waiting {
-            if !self.others_active(k) {
-                self.warps[k].state = WarpState::Running;
+        for k in 0..self.warps.len() {
+            if let WarpState::SpawnWait { count, target, .. } = self.warps[k].state {
+                if !self.others_active(k) {
+                    self.warps[k].state = WarpState::Running;
+                    self.spawn_warps(count, target);
+                }
+            }
+        }
+    }
+
+    /// `wspawn`'s effect: idle warps 1 … `count` − 1 start at `target` with lane 0 active.
+    pub(crate) fn spawn_warps(&mut self, count: u32, target: u32) {
+        for k in 1..(count as usize).min(self.warps.len()) {
+            if self.warps[k].state == WarpState::Idle {
+                self.warps[k].start(target, 1);
+                self.warp_done &= !(1 << k);
             }
         }
     }
@@ -132,6 +143,16 @@ impl Core {
     }
 }
 
+/// Barriers per core (and global barriers): the configured number, or under the Vortex
+/// profile one set per warp (a CTA slot each, `vortex::barrier_slots`).
+fn barrier_slots(cfg: &Config) -> usize {
+    if cfg.profile == crate::config::Profile::Vortex {
+        crate::vortex::barrier_slots(cfg)
+    } else {
+        cfg.barriers
+    }
+}
+
 /// The whole machine.
 pub struct Machine {
     pub cfg: Config,
@@ -151,6 +172,8 @@ pub struct Machine {
     pub stats: Stats,
     /// Every lane of a warp.
     pub(crate) full_mask: u32,
+    /// Vortex profile: the KMU, its CTA dispatchers and the CTA CSRs.
+    pub(crate) kmu: Option<Box<crate::kmu::Kmu>>,
 }
 
 impl Machine {
@@ -195,7 +218,7 @@ impl Machine {
         let stats = Stats::new(&cfg);
         let cfg_full = cfg.full_mask();
         let mut m = Machine {
-            global_barriers: vec![Barrier::default(); cfg.barriers],
+            global_barriers: vec![Barrier::default(); barrier_slots(&cfg)],
             cfg,
             cores,
             mem,
@@ -210,6 +233,7 @@ impl Machine {
             symbols: prog.symbols.clone(),
             stats,
             full_mask: cfg_full,
+            kmu: None,
         };
         if m.cfg.profile == crate::config::Profile::Vortex {
             crate::vortex::reset(&mut m)?;
@@ -231,7 +255,7 @@ impl Machine {
                     warp_done: 0,
                     spawn_pc: entry,
                     spawn_args: 0,
-                    barriers: vec![Barrier::default(); cfg.barriers],
+                    barriers: vec![Barrier::default(); barrier_slots(cfg)],
                     next: 0,
                     frames: 0,
                     last_frame: 0,
@@ -250,7 +274,7 @@ impl Machine {
             return Err(LoadError::Entry(entry));
         }
         self.cores = Self::reset_cores(&self.cfg, entry);
-        self.global_barriers = vec![Barrier::default(); self.cfg.barriers];
+        self.global_barriers = vec![Barrier::default(); barrier_slots(&self.cfg)];
         self.reservations.clear();
         self.exit = None;
         self.fault = None;
@@ -343,6 +367,7 @@ impl Machine {
             if let Some(end) = self.ended(bound) {
                 break end;
             }
+            self.begin_cycle();
             let mut issued = false;
             for c in 0..self.cores.len() {
                 if let Some(w) = self.pick(c) {
@@ -359,6 +384,18 @@ impl Machine {
             }
         };
         self.finish_run(end)
+    }
+
+    /// Work at the start of each cycle before any warp issues: the Vortex KMU places waiting
+    /// CTAs on free warps. Returns true if warps may have been started (a driver with its
+    /// own cycle loop then looks at the warps' states again).
+    #[inline]
+    pub fn begin_cycle(&mut self) -> bool {
+        if self.kmu_busy() {
+            self.dispatch_ctas();
+            return true;
+        }
+        false
     }
 
     /// Has the run ended — an exit, a fault, or the cycle bound (`bound` cycles in all)? A
@@ -464,13 +501,15 @@ impl Machine {
                         "core {c} warp {w} is stopped at its breakpoint pc {:#010x}",
                         warp.pc
                     )),
-                    WarpState::SpawnWait => waits.push(format!(
-                        "core {c} warp {w} waits in wspawn at pc {:#010x} for the core's other warps to halt",
-                        warp.pc
+                    WarpState::SpawnWait { at, .. } => waits.push(format!(
+                        "core {c} warp {w} waits in wspawn at pc {at:#010x} for the core's other warps to halt"
                     )),
                     _ => {}
                 }
             }
+        }
+        if self.kmu_busy() {
+            waits.push("the KMU has CTAs no core can take".into());
         }
         if waits.is_empty() {
             Some(RunEnd::AllHalted)
@@ -498,7 +537,8 @@ impl Machine {
         }
     }
 
-    /// Arrive at a barrier; releases everyone when the count is reached.
+    /// Arrive at barrier `id` (an index into the core's, or the global, barrier table);
+    /// releases everyone when the count is reached.
     pub(crate) fn barrier(
         &mut self,
         c: usize,
@@ -507,7 +547,7 @@ impl Machine {
         count: u32,
         global: bool,
     ) -> Result<(), FaultCode> {
-        let nb = self.cfg.barriers as u32;
+        let nb = self.global_barriers.len() as u32;
         let limit = if global {
             self.cfg.cores
         } else {

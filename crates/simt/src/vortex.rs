@@ -10,11 +10,13 @@ use crate::machine::{LoadError, Machine};
 
 pub use crate::config::vortex_map::*;
 
-/// Profile-specific reset: console rings and `mscratch`.
+/// Profile-specific reset: console rings, `mscratch`, and the KMU as SimX's standalone
+/// runner leaves it (warp 0's CTA CSRs; `kmu.rs`).
 pub(crate) fn reset(m: &mut Machine) -> Result<(), LoadError> {
     m.mem
         .set_cout_ring(COUT_ADDR, COUT_SLOTS, COUT_RING)
         .map_err(|e| LoadError::Config(crate::ConfigError::Memory(e.to_string())))?;
+    m.kmu = Some(Box::new(crate::kmu::Kmu::standalone(&m.cfg)));
     let arg = m.cfg.kernel_arg;
     for core in &mut m.cores {
         for w in &mut core.warps {
@@ -22,6 +24,21 @@ pub(crate) fn reset(m: &mut Machine) -> Result<(), LoadError> {
         }
     }
     Ok(())
+}
+
+/// Barriers per core under this profile: `warps × barriers` (Vortex's barrier unit has
+/// `NUM_BARRIERS` per CTA slot, and a core has one CTA slot per warp).
+pub(crate) fn barrier_slots(cfg: &crate::Config) -> usize {
+    cfg.warps * cfg.barriers
+}
+
+/// Vortex's barrier id decoding (`bar_decode_id` in SimX's `types.h`): bits 7:0 are the CTA
+/// slot (the local group), bits 30:8 the barrier number within it; the flat index is
+/// `slot × barriers + number`. Bit 31 (global) is not part of the index.
+pub fn barrier_index(id: u32, barriers: usize) -> u64 {
+    let slot = (id & 0xff) as u64;
+    let number = (id >> 8 & 0x7f_ffff) as u64;
+    slot * barriers as u64 + number
 }
 
 /// The program's return code (the exit word).
@@ -46,6 +63,18 @@ mod tests {
     #[test]
     fn exit_word_is_where_vortex_puts_it() {
         assert_eq!(EXIT_CODE_ADDR, 0x8348);
+    }
+
+    #[test]
+    fn barrier_ids_decode_as_slot_and_number() {
+        // vx_barrier.h: id = (number << 8) + local group; 8 barriers per slot.
+        assert_eq!(barrier_index(0x000, 8), 0);
+        assert_eq!(barrier_index(0x001, 8), 8);
+        assert_eq!(barrier_index(0x700, 8), 7);
+        assert_eq!(barrier_index(0x701, 8), 15);
+        assert_eq!(barrier_index(0x8000_0302, 8), 19);
+        let c = crate::Config::for_profile(crate::config::Profile::Vortex);
+        assert_eq!(barrier_slots(&c), 32);
     }
 
     #[test]

@@ -25,9 +25,17 @@ pub enum WarpState {
     },
     /// Stopped at its `break_pc`; changing `break_pc` resumes it.
     Breakpoint,
-    /// Vortex profile: a `wspawn` waiting until this is the only active warp of its core
-    /// (it re-issues then).
-    SpawnWait,
+    /// Vortex profile: a `wspawn` (at `at`, already retired) waiting until this is the only
+    /// active warp of its core; then warps 1 … `count` − 1 start at `target` and this warp
+    /// runs on. As in Vortex, the `wspawn` issues and counts once.
+    SpawnWait {
+        /// Number of warps to have running (capped at the core's warps).
+        count: u32,
+        /// Where the spawned warps start.
+        target: u32,
+        /// Address of the waiting `wspawn`.
+        at: u32,
+    },
     /// Halted by a fault (code and pc are in its CSRs).
     Faulted,
 }

@@ -194,6 +194,9 @@ impl TimingModel {
                 break end;
             }
             let now = m.cycle;
+            if m.begin_cycle() {
+                self.transitions(m, now);
+            }
             let mut issued = false;
             let mut next_change = u64::MAX;
             for c in 0..self.cores.len() {
@@ -397,7 +400,7 @@ impl TimingModel {
     fn check(&mut self, m: &mut Machine, c: usize, w: usize, now: u64) -> Check {
         match m.cores[c].warps[w].state {
             WarpState::Running => {}
-            WarpState::Barrier { .. } | WarpState::SpawnWait => {
+            WarpState::Barrier { .. } | WarpState::SpawnWait { .. } => {
                 return Check::Blocked(Why::Barrier, u64::MAX)
             }
             _ => return Check::NotStarted,

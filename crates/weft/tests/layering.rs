@@ -18,9 +18,11 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-sp2a", 2),
     ("weft-simt", 2),
     ("weft-cc", 3),
+    ("weft-timing", 3),
     ("weft-difftest", 4),
     ("weft-runtime", 4),
     ("weft-runtime-c", 5),
+    ("weft-vortex-rt", 5),
     ("weft", 4),
 ];
 
