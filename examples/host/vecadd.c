@@ -5,9 +5,14 @@
  *   cargo build --release -p weft-runtime-c
  *   gcc examples/host/vecadd.c -Icrates/runtime-c/include -Ltarget/release -lweft_runtime_c -o vecadd
  *   LD_LIBRARY_PATH=target/release ./vecadd examples/host/kernels.c
+ *   LD_LIBRARY_PATH=target/release ./vecadd examples/host/kernels.c --timing
+ *
+ * With --timing the device runs under the cycle-level timing model (the same results; the
+ * cycle count and the timing counters then come from the model).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "weft_runtime.h"
 
 #define CHECK(call)                                                                        \
@@ -23,7 +28,11 @@ int main(int argc, char **argv) {
     const char *src = argc > 1 ? argv[1] : "examples/host/kernels.c";
     char err[512];
     weft_device *d = NULL;
-    if (weft_device_open_c(&src, 1, 2, 4, 8, &d, err, sizeof err) != WEFT_OK) {
+    int timing = argc > 2 && strcmp(argv[2], "--timing") == 0;
+    int rc = timing ? weft_device_open_c_config(&src, 1, "cores = 2\nwarps = 4\nlanes = 8\ntiming = true\n",
+                                                &d, err, sizeof err)
+                    : weft_device_open_c(&src, 1, 2, 4, 8, &d, err, sizeof err);
+    if (rc != WEFT_OK) {
         fprintf(stderr, "open: %s\n", err);
         return 1;
     }
@@ -113,10 +122,18 @@ int main(int argc, char **argv) {
     printf("pipeline: %s\n", bad2 ? "FAIL" : "PASS");
 
     /* errors are codes with messages, and the device goes on working */
-    int rc = weft_launch_kernel(d, "missing", grid, block, 0, NULL, 0);
+    rc = weft_launch_kernel(d, "missing", grid, block, 0, NULL, 0);
     printf("missing kernel: error %d (%s)\n", rc, weft_last_error(d));
     rc = weft_read(d, bx, sizeof x, x, 4);
     printf("read past the end: error %d\n", rc);
+    if (timing) {
+        /* the statistics as JSON: the timing model's report is under "timing" */
+        size_t need = weft_stats_json(d, NULL, 0);
+        char *json = malloc(need);
+        weft_stats_json(d, json, need);
+        printf("timing stats: %s\n", strstr(json, "\"timing\"") ? "present" : "missing");
+        free(json);
+    }
     weft_device_close(d);
     return bad || bad2 || rc != WEFT_E_BAD_ADDRESS;
 }

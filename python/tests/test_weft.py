@@ -78,3 +78,22 @@ def test_errors_are_exceptions_and_the_device_survives(dev):
 
 def test_the_example_runs():
     runpy.run_path(str(ROOT / "examples/python/examples.py"), run_name="__main__")
+
+
+def test_the_timing_model_gives_the_same_results_and_counts_cycles():
+    n = 2000
+    a = np.arange(n, dtype=np.uint32) * np.uint32(40503)
+    b = np.arange(n, dtype=np.uint32) ^ np.uint32(0x1234567)
+    results = []
+    for timing in (False, True):
+        d = weft.Device(cores=1, warps=4, lanes=8, timing=timing, sources=[KERNELS])
+        ba, bb, bc = d.array(a), d.array(b), d.empty(n, np.uint32)
+        d.run("vecadd_u32", (n + 63) // 64, 64, ba, bb, bc, n)
+        assert np.array_equal(bc.numpy(), a + b)
+        results.append(d.stats())
+    functional, timed = results
+    assert "timing" not in functional
+    t = timed["timing"]
+    assert timed["warp_instructions"] == functional["warp_instructions"]
+    assert t["issued"] + sum(t["stalls"].values()) == t["cycles"]
+    assert t["cycles"] > functional["cycles"]

@@ -139,10 +139,11 @@ def _dim3(t):
 
 
 class Device:
-    """A weft device (functional model) with a kernel program.
+    """A weft device with a kernel program: the functional model, or with `timing=True` the
+    cycle-level timing model (the same results; `stats()["timing"]` then holds its issue
+    slots, stall reasons, cache and DRAM counters).
 
     Give `program` (an ELF built by `weft cc`) or `sources` (C files, built now).
-    `timing=True` asks for the cycle-level model, which is not available yet (LoadError).
     """
 
     def __init__(self, cores=1, warps=4, lanes=8, timing=False, program=None, sources=None,

@@ -42,6 +42,13 @@ int weft_device_open(const char *elf_path, uint32_t cores, uint32_t warps, uint3
                      weft_device **out, char *err, size_t err_len);
 int weft_device_open_c(const char *const *sources, size_t n, uint32_t cores, uint32_t warps,
                        uint32_t lanes, weft_device **out, char *err, size_t err_len);
+/* Open a device described by machine-configuration TOML (the keys of `weft run --config`,
+ * docs/configuration.md): shape, caches, scheduler, and `timing = true` for the cycle-level
+ * timing model (the same results, with cycle counts and timing counters in the stats). */
+int weft_device_open_config(const char *elf_path, const char *config_toml, weft_device **out,
+                            char *err, size_t err_len);
+int weft_device_open_c_config(const char *const *sources, size_t n, const char *config_toml,
+                              weft_device **out, char *err, size_t err_len);
 void weft_device_close(weft_device *d);
 
 /* The message of the last failed call ("" if none). Valid until the next call on `d`. */
@@ -64,6 +71,9 @@ int weft_wait_for(weft_device *d, uint64_t max_cycles, uint64_t max_ms);
 
 /* Cycles run so far. */
 uint64_t weft_device_cycles(const weft_device *d);
+/* The statistics as JSON (what `weft run --stats-json` writes; a timing device adds its
+ * "timing" object): up to len bytes copied to buf, NUL-terminated; returns the size needed. */
+size_t weft_stats_json(const weft_device *d, char *buf, size_t len);
 /* Copy up to cap-1 bytes of the console output so far (and a NUL) into buf, taking it;
  * returns the length of the whole output. */
 size_t weft_take_output(weft_device *d, char *buf, size_t cap);

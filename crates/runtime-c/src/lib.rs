@@ -55,7 +55,7 @@ impl WeftDevice {
     }
 }
 
-fn copy_error(msg: &str, err: *mut c_char, err_len: usize) {
+fn copy_text(msg: &str, err: *mut c_char, err_len: usize) {
     if err.is_null() || err_len == 0 {
         return;
     }
@@ -97,7 +97,7 @@ fn open(
             OK
         }
         Err(e) => {
-            copy_error(&e.to_string(), err, err_len);
+            copy_text(&e.to_string(), err, err_len);
             // SAFETY: as above.
             unsafe { *out = std::ptr::null_mut() };
             code(&e)
@@ -129,12 +129,41 @@ pub unsafe extern "C" fn weft_device_open(
     err_len: usize,
 ) -> i32 {
     let Some(path) = str_arg(elf_path) else {
-        copy_error("weft_device_open: no path", err, err_len);
+        copy_text("weft_device_open: no path", err, err_len);
         return E_ARGUMENT;
     };
     let r = std::fs::read(path)
         .map_err(|e| RuntimeError::Load(format!("{path}: {e}")))
         .and_then(|elf| Device::new(config(cores, warps, lanes), &elf));
+    open(r, out, err, err_len)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_device_open_config(
+    elf_path: *const c_char,
+    config_toml: *const c_char,
+    out: *mut *mut WeftDevice,
+    err: *mut c_char,
+    err_len: usize,
+) -> i32 {
+    let (Some(path), Some(text)) = (str_arg(elf_path), str_arg(config_toml)) else {
+        copy_text(
+            "weft_device_open_config: no path or no configuration",
+            err,
+            err_len,
+        );
+        return E_ARGUMENT;
+    };
+    let r = DeviceConfig::from_toml(text).and_then(|cfg| {
+        std::fs::read(path)
+            .map_err(|e| RuntimeError::Load(format!("{path}: {e}")))
+            .and_then(|elf| Device::new(cfg, &elf))
+    });
     open(r, out, err, err_len)
 }
 
@@ -155,24 +184,14 @@ pub unsafe extern "C" fn weft_device_open_c(
     err_len: usize,
 ) -> i32 {
     if sources.is_null() {
-        copy_error("weft_device_open_c: no sources", err, err_len);
+        copy_text("weft_device_open_c: no sources", err, err_len);
         return E_ARGUMENT;
     }
-    let mut paths = Vec::new();
-    for i in 0..n {
-        // SAFETY: the caller gives n string pointers.
-        match str_arg(unsafe { *sources.add(i) }) {
-            Some(s) => paths.push(PathBuf::from(s)),
-            None => {
-                copy_error(
-                    "weft_device_open_c: a null or non-UTF-8 source",
-                    err,
-                    err_len,
-                );
-                return E_ARGUMENT;
-            }
-        }
-    }
+    // SAFETY: the caller gives n string pointers.
+    let Some(paths) = (unsafe { source_paths(sources, n, "weft_device_open_c", err, err_len) })
+    else {
+        return E_ARGUMENT;
+    };
     let refs: Vec<&std::path::Path> = paths.iter().map(|p| p.as_path()).collect();
     open(
         Device::from_c(config(cores, warps, lanes), &refs),
@@ -180,6 +199,84 @@ pub unsafe extern "C" fn weft_device_open_c(
         err,
         err_len,
     )
+}
+
+/// The `n` source paths at `sources`, or `None` (with the message copied out) if one is
+/// null or not UTF-8.
+///
+/// # Safety
+/// `sources` points to `n` string pointers.
+unsafe fn source_paths(
+    sources: *const *const c_char,
+    n: usize,
+    who: &str,
+    err: *mut c_char,
+    err_len: usize,
+) -> Option<Vec<PathBuf>> {
+    let mut paths = Vec::new();
+    for i in 0..n {
+        // SAFETY: the caller gives n string pointers.
+        match str_arg(unsafe { *sources.add(i) }) {
+            Some(s) => paths.push(PathBuf::from(s)),
+            None => {
+                copy_text(&format!("{who}: a null or non-UTF-8 source"), err, err_len);
+                return None;
+            }
+        }
+    }
+    Some(paths)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_device_open_c_config(
+    sources: *const *const c_char,
+    n: usize,
+    config_toml: *const c_char,
+    out: *mut *mut WeftDevice,
+    err: *mut c_char,
+    err_len: usize,
+) -> i32 {
+    let Some(text) = str_arg(config_toml) else {
+        copy_text("weft_device_open_c_config: no configuration", err, err_len);
+        return E_ARGUMENT;
+    };
+    if sources.is_null() {
+        copy_text("weft_device_open_c_config: no sources", err, err_len);
+        return E_ARGUMENT;
+    }
+    // SAFETY: the caller gives n string pointers.
+    let Some(paths) =
+        (unsafe { source_paths(sources, n, "weft_device_open_c_config", err, err_len) })
+    else {
+        return E_ARGUMENT;
+    };
+    let refs: Vec<&std::path::Path> = paths.iter().map(|p| p.as_path()).collect();
+    let r = DeviceConfig::from_toml(text).and_then(|cfg| Device::from_c(cfg, &refs));
+    open(r, out, err, err_len)
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// `d` is a live handle; `buf` has `len` bytes (or is null with `len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn weft_stats_json(
+    d: *const WeftDevice,
+    buf: *mut c_char,
+    len: usize,
+) -> usize {
+    if d.is_null() {
+        return 0;
+    }
+    // SAFETY: a live handle.
+    let text = unsafe { &*d }.dev.stats().to_string();
+    copy_text(&text, buf, len);
+    text.len() + 1
 }
 
 /// See weft_runtime.h.

@@ -28,11 +28,18 @@ fn the_c_example_builds_runs_and_passes() {
         .status()
         .expect("gcc runs");
     assert!(st.success(), "the C example does not compile");
-    let out = Command::new(&prog)
-        .arg(root.join("examples/host/kernels.c"))
-        .env("LD_LIBRARY_PATH", &lib_dir)
-        .output()
-        .unwrap();
+    for timing in [false, true] {
+        let mut cmd = Command::new(&prog);
+        cmd.arg(root.join("examples/host/kernels.c"));
+        if timing {
+            cmd.arg("--timing");
+        }
+        let out = cmd.env("LD_LIBRARY_PATH", &lib_dir).output().unwrap();
+        check_output(&out, timing);
+    }
+}
+
+fn check_output(out: &std::process::Output, timing: bool) {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -48,4 +55,5 @@ fn the_c_example_builds_runs_and_passes() {
         "{text}"
     );
     assert!(text.contains("read past the end: error 2"), "{text}");
+    assert_eq!(text.contains("timing stats: present"), timing, "{text}");
 }

@@ -1,8 +1,9 @@
 //! weft-runtime: the host side of a weft GPU. Open a device with a kernel program, allocate
 //! device buffers, copy data in and out, launch kernels over a grid **by name**, wait with a
 //! cycle limit, read the console and the counters — several launches on one device keep its
-//! memory. The same API runs over a [`Backend`]: today the functional model
-//! ([`FunctionalBackend`]); the timing model and the RTL will be further backends.
+//! memory. The same API runs over a [`Backend`]: the functional model
+//! ([`FunctionalBackend`]) or the cycle-level timing model ([`TimingBackend`], with
+//! `DeviceConfig::timing`); an RTL backend would be a third.
 //!
 //! ```no_run
 //! use weft_runtime::{Args, Device, DeviceConfig, Dim3};
@@ -27,8 +28,10 @@
 
 pub mod alloc;
 pub mod args;
+pub mod backend;
 
 pub use args::{from_bytes, to_bytes, Args, Scalar};
+pub use backend::{Backend, FunctionalBackend, TimingBackend};
 pub use weft_device::FaultInfo;
 use weft_device::{RunEnd, Stop};
 use weft_simt::{Config, Machine};
@@ -70,8 +73,12 @@ pub struct DeviceConfig {
     pub lanes: usize,
     /// DRAM bytes.
     pub dram_size: u32,
-    /// Cycle-level timing (not available yet: opening such a device is an error).
+    /// Run under the cycle-level timing model (`weft-timing`): the same results, and
+    /// cycle counts and the timing counters in [`Device::stats`].
     pub timing: bool,
+    /// Any further machine configuration (TOML, as `weft run --config` reads: caches, units,
+    /// scheduler, DRAM, …); the fields above override it.
+    pub config_toml: Option<String>,
 }
 
 impl Default for DeviceConfig {
@@ -83,7 +90,26 @@ impl Default for DeviceConfig {
             lanes: c.lanes,
             dram_size: c.dram_size,
             timing: false,
+            config_toml: None,
         }
+    }
+}
+
+impl DeviceConfig {
+    /// A device configuration from machine-configuration TOML (the keys `weft run --config`
+    /// reads, `timing = true` included): shape, DRAM and timing from the text, every other
+    /// key kept for the machine.
+    pub fn from_toml(text: &str) -> Result<DeviceConfig> {
+        let c = Config::from_toml(text)
+            .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?;
+        Ok(DeviceConfig {
+            cores: c.cores,
+            warps: c.warps,
+            lanes: c.lanes,
+            dram_size: c.dram_size,
+            timing: c.timing,
+            config_toml: Some(text.to_string()),
+        })
     }
 }
 
@@ -141,63 +167,6 @@ pub enum RuntimeError {
 /// Result of the runtime's operations.
 pub type Result<T> = std::result::Result<T, RuntimeError>;
 
-/// A machine the runtime can drive: a [`weft_device::Device`] that can also restart its cores
-/// while keeping memory.
-pub trait Backend: weft_device::Device {
-    /// Reset every core to start at `entry`, keeping memory.
-    fn restart(&mut self, entry: u32) -> Result<()>;
-    /// Bytes of DRAM.
-    fn dram_size(&self) -> u32;
-}
-
-/// The functional model as a backend.
-pub struct FunctionalBackend {
-    m: Machine,
-}
-
-impl weft_device::Device for FunctionalBackend {
-    fn kind(&self) -> &'static str {
-        weft_device::Device::kind(&self.m)
-    }
-    fn run(&mut self, max_cycles: u64) -> Stop {
-        weft_device::Device::run(&mut self.m, max_cycles)
-    }
-    fn cycles(&self) -> u64 {
-        weft_device::Device::cycles(&self.m)
-    }
-    fn take_console(&mut self) -> Vec<u8> {
-        weft_device::Device::take_console(&mut self.m)
-    }
-    fn read_bytes(
-        &self,
-        addr: u32,
-        buf: &mut [u8],
-    ) -> std::result::Result<(), weft_device::MemError> {
-        weft_device::Device::read_bytes(&self.m, addr, buf)
-    }
-    fn write_bytes(
-        &mut self,
-        addr: u32,
-        data: &[u8],
-    ) -> std::result::Result<(), weft_device::MemError> {
-        weft_device::Device::write_bytes(&mut self.m, addr, data)
-    }
-    fn stats_json(&self) -> serde_json::Value {
-        weft_device::Device::stats_json(&self.m)
-    }
-}
-
-impl Backend for FunctionalBackend {
-    fn restart(&mut self, entry: u32) -> Result<()> {
-        self.m
-            .restart(entry)
-            .map_err(|e| RuntimeError::Load(e.to_string()))
-    }
-    fn dram_size(&self) -> u32 {
-        self.m.cfg.dram_size
-    }
-}
-
 /// A device buffer: a block of device memory the host allocated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Buffer {
@@ -233,11 +202,6 @@ pub struct Device {
 impl Device {
     /// Open a device of shape `cfg` running the kernel program `elf` (built by `weft cc`).
     pub fn new(cfg: DeviceConfig, elf: &[u8]) -> Result<Device> {
-        if cfg.timing {
-            return Err(RuntimeError::Load(
-                "the timing backend is not available yet (only the functional model)".into(),
-            ));
-        }
         let img = weft_elf::read_elf(elf).map_err(|e| RuntimeError::Load(e.to_string()))?;
         let sym = |name: &str| img.symbols.iter().find(|s| s.name == name).map(|s| s.value);
         let (Some(mailbox), Some(stacks), Some(stack_size)) = (
@@ -257,13 +221,22 @@ impl Device {
             .collect();
         let (prog, _) = weft_simt::load::program_from_elf(elf)
             .map_err(|e| RuntimeError::Load(e.to_string()))?;
+        let base = match &cfg.config_toml {
+            Some(text) => Config::from_toml(text)
+                .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?,
+            None => Config::default(),
+        };
         let config = Config {
             cores: cfg.cores,
             warps: cfg.warps,
             lanes: cfg.lanes,
             dram_size: cfg.dram_size,
-            ..Config::default()
+            timing: cfg.timing,
+            ..base
         };
+        config
+            .validate()
+            .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?;
         let harts = (cfg.cores * cfg.warps * cfg.lanes) as u64;
         let device_end = stacks as u64 + harts * stack_size as u64 + DEVICE_HEAP as u64;
         let dram_end = weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64;
@@ -274,8 +247,13 @@ impl Device {
             )));
         }
         let m = Machine::new(config, &prog).map_err(|e| RuntimeError::Load(e.to_string()))?;
+        let backend: Box<dyn Backend> = if cfg.timing {
+            Box::new(TimingBackend::new(m))
+        } else {
+            Box::new(FunctionalBackend::new(m))
+        };
         Ok(Device {
-            backend: Box::new(FunctionalBackend { m }),
+            backend,
             syms: Symbols {
                 entry: prog.entry,
                 mailbox,

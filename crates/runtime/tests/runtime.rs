@@ -178,3 +178,66 @@ fn faults_hangs_and_bad_accesses_are_typed_errors() {
         "the faulting launch's stores stay"
     );
 }
+
+/// The same launches on the functional and the timing backend: identical results and
+/// console, and the timing device reports its model's counters.
+#[test]
+fn the_timing_backend_gives_the_functional_results_with_cycle_counts() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/kernels.c");
+    let mut outs = Vec::new();
+    for timing in [false, true] {
+        let cfg = DeviceConfig {
+            timing,
+            ..DeviceConfig::default()
+        };
+        let mut d = Device::from_c(cfg, &[src.as_path()]).expect("the kernels build and load");
+        let n = 3000u32;
+        let x: Vec<f32> = (0..n).map(|i| (i % 113) as f32 * 0.5).collect();
+        let y: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+        let (bx, by) = (d.alloc_from(&x).unwrap(), d.alloc_from(&y).unwrap());
+        for alpha in [2.0f32, -1.0] {
+            let args = Args::new().push(alpha).buffer(&bx).buffer(&by).push(n);
+            d.launch("saxpy", Dim3::x(n.div_ceil(64)), Dim3::x(64), &args)
+                .unwrap();
+            d.wait(None).unwrap();
+        }
+        let got: Vec<f32> = d.read(&by).unwrap();
+        let want: Vec<f32> = (0..n as usize).map(|i| y[i] + 2.0 * x[i] - x[i]).collect();
+        assert_eq!(got, want, "timing = {timing}");
+        let stats = d.stats();
+        if timing {
+            let t = &stats["timing"];
+            let issued = t["issued"].as_u64().unwrap();
+            let stalls: u64 = t["stalls"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|v| v.as_u64().unwrap())
+                .sum();
+            assert_eq!(issued, stats["warp_instructions"].as_u64().unwrap());
+            assert_eq!(issued + stalls, t["cycles"].as_u64().unwrap());
+            assert!(t["l1"]["accesses"].as_u64().unwrap() > 0);
+            assert_eq!(stats["model"], "timing");
+        } else {
+            assert!(stats.get("timing").is_none());
+        }
+        outs.push((got, stats["warp_instructions"].clone(), d.cycles()));
+    }
+    assert_eq!(outs[0].0, outs[1].0);
+    assert_eq!(outs[0].1, outs[1].1, "the same instructions ran");
+    assert!(
+        outs[1].2 > outs[0].2,
+        "timing cycles exceed one per warp-instruction"
+    );
+}
+
+#[test]
+fn a_device_from_configuration_text_and_bad_text() {
+    let cfg = DeviceConfig::from_toml("warps = 2\nlanes = 4\ntiming = true\n[l1]\nsize = 4096\n")
+        .unwrap();
+    assert_eq!((cfg.warps, cfg.lanes, cfg.timing), (2, 4, true));
+    let e = DeviceConfig::from_toml("[l1]\nsize = 1000\n").unwrap_err();
+    assert!(e.to_string().contains("l1.size"), "{e}");
+    let e = DeviceConfig::from_toml("[l1]\nsizee = 1\n").unwrap_err();
+    assert!(e.to_string().contains("sizee"), "{e}");
+}

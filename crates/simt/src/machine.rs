@@ -273,7 +273,14 @@ impl Machine {
         if !self.mem.is_dram(entry) || !entry.is_multiple_of(4) {
             return Err(LoadError::Entry(entry));
         }
-        self.cores = Self::reset_cores(&self.cfg, entry);
+        let mut cores = Self::reset_cores(&self.cfg, entry);
+        // The counters go on counting: each warp keeps its statistics.
+        for (new, old) in cores.iter_mut().zip(&self.cores) {
+            for (n, o) in new.warps.iter_mut().zip(&old.warps) {
+                n.stats = o.stats.clone();
+            }
+        }
+        self.cores = cores;
         self.global_barriers = vec![Barrier::default(); barrier_slots(&self.cfg)];
         self.reservations.clear();
         self.exit = None;

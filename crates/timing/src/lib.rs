@@ -230,23 +230,22 @@ impl TimingModel {
         m.finish_run(end)
     }
 
-    /// Bring the warps' timing state in line with the machine (at the start of a run: the
-    /// runtime restarts the machine between launches).
+    /// Bring the warps' timing state in line with the machine at the start of a run (the
+    /// runtime restarts the machine between launches, and a run may go on in slices): the
+    /// next instructions are fetched again (the same ones, if nothing changed), and warps
+    /// started meanwhile count as started now.
     fn resync(&mut self, m: &Machine) {
         let now = m.cycle;
         for (c, core) in self.cores.iter_mut().enumerate() {
             for (w, t) in core.warps.iter_mut().enumerate() {
                 let running = m.cores[c].warps[w].state != WarpState::Idle;
                 t.next = None;
-                t.line = None;
                 if running && !t.was_running {
                     t.started = now;
                     t.fetch_ready = t.fetch_ready.max(now);
                 }
                 t.was_running = running;
             }
-            core.active.clear();
-            core.pending.clear();
             sort_by_age(core);
         }
     }

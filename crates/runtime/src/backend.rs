@@ -1,0 +1,120 @@
+//! The machines the runtime drives, behind one [`Backend`] trait: the functional model, and
+//! the functional model under the cycle-level timing model (execute at issue, so both give
+//! the same results). A backend is a [`weft_device::Device`] that can also restart its cores
+//! while keeping memory. An RTL backend (Verilator) would implement the same two traits.
+
+use crate::{Result, RuntimeError};
+use weft_device::Stop;
+use weft_simt::Machine;
+use weft_timing::TimingModel;
+
+/// A machine the runtime can drive.
+pub trait Backend: weft_device::Device {
+    /// Reset every core to start at `entry`, keeping memory.
+    fn restart(&mut self, entry: u32) -> Result<()>;
+    /// Bytes of DRAM.
+    fn dram_size(&self) -> u32;
+}
+
+/// The functional model as a backend.
+pub struct FunctionalBackend {
+    m: Machine,
+}
+
+impl FunctionalBackend {
+    /// The backend of a loaded machine.
+    pub fn new(m: Machine) -> FunctionalBackend {
+        FunctionalBackend { m }
+    }
+}
+
+/// The timing model as a backend: the machine, and the model that schedules it. The model
+/// lives as long as the device, so caches stay warm from one launch to the next and the
+/// counters accumulate, as on hardware.
+pub struct TimingBackend {
+    m: Machine,
+    t: TimingModel,
+}
+
+impl TimingBackend {
+    /// The backend of a loaded machine (its configuration gives the timing parameters).
+    pub fn new(m: Machine) -> TimingBackend {
+        let t = TimingModel::new(&m.cfg);
+        TimingBackend { m, t }
+    }
+}
+
+/// The [`weft_device::Device`] methods both backends take from the machine as they are.
+macro_rules! machine_face {
+    () => {
+        fn kind(&self) -> &'static str {
+            weft_device::Device::kind(&self.m)
+        }
+        fn cycles(&self) -> u64 {
+            weft_device::Device::cycles(&self.m)
+        }
+        fn take_console(&mut self) -> Vec<u8> {
+            weft_device::Device::take_console(&mut self.m)
+        }
+        fn read_bytes(
+            &self,
+            addr: u32,
+            buf: &mut [u8],
+        ) -> std::result::Result<(), weft_device::MemError> {
+            weft_device::Device::read_bytes(&self.m, addr, buf)
+        }
+        fn write_bytes(
+            &mut self,
+            addr: u32,
+            data: &[u8],
+        ) -> std::result::Result<(), weft_device::MemError> {
+            weft_device::Device::write_bytes(&mut self.m, addr, data)
+        }
+    };
+}
+
+impl weft_device::Device for FunctionalBackend {
+    machine_face!();
+    fn run(&mut self, max_cycles: u64) -> Stop {
+        weft_device::Device::run(&mut self.m, max_cycles)
+    }
+    fn stats_json(&self) -> serde_json::Value {
+        weft_device::Device::stats_json(&self.m)
+    }
+}
+
+impl weft_device::Device for TimingBackend {
+    machine_face!();
+    fn run(&mut self, max_cycles: u64) -> Stop {
+        Stop::End(self.t.run(&mut self.m, max_cycles))
+    }
+    /// The functional statistics with the timing model's report under `timing`.
+    fn stats_json(&self) -> serde_json::Value {
+        let mut v = weft_device::Device::stats_json(&self.m);
+        v["timing"] = serde_json::to_value(self.t.report(&self.m)).unwrap_or_default();
+        v
+    }
+}
+
+fn restart(m: &mut Machine, entry: u32) -> Result<()> {
+    m.restart(entry)
+        .map_err(|e| RuntimeError::Load(e.to_string()))
+}
+
+impl Backend for FunctionalBackend {
+    fn restart(&mut self, entry: u32) -> Result<()> {
+        restart(&mut self.m, entry)
+    }
+    fn dram_size(&self) -> u32 {
+        self.m.cfg.dram_size
+    }
+}
+
+impl Backend for TimingBackend {
+    fn restart(&mut self, entry: u32) -> Result<()> {
+        restart(&mut self.m, entry)
+    }
+    fn dram_size(&self) -> u32 {
+        self.m.cfg.dram_size
+    }
+}
