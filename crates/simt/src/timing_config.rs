@@ -53,6 +53,10 @@ pub struct PipelineConfig {
     pub divergence_pop: u32,
     /// Cycles for an access to the I/O page (console, exit word), uncached.
     pub io_latency: u32,
+    /// The load/store unit merges a warp's lane accesses to one L1 line into one request;
+    /// false sends one request per lane (the Vortex paper's L1: a 32-thread warp takes 32
+    /// cycles even when it hits).
+    pub coalesce: bool,
 }
 
 impl Default for PipelineConfig {
@@ -65,6 +69,7 @@ impl Default for PipelineConfig {
             divergence_push: 1,
             divergence_pop: 1,
             io_latency: 20,
+            coalesce: true,
         }
     }
 }

@@ -88,6 +88,7 @@ pub struct MemSys {
     smem_banks: u32,
     smem_latency: u64,
     io_latency: u64,
+    coalesce: bool,
     /// Line requests of one warp access, reused.
     lines: Vec<(u32, u32)>,
     /// Shared-memory words per bank, reused.
@@ -124,6 +125,7 @@ impl MemSys {
             smem_banks: banks,
             smem_latency: cfg.smem.latency as u64,
             io_latency: cfg.pipeline.io_latency as u64,
+            coalesce: cfg.pipeline.coalesce,
             lines: Vec::with_capacity(32),
             bank_words: vec![Vec::new(); banks as usize],
         }
@@ -224,6 +226,10 @@ impl MemSys {
                 io += 1;
             } else {
                 let line = self.cores[c].l1.line_of(a);
+                if !self.coalesce {
+                    self.lines.push((line, size as u32));
+                    continue;
+                }
                 match self.lines.last_mut() {
                     Some(e) if e.0 == line => e.1 += size as u32,
                     _ => match self.lines.iter_mut().find(|(ln, _)| *ln == line) {

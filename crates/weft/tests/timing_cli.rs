@@ -1,0 +1,177 @@
+//! The timing model from the command line: `weft run --timing` and `--set`, the shipped
+//! configuration files, configuration errors that name their key, and `weft sweep` with its
+//! table, CSV, JSON, charts, and the job-array workflow (`--job K`, then `--collect`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("run weft")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+const CHECKSUM: &str = "matmul 32x32 checksum 0x502bf000";
+
+#[test]
+fn run_timing_reports_its_model_and_keeps_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let o = weft(&[
+        "run",
+        "examples/matmul.s",
+        "--timing",
+        "--set",
+        "pipeline.scheduler=gto",
+        "--stats-json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains(CHECKSUM));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["model"], "timing");
+    assert_eq!(v["timing"]["scheduler"], "gto");
+    let t = &v["timing"];
+    let stalls: u64 = t["stalls"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|x| x.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        t["issued"].as_u64().unwrap() + stalls,
+        v["cycles"].as_u64().unwrap()
+    );
+    assert_eq!(t["issued"], v["warp_instructions"]);
+}
+
+#[test]
+fn shipped_configurations_run_the_matrix_multiply() {
+    for c in ["configs/vortex-paper.toml", "configs/warp-core.toml"] {
+        let o = weft(&["run", "examples/matmul.s", "--config", c, "--stats"]);
+        assert!(o.status.success(), "{c}: {}", text(&o));
+        let t = text(&o);
+        assert!(t.contains(CHECKSUM), "{c}: {t}");
+        assert!(t.contains("timing model (scheduler lrr)"), "{c}: {t}");
+    }
+}
+
+#[test]
+fn configuration_errors_name_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &str); 6] = [
+        ("[l1]\nsize = 1000\n", "l1.size"),
+        ("[l1]\nwayz = 2\n", "wayz"),
+        ("[units.alu]\nlatency = 0\n", "units.alu.latency"),
+        ("[pipeline]\nscheduler = \"fifo\"\n", "fifo"),
+        ("[dram]\nbytes_per_cycle = 0\n", "dram.bytes_per_cycle"),
+        ("[l2]\nenabled = true\nline = 64\n", "l2.line"),
+    ];
+    for (k, (toml, key)) in cases.iter().enumerate() {
+        let p = dir.path().join(format!("c{k}.toml"));
+        std::fs::write(&p, toml).unwrap();
+        let o = weft(&["run", "examples/matmul.s", "--config", p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{toml}: {}", text(&o));
+        assert!(text(&o).contains(key), "{toml}: {}", text(&o));
+    }
+    let o = weft(&["run", "examples/matmul.s", "--set", "l1.bogus=1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("bogus"), "{}", text(&o));
+    let o = weft(&["run", "examples/matmul.s", "--set", "l1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("KEY=VALUE"), "{}", text(&o));
+}
+
+fn csv_rows(dir: &Path) -> Vec<Vec<String>> {
+    let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    csv.lines()
+        .skip(1)
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect()
+}
+
+#[test]
+fn sweep_writes_table_csv_json_and_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sw");
+    let o = weft(&[
+        "sweep",
+        "--warps",
+        "1,4",
+        "--lanes",
+        "1,8",
+        "--set",
+        "l1.size=4096,16384",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rows = csv_rows(&out);
+    assert_eq!(rows.len(), 8, "2 warps × 2 lanes × 2 L1 sizes");
+    for r in &rows {
+        assert_eq!(r[5], "0", "exit status: {r:?}");
+        let cycles: u64 = r[6].parse().unwrap();
+        let speedup: f64 = r[7].parse().unwrap();
+        assert!(cycles > 0);
+        if r[1] == "1" && r[2] == "1" {
+            assert_eq!(speedup, 1.0, "the baseline: {r:?}");
+        }
+    }
+    // More threads finish the same work in fewer cycles.
+    let cyc = |w: &str, l: &str| -> u64 {
+        rows.iter()
+            .find(|r| r[1] == w && r[2] == l && r[3] == "l1.size=16384")
+            .unwrap()[6]
+            .parse()
+            .unwrap()
+    };
+    assert!(cyc("1", "8") < cyc("1", "1"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 8);
+    for chart in ["speedup", "cycles"] {
+        let svg = std::fs::read_to_string(out.join(format!("{chart}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("threads per warp"));
+        let png = image::open(out.join(format!("{chart}.png"))).expect("a PNG");
+        assert_eq!((png.width(), png.height()), (960, 640));
+    }
+    assert!(text(&o).contains("warps\\lanes"), "{}", text(&o));
+}
+
+#[test]
+fn sweep_jobs_run_one_at_a_time_and_collect() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sw");
+    let o = out.to_str().unwrap();
+    let axes = ["--warps", "1,2", "--lanes", "1,2"];
+    let list = weft(&[&["sweep", "--list"][..], &axes].concat());
+    assert_eq!(text(&list).lines().count(), 4, "{}", text(&list));
+    // Collecting before every job has run names the missing ones.
+    let early = weft(&[&["sweep", "--collect", "-o", o][..], &axes].concat());
+    assert!(!early.status.success());
+    assert!(text(&early).contains("missing"), "{}", text(&early));
+    for k in 0..4 {
+        let r = weft(&[&["sweep", "--job", &k.to_string(), "-o", o][..], &axes].concat());
+        assert!(r.status.success(), "{}", text(&r));
+    }
+    let bad = weft(&[&["sweep", "--job", "4", "-o", o][..], &axes].concat());
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    let done = weft(&[&["sweep", "--collect", "-o", o][..], &axes].concat());
+    assert!(done.status.success(), "{}", text(&done));
+    assert_eq!(csv_rows(&out).len(), 4);
+}
