@@ -18,10 +18,12 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-sp2a", 2),
     ("weft-simt", 2),
     ("weft-cc", 3),
+    ("weft-view", 3),
+    ("weft-gdb", 4),
     ("weft-difftest", 4),
     ("weft-runtime", 4),
     ("weft-runtime-c", 5),
-    ("weft", 4),
+    ("weft", 5),
 ];
 
 #[test]
