@@ -4,6 +4,7 @@
 mod asm_cmd;
 mod bench_cmd;
 mod cc_cmd;
+mod debug_cmd;
 mod run_cmd;
 mod sp2a_cmd;
 

@@ -64,6 +64,9 @@ pub struct RunArgs {
     /// (with --sp2a) write the framebuffer as PNG into DIR.
     #[arg(long, value_name = "DIR")]
     pub frames: Option<PathBuf>,
+    /// Trace export, GDB stub.
+    #[command(flatten)]
+    pub debug: crate::debug_cmd::DebugArgs,
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {
@@ -150,6 +153,11 @@ pub fn build_config(a: &RunArgs) -> Result<Config, String> {
 
 /// Run `weft run`; returns the process exit status.
 pub fn run(a: &RunArgs) -> Result<i32, String> {
+    if a.sp2a.is_some() && a.debug.any() {
+        return Err(
+            "--trace-json, --vcd, --trace-from/to and --gdb are for the SIMT machine".into(),
+        );
+    }
     if let Some(n) = a.sp2a {
         return crate::sp2a_cmd::run_sp2a(
             n,
@@ -175,9 +183,12 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     } else if a.trace {
         m.set_trace(Box::new(std::io::BufWriter::new(std::io::stderr())));
     }
-    let end = m.run();
+    let traces = crate::debug_cmd::attach(&mut m, &a.debug)?;
+    let end = crate::debug_cmd::run(&mut m, &a.debug)?;
     let _ = std::io::stdout().flush();
+    traces.close(&m)?;
     report_end(&end, "raise it with --max-cycles");
+    crate::debug_cmd::report_state(&end, &m);
     let report = m.report();
     if a.stats {
         eprint!("{}", report.table());
