@@ -156,19 +156,43 @@ fn programs_that_never_end_hit_the_bound() {
     );
 }
 
+/// A fault or a deadlock: the one line naming it first (every `want` in it), then the state
+/// of every warp (docs/debugging.md), and nothing else.
+fn fails_with_report(args: &[&str], code: i32, want: &[&str]) {
+    let (status, _, err) = weft(args);
+    assert_eq!(status, code, "weft {args:?}: stderr:\n{err}");
+    let mut lines = err.lines();
+    let first = lines.next().unwrap_or_default();
+    for w in want {
+        assert!(
+            first.contains(w),
+            "weft {args:?}: first line lacks `{w}`:\n{err}"
+        );
+    }
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.starts_with("machine state at cycle")),
+        "weft {args:?}: no machine state after the message:\n{err}"
+    );
+    assert!(
+        lines.all(|l| l.starts_with("  ")),
+        "weft {args:?}: only the indented report follows:\n{err}"
+    );
+}
+
 #[test]
 fn deadlock_names_who_waits_on_what() {
-    fails(
+    fails_with_report(
         &["run", "--warps", "2", &bad("deadlock.s")],
         125,
         &["deadlock", "warp 0", "barrier 0", "1 of 2"],
-        1,
     );
 }
 
 #[test]
 fn faults_name_fault_core_warp_lanes_pc_address() {
-    fails(
+    fails_with_report(
         &["run", &bad("fault.s")],
         128 + 3,
         &[
@@ -179,7 +203,6 @@ fn faults_name_fault_core_warp_lanes_pc_address() {
             "pc 0x80000004",
             "0x00000010",
         ],
-        1,
     );
 }
 
