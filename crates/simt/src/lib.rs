@@ -14,6 +14,7 @@ mod code;
 pub mod config;
 mod control;
 mod csr;
+mod debug;
 mod device;
 pub mod divergence;
 mod exec;

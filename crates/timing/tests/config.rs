@@ -30,8 +30,10 @@ fn a_partial_section_keeps_its_own_caches_defaults() {
     assert_eq!(c.l2.size, Config::default().l2.size, "the L2's own size");
     assert_eq!(c.l1.ways, 4);
     assert_eq!(c.l1.line, 256);
-    let c = Config::from_toml("[pipeline]\nscheduler = \"two-level\"\n[l1]\nwrite_policy = \"write-back\"\n")
-        .unwrap();
+    let c = Config::from_toml(
+        "[pipeline]\nscheduler = \"two-level\"\n[l1]\nwrite_policy = \"write-back\"\n",
+    )
+    .unwrap();
     assert_eq!(c.pipeline.scheduler, SchedPolicy::TwoLevel);
     assert_eq!(c.l1.write_policy, WritePolicy::WriteBack);
 }

@@ -72,6 +72,9 @@ pub struct RunArgs {
     /// (with --sp2a) write the framebuffer as PNG into DIR.
     #[arg(long, value_name = "DIR")]
     pub frames: Option<PathBuf>,
+    /// Trace export, GDB stub.
+    #[command(flatten)]
+    pub debug: crate::debug_cmd::DebugArgs,
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {
@@ -166,6 +169,11 @@ pub fn build_config(a: &RunArgs) -> Result<Config, String> {
 
 /// Run `weft run`; returns the process exit status.
 pub fn run(a: &RunArgs) -> Result<i32, String> {
+    if a.sp2a.is_some() && a.debug.any() {
+        return Err(
+            "--trace-json, --vcd, --trace-from/to and --gdb are for the SIMT machine".into(),
+        );
+    }
     if let Some(n) = a.sp2a {
         return crate::sp2a_cmd::run_sp2a(
             n,
@@ -191,13 +199,19 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     } else if a.trace {
         m.set_trace(Box::new(std::io::BufWriter::new(std::io::stderr())));
     }
+    let traces = crate::debug_cmd::attach(&mut m, &a.debug)?;
     let mut timing = cfg_timing.then(|| weft_timing::TimingModel::new(&m.cfg));
     let end = match &mut timing {
+        Some(_) if a.debug.gdb.is_some() => {
+            return Err("--gdb runs the functional model: leave out --timing".into())
+        }
         Some(t) => t.run(&mut m, u64::MAX),
-        None => m.run(),
+        None => crate::debug_cmd::run(&mut m, &a.debug)?,
     };
     let _ = std::io::stdout().flush();
+    traces.close(&m)?;
     report_end(&end, "raise it with --max-cycles");
+    crate::debug_cmd::report_state(&end, &m, &a.debug);
     let report = m.report();
     let timing_report = timing.as_ref().map(|t| t.report(&m));
     if a.stats {
