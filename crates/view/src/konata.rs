@@ -10,8 +10,8 @@
 //! drawn from that point (memory stays bounded on any run).
 
 use crate::chrome::Window;
-use std::collections::BinaryHeap;
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::io::{self, Write};
 
 /// How far back a fetch may be drawn, in cycles before the newest issue.
