@@ -258,7 +258,13 @@ fn c_kernels_give_the_same_results_functional_and_timed() {
     for k in kernels {
         let name = k.file_stem().unwrap().to_string_lossy().into_owned();
         let elf = dir.path().join(format!("{name}.elf"));
-        let b = weft(&["cc", k.to_str().unwrap(), "-O2", "-o", elf.to_str().unwrap()]);
+        let b = weft(&[
+            "cc",
+            k.to_str().unwrap(),
+            "-O2",
+            "-o",
+            elf.to_str().unwrap(),
+        ]);
         assert!(b.status.success(), "{name}: {}", text(&b));
         let mut runs = Vec::new();
         for timing in [false, true] {
@@ -293,6 +299,9 @@ fn c_kernels_give_the_same_results_functional_and_timed() {
             // on the interleaving (as on hardware); the levels are the same.
             continue;
         }
-        assert_eq!(runs[0], runs[1], "{name}: functional and timing runs differ");
+        assert_eq!(
+            runs[0], runs[1],
+            "{name}: functional and timing runs differ"
+        );
     }
 }
