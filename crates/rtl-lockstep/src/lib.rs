@@ -386,7 +386,7 @@ pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
 pub fn lockstep(path: &Path, shape: Shape, planted_bug: bool) -> Result<Agreement, String> {
     let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
     let prog = load(path).map_err(|e| e.to_string())?;
-    let model = model_trace(&prog, shape, 20_000_000).map_err(|e| e.to_string())?;
+    let model = model_trace(&prog, shape, 1_000_000).map_err(|e| e.to_string())?;
     // The RTL takes a few cycles per warp-instruction, more for memory (two per lane) and
     // division (33): a bound from the model's count stops an RTL that went astray.
     let steps = model.lines().count() as u64;
