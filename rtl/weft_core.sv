@@ -580,14 +580,14 @@ module weft_core #(
                 st_wpc[cw][hk] <= second_pc;
               end else if (int'(st_len[cw]) >= DEPTH) do_fault(5'd5, 32'd0);
               else begin
-`ifdef WEFT_PLANTED_BUG
-                // Planted bug (crates/rtl-lockstep/tests/lockstep.rs): the entry forgets the
-                // highest active lane, so the mask restored at reconvergence loses it.
-                st_saved[cw][pu] <= amask & ~(LANES'(1) << last_lane);
-`else
                 st_saved[cw][pu] <= amask;
-`endif
+`ifdef WEFT_PLANTED_BUG
+                // Planted bug (crates/rtl-lockstep/tests/lockstep.rs): the waiting group of a
+                // new entry loses its lowest lane, which then never runs its path.
+                st_wait[cw][pu] <= second_m & (second_m - LANES'(1));
+`else
                 st_wait[cw][pu] <= second_m;
+`endif
                 st_wpc[cw][pu] <= second_pc;
                 st_park[cw][pu] <= '0;
                 st_rpc[cw][pu] <= 32'd0;

@@ -79,8 +79,8 @@ fn other_shape_2x4() {
     check(&two_warp, s);
 }
 
-/// `WEFT_PLANTED_BUG` makes a pushed divergence entry forget the highest active lane: the
-/// lockstep must stop at the reconvergence whose restored mask lacks it, showing both lines.
+/// `WEFT_PLANTED_BUG` makes the waiting group of a new divergence entry lose its lowest lane:
+/// the lockstep must stop where that group starts with a smaller mask, showing both lines.
 #[test]
 fn planted_bug_is_caught() {
     let err = lockstep(&prog("examples/divergence/if_else.s"), Shape::DEFAULT, true)
