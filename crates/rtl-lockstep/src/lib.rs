@@ -121,7 +121,11 @@ pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
             return Ok(bin);
         }
     }
-    std::fs::create_dir_all(&dir).map_err(|e| Error::Tool(format!("{}: {e}", dir.display())))?;
+    // Build in a directory of this process's own and move it into place when done: tests run
+    // in parallel processes, and two of them may want the same build at once.
+    let tmp = dir.with_extension(format!("build-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| Error::Tool(format!("{}: {e}", tmp.display())))?;
     let mut cmd = Command::new("verilator");
     cmd.args([
         "--cc",
@@ -137,7 +141,7 @@ pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
     .arg(format!("-GLANES={}", shape.lanes))
     .arg(format!("-GDEPTH={}", shape.depth))
     .arg("-Mdir")
-    .arg(&dir)
+    .arg(&tmp)
     .args(["-o", "tb_core"]);
     if planted_bug {
         cmd.arg("-DWEFT_PLANTED_BUG");
@@ -149,10 +153,26 @@ pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
         .output()
         .map_err(|e| Error::Tool(format!("verilator: {e}")))?;
     if !out.status.success() {
+        let _ = std::fs::remove_dir_all(&tmp);
         return Err(Error::Tool(format!(
             "verilator build failed:\n{}{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    // A stale build is moved aside first; if another process put a fresh one in place
+    // meanwhile, the rename fails and that one is used.
+    let old = dir.with_extension(format!("old-{}", std::process::id()));
+    if std::fs::rename(&dir, &old).is_ok() {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    if std::fs::rename(&tmp, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    if !bin.is_file() {
+        return Err(Error::Tool(format!(
+            "{}: the build left no testbench",
+            bin.display()
         )));
     }
     Ok(bin)
