@@ -6,7 +6,7 @@
 //!
 //! References are independent of the page: the worked tables of `docs/isa.md` §5–6 (the stack
 //! after each instruction, written by hand), the programs' meaning (`a0 = (tid & 1) ? 10 : 20`
-//! …), and binutils' `addr2line` for source lines. A screenshot of the if/else is kept as a
+//! …), and binutils' `addr2line` for source lines. A screenshot of the nested if/else is kept as a
 //! test artifact under `target/tmp/` (its path is printed).
 
 use std::collections::HashMap;
@@ -542,7 +542,7 @@ fn steps_forward_and_back_showing_lanes_and_a_chosen_lanes_registers() {
 }
 
 #[test]
-fn a_screenshot_of_the_if_else_is_kept() {
+fn a_screenshot_of_the_nested_if_else_is_kept() {
     let dir = workdir("screenshot");
     let (page, _) = view(
         &dir,
@@ -614,4 +614,165 @@ fn a_long_run_is_cut_at_max_steps_and_the_page_says_so() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--max-steps 0: between 1 and"));
+}
+
+const KERNEL: &str = r#"#include <weft.h>
+#include <stdint.h>
+
+static uint32_t out[8];
+
+static void kernel(void *p) {
+    uint32_t *o = p;
+    uint32_t t = weft_global_thread();
+    uint32_t v;
+    if (t & 1) {
+        v = t * 3;
+    } else {
+        v = t + 100;
+    }
+    o[t] = v;
+}
+
+int main(void) {
+    weft_launch(weft_dim3(1, 1, 1), weft_dim3(4, 1, 1), kernel, out);
+    return 0;
+}
+"#;
+
+/// binutils' answer for each pc: `Some((file name, line))`, or `None` (no line).
+fn addr2line(elf: &Path, pcs: &[u32]) -> Vec<Option<(String, u32)>> {
+    let tool = "riscv64-unknown-elf-addr2line";
+    let out = Command::new(tool)
+        .arg("-e")
+        .arg(elf)
+        .args(pcs.iter().map(|p| format!("{p:#x}")))
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("{tool} is needed (apt-get install binutils-riscv64-unknown-elf): {e}")
+        });
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: Vec<_> = text
+        .lines()
+        .map(|l| {
+            let (file, line) = l.rsplit_once(':').unwrap();
+            let line = line.split_whitespace().next().unwrap_or("");
+            let name = file.rsplit('/').next().unwrap().to_string();
+            line.parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0 && name != "??")
+                .map(|n| (name, n))
+        })
+        .collect();
+    assert_eq!(v.len(), pcs.len());
+    v
+}
+
+#[test]
+fn source_lines_of_a_kernel_built_with_debug_info_match_addr2line() {
+    let dir = workdir("dwarf");
+    let src = dir.join("k.c");
+    std::fs::write(&src, KERNEL).unwrap();
+    let elf = dir.join("k.elf");
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["cc", "-g", "-O0"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (page, err) = view(
+        &dir,
+        &[elf.to_str().unwrap(), "--warps", "1", "--lanes", "4"],
+    );
+    assert!(err.contains("source lines from DWARF"), "{err}");
+    let d = dom(&page, "walk");
+    // Warp 0's next pc and the source line the page shows for it, at every position.
+    let mut shown: Vec<(u32, Option<String>)> = Vec::new();
+    for line in text_of(&d, "id=\"walk\"").lines() {
+        let w0 = line.split(" || ").nth(1).unwrap();
+        let parts: Vec<&str> = w0.split(" ## ").collect();
+        let Some(next) = parts.get(1).and_then(|p| p.strip_prefix("next: ")) else {
+            continue; // halted
+        };
+        let pc = u32::from_str_radix(&next[2..10], 16).unwrap();
+        shown.push((pc, parts.get(2).map(|s| s.to_string())));
+    }
+    shown.sort();
+    shown.dedup();
+    let pcs: Vec<u32> = shown.iter().map(|s| s.0).collect();
+    let want = addr2line(&elf, &pcs);
+    let lines: Vec<&str> = KERNEL.lines().collect();
+    let mut seen = Vec::new();
+    for ((pc, got), want) in shown.iter().zip(&want) {
+        let expect = want.as_ref().map(|(file, n)| {
+            let text = if file == "k.c" {
+                format!("  {}", lines[*n as usize - 1].trim())
+            } else {
+                String::new() // weft.h: the page has no copy of the runtime's header
+            };
+            format!("{file}:{n}{text}").trim().to_string()
+        });
+        match (got, &expect) {
+            // Another file (the runtime's weft.h, inlined): the page may add its text.
+            (Some(g), Some(e)) if !e.starts_with("k.c:") => {
+                assert!(g.starts_with(e.as_str()), "pc {pc:#010x}: {g} for {e}")
+            }
+            _ => assert_eq!(got, &expect, "pc {pc:#010x}"),
+        }
+        if let Some((f, n)) = want {
+            if f == "k.c" {
+                seen.push(*n);
+            }
+        }
+    }
+    // Both sides of the divergent if/else were shown with their lines.
+    assert!(
+        seen.contains(&11) && seen.contains(&13),
+        "lines seen: {seen:?}"
+    );
+}
+
+#[test]
+fn a_multi_core_run_has_every_warp_and_every_step_of_the_text_trace() {
+    let dir = workdir("spawn");
+    let args = ["tests/kernels/spawn.s", "--cores", "2", "--warps", "4"];
+    let (page, _) = view(&dir, &args);
+    // The reference: `weft run --trace`, one line per warp-instruction.
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .current_dir(root())
+        .arg("run")
+        .args(args)
+        .arg("--trace")
+        .output()
+        .unwrap();
+    let trace = String::from_utf8_lossy(&out.stderr).into_owned();
+    let lines: Vec<&str> = trace.lines().filter(|l| l.contains(" c")).collect();
+    let last: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    let d = dom(&page, "do=last");
+    let pos = text_of(&d, "id=\"pos\"");
+    assert_eq!(
+        pos,
+        format!("step {n} / {n} · cycle {}", last[0], n = lines.len()),
+        "the page's last position is the trace's last line"
+    );
+    // The last step's core, warp and pc as the page shows them.
+    let step = text_of(&d, "id=\"step\"");
+    let core_warp = format!("core {} warp {}", &last[1][1..], &last[2][1..]);
+    assert!(step.contains(&core_warp), "{step} vs {core_warp}");
+    assert!(step.contains(&format!("0x{}", last[4])), "{step}");
+    for c in 0..2 {
+        for w in 0..4 {
+            assert!(
+                d.contains(&format!("<h3>core {c} warp {w} ")),
+                "core {c} warp {w}"
+            );
+        }
+    }
+    assert!(text_of(&d, "id=\"banner\"").contains("the program exited with code 0"));
 }
