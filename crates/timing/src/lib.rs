@@ -12,12 +12,15 @@
 //! issue, the loop jumps straight to the next cycle at which anything can change, charging
 //! the skipped slots to the same reasons, so long memory waits cost no host time.
 //!
-//! Modules: `cache` (set-associative cache with MSHRs), `memsys` (coalescing, L1, shared
-//! memory, L2, DRAM), `counters` (issue-slot and memory counters, the report).
+//! Modules: `sched` (the three warp-scheduling policies), `cache` (set-associative cache
+//! with MSHRs), `memsys` (coalescing, L1, shared memory, L2, DRAM), `counters` (issue-slot
+//! and memory counters, the report). A [`TimingObserver`] sees every instruction's stages
+//! and every run of lost issue slots (the command's Konata and stall-slice writers).
 
 mod cache;
 mod counters;
 mod memsys;
+mod sched;
 
 pub use cache::CacheStats;
 pub use counters::{TimingReport, WarpActivity, Why};
@@ -65,6 +68,30 @@ struct Next {
     until: u64,
     /// … for this reason.
     why: Why,
+    /// When it was fetched (became the warp's next instruction).
+    fetched: u64,
+}
+
+/// Something that watches the timing model: each warp-instruction's pipeline stages and each
+/// run of issue slots a core lost, with its reason (the Konata view and the stall slices of
+/// the Perfetto trace are such observers). Attach with [`TimingModel::add_observer`].
+pub trait TimingObserver {
+    /// Warp `warp` of core `core` fetched `inst` at `pc` in cycle `fetch`, issued it in
+    /// cycle `issue`, and its result was ready (or its memory access done) in cycle `done`.
+    fn instruction(&mut self, core: usize, warp: usize, pc: u32, inst: &Inst, t: Stages);
+    /// Core `core` issued nothing in cycles `from..to` because of `why`.
+    fn stall(&mut self, core: usize, why: Why, from: u64, to: u64);
+}
+
+/// The cycles of one warp-instruction's stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stages {
+    /// Fetched: the warp's front end had it.
+    pub fetch: u64,
+    /// Issued (and executed by the functional model).
+    pub issue: u64,
+    /// Its result ready, or its memory access complete.
+    pub done: u64,
 }
 
 /// A warp's timing state.
@@ -129,6 +156,9 @@ pub struct TimingModel {
     cores: Vec<CoreT>,
     rec: Issued,
     order: Vec<usize>,
+    observers: Vec<Box<dyn TimingObserver>>,
+    /// Per core, the run of lost slots in progress (for observers): reason and first cycle.
+    stall_runs: Vec<Option<(Why, u64)>>,
 }
 
 impl TimingModel {
@@ -181,6 +211,37 @@ impl TimingModel {
             cores,
             rec: Issued::default(),
             order: Vec::with_capacity(32),
+            observers: Vec::new(),
+            stall_runs: vec![None; cfg.cores],
+        }
+    }
+
+    /// Attach an observer of pipeline stages and lost issue slots.
+    pub fn add_observer(&mut self, o: Box<dyn TimingObserver>) {
+        self.observers.push(o);
+    }
+
+    /// Core `c` issued (`None`) or lost its slot to `why` at `now`: close or open its run of
+    /// lost slots for the observers.
+    fn note_slot(&mut self, c: usize, why: Option<Why>, now: u64) {
+        let run = self.stall_runs[c];
+        match (run, why) {
+            (Some((w, _)), Some(n)) if w == n => {}
+            (run, why) => {
+                if let Some((w, from)) = run {
+                    for o in &mut self.observers {
+                        o.stall(c, w, from, now);
+                    }
+                }
+                self.stall_runs[c] = why.map(|w| (w, now));
+            }
+        }
+    }
+
+    /// Close every open run of lost slots at `now` (the end of a run).
+    fn close_stall_runs(&mut self, now: u64) {
+        for c in 0..self.stall_runs.len() {
+            self.note_slot(c, None, now);
         }
     }
 
@@ -199,13 +260,22 @@ impl TimingModel {
             }
             let mut issued = false;
             let mut next_change = u64::MAX;
+            let watched = !self.observers.is_empty();
             for c in 0..self.cores.len() {
                 match self.cycle_core(m, c, now) {
-                    Ok(()) => issued = true,
+                    Ok(()) => {
+                        issued = true;
+                        if watched {
+                            self.note_slot(c, None, now);
+                        }
+                    }
                     Err((why, until)) => {
                         self.cores[c].counters.stalls[why as usize] += 1;
                         self.cores[c].why = why;
                         next_change = next_change.min(until);
+                        if watched {
+                            self.note_slot(c, Some(why), now);
+                        }
                     }
                 }
             }
@@ -227,6 +297,9 @@ impl TimingModel {
             }
             m.cycle = to;
         };
+        if !self.observers.is_empty() {
+            self.close_stall_runs(m.cycle);
+        }
         m.finish_run(end)
     }
 
@@ -246,7 +319,7 @@ impl TimingModel {
                 }
                 t.was_running = running;
             }
-            sort_by_age(core);
+            sched::sort_by_age(core);
         }
     }
 
@@ -261,138 +334,6 @@ impl TimingModel {
             // The warp stopped as it was about to issue (a breakpoint): look again next cycle.
             Err((Why::Fetch, now + 1))
         }
-    }
-
-    /// The warp core `c` issues at `now`, or why none.
-    fn pick(&mut self, m: &mut Machine, c: usize, now: u64) -> Result<usize, (Why, u64)> {
-        let n = self.cores[c].warps.len();
-        let mut first: Option<Why> = None;
-        let mut until = u64::MAX;
-        let mut any_started = false;
-        if self.policy == SchedPolicy::TwoLevel {
-            return self.pick_two_level(m, c, now);
-        }
-        for k in 0..n {
-            let core = &self.cores[c];
-            let w = match self.policy {
-                SchedPolicy::Gto if k == 0 => core.last,
-                SchedPolicy::Gto => {
-                    // The k-th oldest warp other than the last one.
-                    let mut seen = 0;
-                    let mut pick = core.last;
-                    for &a in &core.age {
-                        if a != core.last {
-                            seen += 1;
-                            if seen == k {
-                                pick = a;
-                                break;
-                            }
-                        }
-                    }
-                    pick
-                }
-                _ => {
-                    let w = core.last + 1 + k;
-                    if w >= n {
-                        w - n
-                    } else {
-                        w
-                    }
-                }
-            };
-            match self.check(m, c, w, now) {
-                Check::Ready => return Ok(w),
-                Check::Blocked(why, t) => {
-                    any_started = true;
-                    first.get_or_insert(why);
-                    until = until.min(t);
-                }
-                Check::NotStarted => {}
-            }
-        }
-        if any_started {
-            Err((first.unwrap_or(Why::Idle), until))
-        } else {
-            Err((Why::Idle, u64::MAX))
-        }
-    }
-
-    /// Two-level scheduling: round-robin over the active set; a warp found waiting on memory
-    /// or a barrier, or not started, trades places with the front of the pending queue.
-    fn pick_two_level(&mut self, m: &mut Machine, c: usize, now: u64) -> Result<usize, (Why, u64)> {
-        let n = self.cores[c].warps.len();
-        let mut promotions = 0;
-        let mut order = std::mem::take(&mut self.order);
-        self.schedule_order(c, &mut order);
-        let mut first: Option<Why> = None;
-        let mut until = u64::MAX;
-        let mut any_started = false;
-        let mut k = 0;
-        let mut picked = None;
-        while k < order.len() {
-            let w = order[k];
-            k += 1;
-            let demote = match self.check(m, c, w, now) {
-                Check::Ready => {
-                    picked = Some(w);
-                    break;
-                }
-                Check::Blocked(why, t) => {
-                    any_started = true;
-                    first.get_or_insert(why);
-                    until = until.min(t);
-                    matches!(why, Why::Memory | Why::Barrier)
-                }
-                Check::NotStarted => true,
-            };
-            if demote && promotions < n {
-                promotions += 1;
-                if let Some(p) = self.demote(c, w) {
-                    order.push(p);
-                }
-            }
-        }
-        self.order = order;
-        match picked {
-            Some(w) => Ok(w),
-            None if any_started => Err((first.unwrap_or(Why::Idle), until)),
-            None => Err((Why::Idle, u64::MAX)),
-        }
-    }
-
-    /// The two-level scheduler's order this cycle: its active set (filled from the pending
-    /// queue), round-robin from after the warp that issued last.
-    fn schedule_order(&mut self, c: usize, order: &mut Vec<usize>) {
-        let core = &mut self.cores[c];
-        let n = core.warps.len();
-        order.clear();
-        if core.active.is_empty() && core.pending.is_empty() {
-            core.pending.extend(0..n);
-        }
-        while core.active.len() < self.active_warps {
-            match core.pending.pop_front() {
-                Some(w) => core.active.push(w),
-                None => break,
-            }
-        }
-        let a = core.active.len();
-        let start = core
-            .active
-            .iter()
-            .position(|&w| w == core.last)
-            .map_or(0, |p| p + 1);
-        order.extend((0..a).map(|k| core.active[(start + k) % a]));
-    }
-
-    /// Two-level: move warp `w` from the active set to the back of the pending queue, and
-    /// the front of the queue into the active set; returns the warp promoted.
-    fn demote(&mut self, c: usize, w: usize) -> Option<usize> {
-        let core = &mut self.cores[c];
-        let pos = core.active.iter().position(|&x| x == w)?;
-        let p = core.pending.pop_front()?;
-        core.active[pos] = p;
-        core.pending.push_back(w);
-        Some(p)
     }
 
     /// Can warp `w` of core `c` issue at `now`?
@@ -441,6 +382,7 @@ impl TimingModel {
                     unit: unit_of(class),
                     until,
                     why,
+                    fetched: now,
                 };
                 t.next = Some(n);
                 let line = self.mem.icache_line(c, pc);
@@ -550,6 +492,17 @@ impl TimingModel {
                 t.fetch_why = Why::Divergence;
             }
         }
+        if !self.observers.is_empty() {
+            let (pc, inst) = (self.rec.pc, self.rec.inst);
+            let st = Stages {
+                fetch: next.fetched.min(now),
+                issue: now,
+                done: done.max(now + 1),
+            };
+            for o in &mut self.observers {
+                o.instruction(c, w, pc, &inst, st);
+            }
+        }
         if matches!(
             class,
             Class::Csr | Class::Simt | Class::System | Class::Fence
@@ -579,7 +532,7 @@ impl TimingModel {
                 }
                 t.was_running = running;
             }
-            sort_by_age(core);
+            sched::sort_by_age(core);
         }
     }
 
@@ -593,12 +546,6 @@ impl TimingModel {
             .collect();
         TimingReport::new(self.policy.name(), m.cycle, &counters, &self.mem, per_warp)
     }
-}
-
-/// Order a core's warps by start cycle (then index), for greedy-then-oldest.
-fn sort_by_age(core: &mut CoreT) {
-    let warps = &core.warps;
-    core.age.sort_by_key(|&w| (warps[w].started, w));
 }
 
 fn reg_index(file: RegFile, r: u8) -> usize {

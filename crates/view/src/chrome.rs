@@ -120,6 +120,10 @@ impl ChromeTrace {
                 t.event(json!({"name":"thread_name","ph":"M","pid":c,"tid":w,"args":{"name":format!("warp {w}")}}));
                 t.event(json!({"name":"thread_sort_index","ph":"M","pid":c,"tid":w,"args":{"sort_index":w}}));
             }
+            if m.cfg.timing {
+                t.event(json!({"name":"thread_name","ph":"M","pid":c,"tid":warps,"args":{"name":"issue (stalls)"}}));
+                t.event(json!({"name":"thread_sort_index","ph":"M","pid":c,"tid":warps,"args":{"sort_index":warps}}));
+            }
         }
         t
     }
@@ -145,6 +149,13 @@ impl ChromeTrace {
         if let Some((s, e)) = self.window.clip(start, end) {
             self.event(json!({"name":name,"cat":"weft","ph":"X","pid":c,"tid":w,"ts":s,"dur":e - s,"args":args}));
         }
+    }
+
+    /// A slice on core `c`'s own track (after its warps; present in timing runs): the timing
+    /// model's runs of lost issue slots, named by their reason.
+    pub fn core_slice(&mut self, c: usize, name: &str, start: u64, end: u64) {
+        let tid = self.warps;
+        self.complete(c, tid, name, start, end, json!({}));
     }
 
     fn instant(&mut self, c: usize, w: usize, name: &str, ts: u64, args: Value) {

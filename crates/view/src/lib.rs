@@ -14,16 +14,20 @@
 //! (bounded memory), optionally over a cycle window. [`attach`] opens the files and attaches
 //! them; [`Traces::close`] finishes them and reports any write error.
 //!
-//! Konata pipeline views and stall slices need the timing model (`crates/timing`): see the
-//! seam described in [`chrome`].
+//! - [`konata`]: Konata pipeline views of a timing run (`weft run --timing --konata`); the
+//!   timing model's stall slices go into the Chrome trace's per-core "issue" track
+//!   ([`ChromeTrace::core_slice`]). Both are fed by a `weft_timing::TimingObserver` in the
+//!   command (this crate does not depend on the timing model).
 
 pub mod chrome;
 pub mod dwarf;
+pub mod konata;
 pub mod state;
 pub mod vcd;
 pub mod web;
 
 pub use chrome::{ChromeTrace, Window};
+pub use konata::KonataTrace;
 pub use vcd::VcdTrace;
 
 use std::cell::RefCell;

@@ -233,6 +233,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     }
     let traces = crate::debug_cmd::attach(&mut m, &a.debug)?;
     let mut timing = cfg_timing.then(|| weft_timing::TimingModel::new(&m.cfg));
+    let konata = crate::debug_cmd::attach_timing(&m, timing.as_mut(), &traces, &a.debug)?;
     let end = match &mut timing {
         Some(_) if a.debug.gdb.is_some() => {
             return Err("--gdb runs the functional model: leave out --timing".into())
@@ -242,6 +243,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     };
     let _ = std::io::stdout().flush();
     traces.close(&m)?;
+    crate::debug_cmd::close_konata(konata, &a.debug)?;
     report_end(&end, "raise it with --max-cycles");
     crate::debug_cmd::report_state(&end, &m, &a.debug);
     let report = m.report();
