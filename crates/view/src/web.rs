@@ -309,7 +309,8 @@ fn disasm(m: &Machine, pc: u32) -> Option<(String, u32)> {
 }
 
 /// The listing: every instruction of the executable segments (walked from each segment's
-/// start), or, past [`FULL_LISTING`], those of the symbol ranges holding a recorded pc.
+/// start), or, past [`FULL_LISTING`], those of the symbol ranges holding a recorded pc (at
+/// most four times as many, so a huge function cannot make a huge page).
 fn listing(m: &Machine, segs: &[(u32, u32)], pcs: &BTreeSet<u32>) -> Vec<u32> {
     let mut all = Vec::new();
     for &(start, end) in segs {
@@ -361,23 +362,28 @@ pub fn page(
     pcs.extend(list.iter().copied());
     let mut dis = serde_json::Map::new();
     let mut src = serde_json::Map::new();
+    // Table file index -> index in the page's `files`, in order of first use.
     let mut used_files: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut order: Vec<&std::path::Path> = Vec::new();
     for &pc in &pcs {
         let Some((text, _)) = disasm(m, pc) else {
             continue;
         };
         let sym = m.symbolize(pc).unwrap_or_default();
         dis.insert(pc.to_string(), json!([text, sym]));
-        if let Some((f, line)) = lines.and_then(|t| t.lookup(pc)) {
-            let n = used_files.len();
-            let k = *used_files.entry(f).or_insert(n);
-            src.insert(pc.to_string(), json!([k, line]));
+        if let Some(t) = lines {
+            if let Some((f, line)) = t.lookup(pc) {
+                let k = *used_files.entry(f).or_insert_with(|| {
+                    order.push(&t.files()[f]);
+                    order.len() - 1
+                });
+                src.insert(pc.to_string(), json!([k, line]));
+            }
         }
     }
-    let files: Vec<Value> = used_files
+    let files: Vec<Value> = order
         .iter()
-        .map(|(&f, _)| {
-            let path = &lines.expect("files come from the table").files()[f];
+        .map(|path| {
             let text = std::fs::metadata(path)
                 .ok()
                 .filter(|md| md.len() <= MAX_SOURCE)
