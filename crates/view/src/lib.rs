@@ -4,6 +4,9 @@
 //!   track per core and warp, slices for divergent regions (with masks), barriers, faults.
 //! - [`vcd`]: a value change dump for GTKWave or Surfer (`weft run --vcd`): per warp the pc,
 //!   thread mask, stack depth and state each cycle.
+//! - [`web`]: the `weft view` page — a run recorded step by step into one self-contained HTML
+//!   file that steps forward and back through it (warps, lanes, divergence stacks, registers,
+//!   source lines from [`dwarf`]).
 //! - [`state`]: the whole machine as text — every warp's pc, mask, divergence stack and barrier
 //!   wait — for fault and deadlock reports and the GDB stub's `monitor` commands.
 //!
@@ -17,9 +20,11 @@
 //!   command (this crate does not depend on the timing model).
 
 pub mod chrome;
+pub mod dwarf;
 pub mod konata;
 pub mod state;
 pub mod vcd;
+pub mod web;
 
 pub use chrome::{ChromeTrace, Window};
 pub use konata::KonataTrace;
@@ -52,7 +57,7 @@ impl TraceOptions {
 
 /// An observer shared between the machine (which owns its observers) and [`Traces`], which
 /// closes it after the run.
-struct Shared<T>(Rc<RefCell<T>>);
+pub(crate) struct Shared<T>(pub(crate) Rc<RefCell<T>>);
 
 impl<T: Observer> Observer for Shared<T> {
     fn step(&mut self, m: &Machine, r: &StepRecord) {

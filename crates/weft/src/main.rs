@@ -10,6 +10,7 @@ mod run_cmd;
 mod sp2a_cmd;
 mod sweep_chart;
 mod sweep_cmd;
+mod view_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -27,6 +28,9 @@ struct Cli {
 enum Cmd {
     /// Run a program on the functional SIMT model (or on Shader Processor v2a cores).
     Run(run_cmd::RunArgs),
+    /// Record a run step by step into one self-contained HTML page (warps, lanes, divergence
+    /// stacks, registers) to step forward and back through in a browser.
+    View(view_cmd::ViewArgs),
     /// Assemble GNU-style RISC-V assembly into an ELF executable.
     Asm {
         /// Assembly source.
@@ -91,6 +95,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match &cli.cmd {
         Cmd::Run(a) => run_cmd::run(a),
+        Cmd::View(a) => view_cmd::view(a),
         Cmd::Asm { input, output } => asm_cmd::asm(input, output),
         Cmd::Cc(a) => cc_cmd::cc(a),
         Cmd::Disasm { input } => asm_cmd::disasm(input),

@@ -125,14 +125,46 @@ fn warn_needs(path: &Path) {
     }
 }
 
+/// The machine flags `weft run` shares with `weft view`.
+pub struct MachineFlags<'a> {
+    pub profile: Option<Profile>,
+    pub cores: Option<usize>,
+    pub warps: Option<usize>,
+    pub lanes: Option<usize>,
+    pub config: Option<&'a Path>,
+    pub reconv: Option<ReconvMode>,
+    pub stack_depth: Option<usize>,
+    pub max_cycles: Option<u64>,
+    pub set: &'a [String],
+    pub timing: bool,
+    pub require_exit: bool,
+}
+
 /// Build the configuration from defaults, the config file and the flags.
 pub fn build_config(a: &RunArgs) -> Result<Config, String> {
-    let text = match &a.config {
+    config_from(&MachineFlags {
+        profile: a.profile,
+        cores: a.cores,
+        warps: a.warps,
+        lanes: a.lanes,
+        config: a.config.as_deref(),
+        reconv: a.reconv,
+        stack_depth: a.stack_depth,
+        max_cycles: a.max_cycles,
+        set: &a.set,
+        timing: a.timing,
+        require_exit: a.require_exit,
+    })
+}
+
+/// [`build_config`] from the shared flags.
+pub fn config_from(a: &MachineFlags) -> Result<Config, String> {
+    let text = match a.config {
         Some(p) => fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
         None => String::new(),
     };
-    let text = crate::config_set::apply(&text, &a.set)?;
-    let mut cfg = match &a.config {
+    let text = crate::config_set::apply(&text, a.set)?;
+    let mut cfg = match a.config {
         Some(p) => {
             Config::from_toml_for(&text, a.profile).map_err(|e| format!("{}: {e}", p.display()))?
         }
