@@ -184,29 +184,7 @@ impl Machine {
         let mut mem =
             Memory::new(cfg.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
         let mut code = CodeCache::new(cfg.lanes, crate::fast::handler_for);
-        for s in &prog.segments {
-            let len = s.mem_size.max(s.data.len() as u32);
-            let bad = |why: String| LoadError::Segment {
-                addr: s.addr,
-                len,
-                why,
-            };
-            if s.addr.checked_add(len).is_none() {
-                return Err(bad("it wraps past 4 GiB".into()));
-            }
-            if len > 0 && !(mem.is_dram(s.addr) && mem.is_dram(s.addr + len - 1)) {
-                return Err(bad(format!(
-                    "DRAM is {:#010x}..{:#010x}",
-                    weft_mem::DRAM_BASE,
-                    weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64
-                )));
-            }
-            mem.write_bytes(0, s.addr, &s.data)
-                .map_err(|e| bad(e.to_string()))?;
-            if s.exec {
-                code.add_range(s.addr, len);
-            }
-        }
+        load_segments(&mut mem, &mut code, &cfg, prog)?;
         if !mem.is_dram(prog.entry) || !prog.entry.is_multiple_of(2) {
             return Err(LoadError::Entry(prog.entry));
         }
@@ -239,6 +217,21 @@ impl Machine {
             crate::vortex::reset(&mut m)?;
         }
         Ok(m)
+    }
+
+    /// Load another program image into the machine without touching the cores or the rest
+    /// of memory (a host runtime loading a kernel module): its segments are written (BSS
+    /// zeroed), its executable ranges decoded with its reconvergence-table entries, and its
+    /// symbols added. The entry point is not used.
+    pub fn load_module(&mut self, prog: &Program) -> Result<(), LoadError> {
+        self.code.merge_reconv(&prog.reconv);
+        let r = load_segments(&mut self.mem, &mut self.code, &self.cfg, prog);
+        self.code.fill(&self.mem);
+        r?;
+        self.symbols
+            .retain(|(_, a)| !prog.symbols.iter().any(|(_, b)| a == b));
+        self.symbols.extend(prog.symbols.iter().cloned());
+        Ok(())
     }
 
     /// Every core as at reset: warp 0 at `entry` with lane 0 active, the others idle.
@@ -601,4 +594,40 @@ impl Machine {
             format!("{name}+{:#x}", addr - a)
         })
     }
+}
+
+/// Copy a program's segments into memory (zero-filling up to each segment's memory size) and
+/// give its executable ranges to the decoded-instruction cache.
+fn load_segments(
+    mem: &mut Memory,
+    code: &mut CodeCache,
+    cfg: &Config,
+    prog: &Program,
+) -> Result<(), LoadError> {
+    for s in &prog.segments {
+        let len = s.mem_size.max(s.data.len() as u32);
+        let bad = |why: String| LoadError::Segment {
+            addr: s.addr,
+            len,
+            why,
+        };
+        if s.addr.checked_add(len).is_none() {
+            return Err(bad("it wraps past 4 GiB".into()));
+        }
+        if len > 0 && !(mem.is_dram(s.addr) && mem.is_dram(s.addr + len - 1)) {
+            return Err(bad(format!(
+                "DRAM is {:#010x}..{:#010x}",
+                weft_mem::DRAM_BASE,
+                weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64
+            )));
+        }
+        let mut data = s.data.clone();
+        data.resize(len as usize, 0);
+        mem.write_bytes(0, s.addr, &data)
+            .map_err(|e| bad(e.to_string()))?;
+        if s.exec {
+            code.add_range(s.addr, len);
+        }
+    }
+    Ok(())
 }

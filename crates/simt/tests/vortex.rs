@@ -387,3 +387,56 @@ fn divergent_jalr_follows_the_last_lane_only_under_follow_last() {
     assert_eq!(r.end, RunEnd::Exit(0));
     assert_eq!(r.words("out", 4), vec![1, 2, 2, 2]);
 }
+
+#[test]
+fn a_module_loaded_into_a_running_machine_brings_its_reconvergence_table() {
+    // A host runtime opens the machine first and loads kernel images later
+    // (`Machine::load_module`): the image's table must come along, or a divergent if/else
+    // would run its two sides one after the other to the end of the program.
+    let bytes = elf(&source("diverge.s"));
+    let (prog, _) = program_from_elf(&bytes).expect("load");
+    let empty = Program {
+        entry: prog.entry,
+        ..Program::default()
+    };
+    let run_loaded = |p: &Program| {
+        let mut m = Machine::new(vortex(ReconvMode::Table), &empty).unwrap();
+        m.load_module(p).unwrap();
+        m.restart(p.entry).unwrap();
+        let end = m.run();
+        Run {
+            m,
+            end,
+            elf: weft_elf::read_elf(&bytes).unwrap(),
+        }
+    };
+    let r = run_loaded(&prog);
+    assert_eq!(r.end, RunEnd::Exit(0));
+    let own: Vec<u32> = (0..4).map(|t| if t & 1 == 1 { 1 } else { 2 }).collect();
+    assert_eq!(r.words("out", 4), own);
+    assert_eq!(r.words("mask", 1), [0xf], "reconverged after the if/else");
+    assert!(r.m.symbolize(prog.entry).is_some(), "the module's symbols");
+    // The same image without its table: the sides do not meet again.
+    let bare = Program {
+        reconv: Default::default(),
+        ..prog.clone()
+    };
+    assert_ne!(run_loaded(&bare).words("mask", 1), [0xf]);
+}
+
+#[test]
+fn the_top_of_the_address_space_is_ram_as_in_simx() {
+    // SimX maps every address that is not I/O or local memory as global memory; Vortex's
+    // regression test `basic` never sets sp and stores just below 4 GiB.
+    let src = source("hello.s");
+    let r = run_src(&src, vortex(ReconvMode::Table));
+    let mut m = r.m;
+    for a in [0xFFFF_4000u32, 0xFFFF_FF00, 0xFFFF_FFFC] {
+        m.mem.store(0, a, 4, a ^ 0x5a5a).unwrap();
+        assert_eq!(m.mem.load(0, a, 4), Ok(a ^ 0x5a5a), "{a:#x}");
+    }
+    assert!(
+        m.mem.load(0, 0xFFFF_3FFC, 4).is_ok(),
+        "local memory below it"
+    );
+}
