@@ -11,8 +11,8 @@ use vortex::api::legacy::*;
 use vortex::config::config_from_env;
 use vortex::device::Device;
 use vortex::handles;
-use vortex::module::write_vxbin;
 use weft_simt::kmu::dcr;
+use weft_simt::vxbin::write as vxbin_write;
 
 /// The test program as a `.vxbin` image (with the footer `entries`) and its symbols.
 fn image(entries: &[(&str, &str)]) -> (Vec<u8>, weft_elf::ElfImage) {
@@ -42,7 +42,7 @@ fn image(entries: &[(&str, &str)]) -> (Vec<u8>, weft_elf::ElfImage) {
         flat[at..at + s.data.len()].copy_from_slice(&s.data);
     }
     let named: Vec<(&str, u32)> = entries.iter().map(|&(n, s)| (n, sym(&img, s))).collect();
-    (write_vxbin(lo, hi - lo, &flat, &named), img)
+    (vxbin_write(lo, hi, &flat, &named), img)
 }
 
 fn sym(img: &weft_elf::ElfImage, s: &str) -> u32 {

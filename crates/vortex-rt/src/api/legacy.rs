@@ -12,7 +12,7 @@ use crate::device::{caps, Device};
 use crate::engine::{DCR_MPM_VALUE, MPM_BASE};
 use crate::error::{code, VxError, VxResult};
 use crate::handles;
-use crate::module::{parse_vxbin, upload_image};
+use crate::module::load_image;
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::Arc;
 
@@ -365,9 +365,9 @@ fn upload_kernel(dev: *mut c_void, bytes: &[u8], out: *mut *mut c_void) -> VxRes
     if out.is_null() {
         return Err(VxError::Invalid("a null output pointer".into()));
     }
-    let v = parse_vxbin(bytes)?;
-    let mut b = upload_image(&d, &v)?;
-    b.entries = v.entries;
+    let img = load_image(&d, bytes)?;
+    let mut b = img.buffer;
+    b.entries = img.entries;
     // SAFETY: checked non-null; the caller passes writable storage.
     unsafe { put(out, handles::handle(Arc::new(b))) }
 }
