@@ -347,6 +347,8 @@ impl Launch {
                 (self.grid[i], self.block[i], self.cluster[i]) = (1, 1, 1);
             }
             self.cluster[i] = self.cluster[i].max(1);
+        }
+        for i in 0..3 {
             if !self.grid[i].is_multiple_of(self.cluster[i]) {
                 return Err(VxError::Invalid(format!(
                     "grid {:?} is not a multiple of the cluster {:?}",

@@ -12,41 +12,14 @@ use vortex::config::config_from_env;
 use vortex::device::Device;
 use vortex::handles;
 use weft_simt::kmu::dcr;
-use weft_simt::vxbin::write as vxbin_write;
+
+mod common;
+
+use common::symbol as sym;
 
 /// The test program as a `.vxbin` image (with the footer `entries`) and its symbols.
 fn image(entries: &[(&str, &str)]) -> (Vec<u8>, weft_elf::ElfImage) {
-    let src = std::fs::read_to_string(format!(
-        "{}/../../tests/vortex/kmu.s",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let bytes = weft_asm::assemble(&src, "kmu.s").unwrap();
-    let img = weft_elf::read_elf(&bytes).unwrap();
-    let lo = img.segments.iter().map(|s| s.vaddr).min().unwrap();
-    let hi = img
-        .segments
-        .iter()
-        .map(|s| s.vaddr + s.memsz.max(s.data.len() as u32))
-        .max()
-        .unwrap();
-    let end = img
-        .segments
-        .iter()
-        .map(|s| s.vaddr + s.data.len() as u32)
-        .max()
-        .unwrap();
-    let mut flat = vec![0u8; (end - lo) as usize];
-    for s in &img.segments {
-        let at = (s.vaddr - lo) as usize;
-        flat[at..at + s.data.len()].copy_from_slice(&s.data);
-    }
-    let named: Vec<(&str, u32)> = entries.iter().map(|&(n, s)| (n, sym(&img, s))).collect();
-    (vxbin_write(lo, hi, &flat, &named), img)
-}
-
-fn sym(img: &weft_elf::ElfImage, s: &str) -> u32 {
-    img.symbol(s).unwrap().value
+    common::vxbin("kmu.s", entries)
 }
 
 unsafe fn alloc(d: *mut c_void, n: u64) -> *mut c_void {
