@@ -52,13 +52,18 @@ pub enum LoadError {
     Config(#[from] ConfigError),
 }
 
-/// Barrier bookkeeping.
+/// Barrier bookkeeping (see `barriers.rs`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Barrier {
     /// Warps (or, for global barriers, cores) that have arrived: a 256-bit set.
     pub arrived: [u64; 4],
     /// How many must arrive.
     pub count: u32,
+    /// Completions so far (Vortex's barrier phase; `bar.arrive` returns its low bit).
+    pub phase: u32,
+    /// Transactions announced with `expect_tx` that have not completed: the barrier cannot
+    /// complete while there are any.
+    pub events: u32,
 }
 
 impl Barrier {
@@ -528,57 +533,6 @@ impl Machine {
                 core.warp_done &= !(1 << w);
             }
         }
-    }
-
-    /// Arrive at barrier `id` (an index into the core's, or the global, barrier table);
-    /// releases everyone when the count is reached.
-    pub(crate) fn barrier(
-        &mut self,
-        c: usize,
-        w: usize,
-        id: u32,
-        count: u32,
-        global: bool,
-    ) -> Result<(), FaultCode> {
-        let nb = self.global_barriers.len() as u32;
-        let limit = if global {
-            self.cfg.cores
-        } else {
-            self.cfg.warps
-        } as u32;
-        if id >= nb || count == 0 || count > limit {
-            return Err(FaultCode::BarrierFault);
-        }
-        let me = if global { c } else { w };
-        let b = if global {
-            &mut self.global_barriers[id as usize]
-        } else {
-            &mut self.cores[c].barriers[id as usize]
-        };
-        b.arrived[me / 64] |= 1 << (me % 64);
-        b.count = count;
-        let release = b.arrivals() >= count;
-        if release {
-            b.arrived = [0; 4];
-        }
-        let warp = &mut self.cores[c].warps[w];
-        warp.stats.barrier_waits += 1;
-        if release {
-            // Release everyone waiting at this barrier.
-            for (ci, core) in self.cores.iter_mut().enumerate() {
-                if !global && ci != c {
-                    continue;
-                }
-                for warp in &mut core.warps {
-                    if warp.state == (WarpState::Barrier { id, global }) {
-                        warp.state = WarpState::Running;
-                    }
-                }
-            }
-        } else {
-            warp.state = WarpState::Barrier { id, global };
-        }
-        Ok(())
     }
 
     /// Look up a symbol for an address (`name+off`).
