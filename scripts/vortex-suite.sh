@@ -307,10 +307,12 @@ for t in "${TESTS[@]}"; do
         printf '%-16s PASS  %6.2fs  %s\n' "$t" "$secs" "$perf"
         PASS=$((PASS + 1))
     else
-        if [ $rc -eq 124 ]; then
+        if [ $rc -eq 124 ] && [ "$(echo "$secs >= $TIMEOUT" | bc 2>/dev/null)" = 1 ]; then
             why="timed out after ${TIMEOUT}s"
         else
-            why="exit $rc: $(grep -m1 -iE 'error|fail|fault|mismatch|expected|deadlock' "$OUT/$t/run.log" | cut -c1-100)"
+            line=$(grep -m1 -iE 'error|fail|fault|mismatch|expected|deadlock|not have|need' "$OUT/$t/run.log")
+            [ -n "$line" ] || line=$(grep -v '^PERF' "$OUT/$t/run.log" | tail -1)
+            why="exit $rc: $(echo "$line" | cut -c1-100)"
         fi
         printf '%-16s FAIL  %6.2fs  %s\n' "$t" "$secs" "$why"
         FAIL=$((FAIL + 1))
