@@ -152,20 +152,17 @@ impl Device {
         std::mem::replace(&mut lock(&self.legacy).last, ev)
     }
 
-    /// `vx_dev_close`: stop a kernel that still runs (a launch never waited for), and drop
-    /// the classic API's queue (its worker ends once what it holds is done).
+    /// `vx_dev_close`: stop a kernel that still runs (a launch never waited for), then
+    /// [`Device::detach`].
     pub fn close(&self) {
         self.engine.stop();
-        let (q, last) = {
-            let mut l = lock(&self.legacy);
-            (l.queue.take(), l.last.take())
-        };
-        drop(last);
-        drop(q);
+        self.detach();
     }
 
-    /// The device's last user reference went away: break the cycle the classic API's queue
-    /// makes (it holds the device) so the device can go once its other holders are done.
+    /// The program's last reference to the device went away: drop the classic API's queue
+    /// (its worker ends once what it holds is done), which would otherwise keep the device
+    /// alive (the queue holds the device), so the device goes once its other holders are
+    /// done.
     pub fn detach(&self) {
         let (q, last) = {
             let mut l = lock(&self.legacy);

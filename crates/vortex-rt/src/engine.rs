@@ -289,7 +289,11 @@ impl Drop for EngineHandle {
         self.stop();
         drop(self.tx.take());
         if let Some(t) = self.thread.take() {
-            let _ = t.join();
+            // The last holder of a device is never a request on its own thread (the queue
+            // that sent it still holds the device), but a join of oneself must not happen.
+            if t.thread().id() != std::thread::current().id() {
+                let _ = t.join();
+            }
         }
     }
 }
