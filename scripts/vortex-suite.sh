@@ -16,6 +16,11 @@
 #     (sw/runtime/include), linked with weft's target/release/libvortex.so;
 # then runs the host program with its Makefile's OPTS on a weft device of the same shape
 # (WEFT_CORES/WEFT_WARPS/WEFT_THREADS) and prints one line per test and "N passed, N failed".
+# The standalone kernels (tests/kernel/*, Vortex's classic start-up, no host) are built the
+# same way and run with `weft run --profile vortex` as ELF and as .vxbin, on one core of the
+# chosen warps and threads (SimX's standalone runner starts one CTA on core 0; under weft run
+# every core would run main); they pass when both exit 0 with the same instruction count.
+# Name one as kernel/NAME.
 # A test passes when it exits 0 and prints PASSED. Tests that need units weft does not model
 # (tensor cores: *_tcu*, the DXA copy engine: *dxa*) are listed as not modelled.
 # Logs are kept in OUT/<test>/{build,run}.log (OUT defaults to target/vortex-suite/CxWxT).
@@ -89,13 +94,15 @@ LIBGCC=$(riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f -print-libgcc-file-
 [ -f "$LIBGCC" ] || { echo "vortex-suite: no libgcc for rv32imf/ilp32f" >&2; exit 2; }
 
 # --- weft's libvortex.so ---------------------------------------------------------------------
-echo "building libvortex.so (cargo build --release -p weft-vortex-rt)"
-(cd "$ROOT" && CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-1} cargo build --release -q -p weft-vortex-rt) || {
+echo "building libvortex.so and weft (cargo build --release -p weft-vortex-rt -p weft)"
+(cd "$ROOT" && CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-1} cargo build --release -q -p weft-vortex-rt -p weft) || {
     echo "vortex-suite: cargo build failed" >&2
     exit 2
 }
 RTLIB=$ROOT/target/release
+WEFT=$ROOT/target/release/weft
 [ -f "$RTLIB/libvortex.so" ] || { echo "vortex-suite: no $RTLIB/libvortex.so" >&2; exit 2; }
+[ -x "$WEFT" ] || { echo "vortex-suite: no $WEFT" >&2; exit 2; }
 
 # --- configuration headers and flags, from Vortex's own TOML files ---------------------------
 CONFIGS="-DVX_CFG_NUM_CORES=$CORES -DVX_CFG_NUM_WARPS=$WARPS -DVX_CFG_NUM_THREADS=$THREADS"
@@ -200,6 +207,9 @@ if [ ${#TESTS[@]} -eq 0 ]; then
     for d in "$REG"/*/; do
         [ -f "$d/main.cpp" ] && TESTS+=("$(basename "$d")")
     done
+    for d in "$SRC"/tests/kernel/*/; do
+        [ -f "$d/Makefile" ] && TESTS+=("kernel/$(basename "$d")")
+    done
 fi
 
 # A Makefile variable's value ("NAME :=", "NAME ?=" or "NAME ="), $(SRC_DIR) and friends
@@ -259,6 +269,50 @@ build() {
         $srcs -L$RTLIB -lvortex -Wl,-rpath,$RTLIB -o $t" || return 1
 }
 
+# Build standalone kernel $1 (tests/kernel/$1) in $OUT/kernel/$1: $1.elf and $1.vxbin.
+build_standalone() {
+    local t=$1 dir=$OUT/kernel/$1 srcs f objs="" need
+    srcs=$(sed -n 's/^SRCS[[:space:]]*:=[[:space:]]*//p' "$SRC/tests/kernel/$t/Makefile" |
+        sed -e "s|\$(SRC_DIR)|$SRC/tests/kernel/$t|g" -e "s|\$(VORTEX_HOME)|$SRC|g")
+    cd "$dir" || return 1
+    echo "+ clang++ -c $srcs"
+    clang++ $VX_CFLAGS -c $srcs || return 1
+    for f in $srcs; do objs="$objs $(basename "${f%.*}").o"; done
+    local ld
+    ld="$(link_flags "$KL/libvortex.a") -Wl,--defsym=_exit=_Exit"
+    clang++ $VX_CFLAGS -DNEED_GP -DNEED_TLS -DNEED_INITFINI -c "$SRC/sw/kernel/src/vx_start.S" -o vx_start.o || return 1
+    clang++ $VX_CFLAGS vx_start.o $objs $ld -o vx_start.o.elf || return 1
+    need=$(bash "$SRC/sw/kernel/scripts/kernel_startup.sh" llvm-objdump vx_start.o.elf)
+    clang++ $VX_CFLAGS $need -c "$SRC/sw/kernel/src/vx_start.S" -o vx_start.o || return 1
+    rm -f vx_start.o.elf
+    clang++ $VX_CFLAGS vx_start.o $objs $ld -o "$t.elf" || return 1
+    OBJCOPY=llvm-objcopy python3 "$SRC/sw/kernel/scripts/vxbin.py" "$t.elf" "$t.vxbin"
+}
+
+# Run standalone kernel $1 as ELF and .vxbin; print its line; return 0 if it passed.
+run_standalone() {
+    local t=$1 dir=$OUT/kernel/$1 kind n rc counts=()
+    for kind in elf vxbin; do
+        (cd "$dir" && timeout "$TIMEOUT" "$WEFT" run --profile vortex --cores 1 \
+            --warps "$WARPS" --lanes "$THREADS" --stats-json "$t.$kind.json" "$t.$kind") \
+            >"$dir/run.$kind.log" 2>&1
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            printf '%-16s FAIL  %s: exit %s: %s\n' "kernel/$t" "$kind" "$rc" \
+                "$(tail -1 "$dir/run.$kind.log" | cut -c1-90)"
+            return 1
+        fi
+        n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["warp_instructions"])' \
+            "$dir/$t.$kind.json")
+        counts+=("$n")
+    done
+    if [ "${counts[0]}" != "${counts[1]}" ]; then
+        printf '%-16s FAIL  the ELF retires %s instructions, the .vxbin %s\n' "kernel/$t" "${counts[0]}" "${counts[1]}"
+        return 1
+    fi
+    printf '%-16s PASS  ELF and .vxbin on 1 core  instrs=%s\n' "kernel/$t" "${counts[0]}"
+}
+
 not_modelled() {
     case $1 in
     *_tcu*) echo "tensor-core unit (TCU) not modelled" ;;
@@ -280,6 +334,27 @@ PASS=0 FAIL=0 SKIP=0
 export WEFT_CORES=$CORES WEFT_WARPS=$WARPS WEFT_THREADS=$THREADS WEFT_TIMING=$TIMING
 unset WEFT_CONFIG
 for t in "${TESTS[@]}"; do
+    case $t in
+    kernel/*)
+        k=${t#kernel/}
+        if [ ! -f "$SRC/tests/kernel/$k/Makefile" ]; then
+            printf '%-16s FAIL  no such kernel\n' "$t"
+            FAIL=$((FAIL + 1))
+            continue
+        fi
+        rm -rf "${OUT:?}/kernel/$k" && mkdir -p "$OUT/kernel/$k"
+        if ! (build_standalone "$k") >"$OUT/kernel/$k/build.log" 2>&1; then
+            err=$(grep -m1 -E 'error|Error' "$OUT/kernel/$k/build.log" | cut -c1-110)
+            printf '%-16s FAIL  build: %s\n' "$t" "${err:-see build.log}"
+            FAIL=$((FAIL + 1))
+        elif run_standalone "$k"; then
+            PASS=$((PASS + 1))
+        else
+            FAIL=$((FAIL + 1))
+        fi
+        continue
+        ;;
+    esac
     if [ ! -f "$REG/$t/Makefile" ]; then
         printf '%-16s FAIL  no such test\n' "$t"
         FAIL=$((FAIL + 1))
