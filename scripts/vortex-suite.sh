@@ -293,7 +293,9 @@ build_standalone() {
 run_standalone() {
     local t=$1 dir=$OUT/kernel/$1 kind n rc counts=()
     for kind in elf vxbin; do
-        (cd "$dir" && timeout "$TIMEOUT" "$WEFT" run --profile vortex --cores 1 \
+        local timing=()
+        [ "$TIMING" = 1 ] && timing=(--timing)
+        (cd "$dir" && timeout "$TIMEOUT" "$WEFT" run --profile vortex --cores 1 "${timing[@]}" \
             --warps "$WARPS" --lanes "$THREADS" --stats-json "$t.$kind.json" "$t.$kind") \
             >"$dir/run.$kind.log" 2>&1
         rc=$?
