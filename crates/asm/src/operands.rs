@@ -224,6 +224,8 @@ pub fn describe_syntax(args: &str) -> String {
             "S" => "fs1",
             "T" => "fs2",
             "R" => "fs3",
+            "r" => "rs3",
+            "l" => "lane",
             "j" => "imm",
             "o(s)" | "q(s)" => "offset(rs1)",
             "0(s)" => "(rs1)",
@@ -287,6 +289,11 @@ pub fn parse_real(
             "S" => inst.rs1 = freg_op(op)?,
             "T" => inst.rs2 = freg_op(op)?,
             "R" => inst.rs3 = freg_op(op)?,
+            "r" => inst.rs3 = xreg_op(op)?,
+            "l" => {
+                let (v, _) = value(env, op.toks)?;
+                inst.imm = fit(env, span, "lane", v, 0, 3)? as i32;
+            }
             "j" => {
                 let (v, _) = value(env, op.toks)?;
                 inst.imm = fit(env, span, "immediate", v, -2048, 2047)? as i32;

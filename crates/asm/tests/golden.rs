@@ -119,6 +119,17 @@ fn gnu_text(i: &Inst) -> String {
             i.imm
         );
     }
+    if e.matches & 0x7f == weft_isa::table::OP_CUSTOM1 {
+        return format!(
+            ".insn r4 0x2b, {}, {}, x{}, x{}, x{}, x{}",
+            (e.matches >> 12) & 7,
+            i.imm,
+            i.rd,
+            i.rs1,
+            i.rs2,
+            i.rs3
+        );
+    }
     if e.matches & 0x7f == weft_isa::table::OP_CUSTOM0 {
         let w = i.encode().unwrap();
         return format!(

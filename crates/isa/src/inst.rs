@@ -236,7 +236,8 @@ impl Inst {
                 'd' | 'D' => i.rd = bits(w, 11, 7) as u8,
                 's' | 'S' | 'Z' => i.rs1 = bits(w, 19, 15) as u8,
                 't' | 'T' => i.rs2 = bits(w, 24, 20) as u8,
-                'R' => i.rs3 = bits(w, 31, 27) as u8,
+                'R' | 'r' => i.rs3 = bits(w, 31, 27) as u8,
+                'l' => i.imm = bits(w, 26, 25) as i32,
                 'j' | 'o' => i.imm = imm_i(w),
                 'q' => i.imm = imm_s(w),
                 'p' => i.imm = imm_b(w),
@@ -281,7 +282,8 @@ impl Inst {
                 's' | 'S' => w |= (self.rs1 as u32) << 15,
                 'Z' => w |= (check("CSR immediate", self.rs1 as i64, 0, 31)?) << 15,
                 't' | 'T' => w |= (self.rs2 as u32) << 20,
-                'R' => w |= (self.rs3 as u32) << 27,
+                'R' | 'r' => w |= (self.rs3 as u32) << 27,
+                'l' => w |= check("lane", imm, 0, 3)? << 25,
                 'j' | 'o' => w |= check("immediate", imm, -2048, 2047)? << 20,
                 'q' => {
                     let v = check("offset", imm, -2048, 2047)?;

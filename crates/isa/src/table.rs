@@ -11,6 +11,8 @@
 //! |---|---|
 //! | `d` `s` `t` | integer rd, rs1, rs2 |
 //! | `D` `S` `T` `R` | float rd, rs1, rs2, rs3 |
+//! | `r` | integer rs3 (R4-type bits 31:27) |
+//! | `l` | 2-bit immediate in R4-type bits 26:25 (Vortex `wgather`'s source lane) |
 //! | `j` | I-type 12-bit signed immediate |
 //! | `o` | I-type 12-bit signed offset (as in `o(s)`) |
 //! | `q` | S-type 12-bit signed offset (as in `q(s)`) |
@@ -106,6 +108,7 @@ const fn vx(f3v: u32, f7v: u32) -> u32 {
 pub const OP_LOAD: u32 = 0x03;
 pub const OP_LOAD_FP: u32 = 0x07;
 pub const OP_CUSTOM0: u32 = 0x0b;
+pub const OP_CUSTOM1: u32 = 0x2b;
 pub const OP_MISC_MEM: u32 = 0x0f;
 pub const OP_IMM: u32 = 0x13;
 pub const OP_AUIPC: u32 = 0x17;
@@ -284,7 +287,12 @@ isa_table! {
     VxJoin,  "join",    "Vortex", Simt,  vx(3, 0), M_VX_RS1, "s";
     VxBar,   "bar",     "Vortex", Simt,  vx(4, 0), M_VX_NORD, "s,t";
     VxPred,  "pred",    "Vortex", Simt,  vx(5, 0), M_F7, "d,s,t";
+    // bar.arrive with rd = x0 is Vortex's bar.wait (SimX tells them apart by rd).
+    VxBarArrive,"bar.arrive","Vortex", Simt, vx(6, 0), M_F7, "d,s,t";
     VxWsync, "wsync",   "Vortex", Simt,  vx(7, 0), M_VX_NONE, "";
+    VxPacklbF,"packlb.f","Vortex", Load, vx(1, 4), M_F7, "D,s,t";
+    VxPacklhF,"packlh.f","Vortex", Load, vx(2, 4), M_F7, "D,s,t";
+    VxWgather,"wgather", "Vortex", Simt, f3(OP_CUSTOM1, 0), M_F3, "d,s,t,r,l";
     VxVoteAll,"vote.all","Vortex", Simt, vx(0, 1), M_F7, "d,s,t";
     VxVoteAny,"vote.any","Vortex", Simt, vx(1, 1), M_F7, "d,s,t";
     VxVoteUni,"vote.uni","Vortex", Simt, vx(2, 1), M_F7, "d,s,t";

@@ -98,7 +98,8 @@ impl Inst {
                 'S' => out.push_str(FREG_ABI[self.rs1 as usize & 31]),
                 'T' => out.push_str(FREG_ABI[self.rs2 as usize & 31]),
                 'R' => out.push_str(FREG_ABI[self.rs3 as usize & 31]),
-                'j' | 'o' | 'q' | '>' => out.push_str(&self.imm.to_string()),
+                'r' => out.push_str(XREG_ABI[self.rs3 as usize & 31]),
+                'j' | 'o' | 'q' | '>' | 'l' => out.push_str(&self.imm.to_string()),
                 'Z' => out.push_str(&self.rs1.to_string()),
                 'u' => out.push_str(&format!("{:#x}", (self.imm as u32) >> 12)),
                 'E' => match csr_name(self.imm as u16) {

@@ -63,6 +63,9 @@ pub struct MemConfig {
     pub cores: usize,
     /// Extra plain RAM regions (base, size), e.g. a profile's low memory.
     pub extra: Vec<(u32, u32)>,
+    /// Map weft's I/O page (console and exit registers) at [`IO_BASE`]; a profile that
+    /// uses the top of the address space as RAM (Vortex) leaves it out.
+    pub io_page: bool,
 }
 
 impl Default for MemConfig {
@@ -74,6 +77,7 @@ impl Default for MemConfig {
             local_size: 16 << 10,
             cores: 1,
             extra: Vec::new(),
+            io_page: true,
         }
     }
 }
@@ -134,8 +138,10 @@ impl Memory {
         let mut regions: Vec<(String, u32, u32)> = vec![
             ("DRAM".into(), cfg.dram_base, cfg.dram_size),
             ("shared memory".into(), cfg.local_base, cfg.local_size),
-            ("the I/O page".into(), IO_BASE, 0x100),
         ];
+        if cfg.io_page {
+            regions.push(("the I/O page".into(), IO_BASE, 0x100));
+        }
         for (i, &(b, s)) in cfg.extra.iter().enumerate() {
             regions.push((format!("RAM region {i}"), b, s));
         }
@@ -273,7 +279,7 @@ impl Memory {
         if l < self.cfg.local_size {
             return Some((Region::Local, l));
         }
-        if addr >= IO_BASE {
+        if addr >= IO_BASE && self.cfg.io_page {
             return Some((Region::Io, addr - IO_BASE));
         }
         for (i, &(b, s)) in self.cfg.extra.iter().enumerate() {
@@ -620,5 +626,26 @@ mod tests {
             extra: vec![(0xffff_fe00, 0x1000)],
             ..MemConfig::default()
         }));
+        // Without the I/O page the top of the address space can be RAM.
+        let top = vec![(0xffff_f000, 0x1000)];
+        assert!(!bad(MemConfig {
+            extra: top.clone(),
+            io_page: false,
+            ..MemConfig::default()
+        }));
+    }
+
+    #[test]
+    fn without_the_io_page_its_addresses_are_plain_ram() {
+        let mut m = Memory::new(MemConfig {
+            extra: vec![(0xffff_f000, 0x1000)],
+            io_page: false,
+            ..MemConfig::default()
+        })
+        .unwrap();
+        assert_eq!(m.store(0, IO_CONSOLE, 4, 65), Ok(StoreEffect::None));
+        assert_eq!(m.load(0, IO_CONSOLE, 4), Ok(65));
+        assert_eq!(m.store(0, 0xffff_fffc, 4, 7), Ok(StoreEffect::None));
+        assert_eq!(m.load(0, 0xffff_fffc, 4), Ok(7));
     }
 }

@@ -98,6 +98,12 @@ impl CodeCache {
         self.reconv = r;
     }
 
+    /// Add reconvergence-table entries (a module loaded beside the program); the slots take
+    /// them when next decoded.
+    pub fn merge_reconv(&mut self, r: &HashMap<u32, Reconv>) {
+        self.reconv.extend(r.iter().map(|(&k, &v)| (k, v)));
+    }
+
     /// Decode every slot now.
     pub fn fill(&mut self, mem: &Memory) {
         for i in 0..self.slots.len() {

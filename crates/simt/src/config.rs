@@ -340,6 +340,7 @@ impl Config {
                 Profile::Weft => Vec::new(),
                 Profile::Vortex => vortex_map::extra_regions(self),
             },
+            io_page: self.profile == Profile::Weft,
         }
     }
 
@@ -417,14 +418,22 @@ pub mod vortex_map {
     }
 
     /// The RAM regions besides DRAM: the low area from 0x40 up to DRAM (console rings, exit
-    /// word, heap; sparse) and the hart stacks just below 0xFFFF_0000. Addresses 0–0x3F stay
-    /// unmapped so a null-pointer access faults.
+    /// word, heap; sparse), the hart stacks just below 0xFFFF_0000, and the top of the address
+    /// space above the local memory (weft's I/O page is not mapped under this profile).
+    /// Addresses 0–0x3F stay unmapped so a null-pointer access faults.
     pub(crate) fn extra_regions(cfg: &Config) -> Vec<(u32, u32)> {
         let harts = (cfg.cores * cfg.warps * cfg.lanes) as u64;
         let stack = (harts << STACK_LOG2_SIZE).min(STACK_BASE_ADDR as u64) as u32;
-        vec![
+        let mut r = vec![
             (IO_BASE_ADDR, STARTUP_ADDR - IO_BASE_ADDR),
             (STACK_BASE_ADDR - stack, stack),
-        ]
+        ];
+        // SimX maps everything that is not I/O or local memory as global memory: code that
+        // never sets `sp` (Vortex's regression test `basic`) stores just below 4 GiB.
+        let top = cfg.local_mem_base as u64 + cfg.local_mem_size as u64;
+        if cfg.local_mem_base >= STACK_BASE_ADDR && top < 1 << 32 {
+            r.push((top as u32, ((1u64 << 32) - top) as u32));
+        }
+        r
     }
 }

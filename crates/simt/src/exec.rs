@@ -327,6 +327,26 @@ fn shuffle(w: &mut Warp, n: usize, i: &Inst) {
     }
 }
 
+/// Vortex's `wgather rd, rs1, rs2, rs3, S`: in each group of four lanes, the lane at `S`
+/// keeps its rd and the lanes 1, 2, 3 after it (mod 4) take rs1, rs2, rs3 of lane `S`.
+fn wgather(w: &mut Warp, i: &Inst) {
+    let s = (i.imm & 3) as usize;
+    let mut out = w.x[i.rd as usize];
+    for l in lanes(w.mask) {
+        let src = (l & !3) + s;
+        let v = match (l.wrapping_sub(src)) & 3 {
+            0 => continue,
+            1 => w.x[i.rs1 as usize].get(src),
+            2 => w.x[i.rs2 as usize].get(src),
+            _ => w.x[i.rs3 as usize].get(src),
+        };
+        out[l] = v.copied().unwrap_or(0);
+    }
+    if i.rd != 0 {
+        w.x[i.rd as usize] = out;
+    }
+}
+
 impl Issue<'_> {
     /// Execute `i` at `pc` for warp `w` of core `c`.
     pub(crate) fn exec(&mut self) -> Result<(), Trap> {
@@ -446,7 +466,7 @@ impl Issue<'_> {
                     warp.mask = fallback;
                 }
             }
-            Op::VxBar => {
+            Op::VxBar | Op::VxBarArrive => {
                 let id = warp.uniform(i.rs1);
                 let count = warp.uniform(i.rs2);
                 warp.pc = next;
@@ -458,16 +478,32 @@ impl Issue<'_> {
                 };
                 let index = u32::try_from(index).unwrap_or(u32::MAX);
                 let slots = self.m.global_barriers.len();
-                self.m.barrier(c, w, index, count, global).map_err(|code| {
+                let r = match i.op {
+                    Op::VxBar => self.m.barrier(c, w, index, count, global),
+                    _ if i.rd == 0 => self.m.barrier_wait(c, w, index, count, global),
+                    _ => self
+                        .m
+                        .barrier_arrive(c, w, index, count, global)
+                        .map(|phase| {
+                            map_lane(&mut self.m.cores[c].warps[w], n, i.rd, |_| phase);
+                        }),
+                };
+                r.map_err(|code| {
                     Trap::from(TrapInfo {
                         code,
                         addr: None,
                         detail: format!(
-                            "bar id {id:#x} (barrier {index} of {slots}), count {count}"
+                            "{} id {id:#x} (barrier {index} of {slots}), count {count}",
+                            i.op.name()
                         ),
                     })
                 })?;
             }
+            Op::VxWgather => {
+                wgather(warp, &i);
+                warp.pc = next;
+            }
+            Op::VxPacklbF | Op::VxPacklhF => return self.packed_load(),
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
                 let m = warp.mask;
                 // Vortex encodes rs2 = x0 and votes over the active lanes; weft's own

@@ -111,6 +111,39 @@ impl Issue<'_> {
         Ok(())
     }
 
+    /// Vortex's packed loads into a float register's bits: `packlb.f fd, rs1, rs2` gathers
+    /// the bytes at `rs1 + k·rs2` (k = 0…3) as bytes 0…3, `packlh.f` the halfwords at
+    /// `rs1 + k·rs2` (k = 0, 1) as halves 0 and 1 (zero-extended loads, little-endian).
+    pub(crate) fn packed_load(&mut self) -> Result<(), Trap> {
+        let Issue { c, w, i, pc, .. } = *self;
+        let (size, n) = if i.op == Op::VxPacklbF {
+            (1, 4)
+        } else {
+            (2, 2)
+        };
+        let warp = &mut self.m.cores[c].warps[w];
+        crate::exec_fp::use_fp(warp)?;
+        let mut out = warp.f[i.rd as usize];
+        for l in lanes(warp.mask) {
+            let (base, stride) = (warp.x[i.rs1 as usize][l], warp.x[i.rs2 as usize][l]);
+            let mut v = 0u32;
+            for k in 0..n {
+                let addr = base.wrapping_add(stride.wrapping_mul(k));
+                let e = self
+                    .m
+                    .mem
+                    .load(c, addr, size)
+                    .map_err(|e| mem_trap(e, false))?;
+                v |= e << (8 * size * k);
+            }
+            out[l] = v;
+        }
+        warp.f[i.rd as usize] = out;
+        self.m.stats.loads += (warp.mask.count_ones() * n) as u64;
+        warp.pc = pc.wrapping_add(i.len());
+        Ok(())
+    }
+
     /// `sb`/`sh`/`sw`/`fsw`: each active lane writes `rs2` to `rs1 + imm`. When every lane
     /// stores an aligned word to plain DRAM outside decoded code and no LR reservation is
     /// open (checked before any write), the words go straight to DRAM; otherwise each lane's

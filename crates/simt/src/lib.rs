@@ -10,6 +10,7 @@
 //! `exec_fp` (floating point), `csr` (CSR behaviour), [`machine`] (scheduling, loading, barriers),
 //! [`stats`] (the report), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
 
+mod barriers;
 mod code;
 pub mod config;
 mod control;

@@ -52,13 +52,18 @@ pub enum LoadError {
     Config(#[from] ConfigError),
 }
 
-/// Barrier bookkeeping.
+/// Barrier bookkeeping (see `barriers.rs`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Barrier {
     /// Warps (or, for global barriers, cores) that have arrived: a 256-bit set.
     pub arrived: [u64; 4],
     /// How many must arrive.
     pub count: u32,
+    /// Completions so far (Vortex's barrier phase; `bar.arrive` returns its low bit).
+    pub phase: u32,
+    /// Transactions announced with `expect_tx` that have not completed: the barrier cannot
+    /// complete while there are any.
+    pub events: u32,
 }
 
 impl Barrier {
@@ -184,29 +189,7 @@ impl Machine {
         let mut mem =
             Memory::new(cfg.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
         let mut code = CodeCache::new(cfg.lanes, crate::fast::handler_for);
-        for s in &prog.segments {
-            let len = s.mem_size.max(s.data.len() as u32);
-            let bad = |why: String| LoadError::Segment {
-                addr: s.addr,
-                len,
-                why,
-            };
-            if s.addr.checked_add(len).is_none() {
-                return Err(bad("it wraps past 4 GiB".into()));
-            }
-            if len > 0 && !(mem.is_dram(s.addr) && mem.is_dram(s.addr + len - 1)) {
-                return Err(bad(format!(
-                    "DRAM is {:#010x}..{:#010x}",
-                    weft_mem::DRAM_BASE,
-                    weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64
-                )));
-            }
-            mem.write_bytes(0, s.addr, &s.data)
-                .map_err(|e| bad(e.to_string()))?;
-            if s.exec {
-                code.add_range(s.addr, len);
-            }
-        }
+        load_segments(&mut mem, &mut code, &cfg, prog)?;
         if !mem.is_dram(prog.entry) || !prog.entry.is_multiple_of(2) {
             return Err(LoadError::Entry(prog.entry));
         }
@@ -239,6 +222,21 @@ impl Machine {
             crate::vortex::reset(&mut m)?;
         }
         Ok(m)
+    }
+
+    /// Load another program image into the machine without touching the cores or the rest
+    /// of memory (a host runtime loading a kernel module): its segments are written (BSS
+    /// zeroed), its executable ranges decoded with its reconvergence-table entries, and its
+    /// symbols added. The entry point is not used.
+    pub fn load_module(&mut self, prog: &Program) -> Result<(), LoadError> {
+        self.code.merge_reconv(&prog.reconv);
+        let r = load_segments(&mut self.mem, &mut self.code, &self.cfg, prog);
+        self.code.fill(&self.mem);
+        r?;
+        self.symbols
+            .retain(|(_, a)| !prog.symbols.iter().any(|(_, b)| a == b));
+        self.symbols.extend(prog.symbols.iter().cloned());
+        Ok(())
     }
 
     /// Every core as at reset: warp 0 at `entry` with lane 0 active, the others idle.
@@ -544,57 +542,6 @@ impl Machine {
         }
     }
 
-    /// Arrive at barrier `id` (an index into the core's, or the global, barrier table);
-    /// releases everyone when the count is reached.
-    pub(crate) fn barrier(
-        &mut self,
-        c: usize,
-        w: usize,
-        id: u32,
-        count: u32,
-        global: bool,
-    ) -> Result<(), FaultCode> {
-        let nb = self.global_barriers.len() as u32;
-        let limit = if global {
-            self.cfg.cores
-        } else {
-            self.cfg.warps
-        } as u32;
-        if id >= nb || count == 0 || count > limit {
-            return Err(FaultCode::BarrierFault);
-        }
-        let me = if global { c } else { w };
-        let b = if global {
-            &mut self.global_barriers[id as usize]
-        } else {
-            &mut self.cores[c].barriers[id as usize]
-        };
-        b.arrived[me / 64] |= 1 << (me % 64);
-        b.count = count;
-        let release = b.arrivals() >= count;
-        if release {
-            b.arrived = [0; 4];
-        }
-        let warp = &mut self.cores[c].warps[w];
-        warp.stats.barrier_waits += 1;
-        if release {
-            // Release everyone waiting at this barrier.
-            for (ci, core) in self.cores.iter_mut().enumerate() {
-                if !global && ci != c {
-                    continue;
-                }
-                for warp in &mut core.warps {
-                    if warp.state == (WarpState::Barrier { id, global }) {
-                        warp.state = WarpState::Running;
-                    }
-                }
-            }
-        } else {
-            warp.state = WarpState::Barrier { id, global };
-        }
-        Ok(())
-    }
-
     /// Look up a symbol for an address (`name+off`).
     pub fn symbolize(&self, addr: u32) -> Option<String> {
         let (name, a) = self
@@ -608,4 +555,40 @@ impl Machine {
             format!("{name}+{:#x}", addr - a)
         })
     }
+}
+
+/// Copy a program's segments into memory (zero-filling up to each segment's memory size) and
+/// give its executable ranges to the decoded-instruction cache.
+fn load_segments(
+    mem: &mut Memory,
+    code: &mut CodeCache,
+    cfg: &Config,
+    prog: &Program,
+) -> Result<(), LoadError> {
+    for s in &prog.segments {
+        let len = s.mem_size.max(s.data.len() as u32);
+        let bad = |why: String| LoadError::Segment {
+            addr: s.addr,
+            len,
+            why,
+        };
+        if s.addr.checked_add(len).is_none() {
+            return Err(bad("it wraps past 4 GiB".into()));
+        }
+        if len > 0 && !(mem.is_dram(s.addr) && mem.is_dram(s.addr + len - 1)) {
+            return Err(bad(format!(
+                "DRAM is {:#010x}..{:#010x}",
+                weft_mem::DRAM_BASE,
+                weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64
+            )));
+        }
+        let mut data = s.data.clone();
+        data.resize(len as usize, 0);
+        mem.write_bytes(0, s.addr, &data)
+            .map_err(|e| bad(e.to_string()))?;
+        if s.exec {
+            code.add_range(s.addr, len);
+        }
+    }
+    Ok(())
 }

@@ -250,6 +250,7 @@ fn operands(op: Op) -> impl Iterator<Item = (RegFile, u8, bool)> {
         'S' => Some((RegFile::F, 1, false)),
         'T' => Some((RegFile::F, 2, false)),
         'R' => Some((RegFile::F, 3, false)),
+        'r' => Some((RegFile::X, 3, false)),
         _ => None,
     })
 }
@@ -287,6 +288,9 @@ fn access(op: Op) -> Option<(u8, AccessKind)> {
         Lb | Lbu => (1, AccessKind::Load),
         Lh | Lhu => (2, AccessKind::Load),
         Lw | Flw | LrW => (4, AccessKind::Load),
+        // Vortex's packed loads: the first element (the stride is not in the record).
+        VxPacklbF => (1, AccessKind::Load),
+        VxPacklhF => (2, AccessKind::Load),
         Sb => (1, AccessKind::Store),
         Sh => (2, AccessKind::Store),
         Sw | Fsw | ScW => (4, AccessKind::Store),

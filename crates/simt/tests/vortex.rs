@@ -387,3 +387,115 @@ fn divergent_jalr_follows_the_last_lane_only_under_follow_last() {
     assert_eq!(r.end, RunEnd::Exit(0));
     assert_eq!(r.words("out", 4), vec![1, 2, 2, 2]);
 }
+
+#[test]
+fn a_module_loaded_into_a_running_machine_brings_its_reconvergence_table() {
+    // A host runtime opens the machine first and loads kernel images later
+    // (`Machine::load_module`): the image's table must come along, or a divergent if/else
+    // would run its two sides one after the other to the end of the program.
+    let bytes = elf(&source("diverge.s"));
+    let (prog, _) = program_from_elf(&bytes).expect("load");
+    let empty = Program {
+        entry: prog.entry,
+        ..Program::default()
+    };
+    let run_loaded = |p: &Program| {
+        let mut m = Machine::new(vortex(ReconvMode::Table), &empty).unwrap();
+        m.load_module(p).unwrap();
+        m.restart(p.entry).unwrap();
+        let end = m.run();
+        Run {
+            m,
+            end,
+            elf: weft_elf::read_elf(&bytes).unwrap(),
+        }
+    };
+    let r = run_loaded(&prog);
+    assert_eq!(r.end, RunEnd::Exit(0));
+    let own: Vec<u32> = (0..4).map(|t| if t & 1 == 1 { 1 } else { 2 }).collect();
+    assert_eq!(r.words("out", 4), own);
+    assert_eq!(r.words("mask", 1), [0xf], "reconverged after the if/else");
+    assert!(r.m.symbolize(prog.entry).is_some(), "the module's symbols");
+    // The same image without its table: the sides do not meet again.
+    let bare = Program {
+        reconv: Default::default(),
+        ..prog.clone()
+    };
+    assert_ne!(run_loaded(&bare).words("mask", 1), [0xf]);
+}
+
+#[test]
+fn the_top_of_the_address_space_is_ram_as_in_simx() {
+    // SimX maps every address that is not I/O or local memory as global memory; Vortex's
+    // regression test `basic` never sets sp and stores just below 4 GiB.
+    let src = source("hello.s");
+    let r = run_src(&src, vortex(ReconvMode::Table));
+    let mut m = r.m;
+    for a in [0xFFFF_4000u32, 0xFFFF_FF00, 0xFFFF_FFFC] {
+        m.mem.store(0, a, 4, a ^ 0x5a5a).unwrap();
+        assert_eq!(m.mem.load(0, a, 4), Ok(a ^ 0x5a5a), "{a:#x}");
+    }
+    assert!(
+        m.mem.load(0, 0xFFFF_3FFC, 4).is_ok(),
+        "local memory below it"
+    );
+}
+
+#[test]
+fn async_barrier_arrive_does_not_block_and_wait_waits_for_the_phase() {
+    let r = run("async_barrier.s");
+    assert_eq!(r.end, RunEnd::Exit(0));
+    assert_eq!(r.words("seen", 4), [4; 4], "every wait saw all four flags");
+    assert_eq!(r.words("token0", 4), [0; 4], "first phase");
+    assert_eq!(r.words("token1", 4), [1; 4], "second phase");
+}
+
+#[test]
+fn async_global_barrier_completes_when_every_core_has_arrived() {
+    let cfg = Config {
+        cores: 2,
+        warps: 2,
+        ..vortex(ReconvMode::Table)
+    };
+    let r = run_src(&source("async_gbarrier.s"), cfg);
+    assert_eq!(r.end, RunEnd::Exit(0));
+    assert_eq!(r.words("seen", 4), [4; 4]);
+}
+
+#[test]
+fn wgather_and_packed_loads() {
+    let cfg = Config {
+        lanes: 8,
+        ..vortex(ReconvMode::Table)
+    };
+    let r = run_src(&source("wgather_packld.s"), cfg);
+    assert_eq!(r.end, RunEnd::Exit(0));
+    // wgather with source lane 1: in each group of four the lanes 1, 2, 3 after lane 1 (mod
+    // 4) take its a, b, c; lane 1 keeps its own r.
+    let want: Vec<u32> = (0..8u32)
+        .map(|l| {
+            let s = (l & !3) + 1;
+            match (l + 4 - s) % 4 {
+                0 => 100 + l,
+                k => 10 * s + k,
+            }
+        })
+        .collect();
+    assert_eq!(r.words("gathered", 8), want);
+    let a = r.elf.symbol("bytes").unwrap().value;
+    let byte = |o: u32| r.m.mem.load(0, a + o, 1).unwrap();
+    let lb: Vec<u32> = (0..8)
+        .map(|l| (0..4).fold(0, |v, k| v | byte(4 * l + k) << (8 * k)))
+        .collect();
+    let lb5: Vec<u32> = (0..8)
+        .map(|l| (0..4).fold(0, |v, k| v | byte(l + 5 * k) << (8 * k)))
+        .collect();
+    let half = |o: u32| byte(o) | byte(o + 1) << 8;
+    let lh: Vec<u32> = (0..8)
+        .map(|l| half(2 * l) | half(2 * l + 2) << 16)
+        .collect();
+    assert_eq!(r.words("lb", 8), lb);
+    assert_eq!(r.words("lb5", 8), lb5);
+    assert_eq!(r.words("lh", 8), lh);
+    assert_eq!(lb[1], 0x8877_6655, "little-endian bytes");
+}

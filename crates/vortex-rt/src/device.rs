@@ -1,359 +1,205 @@
-//! The device behind `libvortex.so`: a weft machine under the Vortex profile, its device
-//! memory (the heap from Vortex's `USER_BASE_ADDR` up, allocated with weft-runtime's
-//! allocator, and reservations at fixed addresses such as a kernel image's), the KMU
-//! registers, and a launch that runs when the host waits for it. Everything here returns
-//! typed errors; `lib.rs` turns them into Vortex's C return codes.
+//! One open device: its configuration, the memory the host hands out, the device thread that
+//! owns the machine ([`crate::engine`]), and the state of the classic `vortex.h` API (its
+//! default queue and the last `vx_start`), which Vortex also layers over the asynchronous
+//! API.
 
-use weft_device::{Device as _, RunEnd};
-use weft_runtime::alloc::Allocator;
-use weft_simt::kmu::{self, KmuDcrs, KmuError};
-use weft_simt::{Config, ConfigError, Machine, Profile, Program};
+use crate::config::config_from_env;
+use crate::engine::{Engine, EngineHandle};
+use crate::error::{VxError, VxResult};
+use crate::event::Event;
+use crate::memory::{DeviceMemory, Region, HEAP_END, LINE, USER_BASE};
+use crate::queue::Queue;
+use std::sync::{Arc, Mutex, MutexGuard};
+use weft_simt::Config;
 
-/// Vortex's `VX_MEM_USER_BASE_ADDR`: the device heap starts here.
-pub const USER_BASE: u32 = 0x0001_0000;
-/// The heap ends below DRAM (where kernel images are linked).
-pub const HEAP_END: u32 = 0x8000_0000;
-/// Where DRAM (and so a kernel image) starts.
-const DRAM_BASE: u32 = 0x8000_0000;
-/// Cycles run between looks at the clock when a wait has a time limit.
-const SLICE: u64 = 1 << 22;
-
-/// What went wrong.
-#[derive(Debug, thiserror::Error)]
-pub enum VxError {
-    #[error("configuration: {0}")]
-    Config(String),
-    #[error("out of device memory ({0} bytes requested)")]
-    OutOfMemory(u64),
-    #[error("invalid value: {0}")]
-    Invalid(String),
-    #[error("device memory: {0}")]
-    Memory(String),
-    #[error("{0}")]
-    Kmu(#[from] KmuError),
-    #[error("the kernel did not finish: {0}")]
-    Run(String),
-    #[error("timed out")]
-    Timeout,
-    #[error("not supported by weft: {0}")]
-    NotSupported(String),
+/// `VX_CAPS_*` ids (vortex2.h).
+pub mod caps {
+    pub const VERSION: u32 = 0x0;
+    pub const NUM_THREADS: u32 = 0x1;
+    pub const NUM_WARPS: u32 = 0x2;
+    pub const NUM_CORES: u32 = 0x3;
+    pub const CACHE_LINE_SIZE: u32 = 0x4;
+    pub const GLOBAL_MEM_SIZE: u32 = 0x5;
+    pub const LOCAL_MEM_SIZE: u32 = 0x6;
+    pub const ISA_FLAGS: u32 = 0x7;
+    pub const NUM_MEM_BANKS: u32 = 0x8;
+    pub const MEM_BANK_SIZE: u32 = 0x9;
+    pub const NUM_CLUSTERS: u32 = 0xA;
+    pub const SOCKET_SIZE: u32 = 0xB;
+    pub const ISSUE_WIDTH: u32 = 0xC;
+    pub const VM_SUPPORT: u32 = 0xF;
+    pub const VM_PINNED_SIZE: u32 = 0x10;
+    pub const VM_PINNED_FREE: u32 = 0x11;
 }
 
-impl From<ConfigError> for VxError {
-    fn from(e: ConfigError) -> VxError {
-        VxError::Config(e.to_string())
-    }
+/// The version `VX_CAPS_VERSION` reports: Vortex v3's runtime.
+const VERSION: u64 = 3;
+
+/// `VX_CAPS_ISA_FLAGS`: RV32 (misa bits 31:30 = 1) with I, M, A, F, and local memory.
+const ISA_FLAGS: u64 = (1 << 30) | (1 << 8) | (1 << 12) | (1 << 0) | (1 << 5) | (1 << (32 + 4));
+
+/// The classic API's state.
+#[derive(Default)]
+struct Legacy {
+    queue: Option<Arc<Queue>>,
+    /// The launch `vx_start` enqueued and `vx_ready_wait` has not seen finish.
+    last: Option<Arc<Event>>,
 }
 
-/// Read the configuration: `WEFT_CONFIG` (a weft TOML file, under the Vortex profile), then
-/// `WEFT_CORES`, `WEFT_WARPS`, `WEFT_THREADS` over it; Vortex's defaults otherwise.
-/// `WEFT_TIMING=1` asks for the timing model, which this library does not offer yet.
-pub fn config_from_env(get: impl Fn(&str) -> Option<String>) -> Result<Config, VxError> {
-    let mut cfg = match get("WEFT_CONFIG") {
-        Some(path) => {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| VxError::Config(format!("{path}: {e}")))?;
-            Config::from_toml_for(&text, Some(Profile::Vortex))?
-        }
-        None => Config::for_profile(Profile::Vortex),
-    };
-    if cfg.profile != Profile::Vortex {
-        return Err(VxError::Config(
-            "the configuration must use the vortex profile".into(),
-        ));
-    }
-    let num = |key: &str| -> Result<Option<usize>, VxError> {
-        get(key)
-            .map(|v| {
-                v.trim()
-                    .parse::<usize>()
-                    .map_err(|_| VxError::Config(format!("{key}={v} is not a number")))
-            })
-            .transpose()
-    };
-    if let Some(n) = num("WEFT_CORES")? {
-        cfg.cores = n;
-    }
-    if let Some(n) = num("WEFT_WARPS")? {
-        cfg.warps = n;
-    }
-    if let Some(n) = num("WEFT_THREADS")? {
-        cfg.lanes = n;
-    }
-    if get("WEFT_TIMING").is_some_and(|v| v != "0") {
-        return Err(VxError::NotSupported(
-            "WEFT_TIMING: the timing model is not available here yet".into(),
-        ));
-    }
-    cfg.validate()?;
-    Ok(cfg)
+/// An open device.
+pub struct Device {
+    pub cfg: Config,
+    mem: Mutex<DeviceMemory>,
+    engine: EngineHandle,
+    legacy: Mutex<Legacy>,
 }
 
-/// A block of device memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Region {
-    pub addr: u32,
-    pub size: u32,
-    /// Reserved at a fixed address (not from the heap).
-    pub reserved: bool,
+/// Lock a mutex, going on with the data if a thread panicked while holding it (the data
+/// here stays consistent between statements).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// One open device.
-pub struct VxDevice {
-    pub m: Machine,
-    heap: Allocator,
-    reserved: Vec<(u32, u32)>,
-    pub dcrs: KmuDcrs,
-    /// A launch waits to run.
-    pending: bool,
-}
-
-impl VxDevice {
-    /// A device of shape `cfg` with empty memory. Kernel output goes to `stdout` as Vortex's
-    /// simulator prints it (`#slot: text`).
-    pub fn new(cfg: Config) -> Result<VxDevice, VxError> {
-        let prog = Program {
-            entry: DRAM_BASE,
-            ..Program::default()
-        };
-        let mut m = Machine::new(cfg, &prog).map_err(|e| VxError::Config(e.to_string()))?;
-        m.set_console(Box::new(std::io::stdout()));
-        Ok(VxDevice {
-            m,
-            heap: Allocator::new(USER_BASE, HEAP_END),
-            reserved: Vec::new(),
-            dcrs: KmuDcrs::default(),
-            pending: false,
-        })
+impl Device {
+    /// Open a device configured from the environment (see [`config_from_env`]).
+    pub fn open() -> VxResult<Arc<Device>> {
+        Device::with_config(config_from_env(|k| std::env::var(k).ok())?)
     }
 
-    /// Allocate `size` bytes from the heap.
-    pub fn alloc(&mut self, size: u64) -> Result<Region, VxError> {
-        let s = u32::try_from(size).map_err(|_| VxError::OutOfMemory(size))?;
-        if s == 0 {
-            return Err(VxError::Invalid("a buffer of 0 bytes".into()));
-        }
-        let addr = self.heap.alloc(s).ok_or(VxError::OutOfMemory(size))?;
-        Ok(Region {
-            addr,
-            size: s,
-            reserved: false,
-        })
+    /// Open a device of shape `cfg` (Vortex profile).
+    pub fn with_config(cfg: Config) -> VxResult<Arc<Device>> {
+        let engine = EngineHandle::start(cfg.clone())?;
+        Ok(Arc::new(Device {
+            cfg,
+            mem: Mutex::new(DeviceMemory::default()),
+            engine,
+            legacy: Mutex::new(Legacy::default()),
+        }))
     }
 
-    /// Reserve `[addr, addr + size)` (outside the heap, e.g. a kernel image in DRAM).
-    pub fn reserve(&mut self, addr: u64, size: u64) -> Result<Region, VxError> {
-        let bad = || VxError::Invalid(format!("reserve {size} bytes at {addr:#x}"));
-        let a = u32::try_from(addr).map_err(|_| bad())?;
-        let s = u32::try_from(size).map_err(|_| bad())?;
-        let end = a.checked_add(s).ok_or_else(bad)?;
-        if s == 0 || (a < HEAP_END && end > USER_BASE) {
-            return Err(bad());
-        }
-        if self.reserved.iter().any(|&(b, n)| a < b + n && b < end) {
-            return Err(VxError::Invalid(format!(
-                "{a:#x}+{s} overlaps a reservation"
-            )));
-        }
-        self.reserved.push((a, s));
-        Ok(Region {
-            addr: a,
-            size: s,
-            reserved: true,
-        })
+    /// Run `f` on the device thread and wait for its answer.
+    pub fn call<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Engine) -> VxResult<R> + Send + 'static,
+    ) -> VxResult<R> {
+        self.engine.call(f)
     }
 
-    /// Give a region back.
-    pub fn free(&mut self, r: Region) -> Result<(), VxError> {
-        let ok = if r.reserved {
-            let n = self.reserved.len();
-            self.reserved.retain(|&(a, _)| a != r.addr);
-            self.reserved.len() < n
-        } else {
-            self.heap.free(r.addr)
-        };
-        ok.then_some(())
-            .ok_or_else(|| VxError::Invalid(format!("no buffer at {:#x}", r.addr)))
+    pub fn alloc(&self, size: u64) -> VxResult<Region> {
+        lock(&self.mem).alloc(size)
+    }
+
+    pub fn reserve(&self, addr: u64, size: u64) -> VxResult<Region> {
+        lock(&self.mem).reserve(addr, size)
+    }
+
+    pub fn free(&self, r: Region) -> VxResult<()> {
+        lock(&self.mem).free(r)
     }
 
     /// Heap bytes free and in use.
     pub fn mem_info(&self) -> (u64, u64) {
-        let free = self.heap.free_bytes();
-        (free, (HEAP_END - USER_BASE) as u64 - free)
+        lock(&self.mem).info()
     }
 
-    /// Copy host bytes into a region at `offset`.
-    pub fn write(&mut self, r: Region, offset: u64, data: &[u8]) -> Result<(), VxError> {
-        let at = check(r, offset, data.len() as u64)?;
-        self.m
-            .write_bytes(at, data)
-            .map_err(|e| VxError::Memory(e.to_string()))
+    /// Device bytes at `addr`.
+    pub fn read(&self, addr: u32, len: usize) -> VxResult<Vec<u8>> {
+        self.call(move |e| e.read(addr, len))
     }
 
-    /// Copy a region's bytes at `offset` to the host.
-    pub fn read(&self, r: Region, offset: u64, out: &mut [u8]) -> Result<(), VxError> {
-        let at = check(r, offset, out.len() as u64)?;
-        self.m
-            .read_bytes(at, out)
-            .map_err(|e| VxError::Memory(e.to_string()))
+    /// Store `data` at `addr`.
+    pub fn write(&self, addr: u32, data: Vec<u8>) -> VxResult<()> {
+        self.call(move |e| e.write(addr, &data))
     }
 
-    /// Write a device configuration register: the KMU's, or the base ones (cache flush,
-    /// performance-counter class), which have nothing to do in the functional model.
-    pub fn dcr_write(&mut self, addr: u32, value: u32) -> Result<(), VxError> {
-        match addr {
-            0x000 | 0x001 => Ok(()),
-            a if (kmu::dcr::BEGIN..kmu::dcr::END).contains(&a) => {
-                Ok(self.dcrs.write(addr, value)?)
-            }
-            _ => Err(VxError::NotSupported(format!("DCR {addr:#05x}"))),
-        }
-    }
-
-    /// Read a device configuration register back (the cache flush reads 0).
-    pub fn dcr_read(&self, addr: u32) -> Result<u32, VxError> {
-        match addr {
-            0x000 | 0x001 => Ok(0),
-            _ => Ok(self.dcrs.read(addr)?),
-        }
-    }
-
-    /// `vx_start`: program the KMU as Vortex's classic runtime does — start-up code at the
-    /// kernel image, the argument buffer, a grid of one CTA per core of one warp's threads —
-    /// and launch. The kernel entry is what the host last wrote to `KERNEL_ENTRY`.
-    pub fn start(&mut self, image: u32, args: u32) -> Result<(), VxError> {
-        self.finish(None)?;
-        let lanes = self.m.cfg.lanes as u32;
-        let d = KmuDcrs {
-            kernel_entry: self.dcrs.kernel_entry,
-            ..KmuDcrs::launch(
-                image,
-                0,
-                args,
-                [self.m.cfg.cores as u32, 1, 1],
-                [lanes, 1, 1],
-                0,
-                lanes,
-            )
-        };
-        self.dcrs = d;
-        self.launch()
-    }
-
-    /// Launch what the KMU registers hold.
-    pub fn launch(&mut self) -> Result<(), VxError> {
-        self.finish(None)?;
-        self.m.launch(&self.dcrs)?;
-        self.pending = true;
-        Ok(())
-    }
-
-    /// Run the pending launch to its end, or until `timeout` has passed (then it stays
-    /// pending and a later wait goes on with it).
-    pub fn finish(&mut self, timeout: Option<std::time::Duration>) -> Result<(), VxError> {
-        if !self.pending {
-            return Ok(());
-        }
-        let t0 = std::time::Instant::now();
-        let end = loop {
-            let bound = match timeout {
-                Some(_) => self.m.cycle.saturating_add(SLICE),
-                None => u64::MAX,
-            };
-            match self.m.run_until(bound) {
-                RunEnd::CycleLimit(_) if timeout.is_some_and(|t| t0.elapsed() < t) => {}
-                RunEnd::CycleLimit(_) if timeout.is_some() => return Err(VxError::Timeout),
-                e => break e,
-            }
-        };
-        self.pending = false;
-        match end {
-            RunEnd::Exit(_) => Ok(()),
-            e => Err(VxError::Run(format!("{e:?}"))),
-        }
-    }
-
-    /// `vx_dev_caps`.
-    pub fn caps(&self, id: u32) -> Result<u64, VxError> {
-        let c = &self.m.cfg;
+    /// `vx_device_query`: what the configuration says; unknown ids are
+    /// `VX_ERR_INVALID_VALUE`, as in Vortex.
+    pub fn caps(&self, id: u32) -> VxResult<u64> {
+        let c = &self.cfg;
+        let heap = (HEAP_END - USER_BASE) as u64;
         Ok(match id {
-            0x0 => 3,
-            0x1 => c.lanes as u64,
-            0x2 => c.warps as u64,
-            0x3 => c.cores as u64,
-            0x4 => kmu::LMEM_BLOCK as u64,
-            0x5 => (HEAP_END - USER_BASE) as u64,
-            0x6 => c.local_mem_size as u64,
-            // RV32 I, M, A, F (misa layout), local memory.
-            0x7 => (1 << 30) | (1 << 8) | (1 << 12) | (1 << 0) | (1 << 5) | (1u64 << (32 + 4)),
-            0x8 => 1,
-            0x9 => (HEAP_END - USER_BASE) as u64,
-            0xA => 1,
-            0xB => c.cores as u64,
-            0xC => 1,
-            0xF => 0,
-            0x10 | 0x11 => 0,
-            _ => return Err(VxError::NotSupported(format!("capability {id:#x}"))),
+            caps::VERSION => VERSION,
+            caps::NUM_THREADS => c.lanes as u64,
+            caps::NUM_WARPS => c.warps as u64,
+            caps::NUM_CORES => c.cores as u64,
+            caps::CACHE_LINE_SIZE => LINE as u64,
+            caps::GLOBAL_MEM_SIZE => heap,
+            caps::LOCAL_MEM_SIZE => c.local_mem_size as u64,
+            caps::ISA_FLAGS => ISA_FLAGS,
+            caps::NUM_MEM_BANKS => 1,
+            caps::MEM_BANK_SIZE => heap,
+            caps::NUM_CLUSTERS => 1,
+            caps::SOCKET_SIZE => c.cores as u64,
+            caps::ISSUE_WIDTH => 1,
+            caps::VM_SUPPORT | caps::VM_PINNED_SIZE | caps::VM_PINNED_FREE => 0,
+            _ => return Err(VxError::Invalid(format!("capability {id:#x}"))),
         })
     }
 
-    /// `vx_mpm_query`: `mcycle` (0xB00) and `minstret` (0xB02) of a core; Vortex's other
-    /// counters read 0 in the functional model.
-    pub fn mpm(&self, addr: u32, core: u32) -> Result<u64, VxError> {
-        let k = self
-            .m
-            .cores
-            .get(core as usize)
-            .ok_or_else(|| VxError::Invalid(format!("core {core}")))?;
-        Ok(match addr {
-            0xB00 => self.m.cycle,
-            0xB02 => k.instret(),
-            0xB01 | 0xB03..=0xB1F => 0,
-            _ => return Err(VxError::Invalid(format!("counter {addr:#x}"))),
-        })
+    /// The classic API's queue (made on first use).
+    pub fn legacy_queue(self: &Arc<Self>) -> VxResult<Arc<Queue>> {
+        let mut l = lock(&self.legacy);
+        if let Some(q) = &l.queue {
+            return Ok(q.clone());
+        }
+        let q = Arc::new(Queue::new(self.clone(), false)?);
+        l.queue = Some(q.clone());
+        Ok(q)
     }
 
-    /// The performance summary `vx_dump_perf` prints.
-    pub fn perf_text(&self) -> String {
-        let instrs: u64 = self.m.cores.iter().map(|c| c.instret()).sum();
-        let cycles = self.m.cycle;
-        let ipc = if cycles == 0 {
-            0.0
-        } else {
-            instrs as f64 / cycles as f64
+    /// Remember the launch `vx_start` enqueued.
+    pub fn set_last_launch(&self, ev: Option<Arc<Event>>) -> Option<Arc<Event>> {
+        std::mem::replace(&mut lock(&self.legacy).last, ev)
+    }
+
+    /// `vx_dev_close`: stop a kernel that still runs (a launch never waited for), then
+    /// [`Device::detach`].
+    pub fn close(&self) {
+        self.engine.stop();
+        self.detach();
+    }
+
+    /// The program's last reference to the device went away: drop the classic API's queue
+    /// (its worker ends once what it holds is done), which would otherwise keep the device
+    /// alive (the queue holds the device), so the device goes once its other holders are
+    /// done.
+    pub fn detach(&self) {
+        let (q, last) = {
+            let mut l = lock(&self.legacy);
+            (l.queue.take(), l.last.take())
         };
-        format!("PERF: instrs={instrs}, cycles={cycles}, IPC={ipc:.3}\n")
+        drop(last);
+        drop(q);
     }
-}
 
-/// The device address of `[offset, offset + len)` within `r`.
-fn check(r: Region, offset: u64, len: u64) -> Result<u32, VxError> {
-    if offset.checked_add(len).is_none_or(|e| e > r.size as u64) {
-        return Err(VxError::Invalid(format!(
-            "{len} bytes at offset {offset} of a {}-byte buffer",
-            r.size
-        )));
+    /// The performance summary `vx_dump_perf` prints: Vortex's `PERF:` lines.
+    pub fn perf_text(&self) -> VxResult<String> {
+        self.call(|e| {
+            let cores = e.cores();
+            let mut text = String::new();
+            let (mut instrs, cycles) = (0u64, e.mpm(0xB00, 0)?);
+            let ipc = |i: u64| {
+                if cycles == 0 {
+                    0.0
+                } else {
+                    i as f64 / cycles as f64
+                }
+            };
+            for c in 0..cores {
+                let i = e.mpm(0xB02, c as u32)?;
+                instrs += i;
+                if cores > 1 {
+                    text += &format!(
+                        "PERF: core{c}: instrs={i}, cycles={cycles}, IPC={:.3}\n",
+                        ipc(i)
+                    );
+                }
+            }
+            text += &format!(
+                "PERF: instrs={instrs}, cycles={cycles}, IPC={:.3}\n",
+                ipc(instrs)
+            );
+            Ok(text)
+        })
     }
-    Ok(r.addr + offset as u32)
-}
-
-/// The parts of a `.vxbin` image `vx_upload_kernel_bytes` needs: its address range and the
-/// bytes to copy (the image after the 16-byte header, without a symbol footer).
-pub fn vxbin_parts(bytes: &[u8]) -> Result<(u32, u32, &[u8]), VxError> {
-    let bad = |why: &str| VxError::Invalid(format!("not a kernel image: {why}"));
-    if bytes.len() <= 16 {
-        return Err(bad("shorter than its header"));
-    }
-    let word = |k: usize| {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&bytes[8 * k..8 * k + 8]);
-        u64::from_le_bytes(b)
-    };
-    let (lo, hi) = (word(0), word(1));
-    if hi < lo || hi > u32::MAX as u64 + 1 {
-        return Err(bad("its address range"));
-    }
-    let span = (hi - lo) as usize;
-    let body = &bytes[16..];
-    Ok((lo as u32, (hi - lo) as u32, &body[..body.len().min(span)]))
 }

@@ -1,0 +1,299 @@
+//! The device side of one open device: a thread that owns the weft machine (functional, or
+//! driven by the timing model) and does what the host asks of it, one request at a time —
+//! memory reads and writes, DCR accesses, kernel launches, counter reads. It plays the part
+//! of Vortex's command processor: queues and synchronous calls alike send it closures and
+//! wait for their answers, so device work is serialised in the order it arrives.
+//!
+//! A launch runs in slices of cycles; between slices the thread looks at the device's stop
+//! flag (set when the host closes the device), so a kernel that never ends cannot keep a
+//! closing host waiting.
+
+use crate::error::{VxError, VxResult};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use weft_device::{Device as _, RunEnd};
+use weft_simt::kmu::{self, KmuDcrs};
+use weft_simt::{Config, Machine, Program};
+use weft_timing::TimingModel;
+
+/// Where DRAM (and so a kernel image) starts.
+const DRAM_BASE: u32 = 0x8000_0000;
+/// Cycles a launch runs between looks at the stop flag.
+const SLICE: u64 = 1 << 22;
+/// Vortex's base DCRs: cache flush and the performance-counter value port.
+pub const DCR_CACHE_FLUSH: u32 = 0x000;
+pub const DCR_MPM_VALUE: u32 = 0x001;
+/// Vortex's machine performance-monitor counters: `mcycle` (0xB00) … 0xB1F.
+pub const MPM_BASE: u32 = 0xB00;
+
+/// A request to the device thread.
+type Job = Box<dyn FnOnce(&mut Engine) + Send>;
+
+/// What the device thread owns.
+pub struct Engine {
+    pub m: Machine,
+    /// The KMU's registers as the host last wrote them.
+    pub dcrs: KmuDcrs,
+    /// The host wrote `KERNEL_ENTRY` itself (`vx_start` then keeps its choice).
+    pub host_entry: bool,
+    timing: Option<TimingModel>,
+    stop: Arc<AtomicBool>,
+    /// Warp-instructions retired per core over every launch since the device opened.
+    instrs: Vec<u64>,
+    /// Cycles of every launch since the device opened.
+    cycles: u64,
+}
+
+/// Console output of kernels: Vortex's `#slot: text` lines on the process's stdout, after
+/// what the host program has buffered in C's stdio (so the two keep their order).
+struct Console;
+
+extern "C" {
+    fn fflush(stream: *mut std::ffi::c_void) -> std::ffi::c_int;
+}
+
+impl Write for Console {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // SAFETY: fflush(NULL) flushes every open C output stream; it takes no pointer of ours.
+        unsafe { fflush(std::ptr::null_mut()) };
+        let mut out = std::io::stdout().lock();
+        out.write_all(buf)?;
+        out.flush()?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stdout().flush()
+    }
+}
+
+impl Engine {
+    fn new(cfg: Config, stop: Arc<AtomicBool>) -> VxResult<Engine> {
+        let prog = Program {
+            entry: DRAM_BASE,
+            ..Program::default()
+        };
+        let timing = cfg.timing.then(|| TimingModel::new(&cfg));
+        let cores = cfg.cores;
+        let mut m = Machine::new(cfg, &prog).map_err(|e| VxError::Config(e.to_string()))?;
+        m.set_console(Box::new(Console));
+        Ok(Engine {
+            m,
+            dcrs: KmuDcrs::default(),
+            host_entry: false,
+            timing,
+            stop,
+            instrs: vec![0; cores],
+            cycles: 0,
+        })
+    }
+
+    /// Copy `len` bytes of device memory at `addr` out.
+    pub fn read(&self, addr: u32, len: usize) -> VxResult<Vec<u8>> {
+        let mut out = vec![0u8; len];
+        self.m
+            .read_bytes(addr, &mut out)
+            .map_err(|e| VxError::Memory(e.to_string()))?;
+        Ok(out)
+    }
+
+    /// Copy host bytes to device memory at `addr`.
+    pub fn write(&mut self, addr: u32, data: &[u8]) -> VxResult<()> {
+        self.m
+            .write_bytes(addr, data)
+            .map_err(|e| VxError::Memory(e.to_string()))
+    }
+
+    /// Copy `len` bytes within device memory (the ranges may overlap).
+    pub fn copy(&mut self, dst: u32, src: u32, len: usize) -> VxResult<()> {
+        let tmp = self.read(src, len)?;
+        self.write(dst, &tmp)
+    }
+
+    /// Write a device configuration register: a KMU register, or a base one (cache flush,
+    /// which has nothing to do in weft's coherent memory).
+    pub fn dcr_write(&mut self, addr: u32, value: u32) -> VxResult<()> {
+        match addr {
+            DCR_CACHE_FLUSH => Ok(()),
+            a if (kmu::dcr::BEGIN..kmu::dcr::END).contains(&a) => {
+                Ok(self.dcrs.write(addr, value)?)
+            }
+            _ => Err(VxError::NotSupported(format!("DCR {addr:#05x}"))),
+        }
+    }
+
+    /// Read a device configuration register. The performance-counter port answers the
+    /// counter its tag names as Vortex's `vx_mpm_query` builds it: bits 15:0 the core, bits
+    /// 21:16 the counter (32 and up: the high half), bits 31:22 the counter class.
+    pub fn dcr_read(&self, addr: u32, tag: u32) -> VxResult<u32> {
+        match addr {
+            DCR_CACHE_FLUSH => Ok(0),
+            DCR_MPM_VALUE => {
+                let core = tag & 0xffff;
+                let id = (tag >> 16) & 0x3f;
+                let v = self.mpm(MPM_BASE + (id & 31), core)?;
+                Ok(if id >= 32 { (v >> 32) as u32 } else { v as u32 })
+            }
+            _ => Ok(self.dcrs.read(addr)?),
+        }
+    }
+
+    /// A performance counter of a core, summed over every launch since the device opened:
+    /// `mcycle` (0xB00) and `minstret` (0xB02); the others read 0 (weft keeps no such state
+    /// for Vortex's classes).
+    pub fn mpm(&self, addr: u32, core: u32) -> VxResult<u64> {
+        let c = core as usize;
+        if c >= self.instrs.len() {
+            return Err(VxError::Invalid(format!("core {core}")));
+        }
+        Ok(match addr {
+            0xB00 => self.cycles,
+            0xB02 => self.instrs[c],
+            0xB01 | 0xB03..=0xB1F => 0,
+            _ => return Err(VxError::Invalid(format!("counter {addr:#x}"))),
+        })
+    }
+
+    /// Cores of the machine.
+    pub fn cores(&self) -> usize {
+        self.instrs.len()
+    }
+
+    /// Launch what the KMU registers hold and run it to its end.
+    pub fn launch(&mut self) -> VxResult<()> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(VxError::Closed);
+        }
+        let t0 = self.m.cycle;
+        self.m.launch(&self.dcrs)?;
+        let bound = self.m.cfg.cycle_bound();
+        let end = loop {
+            let until = self.m.cycle.saturating_add(SLICE).min(bound);
+            let end = match &mut self.timing {
+                Some(t) => t.run(&mut self.m, until),
+                None => self.m.run_until(until),
+            };
+            match end {
+                RunEnd::CycleLimit(c) if c < bound => {
+                    if self.stop.load(Ordering::Relaxed) {
+                        self.count(t0);
+                        return Err(VxError::Closed);
+                    }
+                }
+                e => break e,
+            }
+        };
+        self.count(t0);
+        match end {
+            RunEnd::Exit(_) | RunEnd::AllHalted => Ok(()),
+            RunEnd::Fault(f) => {
+                let at = self
+                    .m
+                    .symbolize(f.pc)
+                    .map(|s| format!(" ({s})"))
+                    .unwrap_or_default();
+                Err(VxError::Run(format!("{f}{at}")))
+            }
+            RunEnd::CycleLimit(c) => Err(VxError::Run(format!(
+                "the cycle bound ({c} cycles) was reached"
+            ))),
+            RunEnd::Deadlock(why) => Err(VxError::Run(format!("deadlock: {why}"))),
+            RunEnd::NoExit => Err(VxError::Run("no exit".into())),
+        }
+    }
+
+    fn count(&mut self, t0: u64) {
+        self.cycles += self.m.cycle - t0;
+        for (n, c) in self.instrs.iter_mut().zip(&self.m.cores) {
+            *n += c.instret();
+        }
+    }
+}
+
+/// The host's end of a device thread.
+pub struct EngineHandle {
+    tx: Option<mpsc::Sender<Job>>,
+    thread: Option<JoinHandle<()>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl EngineHandle {
+    /// Start a device thread with a machine of shape `cfg`.
+    pub fn start(cfg: Config) -> VxResult<EngineHandle> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let (ready_tx, ready_rx) = mpsc::channel::<VxResult<()>>();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("weft-vortex-device".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let mut e = match Engine::new(cfg, flag) {
+                    Ok(e) => e,
+                    Err(err) => {
+                        let _ = ready_tx.send(Err(err));
+                        return;
+                    }
+                };
+                let _ = ready_tx.send(Ok(()));
+                while let Ok(job) = rx.recv() {
+                    // A panic in the model must not take the host process down: the
+                    // request's caller sees its answer channel close (an internal error).
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut e)));
+                    if r.is_err() {
+                        eprintln!("libvortex (weft): internal error in the device thread");
+                    }
+                }
+            })
+            .map_err(|e| VxError::Internal(format!("cannot start the device thread: {e}")))?;
+        let handle = EngineHandle {
+            tx: Some(tx),
+            thread: Some(thread),
+            stop,
+        };
+        match ready_rx.recv() {
+            Ok(Ok(())) => Ok(handle),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(VxError::Internal("the device thread ended".into())),
+        }
+    }
+
+    /// Run `f` on the device thread and wait for its answer.
+    pub fn call<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Engine) -> VxResult<R> + Send + 'static,
+    ) -> VxResult<R> {
+        let (rtx, rrx) = mpsc::sync_channel(1);
+        let tx = self
+            .tx
+            .as_ref()
+            .ok_or_else(|| VxError::Internal("the device thread is gone".into()))?;
+        tx.send(Box::new(move |e: &mut Engine| {
+            let _ = rtx.send(f(e));
+        }))
+        .map_err(|_| VxError::Internal("the device thread is gone".into()))?;
+        rrx.recv()
+            .map_err(|_| VxError::Internal("the device thread ended".into()))?
+    }
+
+    /// Stop the kernel that runs now, and refuse later launches (the device is closing).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Drop for EngineHandle {
+    fn drop(&mut self) {
+        self.stop();
+        drop(self.tx.take());
+        if let Some(t) = self.thread.take() {
+            // The last holder of a device is never a request on its own thread (the queue
+            // that sent it still holds the device), but a join of oneself must not happen.
+            if t.thread().id() != std::thread::current().id() {
+                let _ = t.join();
+            }
+        }
+    }
+}
