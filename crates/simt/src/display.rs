@@ -160,7 +160,9 @@ impl Display {
     /// Check a register value before it is written; `Err` says why it is refused.
     pub fn check_write(&self, reg: u32, v: u32) -> Result<(), String> {
         match reg {
-            REG_BASE if v % 4 != 0 => Err(format!("display base {v:#010x} is not word-aligned")),
+            REG_BASE if !v.is_multiple_of(4) => {
+                Err(format!("display base {v:#010x} is not word-aligned"))
+            }
             REG_WIDTH if v == 0 || v > self.cfg.visible_pixels => Err(format!(
                 "display width {v} is not 1..={} (visible pixels)",
                 self.cfg.visible_pixels

@@ -133,8 +133,9 @@ impl Machine {
     /// Hand the DMA engines' pacing to the caller (true) or back to their own timing.
     /// While paced, nothing moves except through [`Machine::dma_advance`].
     pub fn set_dma_paced(&mut self, paced: bool) {
+        // Everything up to now happens under the old pacing.
+        self.io_advance();
         self.io.dma.paced = paced;
-        self.io.upto = self.io.upto.min(self.cycle + 1);
         self.io.next_event = self.io.next_event.min(self.cycle + 1);
     }
 
@@ -163,7 +164,7 @@ impl Machine {
     /// Write register `reg` (0..=8) of core `c`'s engine.
     pub(crate) fn dma_write(&mut self, c: usize, reg: usize, v: u32) -> Result<(), DmaError> {
         let (local_size, mem) = (self.cfg.local_mem_size, &self.mem);
-        let r = self.io.dma.engines[c].write_reg_with(reg, v, |t| {
+        self.io.dma.engines[c].write_reg_with(reg, v, |t| {
             if (t.local as u64 + t.count as u64) * 4 > local_size as u64 {
                 return Err(DmaError::LocalRange {
                     slot: t.slot,
@@ -173,7 +174,7 @@ impl Machine {
                 });
             }
             let end = t.fb as u64 + 4 * t.count as u64;
-            let why = if t.fb % 4 != 0 {
+            let why = if !t.fb.is_multiple_of(4) {
                 Some("is not word-aligned")
             } else if t.count > 0
                 && (end > 1 << 32 || !mem.is_dram(t.fb) || !mem.is_dram((end - 1) as u32))
@@ -191,8 +192,7 @@ impl Machine {
                 }),
                 None => Ok(()),
             }
-        });
-        r
+        })
     }
 }
 
@@ -288,7 +288,7 @@ impl RaceChecker {
 }
 
 fn overlaps(a: u32, size: u32, r: (u32, u32)) -> bool {
-    (a as u64) < r.1 as u64 && r.0 as u64 <= a as u64 + size as u64 - 1 && r.0 < r.1
+    (a as u64) < r.1 as u64 && (r.0 as u64) < a as u64 + size as u64 && r.0 < r.1
 }
 
 impl Observer for RaceChecker {

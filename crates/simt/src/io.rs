@@ -78,7 +78,7 @@ fn bus_fault(store: bool, addr: u32, detail: String) -> Trap {
 }
 
 fn check_access(store: bool, addr: u32, size: u32) -> Result<(), Trap> {
-    if size != 4 || addr % 4 != 0 {
+    if size != 4 || !addr.is_multiple_of(4) {
         return Err(bus_fault(
             store,
             addr,
@@ -131,8 +131,9 @@ impl Machine {
         self.dma_write(c, reg, v)
             .map_err(|e| bus_fault(true, addr, e.to_string()))?;
         if addr == IO_DMA_STATUS {
-            // The engine works from the next cycle on.
-            self.io.upto = self.io.upto.min(self.cycle + 1);
+            // The engine works from the next cycle on. Every cycle up to this one has been
+            // processed (begin_cycle runs io_advance whenever an event is due).
+            self.io.upto = self.cycle + 1;
             self.io.next_event = self.io.next_event.min(self.cycle + 1);
         }
         Ok(())
