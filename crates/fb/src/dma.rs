@@ -490,7 +490,7 @@ mod tests {
 
     #[test]
     fn pending_lists_slots_and_progress_and_advance_paces_externally() {
-        let mut local = vec![0u32; 16];
+        let mut local = [0u32; 16];
         let far: Vec<u32> = (100..116).collect();
         let mut dma = DmaEngine::new(DmaTiming {
             setup_cycles: 0,
