@@ -5,6 +5,7 @@ mod asm_cmd;
 mod bench_cmd;
 mod cc_cmd;
 mod config_set;
+mod frames;
 mod run_cmd;
 mod sp2a_cmd;
 mod sweep_chart;
