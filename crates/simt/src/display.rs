@@ -198,7 +198,11 @@ impl Display {
         }
         if line < self.cfg.visible_lines {
             if let Some((g, _)) = &self.cur {
-                let g = *g;
+                // Geometry as latched at line 0; the base as it is now.
+                let g = DisplayRegs {
+                    base: self.regs.base,
+                    ..*g
+                };
                 let row = self.row_of(&g, line);
                 if line == 0 || self.row_of(&g, line - 1) != row {
                     self.fetch_row(&g, row, mem);

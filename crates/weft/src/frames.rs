@@ -208,6 +208,7 @@ pub fn attach(
 pub fn finish(
     out: Option<&Rc<RefCell<FramesOut>>>,
     end: weft_simt::RunEnd,
+    quiet: bool,
 ) -> Result<weft_simt::RunEnd, String> {
     let Some(out) = out else {
         return Ok(end);
@@ -222,7 +223,7 @@ pub fn finish(
             "weft: no frame was written: the display was never on for a whole frame \
              (docs/display.md)"
         );
-    } else {
+    } else if !quiet {
         eprintln!(
             "weft: wrote {} of {} scanned frame{}",
             o.written,

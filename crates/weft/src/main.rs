@@ -5,6 +5,7 @@ mod asm_cmd;
 mod bench_cmd;
 mod cc_cmd;
 mod config_set;
+mod demo_cmd;
 mod frames;
 mod run_cmd;
 mod sp2a_cmd;
@@ -25,6 +26,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// The demo: a Mandelbrot zoom rendered by the GPU through its DMA engine over a lake
+    /// drawn by racing the display's beam; writes PNG frames and a GIF.
+    Demo(demo_cmd::DemoArgs),
     /// Run a program on the functional SIMT model (or on Shader Processor v2a cores).
     Run(run_cmd::RunArgs),
     /// Assemble GNU-style RISC-V assembly into an ELF executable.
@@ -90,6 +94,7 @@ fn reconv(input: &std::path::Path, embed: Option<&std::path::Path>) -> Result<i3
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match &cli.cmd {
+        Cmd::Demo(a) => demo_cmd::demo(a),
         Cmd::Run(a) => run_cmd::run(a),
         Cmd::Asm { input, output } => asm_cmd::asm(input, output),
         Cmd::Cc(a) => cc_cmd::cc(a),

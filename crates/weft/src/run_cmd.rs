@@ -230,7 +230,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         None => m.run(),
     };
     let _ = std::io::stdout().flush();
-    let end = crate::frames::finish(frames.as_ref(), end)?;
+    let end = crate::frames::finish(frames.as_ref(), end, false)?;
     report_end(&end, "raise it with --max-cycles");
     if let Some(log) = &races {
         let log = log.borrow();
