@@ -1,5 +1,6 @@
 """weft from Python, notebook style: vecadd, a tiled sgemm, a block reduction and a
-two-launch pipeline on the simulated GPU, each checked against numpy.
+two-launch pipeline on the simulated GPU, each checked against numpy, then the sgemm again
+on the cycle-level timing model.
 
     pip install ./python            # builds the package (maturin) into the current environment
     python examples/python/examples.py
@@ -49,3 +50,15 @@ for s_ in (4.0, 0.125):
     d.run("scale", 4096 // 64, 64, bx, np.float32(s_), np.uint32(4096))
 assert np.array_equal(bx.numpy(), x * np.float32(4.0) * np.float32(0.125))
 print("pipeline: matches numpy")
+
+# the same sgemm on the cycle-level timing model: the same answer, and where the cycles went
+t = weft.Device(cores=1, warps=4, lanes=8, timing=True, sources=[here.parent / "host" / "kernels.c"])
+tA, tB, tC = t.array(A), t.array(B), t.empty((m, m), np.float32)
+t.run("sgemm", (m // tile, m // tile), (tile, tile), tA, tB, tC, np.uint32(m),
+      shared=2 * tile * tile * 4)
+assert np.array_equal(tC.numpy(), A @ B)
+tm = t.stats()["timing"]
+lost = max(tm["stalls"], key=tm["stalls"].get)
+print(f"sgemm on the timing model: matches numpy; {tm['cycles']} cycles, "
+      f"{tm['issued'] / tm['cycles']:.2f} IPC, most lost slots: {lost}, "
+      f"L1 hit rate {tm['l1_hit_rate']:.1%}")

@@ -6,11 +6,17 @@ use std::path::PathBuf;
 use weft_runtime::{Args, Device, DeviceConfig, Dim3, RuntimeError};
 
 fn device(cores: usize, warps: usize, lanes: usize) -> Device {
+    device_on(cores, warps, lanes, false)
+}
+
+/// A device on the functional (`timing` false) or the timing backend.
+fn device_on(cores: usize, warps: usize, lanes: usize, timing: bool) -> Device {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/kernels.c");
     let cfg = DeviceConfig {
         cores,
         warps,
         lanes,
+        timing,
         ..DeviceConfig::default()
     };
     Device::from_c(cfg, &[src.as_path()]).expect("the kernels build and load")
@@ -18,8 +24,13 @@ fn device(cores: usize, warps: usize, lanes: usize) -> Device {
 
 #[test]
 fn vecadd_over_a_grid_larger_than_the_machine() {
-    for (cores, warps, lanes) in [(1, 4, 8), (2, 2, 4), (1, 1, 32)] {
-        let mut d = device(cores, warps, lanes);
+    for (cores, warps, lanes, timing) in [
+        (1, 4, 8, false),
+        (2, 2, 4, false),
+        (1, 1, 32, false),
+        (2, 2, 4, true),
+    ] {
+        let mut d = device_on(cores, warps, lanes, timing);
         let n = 5000u32;
         let a: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2654435761)).collect();
         let b: Vec<u32> = (0..n).map(|i| i ^ 0xdead_beef).collect();
@@ -32,7 +43,7 @@ fn vecadd_over_a_grid_larger_than_the_machine() {
         d.wait(None).unwrap();
         let c: Vec<u32> = d.read(&bc).unwrap();
         let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
-        assert_eq!(c, want, "{cores}x{warps}x{lanes}");
+        assert_eq!(c, want, "{cores}x{warps}x{lanes}, timing {timing}");
     }
 }
 
@@ -98,7 +109,12 @@ fn kernel_output_comes_back_in_thread_order() {
 
 #[test]
 fn faults_hangs_and_bad_accesses_are_typed_errors() {
-    let mut d = device(1, 4, 8);
+    for timing in [false, true] {
+        faults_hangs_and_bad_accesses_on(device_on(1, 4, 8, timing));
+    }
+}
+
+fn faults_hangs_and_bad_accesses_on(mut d: Device) {
     let buf = d.alloc_from(&[0u32; 64]).unwrap();
     // a fault names the place
     d.launch("faulty", Dim3::x(1), Dim3::x(8), &Args::new().buffer(&buf))

@@ -15,6 +15,7 @@ mod code;
 pub mod config;
 mod control;
 mod csr;
+mod debug;
 mod device;
 pub mod display;
 pub mod divergence;

@@ -168,6 +168,10 @@ pub struct CacheConfig {
     pub hit_latency: u32,
     /// Store handling.
     pub write_policy: WritePolicy,
+    /// Hash the set index (XOR-fold the line number's high bits into it), so that lines a
+    /// multiple of the set stride apart — per-lane stacks, matrix columns — do not all fall
+    /// into one set. False: the set is the line number modulo the number of sets.
+    pub hash: bool,
 }
 
 impl CacheConfig {
@@ -181,6 +185,7 @@ impl CacheConfig {
             mshrs,
             hit_latency,
             write_policy: WritePolicy::WriteThrough,
+            hash: true,
         }
     }
 

@@ -52,6 +52,20 @@ impl CacheStats {
     }
 }
 
+/// `x` folded into `bits` bits by XOR of its groups.
+#[inline]
+fn fold(mut x: u32, bits: u32, mask: u32) -> u32 {
+    if bits == 0 {
+        return 0;
+    }
+    let mut f = 0;
+    while x != 0 {
+        f ^= x & mask;
+        x >>= bits;
+    }
+    f
+}
+
 /// What an access found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -100,6 +114,34 @@ impl Cache {
         addr >> self.line_shift << self.line_shift
     }
 
+    /// The set and tag of line number `idx`. With `hash`, the set index is the low bits
+    /// XORed with every higher group of as many bits, so lines a multiple of the set stride
+    /// apart (per-lane stacks, matrix columns) spread over the sets instead of fighting for
+    /// one; the tag is the high bits either way, so the line is still known exactly.
+    #[inline]
+    fn place(&self, idx: u32) -> (usize, u32) {
+        let bits = self.sets.trailing_zeros();
+        let tag = idx >> bits;
+        let low = idx & (self.sets - 1);
+        let set = if self.cfg.hash {
+            low ^ fold(tag, bits, self.sets - 1)
+        } else {
+            low
+        };
+        (set as usize, tag)
+    }
+
+    /// The byte address of the line in `set` with `tag` (the inverse of [`Cache::place`]).
+    fn line_address(&self, set: usize, tag: u32) -> u32 {
+        let bits = self.sets.trailing_zeros();
+        let low = if self.cfg.hash {
+            set as u32 ^ fold(tag, bits, self.sets - 1)
+        } else {
+            set as u32
+        };
+        ((tag << bits) | low) << self.line_shift
+    }
+
     /// Cycles for a hit.
     pub fn hit_latency(&self) -> u64 {
         self.cfg.hit_latency as u64
@@ -124,8 +166,7 @@ impl Cache {
         self.stats.bank_conflicts += t0 - t;
         self.bank_free[bank] = t0 + 1;
         self.stats.accesses += 1;
-        let set = (idx & (self.sets - 1)) as usize;
-        let tag = idx / self.sets;
+        let (set, tag) = self.place(idx);
         let ways = self.cfg.ways as usize;
         let base = set * ways;
         let hit_lat = self.cfg.hit_latency as u64;
@@ -173,7 +214,7 @@ impl Cache {
             self.stats.evictions += 1;
             if old.dirty {
                 self.stats.writebacks += 1;
-                victim = Some((old.tag * self.sets + set as u32) << self.line_shift);
+                victim = Some(self.line_address(set, old.tag));
             }
         }
         self.lines[v] = Line {
@@ -189,9 +230,7 @@ impl Cache {
     /// The fill of `line` (after a [`Outcome::Miss`]) completes at `done`; returns when the
     /// requester has its data.
     pub fn filled(&mut self, line: u32, done: u64) -> u64 {
-        let idx = line >> self.line_shift;
-        let set = (idx & (self.sets - 1)) as usize;
-        let tag = idx / self.sets;
+        let (set, tag) = self.place(line >> self.line_shift);
         let ways = self.cfg.ways as usize;
         if let Some(l) = self.lines[set * ways..(set + 1) * ways]
             .iter_mut()
@@ -218,6 +257,7 @@ mod tests {
             mshrs: 2,
             hit_latency: 1,
             write_policy: WritePolicy::WriteThrough,
+            hash: false,
         }
     }
 
@@ -264,6 +304,45 @@ mod tests {
             panic!()
         };
         assert_eq!(start, 100, "waits for an MSHR");
+    }
+
+    #[test]
+    fn hashed_sets_spread_a_stride_of_the_set_size_and_victims_keep_their_address() {
+        // Direct-mapped, 8 sets of 32-byte lines: lines 256 bytes apart share a set without
+        // hashing.
+        let stride: Vec<u32> = (0..4).map(|k| k * 256).collect();
+        for hash in [false, true] {
+            let mut c = Cache::new(CacheConfig {
+                hash,
+                ways: 1,
+                write_policy: WritePolicy::WriteBack,
+                ..small()
+            });
+            for (k, &a) in stride.iter().enumerate() {
+                let Outcome::Miss { start, .. } = c.access(a, k as u64, true) else {
+                    panic!()
+                };
+                c.filled(a, start + 1);
+            }
+            let evictions = c.stats.evictions;
+            assert_eq!(evictions, if hash { 0 } else { 3 }, "hash {hash}");
+            // Evicting each line again names its own address.
+            let mut victims = Vec::new();
+            for (k, &a) in stride.iter().enumerate() {
+                if let Outcome::Miss { victim, start } = c.access(a + 0x1000, 10 + k as u64, false)
+                {
+                    victims.extend(victim);
+                    c.filled(a + 0x1000, start + 1);
+                }
+            }
+            victims.sort();
+            let want: Vec<u32> = if hash {
+                stride.clone()
+            } else {
+                vec![stride[3]]
+            };
+            assert_eq!(victims, want, "hash {hash}");
+        }
     }
 
     #[test]

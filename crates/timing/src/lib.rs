@@ -65,6 +65,30 @@ struct Next {
     until: u64,
     /// … for this reason.
     why: Why,
+    /// When it was fetched (became the warp's next instruction).
+    fetched: u64,
+}
+
+/// Something that watches the timing model: each warp-instruction's pipeline stages and each
+/// run of issue slots a core lost, with its reason (the Konata view and the stall slices of
+/// the Perfetto trace are such observers). Attach with [`TimingModel::add_observer`].
+pub trait TimingObserver {
+    /// Warp `warp` of core `core` fetched `inst` at `pc` in cycle `fetch`, issued it in
+    /// cycle `issue`, and its result was ready (or its memory access done) in cycle `done`.
+    fn instruction(&mut self, core: usize, warp: usize, pc: u32, inst: &Inst, t: Stages);
+    /// Core `core` issued nothing in cycles `from..to` because of `why`.
+    fn stall(&mut self, core: usize, why: Why, from: u64, to: u64);
+}
+
+/// The cycles of one warp-instruction's stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stages {
+    /// Fetched: the warp's front end had it.
+    pub fetch: u64,
+    /// Issued (and executed by the functional model).
+    pub issue: u64,
+    /// Its result ready, or its memory access complete.
+    pub done: u64,
 }
 
 /// A warp's timing state.
@@ -129,6 +153,9 @@ pub struct TimingModel {
     cores: Vec<CoreT>,
     rec: Issued,
     order: Vec<usize>,
+    observers: Vec<Box<dyn TimingObserver>>,
+    /// Per core, the run of lost slots in progress (for observers): reason and first cycle.
+    stall_runs: Vec<Option<(Why, u64)>>,
 }
 
 impl TimingModel {
@@ -181,6 +208,37 @@ impl TimingModel {
             cores,
             rec: Issued::default(),
             order: Vec::with_capacity(32),
+            observers: Vec::new(),
+            stall_runs: vec![None; cfg.cores],
+        }
+    }
+
+    /// Attach an observer of pipeline stages and lost issue slots.
+    pub fn add_observer(&mut self, o: Box<dyn TimingObserver>) {
+        self.observers.push(o);
+    }
+
+    /// Core `c` issued (`None`) or lost its slot to `why` at `now`: close or open its run of
+    /// lost slots for the observers.
+    fn note_slot(&mut self, c: usize, why: Option<Why>, now: u64) {
+        let run = self.stall_runs[c];
+        match (run, why) {
+            (Some((w, _)), Some(n)) if w == n => {}
+            (run, why) => {
+                if let Some((w, from)) = run {
+                    for o in &mut self.observers {
+                        o.stall(c, w, from, now);
+                    }
+                }
+                self.stall_runs[c] = why.map(|w| (w, now));
+            }
+        }
+    }
+
+    /// Close every open run of lost slots at `now` (the end of a run).
+    fn close_stall_runs(&mut self, now: u64) {
+        for c in 0..self.stall_runs.len() {
+            self.note_slot(c, None, now);
         }
     }
 
@@ -199,13 +257,22 @@ impl TimingModel {
             }
             let mut issued = false;
             let mut next_change = u64::MAX;
+            let watched = !self.observers.is_empty();
             for c in 0..self.cores.len() {
                 match self.cycle_core(m, c, now) {
-                    Ok(()) => issued = true,
+                    Ok(()) => {
+                        issued = true;
+                        if watched {
+                            self.note_slot(c, None, now);
+                        }
+                    }
                     Err((why, until)) => {
                         self.cores[c].counters.stalls[why as usize] += 1;
                         self.cores[c].why = why;
                         next_change = next_change.min(until);
+                        if watched {
+                            self.note_slot(c, Some(why), now);
+                        }
                     }
                 }
             }
@@ -227,6 +294,9 @@ impl TimingModel {
             }
             m.cycle = to;
         };
+        if !self.observers.is_empty() {
+            self.close_stall_runs(m.cycle);
+        }
         m.finish_run(end)
     }
 
@@ -441,6 +511,7 @@ impl TimingModel {
                     unit: unit_of(class),
                     until,
                     why,
+                    fetched: now,
                 };
                 t.next = Some(n);
                 let line = self.mem.icache_line(c, pc);
@@ -548,6 +619,17 @@ impl TimingModel {
             if until >= t.fetch_ready {
                 t.fetch_ready = until;
                 t.fetch_why = Why::Divergence;
+            }
+        }
+        if !self.observers.is_empty() {
+            let (pc, inst) = (self.rec.pc, self.rec.inst);
+            let st = Stages {
+                fetch: next.fetched.min(now),
+                issue: now,
+                done: done.max(now + 1),
+            };
+            for o in &mut self.observers {
+                o.instruction(c, w, pc, &inst, st);
             }
         }
         if matches!(

@@ -5,6 +5,7 @@ mod asm_cmd;
 mod bench_cmd;
 mod cc_cmd;
 mod config_set;
+mod debug_cmd;
 mod demo_cmd;
 mod frames;
 mod run_cmd;

@@ -86,6 +86,9 @@ pub struct RunArgs {
     /// and DMA slot) on stderr; the exit status is the program's.
     #[arg(long)]
     pub check_races: bool,
+    /// Trace export, GDB stub.
+    #[command(flatten)]
+    pub debug: crate::debug_cmd::DebugArgs,
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {
@@ -180,6 +183,11 @@ pub fn build_config(a: &RunArgs) -> Result<Config, String> {
 
 /// Run `weft run`; returns the process exit status.
 pub fn run(a: &RunArgs) -> Result<i32, String> {
+    if a.sp2a.is_some() && a.debug.any() {
+        return Err(
+            "--trace-json, --vcd, --trace-from/to and --gdb are for the SIMT machine".into(),
+        );
+    }
     if let Some(n) = a.sp2a {
         if a.gif.is_some() || a.max_frames.is_some() || a.frames_every != 1 || a.check_races {
             return Err(
@@ -224,14 +232,22 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         m.add_observer(Box::new(checker));
         log
     });
+    let traces = crate::debug_cmd::attach(&mut m, &a.debug)?;
     let mut timing = cfg_timing.then(|| weft_timing::TimingModel::new(&m.cfg));
+    let konata = crate::debug_cmd::attach_timing(&m, timing.as_mut(), &traces, &a.debug)?;
     let end = match &mut timing {
+        Some(_) if a.debug.gdb.is_some() => {
+            return Err("--gdb runs the functional model: leave out --timing".into())
+        }
         Some(t) => t.run(&mut m, u64::MAX),
-        None => m.run(),
+        None => crate::debug_cmd::run(&mut m, &a.debug)?,
     };
     let _ = std::io::stdout().flush();
+    traces.close(&m)?;
+    crate::debug_cmd::close_konata(konata, &a.debug)?;
     let end = crate::frames::finish(frames.as_ref(), end, false)?;
     report_end(&end, "raise it with --max-cycles");
+    crate::debug_cmd::report_state(&end, &m, &a.debug);
     if let Some(log) = &races {
         let log = log.borrow();
         for r in log.iter() {

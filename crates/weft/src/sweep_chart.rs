@@ -136,13 +136,22 @@ where
     root.present().map_err(err)
 }
 
+/// A chart: file name, title, y-axis label, the value plotted, log scale.
+type Chart = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&JobResult) -> f64,
+    bool,
+);
+
 /// Write speedup.{png,svg} and cycles.{png,svg} into `out`.
 pub fn charts(out: &Path, results: &[JobResult]) -> Result<(), String> {
     register_font()?;
     let mut lanes: Vec<usize> = results.iter().map(|r| r.spec.lanes).collect();
     lanes.sort();
     lanes.dedup();
-    let charts: [(&str, &str, &str, fn(&JobResult) -> f64, bool); 2] = [
+    let charts: [Chart; 2] = [
         (
             "speedup",
             "Speedup over 1 warp × 1 thread",

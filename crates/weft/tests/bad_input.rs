@@ -156,30 +156,58 @@ fn programs_that_never_end_hit_the_bound() {
     );
 }
 
-#[test]
-fn deadlock_names_who_waits_on_what() {
-    fails(
-        &["run", "--warps", "2", &bad("deadlock.s")],
-        125,
-        &["deadlock", "warp 0", "barrier 0", "1 of 2"],
-        1,
+/// A deadlock (or a fault with --report-warps): the one line naming it first (every `want` in
+/// it), then the state of every warp (docs/debugging.md), and nothing else.
+fn fails_with_report(args: &[&str], code: i32, want: &[&str]) {
+    let (status, _, err) = weft(args);
+    assert_eq!(status, code, "weft {args:?}: stderr:\n{err}");
+    let mut lines = err.lines();
+    let first = lines.next().unwrap_or_default();
+    for w in want {
+        assert!(
+            first.contains(w),
+            "weft {args:?}: first line lacks `{w}`:\n{err}"
+        );
+    }
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.starts_with("machine state at cycle")),
+        "weft {args:?}: no machine state after the message:\n{err}"
+    );
+    assert!(
+        lines.all(|l| l.starts_with("  ")),
+        "weft {args:?}: only the indented report follows:\n{err}"
     );
 }
 
 #[test]
+fn deadlock_names_who_waits_on_what() {
+    fails_with_report(
+        &["run", "--warps", "2", &bad("deadlock.s")],
+        125,
+        &["deadlock", "warp 0", "barrier 0", "1 of 2"],
+    );
+}
+
+const FAULT_WORDS: [&str; 6] = [
+    "LOAD_FAULT",
+    "core 0",
+    "warp 0",
+    "lanes 0x1",
+    "pc 0x80000004",
+    "0x00000010",
+];
+
+#[test]
 fn faults_name_fault_core_warp_lanes_pc_address() {
-    fails(
-        &["run", &bad("fault.s")],
+    // One line on stderr (DESIGN §2.5) …
+    fails(&["run", &bad("fault.s")], 128 + 3, &FAULT_WORDS, 1);
+    // … and with --report-warps, every warp's state below it.
+    fails_with_report(
+        &["run", "--report-warps", &bad("fault.s")],
         128 + 3,
-        &[
-            "LOAD_FAULT",
-            "core 0",
-            "warp 0",
-            "lanes 0x1",
-            "pc 0x80000004",
-            "0x00000010",
-        ],
-        1,
+        &FAULT_WORDS,
     );
 }
 

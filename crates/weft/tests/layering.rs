@@ -19,11 +19,13 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-simt", 2),
     ("weft-cc", 3),
     ("weft-timing", 3),
+    ("weft-view", 3),
+    ("weft-gdb", 4),
     ("weft-difftest", 4),
     ("weft-runtime", 4),
     ("weft-runtime-c", 5),
     ("weft-vortex-rt", 5),
-    ("weft", 4),
+    ("weft", 5),
 ];
 
 #[test]

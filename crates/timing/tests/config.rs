@@ -1,0 +1,71 @@
+//! The one configuration file: the documented defaults (docs/configuration.md's example) are
+//! the code's defaults, a partial cache section keeps that cache's own defaults, the shipped
+//! files load, and impossible values are refused naming their key.
+
+use std::path::Path;
+use weft_simt::config::{SchedPolicy, WritePolicy};
+use weft_simt::Config;
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+#[test]
+fn the_documented_defaults_are_the_defaults() {
+    let doc = std::fs::read_to_string(root().join("docs/configuration.md")).unwrap();
+    let example = doc.split("## Example").nth(1).expect("an Example section");
+    let toml = example
+        .split("```toml")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a toml block");
+    let c = Config::from_toml(toml).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c, Config::default());
+}
+
+#[test]
+fn a_partial_section_keeps_its_own_caches_defaults() {
+    let c = Config::from_toml("[l2]\nenabled = true\n[l1]\nways = 4\n").unwrap();
+    assert!(c.l2.enabled);
+    assert_eq!(c.l2.size, Config::default().l2.size, "the L2's own size");
+    assert_eq!(c.l1.ways, 4);
+    assert_eq!(c.l1.line, 256);
+    let c = Config::from_toml(
+        "[pipeline]\nscheduler = \"two-level\"\n[l1]\nwrite_policy = \"write-back\"\n",
+    )
+    .unwrap();
+    assert_eq!(c.pipeline.scheduler, SchedPolicy::TwoLevel);
+    assert_eq!(c.l1.write_policy, WritePolicy::WriteBack);
+}
+
+#[test]
+fn the_shipped_configurations_load() {
+    for f in ["configs/vortex-paper.toml", "configs/warp-core.toml"] {
+        let text = std::fs::read_to_string(root().join(f)).unwrap();
+        let c = Config::from_toml(&text).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert!(c.timing, "{f}");
+    }
+}
+
+#[test]
+fn impossible_values_name_their_key() {
+    for (toml, key) in [
+        ("[l1]\nsize = 3000\n", "l1.size"),
+        ("[l1]\nline = 2\n", "l1.line"),
+        ("[icache]\nways = 3\n", "icache.ways"),
+        ("[l2]\nmshrs = 0\n", "l2.mshrs"),
+        ("[l1]\nsize = 256\nline = 256\nways = 2\n", "l1.size"),
+        ("[units.fdiv]\ninterval = 0\n", "units.fdiv.interval"),
+        ("[units.mul]\ncount = 33\n", "units.mul.count"),
+        ("[pipeline]\nactive_warps = 0\n", "pipeline.active_warps"),
+        ("[smem]\nbanks = 65\n", "smem.banks"),
+        ("[dram]\nmax_outstanding = 0\n", "dram.max_outstanding"),
+        ("[l1]\nenabled = false\n", "l1.enabled"),
+        ("[l2]\nenabled = true\nline = 128\n", "l2.line"),
+        ("[units.alu]\nlatencyy = 1\n", "latencyy"),
+        ("[pipeline]\nscheduler = \"round-robin\"\n", "round-robin"),
+    ] {
+        let e = Config::from_toml(toml).expect_err(toml).to_string();
+        assert!(e.contains(key), "{toml}: {e}");
+    }
+}
