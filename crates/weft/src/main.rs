@@ -31,7 +31,7 @@ enum Cmd {
     /// drawn by racing the display's beam; writes PNG frames and a GIF.
     Demo(demo_cmd::DemoArgs),
     /// Run a program on the functional SIMT model (or on Shader Processor v2a cores).
-    Run(run_cmd::RunArgs),
+    Run(Box<run_cmd::RunArgs>),
     /// Assemble GNU-style RISC-V assembly into an ELF executable.
     Asm {
         /// Assembly source.
