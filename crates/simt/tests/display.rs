@@ -566,3 +566,56 @@ fn check_races_reports_a_planted_overlap_and_nothing_on_a_clean_program() {
         );
     }
 }
+
+#[test]
+fn display_status_and_beam_x_follow_the_beam() {
+    // Lane 0 samples (cycle, DISP_STATUS, DISP_BEAM_X) 200 times, 37 cycles apart; the pixel
+    // clock runs at half the core clock (32 pixels over 64 cycles, 24 visible).
+    let src = "
+    .text
+    .globl _start
+_start:
+    li t1, 0xffffff40
+    la t3, out
+    li t4, 200
+1:  csrr t0, cycle
+    lw t2, 16(t1)
+    lw t5, 20(t1)
+    sw t0, 0(t3)
+    sw t2, 4(t3)
+    sw t5, 8(t3)
+    addi t3, t3, 12
+    li t6, 6
+2:  addi t6, t6, -1
+    bnez t6, 2b
+    addi t4, t4, -1
+    bnez t4, 1b
+    li t0, 0xffffff04
+    sw zero, 0(t0)
+    .data
+out: .zero 2400
+";
+    let mut cfg = config(1);
+    cfg.display.pixels_per_line = 32;
+    cfg.display.visible_pixels = 24;
+    let r = run_src(src, cfg);
+    assert_eq!(r.end, RunEnd::Exit(0));
+    let out = r.words("out", 600);
+    let mut seen = std::collections::BTreeSet::new();
+    for s in out.chunks(3) {
+        let (c, status, x) = (s[0] as u64, s[1], s[2]);
+        let line = ((c + 1) / 64 % 20) as u32;
+        let hx = ((c + 1) % 64 / 2) as u32;
+        let vblank = line >= 16;
+        let hblank = hx >= 24;
+        assert_eq!(
+            status,
+            line << 16 | (hblank as u32) << 1 | vblank as u32,
+            "status at cycle {}",
+            c + 1
+        );
+        assert_eq!(x, ((c + 2) % 64 / 2) as u32, "beam x at cycle {}", c + 2);
+        seen.insert((vblank, hblank));
+    }
+    assert_eq!(seen.len(), 4, "every combination of blanking was sampled");
+}
