@@ -619,3 +619,47 @@ out: .zero 2400
     }
     assert_eq!(seen.len(), 4, "every combination of blanking was sampled");
 }
+
+#[test]
+fn rows_outside_dram_are_black_and_counted() {
+    // DRAM is 1 MiB; the 16×8 RGBA framebuffer starts 4 rows before its end.
+    let src = "
+    .text
+    .globl _start
+_start:
+    li t1, 0xffffff40
+    li t2, 0x800fff00
+    sw t2, 0(t1)
+    li t2, 16
+    sw t2, 4(t1)
+    li t2, 8
+    sw t2, 8(t1)
+    li t2, 1
+    sw t2, 12(t1)
+    li t3, 0x800fff00
+    li t2, -1
+    li t4, 0x80100000
+1:  sw t2, 0(t3)
+    addi t3, t3, 4
+    bltu t3, t4, 1b
+    li a1, 2
+2:  csrr t2, display_frames
+    blt t2, a1, 2b
+    li t0, 0xffffff04
+    sw zero, 0(t0)
+";
+    let cfg = Config {
+        dram_size: 1 << 20,
+        ..config(1)
+    };
+    let mut m = machine(src, cfg);
+    let frames = Frames::default();
+    m.set_frame_sink(Box::new(frames.clone()));
+    assert_eq!(m.run(), RunEnd::Exit(0));
+    let frames = frames.0.borrow();
+    assert_eq!(frames.len(), 1);
+    let px = frames[0].picture.pixels();
+    assert!(px[..4 * 16].iter().all(|&p| p == 0x00ff_ffff));
+    assert!(px[4 * 16..].iter().all(|&p| p == 0));
+    assert_eq!(m.display().stats.bad_rows, 4);
+}
