@@ -19,6 +19,7 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-simt", 2),
     ("weft-cc", 3),
     ("weft-timing", 3),
+    ("weft-rtl-lockstep", 3),
     ("weft-view", 3),
     ("weft-gdb", 4),
     ("weft-difftest", 4),

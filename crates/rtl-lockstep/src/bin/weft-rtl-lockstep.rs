@@ -1,0 +1,47 @@
+//! `weft-rtl-lockstep PROGRAM... [--shape WxLxD] [--planted-bug]`: run each program on the
+//! RTL core (Verilator) and the functional model and compare them warp-instruction by
+//! warp-instruction; exit status 1 at the first difference, with both sides shown.
+
+use std::path::Path;
+use weft_rtl_lockstep::{lockstep, Shape};
+
+fn main() {
+    let mut shape = Shape::DEFAULT;
+    let mut bug = false;
+    let mut progs = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--planted-bug" => bug = true,
+            "--shape" => {
+                let v: Vec<usize> = args
+                    .next()
+                    .unwrap_or_default()
+                    .split('x')
+                    .filter_map(|x| x.parse().ok())
+                    .collect();
+                if v.len() != 3 {
+                    eprintln!("weft-rtl-lockstep: --shape wants WARPSxLANESxDEPTH, e.g. 4x8x8");
+                    std::process::exit(2);
+                }
+                shape = Shape {
+                    warps: v[0],
+                    lanes: v[1],
+                    depth: v[2],
+                };
+            }
+            _ => progs.push(a),
+        }
+    }
+    let mut bad = 0;
+    for p in &progs {
+        match lockstep(Path::new(p), shape, bug) {
+            Ok(a) => println!("{p}: {} warp-instructions agree, end `{}`", a.steps, a.end),
+            Err(e) => {
+                println!("{e}");
+                bad += 1;
+            }
+        }
+    }
+    std::process::exit(if bad > 0 { 1 } else { 0 });
+}

@@ -1,0 +1,416 @@
+//! Lockstep verification of the SystemVerilog core in `rtl/` against the functional model
+//! (`weft-simt`), which is the golden reference.
+//!
+//! The RTL runs under Verilator with the C++ testbench `rtl/tb/tb_core.cpp`, which prints one
+//! line per retired warp-instruction; [`model_trace`] runs the functional model on the same
+//! program with an [`Observer`] printing the same format from each [`StepRecord`]:
+//!
+//! ```text
+//! w<warp> pc=<pc> mask=<mask>[ x<rd>=<lane values>][ st<lane>@<addr>/<size>=<value>...]
+//!     ( next=<pc>/<mask> | fault=<code> )
+//! ```
+//!
+//! and a last line saying how the run ended (`exit N`, `halt`, `fault`). [`compare`] checks
+//! the two per warp (the RTL's round-robin scheduler issues in the model's order, but a
+//! per-warp comparison does not depend on that) and reports the first difference with the
+//! lines before it from both sides. The model runs in converge mode (`--reconv converge`):
+//! the RTL builds the table-free divergence mechanism (docs/rtl.md).
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::rc::Rc;
+use weft_simt::record::{AccessKind, Observer, RegFile, StepRecord};
+use weft_simt::{Config, Machine, Program, ReconvMode, RunEnd};
+
+/// DRAM base and the DRAM size both sides use.
+pub const DRAM_BASE: u32 = 0x8000_0000;
+/// 16 MiB: enough for every test program, small for the testbench.
+pub const DRAM_SIZE: u32 = 16 << 20;
+
+/// The core's shape: the RTL's parameters and the model's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Warps per core.
+    pub warps: usize,
+    /// Lanes per warp.
+    pub lanes: usize,
+    /// Divergence stack entries per warp.
+    pub depth: usize,
+}
+
+impl Shape {
+    /// The default core: 4 warps × 8 lanes, 8 stack entries.
+    pub const DEFAULT: Shape = Shape {
+        warps: 4,
+        lanes: 8,
+        depth: 8,
+    };
+}
+
+/// Something that stops a lockstep run before it compares anything.
+#[derive(Debug)]
+pub enum Error {
+    /// Verilator is not installed.
+    NoVerilator(String),
+    /// Building or running the testbench failed.
+    Tool(String),
+    /// The program cannot be loaded.
+    Program(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::NoVerilator(s) => write!(
+                f,
+                "verilator is not installed ({s}): install it (`apt-get install -y verilator`, \
+                 as .ci/run does); the RTL lockstep tests need Verilator 5"
+            ),
+            Error::Tool(s) | Error::Program(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The repository root (this crate is crates/rtl-lockstep).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The SystemVerilog sources and the testbench, in build order.
+pub fn sources() -> Vec<PathBuf> {
+    let r = repo_root().join("rtl");
+    vec![
+        r.join("weft_core.sv"),
+        r.join("weft_alu.sv"),
+        r.join("weft_div.sv"),
+        r.join("tb/tb_core.cpp"),
+    ]
+}
+
+/// Build (or reuse) the Verilator testbench for `shape`; `planted_bug` defines
+/// `WEFT_PLANTED_BUG`, the deliberate RTL bug the lockstep must catch. Returns the binary.
+/// A build is reused when it is newer than every source.
+pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
+    let v = Command::new("verilator")
+        .arg("--version")
+        .output()
+        .map_err(|e| Error::NoVerilator(e.to_string()))?;
+    if !v.status.success() {
+        return Err(Error::NoVerilator("`verilator --version` failed".into()));
+    }
+    let name = format!(
+        "w{}l{}d{}{}",
+        shape.warps,
+        shape.lanes,
+        shape.depth,
+        if planted_bug { "-bug" } else { "" }
+    );
+    let dir = repo_root().join("target/rtl").join(name);
+    let bin = dir.join("tb_core");
+    let srcs = sources();
+    let newest = srcs
+        .iter()
+        .filter_map(|p| p.metadata().and_then(|m| m.modified()).ok())
+        .max();
+    if let (Ok(m), Some(n)) = (bin.metadata().and_then(|m| m.modified()), newest) {
+        if m > n {
+            return Ok(bin);
+        }
+    }
+    // Build in a directory of this process's own and move it into place when done: tests run
+    // in parallel processes, and two of them may want the same build at once.
+    let tmp = dir.with_extension(format!("build-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| Error::Tool(format!("{}: {e}", tmp.display())))?;
+    let mut cmd = Command::new("verilator");
+    cmd.args([
+        "--cc",
+        "--exe",
+        "--build",
+        "-j",
+        "1",
+        "-Wall",
+        "--top-module",
+    ])
+    .arg("weft_core")
+    .arg(format!("-GWARPS={}", shape.warps))
+    .arg(format!("-GLANES={}", shape.lanes))
+    .arg(format!("-GDEPTH={}", shape.depth))
+    .arg("-Mdir")
+    .arg(&tmp)
+    .args(["-o", "tb_core"]);
+    if planted_bug {
+        cmd.arg("-DWEFT_PLANTED_BUG");
+    }
+    for s in &srcs {
+        cmd.arg(s.canonicalize().unwrap_or_else(|_| s.clone()));
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| Error::Tool(format!("verilator: {e}")))?;
+    if !out.status.success() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(Error::Tool(format!(
+            "verilator build failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    // A stale build is moved aside first; if another process put a fresh one in place
+    // meanwhile, the rename fails and that one is used.
+    let old = dir.with_extension(format!("old-{}", std::process::id()));
+    if std::fs::rename(&dir, &old).is_ok() {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    if std::fs::rename(&tmp, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    if !bin.is_file() {
+        return Err(Error::Tool(format!(
+            "{}: the build left no testbench",
+            bin.display()
+        )));
+    }
+    Ok(bin)
+}
+
+/// Load a program file (assembly or ELF).
+pub fn load(path: &Path) -> Result<Program, Error> {
+    weft_simt::load::load_file(path)
+        .map(|(p, _)| p)
+        .map_err(|e| Error::Program(e.to_string()))
+}
+
+/// The DRAM image of `prog` from [`DRAM_BASE`] (segments zero-filled to their memory size).
+pub fn dram_image(prog: &Program) -> Result<Vec<u8>, Error> {
+    let mut img = Vec::new();
+    for s in &prog.segments {
+        let end = s.addr as u64 + s.mem_size.max(s.data.len() as u32) as u64;
+        if s.addr < DRAM_BASE || end > DRAM_BASE as u64 + DRAM_SIZE as u64 {
+            return Err(Error::Program(format!(
+                "segment at {:#010x} is outside the testbench's {} MiB of DRAM",
+                s.addr,
+                DRAM_SIZE >> 20
+            )));
+        }
+        let off = (s.addr - DRAM_BASE) as usize;
+        let need = (end - DRAM_BASE as u64) as usize;
+        if img.len() < need {
+            img.resize(need, 0);
+        }
+        img[off..off + s.data.len()].copy_from_slice(&s.data);
+    }
+    Ok(img)
+}
+
+/// Run the RTL testbench `bin` on `prog` for at most `max_cycles` clock cycles; its trace.
+pub fn rtl_trace(bin: &Path, prog: &Program, max_cycles: u64) -> Result<String, Error> {
+    let img = dram_image(prog)?;
+    let dir = bin.parent().unwrap_or(Path::new("."));
+    let file = dir.join(format!("image-{}.bin", std::process::id()));
+    std::fs::write(&file, &img).map_err(|e| Error::Tool(format!("{}: {e}", file.display())))?;
+    let out = Command::new(bin)
+        .arg(&file)
+        .arg(format!("{:x}", prog.entry))
+        .arg(format!("{:x}", prog.tohost.unwrap_or(0)))
+        .arg(format!("{:x}", prog.fromhost.unwrap_or(0)))
+        .arg(format!("{max_cycles:x}"))
+        .arg(format!("{DRAM_SIZE:x}"))
+        .output()
+        .map_err(|e| Error::Tool(format!("{}: {e}", bin.display())));
+    let _ = std::fs::remove_file(&file);
+    let out = out?;
+    if !out.status.success() {
+        return Err(Error::Tool(format!(
+            "testbench failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The model's configuration for `shape`: converge mode, the testbench's DRAM.
+pub fn model_config(shape: Shape, max_cycles: u64) -> Config {
+    Config {
+        warps: shape.warps,
+        lanes: shape.lanes,
+        stack_depth: shape.depth,
+        reconv: ReconvMode::Converge,
+        dram_size: DRAM_SIZE,
+        max_cycles,
+        ..Config::default()
+    }
+}
+
+/// The trace line of one model step, in the testbench's format.
+pub fn line(r: &StepRecord) -> String {
+    let mut s = format!("w{} pc={:08x} mask={:08x}", r.warp, r.pc, r.mask);
+    if let Some(f) = &r.fault {
+        s += &format!(" fault={}", f.code.code());
+        return s;
+    }
+    let lanes = |mask: u32| (0..32usize).filter(move |l| mask >> l & 1 != 0);
+    if let Some(w) = r.writes.iter().find(|w| w.file == RegFile::X) {
+        let vals: Vec<String> = lanes(r.mask)
+            .map(|l| format!("{:x}", w.values.get(l).copied().unwrap_or(0)))
+            .collect();
+        s += &format!(" x{}={}", w.index, vals.join(","));
+    }
+    for a in r.mem.iter().filter(|a| a.kind == AccessKind::Store) {
+        let v = if r.inst.rs2 == 0 {
+            0
+        } else {
+            r.reads
+                .iter()
+                .find(|g| g.file == RegFile::X && g.index == r.inst.rs2)
+                .and_then(|g| g.values.get(a.lane as usize).copied())
+                .unwrap_or(0)
+        };
+        let v = if a.size >= 4 {
+            v
+        } else {
+            v & ((1u32 << (8 * a.size)) - 1)
+        };
+        s += &format!(" st{}@{:08x}/{}={:08x}", a.lane, a.addr, a.size, v);
+    }
+    s += &format!(" next={:08x}/{:08x}", r.next_pc, r.next_mask);
+    s
+}
+
+struct Lines(Rc<RefCell<String>>);
+
+impl Observer for Lines {
+    fn step(&mut self, _m: &Machine, r: &StepRecord) {
+        let mut b = self.0.borrow_mut();
+        b.push_str(&line(r));
+        b.push('\n');
+    }
+}
+
+/// Run the functional model on `prog`; its trace in the testbench's format.
+pub fn model_trace(prog: &Program, shape: Shape, max_cycles: u64) -> Result<String, Error> {
+    let mut m = Machine::new(model_config(shape, max_cycles), prog)
+        .map_err(|e| Error::Program(e.to_string()))?;
+    m.set_console(Box::new(std::io::sink()));
+    let buf = Rc::new(RefCell::new(String::new()));
+    m.add_observer(Box::new(Lines(buf.clone())));
+    let end = m.run();
+    let mut s = buf.borrow().clone();
+    match end {
+        RunEnd::Exit(c) => s += &format!("exit {c}\n"),
+        RunEnd::AllHalted | RunEnd::NoExit => s += "halt\n",
+        RunEnd::Fault(f) => {
+            if !s.lines().last().is_some_and(|l| l.contains(" fault=")) {
+                s += &format!(
+                    "w{} pc={:08x} mask={:08x} fault={}\n",
+                    f.warp,
+                    f.pc,
+                    f.lanes,
+                    f.code.code()
+                );
+            }
+            s += "fault\n";
+        }
+        RunEnd::CycleLimit(_) => s += "timeout\n",
+        RunEnd::Deadlock(d) => s += &format!("deadlock {d}\n"),
+    }
+    Ok(s)
+}
+
+/// What the comparison found.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Agreement {
+    /// Warp-instructions compared.
+    pub steps: usize,
+    /// The last line of both (how the run ended).
+    pub end: String,
+}
+
+/// Compare the model's trace with the RTL's, warp by warp. `Err` holds the report of the
+/// first difference: the warp, the step, both lines, and the lines before it on each side.
+pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
+    let split = |t: &str| {
+        let mut per: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut end = String::new();
+        for l in t.lines() {
+            match l.split_once(' ') {
+                Some((w, _)) if w.starts_with('w') && l.contains(" pc=") => {
+                    per.entry(w.to_string()).or_default().push(l.to_string())
+                }
+                _ => end = l.to_string(),
+            }
+        }
+        (per, end)
+    };
+    let (m, mend) = split(model);
+    let (r, rend) = split(rtl);
+    if let Some(u) = rtl.lines().find(|l| l.ends_with(" unsupported")) {
+        return Err(format!(
+            "the RTL met something it does not implement: {u}\n(the model's line there: {})",
+            model
+                .lines()
+                .find(|l| l.split(" mask=").next() == u.split(" mask=").next())
+                .unwrap_or("none")
+        ));
+    }
+    // The first difference in the RTL's order of retirement.
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut steps = 0;
+    for l in rtl.lines().chain(model.lines()) {
+        let Some((w, _)) = l.split_once(' ') else {
+            continue;
+        };
+        if !l.contains(" pc=") {
+            continue;
+        }
+        let k = *seen.get(w).unwrap_or(&0);
+        let mv = m.get(w).map(|v| v.as_slice()).unwrap_or(&[]);
+        let rv = r.get(w).map(|v| v.as_slice()).unwrap_or(&[]);
+        if k >= mv.len().max(rv.len()) {
+            continue;
+        }
+        let (a, b) = (mv.get(k), rv.get(k));
+        if a != b {
+            let ctx = |v: &[String]| {
+                v[k.saturating_sub(3)..k.min(v.len())]
+                    .iter()
+                    .map(|s| format!("    {s}\n"))
+                    .collect::<String>()
+            };
+            return Err(format!(
+                "first difference: warp {w}, its instruction #{k}\n  model: {}\n  rtl:   {}\n\
+                 before it (model):\n{}before it (rtl):\n{}",
+                a.map(|s| s.as_str()).unwrap_or("(no more instructions)"),
+                b.map(|s| s.as_str()).unwrap_or("(no more instructions)"),
+                ctx(mv),
+                ctx(rv)
+            ));
+        }
+        seen.insert(w.to_string(), k + 1);
+        steps += 1;
+    }
+    if mend != rend {
+        return Err(format!(
+            "every instruction agrees ({steps}) but the runs end differently: model `{mend}`, \
+             rtl `{rend}`"
+        ));
+    }
+    Ok(Agreement { steps, end: mend })
+}
+
+/// Build the RTL for `shape`, run both sides on the program at `path`, compare.
+pub fn lockstep(path: &Path, shape: Shape, planted_bug: bool) -> Result<Agreement, String> {
+    let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
+    let prog = load(path).map_err(|e| e.to_string())?;
+    let model = model_trace(&prog, shape, 1_000_000).map_err(|e| e.to_string())?;
+    // The RTL takes a few cycles per warp-instruction, more for memory (two per lane) and
+    // division (33): a bound from the model's count stops an RTL that went astray.
+    let steps = model.lines().count() as u64;
+    let bound = steps * (48 + 2 * shape.lanes as u64) + 10_000;
+    let rtl = rtl_trace(&bin, &prog, bound).map_err(|e| e.to_string())?;
+    compare(&model, &rtl).map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -1,0 +1,181 @@
+// tb_core.cpp -- Verilator testbench for weft_core: a DRAM model (byte-addressed, any
+// alignment, one-cycle latency), the core's shared-memory window as plain RAM, the console
+// and exit devices and HTIF tohost (as crates/mem does), and one text line per retired
+// warp-instruction in the format crates/rtl-lockstep compares with the functional model:
+//   w<warp> pc=<pc> mask=<mask>[ x<rd>=<v>,<v>...][ st<lane>@<addr>/<size>=<value>...]
+//       ( next=<pc>/<mask> | fault=<code> )
+// then one final line: "exit <code>", "halt", "fault", "unsupported" or "timeout".
+// Usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE  (numbers in hex, 0 = none)
+#include "Vweft_core.h"
+#include "verilated.h"
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+static const uint32_t DRAM_BASE = 0x80000000u, LOCAL_BASE = 0xff000000u, LOCAL_SIZE = 16384;
+static const uint32_t CONSOLE = 0xffffff00u, EXIT = 0xffffff04u, IO_PAGE = 0xffffff00u;
+
+struct Mem {
+    std::vector<uint8_t> dram, local;
+    uint32_t tohost = 0, fromhost = 0;
+    bool exited = false;
+    uint32_t exit_code = 0;
+    std::string console;
+
+    // Region and offset of [a, a+n), or nullptr (unmapped, or runs off the end).
+    uint8_t *at(uint32_t a, uint32_t n) {
+        if (a >= DRAM_BASE && (uint64_t)a - DRAM_BASE + n <= dram.size()) return &dram[a - DRAM_BASE];
+        if (a >= LOCAL_BASE && (uint64_t)a - LOCAL_BASE + n <= LOCAL_SIZE) return &local[a - LOCAL_BASE];
+        return nullptr;
+    }
+    uint32_t rd32(uint32_t a) {
+        uint8_t *p = at(a, 4);
+        return p ? (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) : 0;
+    }
+    void wr32(uint32_t a, uint32_t v) {
+        uint8_t *p = at(a, 4);
+        if (p) for (int i = 0; i < 4; i++) p[i] = v >> (8 * i);
+    }
+    bool load(uint32_t a, uint32_t n, uint32_t &v) {
+        if (a >= IO_PAGE) { v = 0; return (uint64_t)a + n <= 0x100000000ull; }
+        uint8_t *p = at(a, n);
+        if (!p) return false;
+        v = 0;
+        for (uint32_t i = 0; i < n; i++) v |= (uint32_t)p[i] << (8 * i);
+        return true;
+    }
+    bool store(uint32_t a, uint32_t n, uint32_t v) {
+        if (a == CONSOLE) { console.push_back((char)v); return true; }
+        if (a == EXIT && n == 4) { if (!exited) { exited = true; exit_code = v; } return true; }
+        if (a >= IO_PAGE) return false;
+        uint8_t *p = at(a, n);
+        if (!p) return false;
+        for (uint32_t i = 0; i < n; i++) p[i] = v >> (8 * i);
+        if (a >= DRAM_BASE && tohost) htif(a, n, v);
+        return true;
+    }
+    void htif(uint32_t a, uint32_t n, uint32_t v) {
+        if (fromhost) {
+            uint32_t hi = tohost + 4;
+            if (!((uint64_t)a < (uint64_t)hi + 4 && (uint64_t)hi < (uint64_t)a + n)) return;
+            uint64_t w = rd32(tohost) | (uint64_t)rd32(hi) << 32;
+            if (!w) return;
+            uint64_t dev = w >> 56, cmd = (w >> 48) & 0xff, pay = w & 0xffffffffffffull;
+            if (dev == 0 && cmd == 0) {
+                if ((pay & 1) && !exited) { exited = true; exit_code = (uint32_t)(pay >> 1); }
+                return;
+            }
+            wr32(tohost, 0);
+            wr32(hi, 0);
+            uint64_t resp = (dev == 1 && cmd == 1) ? (0x100 | (pay & 0xff)) : 0;
+            uint64_t ans = (w >> 48 << 48) | resp;
+            wr32(fromhost, (uint32_t)ans);
+            wr32(fromhost + 4, (uint32_t)(ans >> 32));
+            if (dev == 1 && cmd == 1) console.push_back((char)pay);
+        } else if (a <= tohost && tohost < a + n && v != 0) {
+            uint32_t w = rd32(tohost);
+            if ((w & 1) && !exited) { exited = true; exit_code = w >> 1; }
+        }
+    }
+};
+
+int main(int argc, char **argv) {
+    if (argc < 7) {
+        fprintf(stderr, "usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE\n");
+        return 2;
+    }
+    Mem m;
+    uint32_t entry = strtoul(argv[2], nullptr, 16);
+    m.tohost = strtoul(argv[3], nullptr, 16);
+    m.fromhost = strtoul(argv[4], nullptr, 16);
+    uint64_t max_cycles = strtoull(argv[5], nullptr, 16);
+    m.dram.assign(strtoul(argv[6], nullptr, 16), 0);
+    m.local.assign(LOCAL_SIZE, 0);
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) { fprintf(stderr, "tb_core: cannot open %s\n", argv[1]); return 2; }
+    size_t got = fread(m.dram.data(), 1, m.dram.size(), f);
+    fclose(f);
+    (void)got;
+
+    Verilated::commandArgs(argc, argv);
+    Vweft_core *top = new Vweft_core;
+    top->entry_pc = entry;
+    top->rst = 1;
+    top->mem_ack = 0;
+    for (int i = 0; i < 2; i++) { top->clk = 0; top->eval(); top->clk = 1; top->eval(); }
+    top->rst = 0;
+
+    bool pending = false, perr = false;
+    uint32_t prdata = 0;
+    std::string stores;
+    const int lanes = sizeof(top->rt_vals) / 4;
+    uint64_t cyc = 0;
+    const char *end = "timeout";
+    for (; cyc < max_cycles; cyc++) {
+        top->clk = 0;
+        top->eval();
+        // outputs of this cycle: a retired instruction
+        if (top->rt_valid) {
+            printf("w%u pc=%08x mask=%08x", top->rt_warp, top->rt_pc, top->rt_mask);
+            if (top->rt_unsupported) {
+                printf(" unsupported\nunsupported\n");
+                end = nullptr;
+                break;
+            }
+            if (top->rt_fault == 0) {
+                if (top->rt_wen) {
+                    printf(" x%u=", top->rt_rd);
+                    bool first = true;
+                    for (int l = 0; l < lanes; l++)
+                        if (top->rt_mask >> l & 1) {
+                            const uint32_t *v = (const uint32_t *)&top->rt_vals;
+                            printf("%s%x", first ? "" : ",", v[l]);
+                            first = false;
+                        }
+                }
+                printf("%s next=%08x/%08x\n", stores.c_str(), top->rt_next_pc, top->rt_next_mask);
+            } else {
+                printf(" fault=%u\nfault\n", top->rt_fault);
+                end = nullptr;
+                break;
+            }
+            stores.clear();
+            if (m.exited) { printf("exit %u\n", m.exit_code); end = nullptr; break; }
+        }
+        if (top->halted) { printf("halt\n"); end = nullptr; break; }
+        // memory: a request seen now is answered in the next cycle
+        bool ack_now = pending;
+        top->mem_ack = pending;
+        top->mem_err = perr;
+        top->mem_rdata = prdata;
+        pending = false;
+        if (top->mem_req && !ack_now) {
+            uint32_t n = 1u << top->mem_size, a = top->mem_addr;
+            if (top->mem_we) {
+                uint32_t v = n == 4 ? top->mem_wdata : top->mem_wdata & ((1u << (8 * n)) - 1);
+                perr = !m.store(a, n, v);
+                if (!perr) {
+                    char buf[64];
+                    snprintf(buf, sizeof buf, " st%u@%08x/%u=%08x", top->mem_lane, a, n, v);
+                    stores += buf;
+                }
+                prdata = 0;
+            } else {
+                perr = !m.load(a, n, prdata);
+                if (top->mem_fetch && a >= IO_PAGE) perr = true;   // no code in the I/O page
+            }
+            pending = true;
+        }
+        top->eval();
+        top->clk = 1;
+        top->eval();
+    }
+    if (end) printf("%s\n", end);
+    fprintf(stderr, "tb_core: %llu cycles\n", (unsigned long long)cyc);
+    if (!m.console.empty()) fprintf(stderr, "console: %s\n", m.console.c_str());
+    top->final();
+    delete top;
+    return 0;
+}
