@@ -8,6 +8,13 @@
 //!   writing 0 does nothing; reading returns the number of slots not yet finished (non-zero
 //!   while busy).
 //!
+//! The engine knows nothing about the memories at either end: [`DmaEngine::tick_with`] hands
+//! each dword move to a closure, and [`DmaEngine::write_reg_with`] lets the host check a
+//! triggered slot's ranges (the SIMT cores use byte addresses in DRAM for the far end;
+//! [`DmaEngine::tick`] and [`DmaEngine::write_reg`] are the Shader Processor's dword-addressed
+//! [`Framebuffer`] and local `[u32]`). [`DmaEngine::pending`] lists the slots not yet done,
+//! with how far the current one has got (race checking, and a timing model's view of the work).
+//!
 //! Timing: each slot costs `setup_cycles`, then one dword moves every `cycles_per_dword`
 //! cycles. Data moves one dword at a time as [`DmaEngine::tick`] is called, so a core that
 //! touches a buffer while the engine works on it sees the partial state (the seed's "silent
@@ -64,6 +71,18 @@ pub enum DmaError {
     /// A register index outside 0..=8.
     #[error("no DMA register {0}")]
     NoRegister(usize),
+    /// A slot's far range is refused by the host (not mapped, misaligned…).
+    #[error("DMA slot {slot}: far range 0x{addr:08X}+{count} dwords {why}")]
+    FarRange {
+        /// Slot number.
+        slot: usize,
+        /// Far start address as written.
+        addr: u32,
+        /// Dword count.
+        count: u32,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 /// Cycle costs of the engine.
@@ -99,17 +118,27 @@ pub struct DmaStats {
     pub busy_cycles: u64,
 }
 
+/// One latched slot: what a `DMA_CMD`/`DMA_FB_ADDR` pair said when the batch was triggered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Transfer {
-    local: u32,
-    fb: u32,
-    count: u32,
-    to_local: bool,
+pub struct Transfer {
+    /// The slot (0..4) it came from.
+    pub slot: usize,
+    /// Local dword address (`DMA_CMD` bits 0–15).
+    pub local: u32,
+    /// Far address as written (`DMA_FB_ADDR`); its unit is the host's (dwords for the
+    /// [`Framebuffer`], bytes for the SIMT cores).
+    pub fb: u32,
+    /// Dwords to move (`DMA_CMD` bits 16–27).
+    pub count: u32,
+    /// Direction: far → local (`DMA_CMD` bit 31 set).
+    pub to_local: bool,
 }
 
 impl Transfer {
-    fn decode(cmd: u32, fb: u32) -> Self {
+    /// Decode slot `slot`'s register pair.
+    pub fn decode(slot: usize, cmd: u32, fb: u32) -> Self {
         Transfer {
+            slot,
             local: cmd & 0xFFFF,
             fb,
             count: (cmd >> 16) & 0xFFF,
@@ -172,7 +201,8 @@ impl DmaEngine {
     }
 
     /// Write register `idx` (0..=8). Writing register 8 triggers; `local_len` and `fb_len`
-    /// bound the ranges the triggered slots may touch.
+    /// bound the ranges the triggered slots may touch (dwords of a local `[u32]` and of a
+    /// [`Framebuffer`]).
     pub fn write_reg(
         &mut self,
         idx: usize,
@@ -180,17 +210,50 @@ impl DmaEngine {
         local_len: usize,
         fb_len: usize,
     ) -> Result<(), DmaError> {
+        self.write_reg_with(idx, value, |t| {
+            if u64::from(t.local) + u64::from(t.count) > local_len as u64 {
+                return Err(DmaError::LocalRange {
+                    slot: t.slot,
+                    addr: t.local,
+                    count: t.count,
+                    len: local_len,
+                });
+            }
+            if u64::from(t.fb) + u64::from(t.count) > fb_len as u64 {
+                return Err(DmaError::FbRange {
+                    slot: t.slot,
+                    addr: t.fb,
+                    count: t.count,
+                    len: fb_len,
+                });
+            }
+            Ok(())
+        })
+    }
+
+    /// Write register `idx` (0..=8); a trigger (register 8) asks `check` about each slot it
+    /// starts, and starts none if any is refused.
+    pub fn write_reg_with(
+        &mut self,
+        idx: usize,
+        value: u32,
+        check: impl Fn(&Transfer) -> Result<(), DmaError>,
+    ) -> Result<(), DmaError> {
         match idx {
             i if i < DMA_REGS => {
                 self.regs[i] = value;
                 Ok(())
             }
-            DMA_STATUS_REG => self.trigger(value, local_len, fb_len),
+            DMA_STATUS_REG => self.trigger(value, check),
             i => Err(DmaError::NoRegister(i)),
         }
     }
 
-    fn trigger(&mut self, n: u32, local_len: usize, fb_len: usize) -> Result<(), DmaError> {
+    fn trigger(
+        &mut self,
+        n: u32,
+        check: impl Fn(&Transfer) -> Result<(), DmaError>,
+    ) -> Result<(), DmaError> {
         if self.busy() {
             return Err(DmaError::Busy);
         }
@@ -199,23 +262,8 @@ impl DmaEngine {
         }
         let mut batch = [None; DMA_SLOTS];
         for (slot, entry) in batch.iter_mut().enumerate().take(n as usize) {
-            let t = Transfer::decode(self.regs[2 * slot], self.regs[2 * slot + 1]);
-            if u64::from(t.local) + u64::from(t.count) > local_len as u64 {
-                return Err(DmaError::LocalRange {
-                    slot,
-                    addr: t.local,
-                    count: t.count,
-                    len: local_len,
-                });
-            }
-            if u64::from(t.fb) + u64::from(t.count) > fb_len as u64 {
-                return Err(DmaError::FbRange {
-                    slot,
-                    addr: t.fb,
-                    count: t.count,
-                    len: fb_len,
-                });
-            }
+            let t = Transfer::decode(slot, self.regs[2 * slot], self.regs[2 * slot + 1]);
+            check(&t)?;
             *entry = Some(t);
         }
         self.queue.extend(batch.into_iter().flatten());
@@ -228,8 +276,41 @@ impl DmaEngine {
         Ok(())
     }
 
+    /// The slots not yet finished, in the order they run, each with the dwords of it already
+    /// moved (only the first can have started).
+    pub fn pending(&self) -> impl Iterator<Item = (Transfer, u32)> + '_ {
+        self.queue
+            .iter()
+            .enumerate()
+            .map(|(k, t)| (*t, if k == 0 { self.done } else { 0 }))
+    }
+
+    /// Dwords still to move over all pending slots.
+    pub fn pending_dwords(&self) -> u64 {
+        self.pending()
+            .map(|(t, done)| u64::from(t.count - done.min(t.count)))
+            .sum()
+    }
+
     /// Advance one cycle, moving at most one dword between `local` and `fb`.
     pub fn tick(&mut self, local: &mut [u32], fb: &mut Framebuffer) {
+        self.tick_with(|t, i| {
+            let l = (t.local + i) as usize;
+            let f = u64::from(t.fb) + u64::from(i);
+            if t.to_local {
+                if let (Ok(v), Some(dst)) = (fb.read(f), local.get_mut(l)) {
+                    *dst = v;
+                }
+            } else if let Some(&v) = local.get(l) {
+                // Range was checked at trigger time; a failure here cannot happen.
+                let _ = fb.write(f, v);
+            }
+        });
+    }
+
+    /// Advance one cycle; when a dword is due, `mv(transfer, i)` moves dword `i` of the
+    /// current slot (the caller knows where its two ends are).
+    pub fn tick_with(&mut self, mv: impl FnOnce(&Transfer, u32)) {
         let Some(&t) = self.queue.front() else {
             return;
         };
@@ -243,30 +324,55 @@ impl DmaEngine {
             return;
         }
         if self.done < t.count {
-            let l = (t.local + self.done) as usize;
-            let f = u64::from(t.fb) + u64::from(self.done);
+            mv(&t, self.done);
             if t.to_local {
-                if let (Ok(v), Some(dst)) = (fb.read(f), local.get_mut(l)) {
-                    *dst = v;
-                }
                 self.stats.dwords_in += 1;
             } else {
-                if let Some(&v) = local.get(l) {
-                    // Range was checked at trigger time; a failure here cannot happen.
-                    let _ = fb.write(f, v);
-                }
                 self.stats.dwords_out += 1;
             }
             self.done += 1;
             self.wait_left = self.timing.cycles_per_dword - 1;
         }
         if self.done >= t.count {
-            self.queue.pop_front();
-            self.stats.transfers += 1;
-            self.done = 0;
-            self.wait_left = 0;
-            self.setup_left = self.timing.setup_cycles;
+            self.finish_slot();
         }
+    }
+
+    /// Move up to `max` dwords of the current slot at once, ignoring the engine's own
+    /// timing (for a host that paces the engine itself, e.g. by its DRAM model). Slots that
+    /// complete are retired; returns the dwords moved.
+    pub fn advance_with(&mut self, max: u32, mut mv: impl FnMut(&Transfer, u32)) -> u32 {
+        let mut moved = 0;
+        while moved < max {
+            let Some(&t) = self.queue.front() else {
+                break;
+            };
+            if self.done < t.count {
+                mv(&t, self.done);
+                if t.to_local {
+                    self.stats.dwords_in += 1;
+                } else {
+                    self.stats.dwords_out += 1;
+                }
+                self.done += 1;
+                moved += 1;
+            }
+            if self.done >= t.count {
+                self.finish_slot();
+            }
+        }
+        if !self.queue.is_empty() || moved > 0 {
+            self.stats.busy_cycles += 1;
+        }
+        moved
+    }
+
+    fn finish_slot(&mut self) {
+        self.queue.pop_front();
+        self.stats.transfers += 1;
+        self.done = 0;
+        self.wait_left = 0;
+        self.setup_left = self.timing.setup_cycles;
     }
 
     /// Run until idle (for hosts that do not model time). Returns the ticks taken.
@@ -380,5 +486,59 @@ mod tests {
         assert!(dma.busy());
         dma.drain(&mut local, &mut fb);
         assert_eq!(local, vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn pending_lists_slots_and_progress_and_advance_paces_externally() {
+        let mut local = [0u32; 16];
+        let far: Vec<u32> = (100..116).collect();
+        let mut dma = DmaEngine::new(DmaTiming {
+            setup_cycles: 0,
+            cycles_per_dword: 1,
+        });
+        dma.write_reg(0, cmd(0, 3, true), 16, 16).unwrap();
+        dma.write_reg(1, 4, 16, 16).unwrap();
+        dma.write_reg(2, cmd(8, 2, true), 16, 16).unwrap();
+        dma.write_reg(3, 0, 16, 16).unwrap();
+        dma.write_reg(8, 2, 16, 16).unwrap();
+        let p: Vec<_> = dma.pending().collect();
+        assert_eq!(p.len(), 2);
+        assert_eq!(
+            (p[0].0.slot, p[0].0.local, p[0].0.count, p[0].1),
+            (0, 0, 3, 0)
+        );
+        assert_eq!((p[1].0.slot, p[1].0.local, p[1].0.fb), (1, 8, 0));
+        assert_eq!(dma.pending_dwords(), 5);
+        let mut mv = |t: &Transfer, i: u32| {
+            local[(t.local + i) as usize] = far[(t.fb + i) as usize];
+        };
+        assert_eq!(dma.advance_with(2, &mut mv), 2);
+        assert_eq!(dma.pending().next().unwrap().1, 2);
+        assert_eq!(dma.pending_dwords(), 3);
+        assert_eq!(dma.advance_with(10, &mut mv), 3);
+        assert!(!dma.busy());
+        assert_eq!(&local[0..3], &[104, 105, 106]);
+        assert_eq!(&local[8..10], &[100, 101]);
+        assert_eq!(dma.stats().transfers, 2);
+    }
+
+    #[test]
+    fn a_refused_slot_starts_nothing() {
+        let mut dma = DmaEngine::new(DmaTiming::default());
+        dma.write_reg(2, cmd(0, 1, false), 8, 8).unwrap();
+        let r = dma.write_reg_with(8, 2, |t| {
+            if t.slot == 1 {
+                Err(DmaError::FarRange {
+                    slot: 1,
+                    addr: t.fb,
+                    count: t.count,
+                    why: "is refused".into(),
+                })
+            } else {
+                Ok(())
+            }
+        });
+        assert!(matches!(r, Err(DmaError::FarRange { slot: 1, .. })));
+        assert!(!dma.busy());
     }
 }

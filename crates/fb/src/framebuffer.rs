@@ -3,6 +3,7 @@
 //! Pixel format: `0x00RRGGBB` (the top byte is stored but ignored by PNG output). Address of
 //! pixel (x, y) is `y * width + x`. PNG output writes an 8-bit RGB image.
 
+#[cfg(feature = "png")]
 use std::path::Path;
 use thiserror::Error;
 
@@ -143,7 +144,8 @@ impl Framebuffer {
         out
     }
 
-    /// Write the picture as an RGB PNG file.
+    /// Write the picture as an RGB PNG file (feature `png`).
+    #[cfg(feature = "png")]
     pub fn write_png(&self, path: &Path) -> Result<(), FbError> {
         let err = |message: String| FbError::Png {
             path: path.display().to_string(),
@@ -183,6 +185,7 @@ mod tests {
         assert!(!fb.contains_range(u64::MAX, 2));
     }
 
+    #[cfg(feature = "png")]
     #[test]
     fn png_round_trip() {
         let mut fb = Framebuffer::new(3, 2).unwrap();

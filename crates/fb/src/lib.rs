@@ -9,5 +9,7 @@
 mod dma;
 mod framebuffer;
 
-pub use dma::{DmaEngine, DmaError, DmaStats, DmaTiming, DMA_REGS, DMA_SLOTS, DMA_STATUS_REG};
+pub use dma::{
+    DmaEngine, DmaError, DmaStats, DmaTiming, Transfer, DMA_REGS, DMA_SLOTS, DMA_STATUS_REG,
+};
 pub use framebuffer::{FbError, Framebuffer};

@@ -94,6 +94,15 @@ pub struct DisplayConfig {
     pub lines_per_frame: u32,
     /// Visible lines; vblank starts at this line and is when `display_frames` counts (480).
     pub visible_lines: u32,
+    /// Pixel clocks per line, blanking included (800 at 640×480@60). With
+    /// `cycles_per_line` it fixes the pixel clock relative to the core clock
+    /// (`pixels_per_line / cycles_per_line` pixels per core cycle).
+    pub pixels_per_line: u32,
+    /// Visible pixels per line (640); hblank is the rest of the line.
+    pub visible_pixels: u32,
+    /// The pixel clock in Hz (25 175 000 for 640×480@60): only used to give written
+    /// animations their real frame rate.
+    pub pixel_clock_hz: u32,
 }
 
 impl Default for DisplayConfig {
@@ -102,6 +111,40 @@ impl Default for DisplayConfig {
             cycles_per_line: 800,
             lines_per_frame: 525,
             visible_lines: 480,
+            pixels_per_line: 800,
+            visible_pixels: 640,
+            pixel_clock_hz: 25_175_000,
+        }
+    }
+}
+
+impl DisplayConfig {
+    /// Cycles per frame, blanking included.
+    pub fn cycles_per_frame(&self) -> u64 {
+        self.cycles_per_line as u64 * self.lines_per_frame as u64
+    }
+
+    /// Frames per second at the configured pixel clock.
+    pub fn frame_rate(&self) -> f64 {
+        self.pixel_clock_hz as f64 / (self.pixels_per_line as f64 * self.lines_per_frame as f64)
+    }
+}
+
+/// Each core's DMA engine (docs/display.md): its cost in the functional model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DmaConfig {
+    /// Cycles before a slot's first dword moves.
+    pub setup_cycles: u32,
+    /// Cycles per dword moved (at least 1).
+    pub cycles_per_dword: u32,
+}
+
+impl Default for DmaConfig {
+    fn default() -> Self {
+        DmaConfig {
+            setup_cycles: 8,
+            cycles_per_dword: 1,
         }
     }
 }
@@ -140,6 +183,8 @@ pub struct Config {
     pub require_exit: bool,
     /// Display timing.
     pub display: DisplayConfig,
+    /// DMA engines.
+    pub dma: DmaConfig,
     /// Run the cycle-level timing model (`weft-timing`) instead of one warp-instruction per
     /// core per cycle.
     pub timing: bool,
@@ -176,6 +221,7 @@ impl Default for Config {
             max_cycles: 0,
             require_exit: false,
             display: DisplayConfig::default(),
+            dma: DmaConfig::default(),
             timing: false,
             pipeline: PipelineConfig::default(),
             units: UnitsConfig::default(),
@@ -316,6 +362,41 @@ impl Config {
             1,
             self.display.lines_per_frame as u64 - 1,
             "1..lines_per_frame",
+        )?;
+        range(
+            "display.pixels_per_line",
+            self.display.pixels_per_line as u64,
+            1,
+            1 << 20,
+            "1..=2^20",
+        )?;
+        range(
+            "display.visible_pixels",
+            self.display.visible_pixels as u64,
+            1,
+            self.display.pixels_per_line as u64,
+            "1..=pixels_per_line",
+        )?;
+        range(
+            "display.pixel_clock_hz",
+            self.display.pixel_clock_hz as u64,
+            1,
+            u32::MAX as u64,
+            "1..=4294967295",
+        )?;
+        range(
+            "dma.setup_cycles",
+            self.dma.setup_cycles as u64,
+            0,
+            1 << 20,
+            "0..=2^20",
+        )?;
+        range(
+            "dma.cycles_per_dword",
+            self.dma.cycles_per_dword as u64,
+            1,
+            1 << 20,
+            "1..=2^20",
         )?;
         if !self.local_mem_size.is_multiple_of(4) {
             return Err(ConfigError::Range {

@@ -52,6 +52,7 @@ impl Machine {
         local: bool,
     ) -> Result<u32, Trap> {
         let cycle = self.cycle;
+        let frames = self.io.display.frames[c];
         let cfg = &self.cfg;
         let core = &mut self.cores[c];
         let active = core.active_mask();
@@ -123,19 +124,9 @@ impl Machine {
                 let d = cfg.display;
                 ((cycle / d.cycles_per_line as u64) % d.lines_per_frame as u64) as u32
             }
-            n::DISPLAY_FRAMES => {
-                // vblank k starts at cycle k·F + V. A core has had an active warp at every
-                // cycle since reset (warps cannot be started from outside the core), so every
-                // vblank so far counts.
-                let d = cfg.display;
-                let f = d.cycles_per_line as u64 * d.lines_per_frame as u64;
-                let v = d.cycles_per_line as u64 * d.visible_lines as u64;
-                if cycle < v {
-                    0
-                } else {
-                    ((cycle - v) / f + 1) as u32
-                }
-            }
+            // Counted by the display controller at each vblank while a warp of the core was
+            // started (display.rs).
+            n::DISPLAY_FRAMES => frames as u32,
             n::CYCLE_LO => {
                 if local {
                     warp.csr.cycle_hi_latch = (cycle >> 32) as u32;

@@ -17,6 +17,10 @@ impl Machine {
         if !warp.is_running() || self.exit.is_some() || self.fault.is_some() {
             return false;
         }
+        // The display and the DMA engines catch up first, as at the start of any cycle.
+        if self.cycle >= self.io.next_event {
+            self.io_advance();
+        }
         self.step(c, w);
         self.cycle += 1;
         true

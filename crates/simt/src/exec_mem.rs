@@ -21,6 +21,9 @@ impl Machine {
         size: u32,
         v: u32,
     ) -> Result<(), Trap> {
+        if addr >= crate::io::IO_DISPLAY && crate::io::is_device(addr) {
+            return self.io_store(c, addr, size, v);
+        }
         match self
             .mem
             .store(c, addr, size, v)
@@ -73,7 +76,7 @@ impl Issue<'_> {
         if fp {
             crate::exec_fp::use_fp(warp)?;
         }
-        let mem = &self.m.mem;
+        let (mem, io, cycle) = (&self.m.mem, &self.m.io, self.m.cycle);
         let base = warp.x[i.rs1 as usize];
         // The lanes' values gather in a copy of rd, written back once all have loaded: a load
         // in which some lane faults writes no register (the trap is precise).
@@ -89,6 +92,10 @@ impl Issue<'_> {
                     out[l] = v;
                     continue;
                 }
+            }
+            if addr >= crate::io::IO_DISPLAY && crate::io::is_device(addr) {
+                out[l] = crate::io::load(io, cycle, c, addr, size)?;
+                continue;
             }
             match mem.load(c, addr, size) {
                 Ok(v) => {

@@ -7,7 +7,8 @@
 //! stack), `control` (branches, jumps and reconvergence), [`ipdom`] (Vortex's IPDOM stack),
 //! [`warp`] (architectural state), `exec` (issue and the SIMT instructions), `fast` (the
 //! per-lane-count handlers the decoded cache holds), `exec_mem` (loads, stores, atomics),
-//! `exec_fp` (floating point), `csr` (CSR behaviour), [`machine`] (scheduling, loading, barriers),
+//! `exec_fp` (floating point), `csr` (CSR behaviour), [`display`] (the display controller),
+//! [`dma`] (each core's DMA engine and the race checker), [`io`] (their registers), [`machine`] (scheduling, loading, barriers),
 //! [`stats`] (the report), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
 
 mod barriers;
@@ -17,11 +18,14 @@ mod control;
 mod csr;
 mod debug;
 mod device;
+pub mod display;
 pub mod divergence;
+pub mod dma;
 mod exec;
 mod exec_fp;
 mod exec_mem;
 mod fast;
+pub mod io;
 pub mod ipdom;
 pub mod kmu;
 pub mod lane;
@@ -35,8 +39,10 @@ pub mod vortex;
 pub mod vxbin;
 pub mod warp;
 
-pub use config::{Config, ConfigError, Profile, ReconvMode};
+pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
+pub use display::{Frame, FrameSink};
 pub use divergence::Reconv;
+pub use dma::{DmaSlot, Race, RaceChecker, RaceLog};
 pub use machine::{FaultInfo, LoadError, Machine, Program, RunEnd, Segment};
 pub use record::{Observer, StepRecord};
 pub use stats::Report;

@@ -179,6 +179,8 @@ pub struct Machine {
     pub(crate) full_mask: u32,
     /// Vortex profile: the KMU, its CTA dispatchers and the CTA CSRs.
     pub(crate) kmu: Option<Box<crate::kmu::Kmu>>,
+    /// The display controller and the DMA engines (kept across [`Machine::restart`]).
+    pub(crate) io: crate::io::Io,
 }
 
 impl Machine {
@@ -200,6 +202,7 @@ impl Machine {
         let cores = Self::reset_cores(&cfg, prog.entry);
         let stats = Stats::new(&cfg);
         let cfg_full = cfg.full_mask();
+        let cfg_io = cfg.clone();
         let mut m = Machine {
             global_barriers: vec![Barrier::default(); barrier_slots(&cfg)],
             cfg,
@@ -217,6 +220,7 @@ impl Machine {
             stats,
             full_mask: cfg_full,
             kmu: None,
+            io: crate::io::Io::new(&cfg_io),
         };
         if m.cfg.profile == crate::config::Profile::Vortex {
             crate::vortex::reset(&mut m)?;
@@ -391,11 +395,16 @@ impl Machine {
         self.finish_run(end)
     }
 
-    /// Work at the start of each cycle before any warp issues: the Vortex KMU places waiting
+    /// Work at the start of each cycle before any warp issues: the display's line starts
+    /// and vblanks and the DMA engines' progress (for every cycle since the last call, so a
+    /// driver may skip cycles in which nothing issues), and the Vortex KMU places waiting
     /// CTAs on free warps. Returns true if warps may have been started (a driver with its
     /// own cycle loop then looks at the warps' states again).
     #[inline]
     pub fn begin_cycle(&mut self) -> bool {
+        if self.cycle >= self.io.next_event {
+            self.io_advance();
+        }
         if self.kmu_busy() {
             self.dispatch_ctas();
             return true;
@@ -413,7 +422,7 @@ impl Machine {
         if let Some(f) = &self.fault {
             return Some(RunEnd::Fault(f.clone()));
         }
-        if self.cycle >= bound {
+        if self.cycle >= bound || self.io.display.stop {
             return Some(RunEnd::CycleLimit(self.cycle));
         }
         None

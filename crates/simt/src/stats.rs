@@ -71,6 +71,20 @@ pub struct Report {
     pub classes: BTreeMap<String, u64>,
     pub mnemonics: BTreeMap<String, u64>,
     pub per_warp: Vec<WarpReport>,
+    /// The display controller's counters.
+    pub display: crate::display::DisplayStats,
+    /// The DMA engines' counters, summed over the cores.
+    pub dma: DmaReport,
+}
+
+/// DMA figures in the report (all cores).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct DmaReport {
+    pub triggers: u64,
+    pub transfers: u64,
+    pub words_in: u64,
+    pub words_out: u64,
+    pub busy_cycles: u64,
 }
 
 fn ratio(a: u64, b: u64) -> f64 {
@@ -144,6 +158,16 @@ impl Machine {
             classes,
             mnemonics,
             per_warp,
+            display: self.io.display.stats,
+            dma: (0..self.cfg.cores).fold(DmaReport::default(), |mut r, c| {
+                let d = self.dma_stats(c);
+                r.triggers += d.triggers;
+                r.transfers += d.transfers;
+                r.words_in += d.dwords_in;
+                r.words_out += d.dwords_out;
+                r.busy_cycles += d.busy_cycles;
+                r
+            }),
         }
     }
 }
@@ -178,6 +202,28 @@ impl Report {
         ];
         for (k, v) in rows {
             let _ = writeln!(s, "  {k:<28} {v:>14}");
+        }
+        let d = &self.display;
+        if d.frames_captured > 0 || self.dma.triggers > 0 {
+            let _ = writeln!(
+                s,
+                "  {:<28} {:>14}",
+                "frames scanned / captured",
+                format!("{} / {}", d.frames_scanned, d.frames_captured)
+            );
+            let m = &self.dma;
+            let _ = writeln!(
+                s,
+                "  {:<28} {:>14}",
+                "DMA triggers / slots",
+                format!("{} / {}", m.triggers, m.transfers)
+            );
+            let _ = writeln!(
+                s,
+                "  {:<28} {:>14}",
+                "DMA words in / out",
+                format!("{} / {}", m.words_in, m.words_out)
+            );
         }
         let _ = writeln!(s, "  instruction classes:");
         for (k, v) in &self.classes {

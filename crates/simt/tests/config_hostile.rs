@@ -22,6 +22,11 @@ const KEYS: &[&str] = &[
     "display.cycles_per_line",
     "display.lines_per_frame",
     "display.visible_lines",
+    "display.pixels_per_line",
+    "display.visible_pixels",
+    "display.pixel_clock_hz",
+    "dma.setup_cycles",
+    "dma.cycles_per_dword",
 ];
 
 const VALUES: &[&str] = &[

@@ -238,6 +238,7 @@ fn scanline_and_display_frames_follow_the_display_timing() {
         cycles_per_line: 10,
         lines_per_frame: 6,
         visible_lines: 4,
+        ..Default::default()
     };
     let r = run_src(&src, c);
     assert_eq!(r.end, RunEnd::Exit(0));

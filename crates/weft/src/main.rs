@@ -6,6 +6,8 @@ mod bench_cmd;
 mod cc_cmd;
 mod config_set;
 mod debug_cmd;
+mod demo_cmd;
+mod frames;
 mod run_cmd;
 mod sp2a_cmd;
 mod sweep_chart;
@@ -26,8 +28,11 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// The demo: a Mandelbrot zoom rendered by the GPU through its DMA engine over a lake
+    /// drawn by racing the display's beam; writes PNG frames and a GIF.
+    Demo(demo_cmd::DemoArgs),
     /// Run a program on the functional SIMT model (or on Shader Processor v2a cores).
-    Run(run_cmd::RunArgs),
+    Run(Box<run_cmd::RunArgs>),
     /// Record a run step by step into one self-contained HTML page (warps, lanes, divergence
     /// stacks, registers) to step forward and back through in a browser.
     View(view_cmd::ViewArgs),
@@ -94,6 +99,7 @@ fn reconv(input: &std::path::Path, embed: Option<&std::path::Path>) -> Result<i3
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match &cli.cmd {
+        Cmd::Demo(a) => demo_cmd::demo(a),
         Cmd::Run(a) => run_cmd::run(a),
         Cmd::View(a) => view_cmd::view(a),
         Cmd::Asm { input, output } => asm_cmd::asm(input, output),

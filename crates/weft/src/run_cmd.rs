@@ -69,9 +69,23 @@ pub struct RunArgs {
     /// Run N Shader Processor v2a cores over one framebuffer instead of the SIMT machine.
     #[arg(long, value_name = "N")]
     pub sp2a: Option<usize>,
-    /// (with --sp2a) write the framebuffer as PNG into DIR.
+    /// Write each frame the display scans as DIR/frameNNNNN.png (with --sp2a: each FRAME
+    /// write and the final framebuffer).
     #[arg(long, value_name = "DIR")]
     pub frames: Option<PathBuf>,
+    /// Write the scanned frames as an animated GIF, at the display's frame rate.
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    /// Write only every Nth scanned frame (to --frames and --gif).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub frames_every: u64,
+    /// End the run (exit status 0) once N frames have been written.
+    #[arg(long, value_name = "N")]
+    pub max_frames: Option<u64>,
+    /// Report every warp access that overlaps a DMA transfer in flight (instruction, warp
+    /// and DMA slot) on stderr; the exit status is the program's.
+    #[arg(long)]
+    pub check_races: bool,
     /// Trace export, GDB stub.
     #[command(flatten)]
     pub debug: crate::debug_cmd::DebugArgs,
@@ -207,6 +221,12 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         );
     }
     if let Some(n) = a.sp2a {
+        if a.gif.is_some() || a.max_frames.is_some() || a.frames_every != 1 || a.check_races {
+            return Err(
+                "--gif, --frames-every, --max-frames and --check-races are for the SIMT machine, not --sp2a"
+                    .into(),
+            );
+        }
         return crate::sp2a_cmd::run_sp2a(
             n,
             &a.program,
@@ -217,10 +237,17 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
             a.trace,
         );
     }
-    if a.frames.is_some() {
-        return Err("--frames is only meaningful with --sp2a".into());
-    }
     let cfg = build_config(a)?;
+    let frame_opts = crate::frames::FrameOptions {
+        dir: a.frames.clone(),
+        gif: a.gif.clone(),
+        every: a.frames_every,
+        max: a.max_frames,
+        fps: cfg.display.frame_rate(),
+    };
+    if !frame_opts.any() && (a.max_frames.is_some() || a.frames_every != 1) {
+        return Err("--frames-every and --max-frames need --frames or --gif".into());
+    }
     let (prog, source) = load_program(&a.program)?;
     let (cfg_profile, cfg_reconv, cfg_timing) = (cfg.profile, cfg.reconv, cfg.timing);
     let mut m = Machine::new(cfg, &prog).map_err(|e| format!("{}: {e}", a.program.display()))?;
@@ -231,6 +258,12 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     } else if a.trace {
         m.set_trace(Box::new(std::io::BufWriter::new(std::io::stderr())));
     }
+    let frames = crate::frames::attach(&mut m, frame_opts)?;
+    let races = a.check_races.then(|| {
+        let (checker, log) = weft_simt::RaceChecker::new();
+        m.add_observer(Box::new(checker));
+        log
+    });
     let traces = crate::debug_cmd::attach(&mut m, &a.debug)?;
     let mut timing = cfg_timing.then(|| weft_timing::TimingModel::new(&m.cfg));
     let konata = crate::debug_cmd::attach_timing(&m, timing.as_mut(), &traces, &a.debug)?;
@@ -244,8 +277,20 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     let _ = std::io::stdout().flush();
     traces.close(&m)?;
     crate::debug_cmd::close_konata(konata, &a.debug)?;
+    let end = crate::frames::finish(frames.as_ref(), end, false)?;
     report_end(&end, "raise it with --max-cycles");
     crate::debug_cmd::report_state(&end, &m, &a.debug);
+    if let Some(log) = &races {
+        let log = log.borrow();
+        for r in log.iter() {
+            eprintln!("weft: {r}");
+        }
+        eprintln!(
+            "weft: --check-races: {} overlap{} of warp accesses with DMA transfers in flight",
+            log.len(),
+            if log.len() == 1 { "" } else { "s" }
+        );
+    }
     let report = m.report();
     let timing_report = timing.as_ref().map(|t| t.report(&m));
     if a.stats {
