@@ -120,6 +120,11 @@ impl Machine {
         }
     }
 
+    /// Is core `c`'s DMA engine busy (cheap, unlike [`Machine::dma_pending`])?
+    pub fn dma_busy(&self, c: usize) -> bool {
+        self.io.dma.engines.get(c).is_some_and(|e| e.busy())
+    }
+
     /// DMA counters of core `c`.
     pub fn dma_stats(&self, c: usize) -> weft_fb::DmaStats {
         self.io

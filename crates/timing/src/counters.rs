@@ -157,6 +157,7 @@ impl TimingReport {
             memory.smem_bank_conflicts += m.smem_bank_conflicts;
             memory.io_accesses += m.io_accesses;
             memory.atomics += m.atomics;
+            memory.dma_bytes += m.dma_bytes;
             memory.dram_read_bytes += m.dram_read_bytes;
             memory.dram_write_bytes += m.dram_write_bytes;
         }
@@ -230,6 +231,9 @@ impl TimingReport {
             "  shared memory     {:>12} accesses, {} bank-conflict cycles",
             m.smem_accesses, m.smem_bank_conflicts
         );
+        if m.dma_bytes > 0 {
+            let _ = writeln!(s, "  DMA               {:>12} bytes moved", m.dma_bytes);
+        }
         let _ = writeln!(
             s,
             "  DRAM              {:>12} bytes read, {} written ({:.2} bytes/cycle)",

@@ -34,6 +34,9 @@ use weft_simt::record::{memory_access, operands_of, DivEvents, Issued, Operands,
 use weft_simt::warp::WarpState;
 use weft_simt::{Config, Machine, RunEnd};
 
+/// Bytes a DMA engine moves per burst.
+pub const DMA_BURST: u32 = 64;
+
 /// A functional unit kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Unit {
@@ -157,6 +160,8 @@ pub struct TimingModel {
     rec: Issued,
     order: Vec<usize>,
     observers: Vec<Box<dyn TimingObserver>>,
+    /// Per core, the DMA burst in flight: words it moves, and the cycle it is done.
+    dma: Vec<Option<(u32, u64)>>,
     /// Per core, the run of lost slots in progress (for observers): reason and first cycle.
     stall_runs: Vec<Option<(Why, u64)>>,
 }
@@ -212,6 +217,7 @@ impl TimingModel {
             rec: Issued::default(),
             order: Vec::with_capacity(32),
             observers: Vec::new(),
+            dma: vec![None; cfg.cores],
             stall_runs: vec![None; cfg.cores],
         }
     }
@@ -250,6 +256,8 @@ impl TimingModel {
     pub fn run(&mut self, m: &mut Machine, max_cycles: u64) -> RunEnd {
         let bound = m.cfg.cycle_bound().min(max_cycles);
         self.resync(m);
+        // The DMA engines move words when the memory system has moved them (below).
+        m.set_dma_paced(true);
         let end = loop {
             if let Some(end) = m.ended(bound) {
                 break end;
@@ -259,7 +267,7 @@ impl TimingModel {
                 self.transitions(m, now);
             }
             let mut issued = false;
-            let mut next_change = u64::MAX;
+            let mut next_change = self.dma_cycle(m, now);
             let watched = !self.observers.is_empty();
             for c in 0..self.cores.len() {
                 match self.cycle_core(m, c, now) {
@@ -301,6 +309,36 @@ impl TimingModel {
             self.close_stall_runs(m.cycle);
         }
         m.finish_run(end)
+    }
+
+    /// The DMA engines at `now`: a burst whose DRAM transfer is done moves its words, and an
+    /// engine with work and no burst in flight starts the next (up to [`DMA_BURST`] bytes of
+    /// its current slot, through the L2 or to DRAM, competing with the cores' misses).
+    /// Returns the cycle the next burst completes (`u64::MAX` if none is in flight).
+    fn dma_cycle(&mut self, m: &mut Machine, now: u64) -> u64 {
+        let mut next = u64::MAX;
+        for c in 0..self.dma.len() {
+            if let Some((words, done)) = self.dma[c] {
+                if now < done {
+                    next = next.min(done);
+                    continue;
+                }
+                m.dma_advance(c, words.max(1));
+                self.dma[c] = None;
+            }
+            if !m.dma_busy(c) {
+                continue;
+            }
+            let Some(s) = m.dma_pending(c).into_iter().next() else {
+                continue;
+            };
+            let bytes = s.bytes_left().min(DMA_BURST);
+            let addr = s.global.0.wrapping_add(s.bytes_done);
+            let done = self.mem.dma(c, addr, bytes, now, !s.to_local).max(now + 1);
+            self.dma[c] = Some((bytes / 4, done));
+            next = next.min(done);
+        }
+        next
     }
 
     /// Bring the warps' timing state in line with the machine at the start of a run (the

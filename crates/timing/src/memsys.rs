@@ -55,6 +55,8 @@ pub struct MemStats {
     pub io_accesses: u64,
     /// Atomic operations (performed at the L2, or at memory without one).
     pub atomics: u64,
+    /// Bytes the core's DMA engine moved (each way).
+    pub dma_bytes: u64,
     /// Bytes DRAM read for this core.
     pub dram_read_bytes: u64,
     /// Bytes DRAM wrote for this core.
@@ -164,6 +166,14 @@ impl MemSys {
                 l2.filled(l2_line, fill)
             }
         }
+    }
+
+    /// A DMA burst of core `c`: `bytes` at DRAM address `addr`, read (`write` false: DRAM to
+    /// shared memory) or written, requested at `t`, past the L1 (through the L2 if there is
+    /// one). Returns when it is done.
+    pub fn dma(&mut self, c: usize, addr: u32, bytes: u32, t: u64, write: bool) -> u64 {
+        self.cores[c].stats.dma_bytes += bytes as u64;
+        self.below(c, addr, bytes, t, write)
     }
 
     /// The I-cache line holding `pc`.

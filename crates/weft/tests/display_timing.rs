@@ -207,3 +207,30 @@ fn a_dma_program_leaves_the_same_memory_under_both_models() {
     }
     assert_eq!(results[0], results[1]);
 }
+
+/// Under the timing model the DMA engine's words go through the memory system: every byte is
+/// counted once, and a narrower DRAM channel makes the transfers (and the program waiting on
+/// them) take longer, at least the bytes over the channel's width.
+#[test]
+fn dma_takes_time_and_bandwidth_in_the_timing_model() {
+    let mut cycles = Vec::new();
+    for bpc in [1u32, 16] {
+        let mut cfg = Config {
+            timing: true,
+            ..config()
+        };
+        cfg.dram.bytes_per_cycle = bpc;
+        let mut m = machine(DMA, &cfg);
+        let mut t = weft_timing::TimingModel::new(&m.cfg);
+        assert_eq!(t.run(&mut m, u64::MAX), RunEnd::Exit(0));
+        let r = t.report(&m);
+        // 40 + 24 words out to DRAM, 64 words back in.
+        assert_eq!(r.memory.dma_bytes, 4 * (40 + 24 + 64));
+        assert!(r.memory.dram_write_bytes >= 4 * (40 + 24));
+        if bpc == 1 {
+            assert!(r.cycles >= 4 * 128, "{} cycles", r.cycles);
+        }
+        cycles.push(r.cycles);
+    }
+    assert!(cycles[0] > cycles[1] + 300, "{cycles:?}");
+}
