@@ -14,42 +14,13 @@ use weft_simt::{Config, Device, Machine, Profile, Program, ReconvMode, RunEnd};
 pub struct RunArgs {
     /// Program: an ELF executable, a Vortex `.vxbin` image or an assembly source file.
     pub program: PathBuf,
-    /// Machine conventions: weft (default) or vortex (Vortex v3.0 standalone kernels: its
-    /// memory map, console rings, exit word and 1 × 4 × 4 defaults). Precedence: the
-    /// profile's defaults, then the --config file, then the other flags.
-    #[arg(long, value_parser = parse_profile)]
-    pub profile: Option<Profile>,
-    /// Number of cores.
-    #[arg(long)]
-    pub cores: Option<usize>,
-    /// Warps per core.
-    #[arg(long)]
-    pub warps: Option<usize>,
-    /// Lanes (threads) per warp.
-    #[arg(long)]
-    pub lanes: Option<usize>,
-    /// Machine configuration file (TOML); flags override it.
-    #[arg(long, value_name = "FILE.toml")]
-    pub config: Option<PathBuf>,
-    /// Reconvergence mechanism: table (post-dominator table and converge), converge (only
-    /// converge instructions), follow-last (Vortex fidelity: divergent branches follow the
-    /// last active lane).
-    #[arg(long, value_parser = parse_reconv)]
-    pub reconv: Option<ReconvMode>,
-    /// Divergence stack depth per warp.
-    #[arg(long)]
-    pub stack_depth: Option<usize>,
-    /// Stop after this many cycles (exit status 124).
-    #[arg(long)]
-    pub max_cycles: Option<u64>,
+    /// The machine: profile, shape, configuration file and keys.
+    #[command(flatten)]
+    pub machine: MachineArgs,
     /// Run the cycle-level timing model (docs/timing.md) instead of one warp-instruction per
     /// core per cycle; the same as `timing = true` in the configuration.
     #[arg(long)]
     pub timing: bool,
-    /// Set any configuration key, as in the TOML file (`--set l1.size=32768 --set
-    /// pipeline.scheduler=gto`); applied after --config and before the other flags.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
     /// The program must end through the exit word (or HTIF tohost): if every warp halts
     /// without it, report that and exit with status 3.
     #[arg(long)]
@@ -139,53 +110,64 @@ fn warn_needs(path: &Path) {
     }
 }
 
-/// The machine flags `weft run` shares with `weft view`.
-pub struct MachineFlags<'a> {
+/// The machine flags `weft run` shares with `weft view`: profile, shape, configuration file
+/// and keys, reconvergence, stack depth, cycle bound.
+#[derive(Args, Debug, Default)]
+pub struct MachineArgs {
+    /// Machine conventions: weft (default) or vortex (Vortex v3.0 standalone kernels: its
+    /// memory map, console rings, exit word and 1 × 4 × 4 defaults). Precedence: the
+    /// profile's defaults, then the --config file, then the other flags.
+    #[arg(long, value_parser = parse_profile)]
     pub profile: Option<Profile>,
+    /// Number of cores.
+    #[arg(long)]
     pub cores: Option<usize>,
+    /// Warps per core.
+    #[arg(long)]
     pub warps: Option<usize>,
+    /// Lanes (threads) per warp.
+    #[arg(long)]
     pub lanes: Option<usize>,
-    pub config: Option<&'a Path>,
+    /// Machine configuration file (TOML); flags override it.
+    #[arg(long, value_name = "FILE.toml")]
+    pub config: Option<PathBuf>,
+    /// Reconvergence mechanism: table (post-dominator table and converge), converge (only
+    /// converge instructions), follow-last (Vortex fidelity: divergent branches follow the
+    /// last active lane).
+    #[arg(long, value_parser = parse_reconv)]
     pub reconv: Option<ReconvMode>,
+    /// Divergence stack depth per warp.
+    #[arg(long)]
     pub stack_depth: Option<usize>,
+    /// Stop after this many cycles (exit status 124).
+    #[arg(long)]
     pub max_cycles: Option<u64>,
-    pub set: &'a [String],
-    pub timing: bool,
-    pub require_exit: bool,
+    /// Set any configuration key, as in the TOML file (`--set l1.size=32768 --set
+    /// pipeline.scheduler=gto`); applied after --config and before the other flags.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 /// Build the configuration from defaults, the config file and the flags.
 pub fn build_config(a: &RunArgs) -> Result<Config, String> {
-    config_from(&MachineFlags {
-        profile: a.profile,
-        cores: a.cores,
-        warps: a.warps,
-        lanes: a.lanes,
-        config: a.config.as_deref(),
-        reconv: a.reconv,
-        stack_depth: a.stack_depth,
-        max_cycles: a.max_cycles,
-        set: &a.set,
-        timing: a.timing,
-        require_exit: a.require_exit,
-    })
+    config_from(&a.machine, a.timing, a.require_exit)
 }
 
-/// [`build_config`] from the shared flags.
-pub fn config_from(a: &MachineFlags) -> Result<Config, String> {
-    let text = match a.config {
+/// The configuration from the shared flags, with `--timing` and `--require-exit`.
+pub fn config_from(a: &MachineArgs, timing: bool, require_exit: bool) -> Result<Config, String> {
+    let text = match &a.config {
         Some(p) => fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
         None => String::new(),
     };
-    let text = crate::config_set::apply(&text, a.set)?;
-    let mut cfg = match a.config {
+    let text = crate::config_set::apply(&text, &a.set)?;
+    let mut cfg = match &a.config {
         Some(p) => {
             Config::from_toml_for(&text, a.profile).map_err(|e| format!("{}: {e}", p.display()))?
         }
         None => Config::from_toml_for(&text, Some(a.profile.unwrap_or_default()))
             .map_err(|e| format!("--set: {e}"))?,
     };
-    if a.timing {
+    if timing {
         cfg.timing = true;
     }
     if let Some(v) = a.cores {
@@ -203,7 +185,7 @@ pub fn config_from(a: &MachineFlags) -> Result<Config, String> {
     if let Some(v) = a.stack_depth {
         cfg.stack_depth = v;
     }
-    if a.require_exit {
+    if require_exit {
         cfg.require_exit = true;
     }
     if let Some(v) = a.max_cycles {
@@ -231,7 +213,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
             n,
             &a.program,
             a.frames.as_deref(),
-            a.max_cycles,
+            a.machine.max_cycles,
             a.stats,
             a.stats_json.as_deref(),
             a.trace,

@@ -5,7 +5,7 @@
 
 use clap::Args;
 use std::path::{Path, PathBuf};
-use weft_simt::{Machine, Profile, ReconvMode, RunEnd};
+use weft_simt::{Machine, RunEnd};
 use weft_view::dwarf::LineTable;
 use weft_view::web::{self, PageInfo};
 
@@ -26,43 +26,9 @@ pub struct ViewArgs {
     /// Record at most N warp-instructions; a longer run is cut there (the page says so).
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub max_steps: usize,
-    /// Machine conventions: weft (default) or vortex.
-    #[arg(long, value_parser = parse_profile)]
-    pub profile: Option<Profile>,
-    /// Number of cores.
-    #[arg(long)]
-    pub cores: Option<usize>,
-    /// Warps per core.
-    #[arg(long)]
-    pub warps: Option<usize>,
-    /// Lanes (threads) per warp.
-    #[arg(long)]
-    pub lanes: Option<usize>,
-    /// Machine configuration file (TOML); flags override it.
-    #[arg(long, value_name = "FILE.toml")]
-    pub config: Option<PathBuf>,
-    /// Reconvergence mechanism: table, converge or follow-last.
-    #[arg(long, value_parser = parse_reconv)]
-    pub reconv: Option<ReconvMode>,
-    /// Divergence stack depth per warp.
-    #[arg(long)]
-    pub stack_depth: Option<usize>,
-    /// Stop after this many cycles.
-    #[arg(long)]
-    pub max_cycles: Option<u64>,
-    /// Set any configuration key, as in the TOML file.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
-}
-
-fn parse_profile(s: &str) -> Result<Profile, String> {
-    Profile::parse(s).ok_or_else(|| format!("unknown profile '{s}' (expected weft or vortex)"))
-}
-
-fn parse_reconv(s: &str) -> Result<ReconvMode, String> {
-    ReconvMode::parse(s).ok_or_else(|| {
-        format!("unknown reconvergence mode '{s}' (expected table, converge or follow-last)")
-    })
+    /// The machine, as for `weft run`.
+    #[command(flatten)]
+    pub machine: crate::run_cmd::MachineArgs,
 }
 
 /// The program's ELF bytes when it has some (for the line table): an ELF file as it is, a C
@@ -113,19 +79,7 @@ pub fn view(a: &ViewArgs) -> Result<i32, String> {
             a.max_steps
         ));
     }
-    let mut cfg = crate::run_cmd::config_from(&crate::run_cmd::MachineFlags {
-        profile: a.profile,
-        cores: a.cores,
-        warps: a.warps,
-        lanes: a.lanes,
-        config: a.config.as_deref(),
-        reconv: a.reconv,
-        stack_depth: a.stack_depth,
-        max_cycles: a.max_cycles,
-        set: &a.set,
-        timing: false,
-        require_exit: false,
-    })?;
+    let mut cfg = crate::run_cmd::config_from(&a.machine, false, false)?;
     if cfg.timing {
         eprintln!("weft: note: weft view records the functional model (timing = true is ignored)");
         cfg.timing = false;
