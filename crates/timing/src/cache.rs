@@ -52,6 +52,23 @@ impl CacheStats {
     }
 }
 
+/// A bounded set of requests in flight, as their completion cycles: a new request at `t`
+/// starts at `t`, or, if `cap` are still in flight then, when the earliest of them completes
+/// (that one leaves the set). The caller adds the new request's completion.
+pub(crate) fn wait_for_slot(in_flight: &mut Vec<u64>, cap: usize, t: u64) -> u64 {
+    in_flight.retain(|&d| d > t);
+    if in_flight.len() < cap {
+        return t;
+    }
+    let (k, &first) = in_flight
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, d)| **d)
+        .expect("the cap is at least 1");
+    in_flight.swap_remove(k);
+    first
+}
+
 /// `x` folded into `bits` bits by XOR of its groups.
 #[inline]
 fn fold(mut x: u32, bits: u32, mask: u32) -> u32 {
@@ -192,19 +209,8 @@ impl Cache {
             return Outcome::Bypass(t0 + hit_lat);
         }
         // Allocate: wait for an MSHR, choose the LRU way.
-        self.mshr.retain(|&d| d > t0);
-        let mut start = t0;
-        if self.mshr.len() >= self.cfg.mshrs as usize {
-            let (k, &first) = self
-                .mshr
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, d)| **d)
-                .expect("mshrs is at least 1");
-            self.mshr.swap_remove(k);
-            self.stats.mshr_stall_cycles += first - start;
-            start = first;
-        }
+        let start = wait_for_slot(&mut self.mshr, self.cfg.mshrs as usize, t0);
+        self.stats.mshr_stall_cycles += start - t0;
         let v = (base..base + ways)
             .min_by_key(|&k| (self.lines[k].valid, self.lines[k].used))
             .expect("ways is at least 1");

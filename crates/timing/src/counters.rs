@@ -153,13 +153,7 @@ impl TimingReport {
             let (a, b, m) = mem.core_stats(c);
             l1.add(&a);
             icache.add(&b);
-            memory.smem_accesses += m.smem_accesses;
-            memory.smem_bank_conflicts += m.smem_bank_conflicts;
-            memory.io_accesses += m.io_accesses;
-            memory.atomics += m.atomics;
-            memory.dma_bytes += m.dma_bytes;
-            memory.dram_read_bytes += m.dram_read_bytes;
-            memory.dram_write_bytes += m.dram_write_bytes;
+            memory.add(&m);
         }
         let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
         TimingReport {

@@ -23,18 +23,7 @@ struct Dram {
 impl Dram {
     /// A transfer of `bytes` requested at `t`: when it completes.
     fn request(&mut self, bytes: u32, t: u64) -> u64 {
-        let mut start = t;
-        self.in_flight.retain(|&d| d > start);
-        if self.in_flight.len() >= self.max_outstanding {
-            let (k, &first) = self
-                .in_flight
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, d)| **d)
-                .expect("max_outstanding is at least 1");
-            self.in_flight.swap_remove(k);
-            start = first;
-        }
+        let start = crate::cache::wait_for_slot(&mut self.in_flight, self.max_outstanding, t);
         let xfer = (bytes as u64).div_ceil(self.bytes_per_cycle);
         let bus = start.max(self.bus_free);
         self.bus_free = bus + xfer;
@@ -61,6 +50,19 @@ pub struct MemStats {
     pub dram_read_bytes: u64,
     /// Bytes DRAM wrote for this core.
     pub dram_write_bytes: u64,
+}
+
+impl MemStats {
+    /// Add another core's counters.
+    pub fn add(&mut self, o: &MemStats) {
+        self.smem_accesses += o.smem_accesses;
+        self.smem_bank_conflicts += o.smem_bank_conflicts;
+        self.io_accesses += o.io_accesses;
+        self.atomics += o.atomics;
+        self.dma_bytes += o.dma_bytes;
+        self.dram_read_bytes += o.dram_read_bytes;
+        self.dram_write_bytes += o.dram_write_bytes;
+    }
 }
 
 /// One core's private memories.
