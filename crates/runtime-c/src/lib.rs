@@ -132,10 +132,12 @@ pub unsafe extern "C" fn weft_device_open(
         copy_text("weft_device_open: no path", err, err_len);
         return E_ARGUMENT;
     };
-    let r = std::fs::read(path)
-        .map_err(|e| RuntimeError::Load(format!("{path}: {e}")))
-        .and_then(|elf| Device::new(config(cores, warps, lanes), &elf));
-    open(r, out, err, err_len)
+    open(
+        device_from_elf(path, config(cores, warps, lanes)),
+        out,
+        err,
+        err_len,
+    )
 }
 
 /// See weft_runtime.h.
@@ -159,11 +161,7 @@ pub unsafe extern "C" fn weft_device_open_config(
         );
         return E_ARGUMENT;
     };
-    let r = DeviceConfig::from_toml(text).and_then(|cfg| {
-        std::fs::read(path)
-            .map_err(|e| RuntimeError::Load(format!("{path}: {e}")))
-            .and_then(|elf| Device::new(cfg, &elf))
-    });
+    let r = DeviceConfig::from_toml(text).and_then(|cfg| device_from_elf(path, cfg));
     open(r, out, err, err_len)
 }
 
@@ -183,10 +181,6 @@ pub unsafe extern "C" fn weft_device_open_c(
     err: *mut c_char,
     err_len: usize,
 ) -> i32 {
-    if sources.is_null() {
-        copy_text("weft_device_open_c: no sources", err, err_len);
-        return E_ARGUMENT;
-    }
     // SAFETY: the caller gives n string pointers.
     let Some(paths) = (unsafe { source_paths(sources, n, "weft_device_open_c", err, err_len) })
     else {
@@ -201,8 +195,15 @@ pub unsafe extern "C" fn weft_device_open_c(
     )
 }
 
-/// The `n` source paths at `sources`, or `None` (with the message copied out) if one is
-/// null or not UTF-8.
+/// A device of shape `cfg` running the ELF at `path`.
+fn device_from_elf(path: &str, cfg: DeviceConfig) -> Result<Device, RuntimeError> {
+    std::fs::read(path)
+        .map_err(|e| RuntimeError::Load(format!("{path}: {e}")))
+        .and_then(|elf| Device::new(cfg, &elf))
+}
+
+/// The `n` source paths at `sources`, or `None` (with the message copied out) if the array
+/// or one of them is null, or one is not UTF-8.
 ///
 /// # Safety
 /// `sources` points to `n` string pointers.
@@ -213,6 +214,10 @@ unsafe fn source_paths(
     err: *mut c_char,
     err_len: usize,
 ) -> Option<Vec<PathBuf>> {
+    if sources.is_null() {
+        copy_text(&format!("{who}: no sources"), err, err_len);
+        return None;
+    }
     let mut paths = Vec::new();
     for i in 0..n {
         // SAFETY: the caller gives n string pointers.
@@ -245,10 +250,6 @@ pub unsafe extern "C" fn weft_device_open_c_config(
         copy_text("weft_device_open_c_config: no configuration", err, err_len);
         return E_ARGUMENT;
     };
-    if sources.is_null() {
-        copy_text("weft_device_open_c_config: no sources", err, err_len);
-        return E_ARGUMENT;
-    }
     // SAFETY: the caller gives n string pointers.
     let Some(paths) =
         (unsafe { source_paths(sources, n, "weft_device_open_c_config", err, err_len) })

@@ -132,7 +132,7 @@ impl Machine {
         out.pc = pc;
         out.inst = slot.inst;
         out.mask = mask;
-        if crate::record::is_memory(slot.inst.op) {
+        if crate::record::memory_access(slot.inst.op).is_some() {
             let base = &warp.x[slot.inst.rs1 as usize];
             for l in lanes(mask) {
                 out.addrs[l] = base[l].wrapping_add(slot.inst.imm as u32);
@@ -143,14 +143,12 @@ impl Machine {
         } else {
             Some(self.record_before(c, w, pc, mask, &slot.inst))
         };
-        let had_fault = self.fault.is_some();
         self.execute(c, w, pc, &slot);
         let warp = &mut self.cores[c].warps[w];
         out.next_pc = warp.pc;
         out.next_mask = warp.mask;
         out.divergence = crate::record::DivEvents(warp.stack.events);
         warp.stack.events = 0;
-        out.faulted = !had_fault && self.fault.is_some();
         if let Some(b) = before {
             let r = self.record_after(c, w, b);
             self.deliver(&r);

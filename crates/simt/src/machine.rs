@@ -85,11 +85,9 @@ pub struct Core {
     pub spawn_args: u32,
     pub barriers: Vec<Barrier>,
     pub next: usize,
-    pub frames: u64,
-    pub last_frame: u64,
     /// Hardware performance counters `mhpmcounter3`…`mhpmcounter20` (index = counter
     /// number), kept by the timing model; 0 in a functional run except counter 3, which the
-    /// CSR read computes (docs/isa.md §4.2).
+    /// CSR read computes (docs/isa.md §4.7).
     pub hpm: [u64; weft_isa::csr::HPM_LAST + 1],
 }
 
@@ -259,8 +257,6 @@ impl Machine {
                     spawn_args: 0,
                     barriers: vec![Barrier::default(); barrier_slots(cfg)],
                     next: 0,
-                    frames: 0,
-                    last_frame: 0,
                     hpm: [0; weft_isa::csr::HPM_LAST + 1],
                 }
             })

@@ -143,8 +143,6 @@ pub struct Issued {
     pub next_mask: u32,
     /// Divergence events of the step (including a reconvergence just before it issued).
     pub divergence: DivEvents,
-    /// The instruction faulted (the run ends).
-    pub faulted: bool,
     /// For a memory instruction, each executing lane's byte address (`addrs[l]` for lane
     /// `l` of `mask`; other entries are stale).
     pub addrs: [u32; 32],
@@ -159,7 +157,6 @@ impl Default for Issued {
             next_pc: 0,
             next_mask: 0,
             divergence: DivEvents::default(),
-            faulted: false,
             addrs: [0; 32],
         }
     }
@@ -221,16 +218,6 @@ pub fn operands_of(i: &Inst) -> Operands {
     o
 }
 
-/// Does `op` access data memory (load, store, atomic)?
-pub fn is_memory(op: Op) -> bool {
-    access(op).is_some()
-}
-
-/// Bytes and kind of a memory instruction's per-lane access.
-pub fn memory_access(op: Op) -> Option<(u8, AccessKind)> {
-    access(op)
-}
-
 /// Something that watches every warp-instruction. Attach with [`Machine::add_observer`].
 pub trait Observer {
     /// Called after each warp-instruction with its record; `m` is the machine after it.
@@ -281,8 +268,8 @@ fn lane_values(m: &Machine, c: usize, w: usize, file: RegFile, r: u8, mask: u32)
         .collect()
 }
 
-/// Bytes and kind of a memory instruction.
-fn access(op: Op) -> Option<(u8, AccessKind)> {
+/// Bytes and kind of a memory instruction's per-lane access (`None` for any other).
+pub fn memory_access(op: Op) -> Option<(u8, AccessKind)> {
     use Op::*;
     Some(match op {
         Lb | Lbu => (1, AccessKind::Load),
@@ -334,7 +321,7 @@ impl Machine {
             }
         }
         let mut mem = Vec::new();
-        if let Some((size, kind)) = access(inst.op) {
+        if let Some((size, kind)) = memory_access(inst.op) {
             let warp = &self.cores[c].warps[w];
             for l in crate::lane::lanes(mask) {
                 mem.push(LaneAccess {

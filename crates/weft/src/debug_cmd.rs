@@ -42,6 +42,14 @@ pub struct DebugArgs {
 }
 
 impl DebugArgs {
+    /// The cycle window of the trace files.
+    fn window(&self) -> Window {
+        Window {
+            from: self.trace_from.unwrap_or(0),
+            to: self.trace_to.unwrap_or(u64::MAX),
+        }
+    }
+
     /// True if any debugging flag is given.
     pub fn any(&self) -> bool {
         self.trace_json.is_some()
@@ -90,10 +98,7 @@ pub fn attach_timing(
         }
         return Ok(None);
     };
-    let window = Window {
-        from: a.trace_from.unwrap_or(0),
-        to: a.trace_to.unwrap_or(u64::MAX),
-    };
+    let window = a.window();
     let konata = match &a.konata {
         Some(p) => {
             let f = std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -132,10 +137,7 @@ pub fn attach(m: &mut Machine, a: &DebugArgs) -> Result<Traces, String> {
     let o = TraceOptions {
         json: a.trace_json.clone(),
         vcd: a.vcd.clone(),
-        window: Window {
-            from: a.trace_from.unwrap_or(0),
-            to: a.trace_to.unwrap_or(u64::MAX),
-        },
+        window: a.window(),
     };
     if !o.any() && (a.trace_from.is_some() || a.trace_to.is_some()) {
         return Err("--trace-from and --trace-to need --trace-json or --vcd".into());
