@@ -397,10 +397,20 @@ impl TimingModel {
                 let class = inst.op.class();
                 let t = &mut self.cores[c].warps[w];
                 // What it waits for besides a unit, fixed until it issues: the binding
-                // (latest) of its registers, and for a fence or atomic its memory accesses.
+                // (latest) of its registers (all of them for wsync), and for a fence or atomic
+                // its memory accesses.
                 let (mut until, mut why) = (0, Why::Scoreboard);
+                // Vortex's wsync drains the warp: every value still in flight (loads and
+                // long-latency results) lands before it issues, as in SimX; stores, which
+                // write no register, do not hold it.
+                let wsync = inst.op == weft_isa::Op::VxWsync;
+                let mut regs: u64 = if wsync { !0 } else { 0 };
                 for &(file, r) in ops.sources().iter().chain(ops.dst.iter()) {
-                    let i = reg_index(file, r);
+                    regs |= 1 << reg_index(file, r);
+                }
+                while regs != 0 {
+                    let i = regs.trailing_zeros() as usize;
+                    regs &= regs - 1;
                     if t.reg_ready[i] > until {
                         until = t.reg_ready[i];
                         why = if t.reg_mem >> i & 1 != 0 {

@@ -260,3 +260,33 @@ fn schedulers_differ_in_order_not_results() {
         "three policies, one schedule: {cycles:?}"
     );
 }
+
+#[test]
+fn wsync_waits_for_the_loads_in_flight() {
+    // Eight loads to distinct cold lines, then mcycle, then (Vortex's vx_rdcycle_sync)
+    // wsync and mcycle again: the second read comes after the loads land, so the gap is at
+    // least what is left of a DRAM round trip; without wsync it is the csrr's own issue.
+    let loads: String = (0..8)
+        .map(|k| format!("    lw a{k}, {}(s2)\n", k * 64))
+        .collect();
+    for (sync, min_gap, max_gap) in [(true, 100u32, 400u32), (false, 1, 3)] {
+        let wsync = if sync { "    wsync\n" } else { "" };
+        let src = format!(
+            "    .text\n    .globl _start\n_start:\n    la s2, buf\n{loads}    \
+             csrr s0, mcycle\n{wsync}    csrr s1, mcycle\n    sub s1, s1, s0\n    la t2, out\n    \
+             sw s1, 0(t2)\n    add t3, a0, a7\n{EXIT}    .data\nout: .zero 4\n    .balign 64\n\
+             buf: .zero 1024\n"
+        );
+        let prog = program(&src, "wsync.s");
+        let cfg = timed(1, 4);
+        let r = run(&cfg, &prog);
+        assert_eq!(r.end, RunEnd::Exit(0));
+        check_identities(&r, 1);
+        let gap = word(&r, &prog, "out", 0);
+        assert!(
+            (min_gap..=max_gap).contains(&gap),
+            "wsync {sync}: gap {gap} cycles, expected {min_gap}..={max_gap} (DRAM latency {})",
+            cfg.dram.latency
+        );
+    }
+}
