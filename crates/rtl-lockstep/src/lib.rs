@@ -24,6 +24,8 @@ use std::rc::Rc;
 use weft_simt::record::{AccessKind, Observer, RegFile, StepRecord};
 use weft_simt::{Config, Machine, Program, ReconvMode, RunEnd};
 
+pub mod board;
+
 /// DRAM base and the DRAM size both sides use.
 pub const DRAM_BASE: u32 = 0x8000_0000;
 /// 16 MiB: enough for every test program, small for the testbench.
@@ -95,13 +97,6 @@ pub fn sources() -> Vec<PathBuf> {
 /// `WEFT_PLANTED_BUG`, the deliberate RTL bug the lockstep must catch. Returns the binary.
 /// A build is reused when it is newer than every source.
 pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
-    let v = Command::new("verilator")
-        .arg("--version")
-        .output()
-        .map_err(|e| Error::NoVerilator(e.to_string()))?;
-    if !v.status.success() {
-        return Err(Error::NoVerilator("`verilator --version` failed".into()));
-    }
     let name = format!(
         "w{}l{}d{}{}",
         shape.warps,
@@ -109,10 +104,54 @@ pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
         shape.depth,
         if planted_bug { "-bug" } else { "" }
     );
-    let dir = repo_root().join("target/rtl").join(name);
-    let bin = dir.join("tb_core");
-    let srcs = sources();
-    let newest = srcs
+    let defines: &[&str] = if planted_bug {
+        &["WEFT_PLANTED_BUG"]
+    } else {
+        &[]
+    };
+    verilate(&Verilate {
+        top: "weft_core",
+        dir: &name,
+        bin: "tb_core",
+        params: &shape_params(shape),
+        defines,
+        sources: &sources(),
+    })
+}
+
+/// The RTL parameters of `shape`.
+pub(crate) fn shape_params(shape: Shape) -> Vec<(&'static str, usize)> {
+    vec![
+        ("WARPS", shape.warps),
+        ("LANES", shape.lanes),
+        ("DEPTH", shape.depth),
+    ]
+}
+
+/// One Verilator testbench build: its top module, its directory under `target/rtl/`, the
+/// binary's name, the top's parameters, the macros defined, and the sources in order.
+pub(crate) struct Verilate<'a> {
+    pub top: &'a str,
+    pub dir: &'a str,
+    pub bin: &'a str,
+    pub params: &'a [(&'a str, usize)],
+    pub defines: &'a [&'a str],
+    pub sources: &'a [PathBuf],
+}
+
+/// Build (or reuse: when it is newer than every source) a Verilator testbench; the binary.
+pub(crate) fn verilate(v: &Verilate<'_>) -> Result<PathBuf, Error> {
+    let ver = Command::new("verilator")
+        .arg("--version")
+        .output()
+        .map_err(|e| Error::NoVerilator(e.to_string()))?;
+    if !ver.status.success() {
+        return Err(Error::NoVerilator("`verilator --version` failed".into()));
+    }
+    let dir = repo_root().join("target/rtl").join(v.dir);
+    let bin = dir.join(v.bin);
+    let newest = v
+        .sources
         .iter()
         .filter_map(|p| p.metadata().and_then(|m| m.modified()).ok())
         .max();
@@ -136,17 +175,18 @@ pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
         "-Wall",
         "--top-module",
     ])
-    .arg("weft_core")
-    .arg(format!("-GWARPS={}", shape.warps))
-    .arg(format!("-GLANES={}", shape.lanes))
-    .arg(format!("-GDEPTH={}", shape.depth))
+    .arg(v.top)
     .arg("-Mdir")
     .arg(&tmp)
-    .args(["-o", "tb_core"]);
-    if planted_bug {
-        cmd.arg("-DWEFT_PLANTED_BUG");
+    .arg("-o")
+    .arg(v.bin);
+    for (k, val) in v.params {
+        cmd.arg(format!("-G{k}={val}"));
     }
-    for s in &srcs {
+    for d in v.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    for s in v.sources {
         cmd.arg(s.canonicalize().unwrap_or_else(|_| s.clone()));
     }
     let out = cmd

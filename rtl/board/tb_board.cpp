@@ -1,0 +1,99 @@
+// tb_board.cpp -- Verilator testbench for weft_board, the ULX3S design without its pins: a
+// virtual serial port. It sends the bytes of FRAMES (what `weft board` would send to the board:
+// the loader's 'W' and 'G' commands) into the board's receive line, one 8N1 frame after the
+// other, decodes the board's transmit line, and writes every byte received to stdout. It
+// stops when the board has sent its end-of-run message (ESC X/F/U/H with its arguments; ESC
+// ESC is a console byte), or after MAX_CYCLES clock cycles (exit status 3).
+// Usage: tb_board FRAMES MAX_CYCLES CLKS_PER_BIT   (numbers in decimal)
+#include "Vweft_board.h"
+#include "verilated.h"
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: tb_board FRAMES MAX_CYCLES CLKS_PER_BIT\n");
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) {
+        fprintf(stderr, "tb_board: cannot open %s\n", argv[1]);
+        return 2;
+    }
+    std::vector<uint8_t> in;
+    for (int c; (c = fgetc(f)) != EOF;) in.push_back((uint8_t)c);
+    fclose(f);
+    const uint64_t max_cycles = strtoull(argv[2], nullptr, 10);
+    const uint32_t cpb = strtoul(argv[3], nullptr, 10);
+
+    Verilated::commandArgs(argc, argv);
+    Vweft_board *top = new Vweft_board;
+    top->uart_rx = 1;
+    top->rst = 1;
+    for (int i = 0; i < 4; i++) { top->clk = 0; top->eval(); top->clk = 1; top->eval(); }
+    top->rst = 0;
+
+    // transmitter to the board: bit `tx_bit` (0 start, 1-8 data, 9 stop, 10-11 idle) of byte
+    // `tx_i`, held for cpb cycles
+    size_t tx_i = 0;
+    uint32_t tx_bit = 0, tx_cnt = 0;
+    // receiver from the board: counts cycles from the start bit's falling edge
+    bool rx_busy = false;
+    uint32_t rx_cnt = 0, rx_bit = 0, rx_byte = 0;
+    // end-of-run message: after an ESC, the kind, then its argument bytes
+    int esc = 0, need = -1;
+    uint64_t cyc = 0;
+    for (; cyc < max_cycles && need != 0; cyc++) {
+        if (tx_i < in.size()) {
+            uint32_t b = in[tx_i];
+            top->uart_rx = tx_bit == 0 ? 0 : tx_bit <= 8 ? (b >> (tx_bit - 1)) & 1 : 1;
+            if (++tx_cnt == cpb) {
+                tx_cnt = 0;
+                if (++tx_bit == 12) { tx_bit = 0; tx_i++; }
+            }
+        } else {
+            top->uart_rx = 1;
+        }
+        top->clk = 0;
+        top->eval();
+        top->clk = 1;
+        top->eval();
+        uint32_t line = top->uart_tx;
+        if (!rx_busy) {
+            if (!line) { rx_busy = true; rx_cnt = 0; rx_bit = 0; rx_byte = 0; }
+        } else if (++rx_cnt == cpb / 2 + cpb * (rx_bit + 1)) {
+            if (rx_bit < 8) {
+                rx_byte |= line << rx_bit;
+                rx_bit++;
+            } else {
+                rx_busy = false;
+                putchar((int)rx_byte);
+                if (need > 0) {
+                    need--;
+                } else if (esc) {
+                    esc = 0;
+                    switch (rx_byte) {
+                    case 'X': need = 4; break;
+                    case 'F': need = 5; break;
+                    case 'U': need = 4; break;
+                    case 'H': need = 0; break;
+                    default: break;                    // ESC ESC: a console byte
+                    }
+                } else if (rx_byte == 0x1b) {
+                    esc = 1;
+                }
+            }
+        }
+    }
+    fflush(stdout);
+    top->final();
+    delete top;
+    if (need != 0) {
+        fprintf(stderr, "tb_board: no end of run after %llu cycles\n", (unsigned long long)cyc);
+        return 3;
+    }
+    fprintf(stderr, "tb_board: %llu cycles\n", (unsigned long long)cyc);
+    return 0;
+}
