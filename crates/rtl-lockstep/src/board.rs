@@ -55,7 +55,10 @@ impl std::fmt::Display for BoardEnd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BoardEnd::Exit(c) => write!(f, "exit {c}"),
-            BoardEnd::Fault { code, pc } => write!(f, "fault code {code} at pc {pc:#010x}"),
+            BoardEnd::Fault { code, pc } => {
+                let name = weft_isa::FaultCode::from_code(*code as u32).map_or("?", |c| c.name());
+                write!(f, "fault {name} (code {code}) at pc {pc:#010x}")
+            }
             BoardEnd::Unsupported { pc } => write!(
                 f,
                 "the instruction at pc {pc:#010x} is not built in the RTL (docs/rtl.md)"

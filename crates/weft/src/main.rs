@@ -3,6 +3,7 @@
 
 mod asm_cmd;
 mod bench_cmd;
+mod board_cmd;
 mod cc_cmd;
 mod config_set;
 mod debug_cmd;
@@ -62,6 +63,9 @@ enum Cmd {
     },
     /// Measure simulator speed on built-in kernels.
     Bench(bench_cmd::BenchArgs),
+    /// Run a program on the ULX3S board over its serial port, or on the board design
+    /// simulated under Verilator (`--sim`).
+    Board(board_cmd::BoardArgs),
     /// Sweep machine parameters under the timing model (default: the Vortex paper's 32×32
     /// matrix multiply over 1–32 warps × 1–32 threads) and chart cycles and speedup.
     Sweep(sweep_cmd::SweepArgs),
@@ -107,6 +111,7 @@ fn main() -> ExitCode {
         Cmd::Disasm { input } => asm_cmd::disasm(input),
         Cmd::Reconv { input, embed } => reconv(input, embed.as_deref()),
         Cmd::Bench(a) => bench_cmd::bench(a),
+        Cmd::Board(a) => board_cmd::board(a),
         Cmd::Sweep(a) => sweep_cmd::sweep(a),
         Cmd::Sp2aAsm { input, output } => sp2a_cmd::sp2a_asm(input, output),
         Cmd::Sp2aDisasm { input } => sp2a_cmd::sp2a_disasm(input),
