@@ -23,14 +23,16 @@
 # Each kernel runs as ELF and as .vxbin; its line shows the exit code and the counts.
 # Regression tests: the host program is compiled as vortex-suite.sh compiles it, but linked with
 # Vortex's libvortex.so, and run with VORTEX_DRIVER=simx and its Makefile's OPTS on the suite's
-# kernel.vxbin; the line shows PASSED/FAILED and the host's "PERF: instrs=" count.
+# kernel.vxbin; the line shows PASSED/FAILED and the host's "PERF: instrs=" count. SimX resets
+# its counters at every launch, so for a host that launches several kernels its count is the
+# last launch's (weft's libvortex.so counts every launch since the device opened).
 # Without TEST arguments: the four standalone kernels and every regression test the suite
 # built (its results for the others are not modelled / did not build).
 
 set -u
 
 usage() {
-    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -127,7 +129,7 @@ weft_perf() { # weft's count for a regression test from the suite's run log
 }
 
 printf 'SimX (%s, 1x4x4) on the kernels in %s; work in %s\n' "$SRC" "$SUITE" "$WORK"
-printf '%-16s %-6s %12s %12s %12s  %s\n' test simx simx-instrs weft-instrs simx-cycles note
+printf '%-22s %-7s %12s %12s %12s  %s\n' test simx simx-instrs weft-instrs simx-cycles note
 for t in "${TESTS[@]}"; do
     case $t in
     kernel/*)
@@ -135,7 +137,7 @@ for t in "${TESTS[@]}"; do
         mkdir -p "$dir"
         for kind in elf vxbin; do
             img=$SUITE/kernel/$k/$k.$kind
-            [ -f "$img" ] || { printf '%-16s %-6s  no %s\n' "$t.$kind" "-" "$img"; continue; }
+            [ -f "$img" ] || { printf '%-22s %-7s  no %s\n' "$t.$kind" "-" "$img"; continue; }
             (cd "$dir" && timeout "$TIMEOUT" nice -n 19 "$RUNNER" "$img") >"$dir/run.$kind.log" 2>&1
             rc=$?
             n=$(sed -n 's/^PERF: instrs=\([0-9]*\).*/\1/p' "$dir/run.$kind.log" | tail -1)
@@ -144,21 +146,21 @@ for t in "${TESTS[@]}"; do
                 "$SUITE/kernel/$k/$k.$kind.json" 2>/dev/null)
             res=exit$rc
             [ $rc -eq 124 ] && res=timeout
-            printf '%-16s %-6s %12s %12s %12s  %s\n' "$t.$kind" "$res" "${n:--}" "${w:--}" "${c:--}" \
+            printf '%-22s %-7s %12s %12s %12s  %s\n' "$t.$kind" "$res" "${n:--}" "${w:--}" "${c:--}" \
                 "$([ -n "$n" ] && [ "$n" = "$w" ] && echo equal || echo differs)"
         done
         ;;
     *)
         dir=$WORK/$t
         rm -rf "$dir" && mkdir -p "$dir"
-        [ -f "$SUITE/$t/kernel.vxbin" ] || { printf '%-16s %-6s  not built by the suite\n' "$t" "-"; continue; }
+        [ -f "$SUITE/$t/kernel.vxbin" ] || { printf '%-22s %-7s  not built by the suite\n' "$t" "-"; continue; }
         cp "$SUITE/$t/kernel.vxbin" "$dir/"
         srcs=$(mkvar "$t" SRCS)
         extra=$(sed -n 's/^CXXFLAGS[[:space:]]*+=[[:space:]]*//p' "$REG/$t/Makefile" |
             sed -e "s|\$(SRC_DIR)|$REG/$t|g" -e "s|\$(VORTEX_HOME)|$SRC|g")
         if ! (cd "$dir" && eval "nice -n 19 c++ -std=c++17 -O2 -DNDEBUG -I$SRC/sw/runtime/include $COMMON_INC \
             $CONFIGS $XCONFIGS $extra $srcs -L$RT -lvortex -Wl,-rpath,$RT -o $t") >"$dir/build.log" 2>&1; then
-            printf '%-16s %-6s  host build failed (%s)\n' "$t" "-" "$dir/build.log"
+            printf '%-22s %-7s  host build failed (%s)\n' "$t" "-" "$dir/build.log"
             continue
         fi
         opts=$(mkvar "$t" OPTS)
@@ -172,8 +174,12 @@ for t in "${TESTS[@]}"; do
         else res=FAILED; fi
         w=$(weft_perf "$t")
         note=""
-        [ "$res" = FAILED ] && note="exit $rc: $(grep -m1 -iE 'error|fail|mismatch|expected|need' "$dir/run.log" | cut -c1-70)"
-        printf '%-16s %-6s %12s %12s %12s  %s\n' "$t" "$res" "${n:--}" "${w:--}" "${c:--}" "$note"
+        if [ "$res" = FAILED ]; then
+            note="exit $rc: $(grep -m1 -iE 'error|fail|mismatch|expected|need' "$dir/run.log" | cut -c1-70)"
+        elif [ -n "$n" ]; then
+            [ "$n" = "$w" ] && note=equal || note=differs
+        fi
+        printf '%-22s %-7s %12s %12s %12s  %s\n' "$t" "$res" "${n:--}" "${w:--}" "${c:--}" "$note"
         ;;
     esac
 done
