@@ -167,6 +167,8 @@ impl Engine {
             return Err(VxError::Closed);
         }
         let t0 = self.m.cycle;
+        // the cores' counts before the launch: warps keep theirs across launches
+        let i0: Vec<u64> = self.m.cores.iter().map(|c| c.instret()).collect();
         self.m.launch(&self.dcrs)?;
         let bound = self.m.cfg.cycle_bound();
         let end = loop {
@@ -178,14 +180,14 @@ impl Engine {
             match end {
                 RunEnd::CycleLimit(c) if c < bound => {
                     if self.stop.load(Ordering::Relaxed) {
-                        self.count(t0);
+                        self.count(t0, &i0);
                         return Err(VxError::Closed);
                     }
                 }
                 e => break e,
             }
         };
-        self.count(t0);
+        self.count(t0, &i0);
         match end {
             RunEnd::Exit(_) | RunEnd::AllHalted => Ok(()),
             RunEnd::Fault(f) => {
@@ -204,10 +206,11 @@ impl Engine {
         }
     }
 
-    fn count(&mut self, t0: u64) {
+    /// Add a launch's cycles (from cycle `t0`) and instructions (from the cores' counts `i0`).
+    fn count(&mut self, t0: u64, i0: &[u64]) {
         self.cycles += self.m.cycle - t0;
-        for (n, c) in self.instrs.iter_mut().zip(&self.m.cores) {
-            *n += c.instret();
+        for ((n, c), before) in self.instrs.iter_mut().zip(&self.m.cores).zip(i0) {
+            *n += c.instret() - before;
         }
     }
 }

@@ -115,6 +115,13 @@ fn a_host_program_runs_a_kernel_through_vx_start() {
         let mut all = 0u64;
         assert_eq!(vx_mpm_query(d, 0, 0xB02, u32::MAX, &mut all), 0);
         assert_eq!(all, instret, "one core: the sum is core 0's count");
+        // The same launch again counts as many instructions again (SimX counts per launch;
+        // vx_mpm_query gives the total since the device opened).
+        assert_eq!(vx_start(d, k, args), 0);
+        assert_eq!(vx_ready_wait(d, u64::MAX), 0);
+        let mut twice = 0u64;
+        assert_eq!(vx_mpm_query(d, 0, 0xB02, 0, &mut twice), 0);
+        assert_eq!(twice, 2 * instret, "two identical launches");
 
         // Errors come back as -1.
         let zero = [0u8; 16];
