@@ -30,6 +30,7 @@ module weft_core #(
     output logic [31:0]            mem_wdata,
     output logic [7:0]             mem_lane,
     output logic                   mem_fetch,
+    output logic                   mem_amo,   // the write of an AMO or sc.w (for the trace)
     input  logic                   mem_ack,
     input  logic                   mem_err,
     input  logic [31:0]            mem_rdata,
@@ -80,6 +81,12 @@ module weft_core #(
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
   logic [31:0]      ir;
   logic [LB:0]      lp;                 // next lane for the memory walk
+  logic             aph;                // an AMO's lane: 0 reads the word, 1 writes it back
+  logic [31:0]      old_q;              // the word the AMO read
+  // LR reservations: one word address per lane of every warp, valid where resv_v is set;
+  // any store that touches the word breaks it (crates/simt exec_mem.rs)
+  logic [29:0]      resv_a [WARPS][LANES];
+  logic [LANES-1:0] resv_v [WARPS];
 
   wire [31:0]       pc   = pc_q[cw];
   wire [LANES-1:0]  amask = mask_q[cw];
@@ -113,14 +120,23 @@ module weft_core #(
   wire is_wfi = is_sys && ir == 32'h1050_0073;
   wire is_conv = opc == 7'h5b && f3 == 3'd0 && rs1 == 5'd0 && rs2 == 5'd0;
   wire is_divg = opc == 7'h5b && f3 == 3'd1 && rs2 == 5'd0;
-  // Encodings weft defines that this RTL leaves out: F, A, Vortex, compressed.
+  // RV32A: lr.w, sc.w and the nine AMOs (aq/rl ignored: memory is sequentially consistent)
+  wire [4:0] f5 = ir[31:27];
+  wire is_aw = opc == 7'h2f && f3 == 3'd2;
+  wire is_lr = is_aw && f5 == 5'b00010 && rs2 == 5'd0;
+  wire is_sc = is_aw && f5 == 5'b00011;
+  wire is_amo = is_aw && (f5 == 5'b00001 || f5 == 5'b00000 || f5 == 5'b00100 ||
+                          f5 == 5'b01100 || f5 == 5'b01000 || f5 == 5'b10000 ||
+                          f5 == 5'b10100 || f5 == 5'b11000 || f5 == 5'b11100);
+  wire is_atom = is_lr || is_sc || is_amo;
+  // Encodings weft defines that this RTL leaves out: F, Vortex, compressed.
   wire is_unsup = opc == 7'h07 || opc == 7'h27 || opc == 7'h43 || opc == 7'h47 ||
-                  opc == 7'h4b || opc == 7'h4f || opc == 7'h53 || opc == 7'h2f || opc == 7'h0b;
+                  opc == 7'h4b || opc == 7'h4f || opc == 7'h53 || opc == 7'h0b;
   wire known = is_lui || is_auipc || is_jal || is_jalr || is_br || is_load || is_store ||
                is_opimm || is_op || is_fence || is_csr || is_ecall || is_ebreak || is_mret ||
-               is_wfi || is_conv || is_divg;
+               is_wfi || is_conv || is_divg || is_atom;
   wire writes_rd = rd != 5'd0 && (is_lui || is_auipc || is_jal || is_jalr || is_load ||
-                                  is_opimm || is_op || is_csr);
+                                  is_opimm || is_op || is_csr || is_atom);
   wire is_ret = is_jalr && rd == 5'd0 && (rs1 == 5'd1 || rs1 == 5'd5);
 
   // ALU op
@@ -359,7 +375,28 @@ module weft_core #(
     end
   endgenerate
 
+  // ---- atomics: the walking lane's address checks and the AMO's new value ------------------
+  wire        amis = rv1[mem_l][1:0] != 2'd0;                    // AMO_MISALIGNED
+  wire        sc_ok = resv_v[cw][mem_l] && resv_a[cw][mem_l] == rv1[mem_l][31:2];
+  wire        mem_go = !is_atom || (!amis && (!is_sc || sc_ok));
+  wire [31:0] amo_b = rv2[mem_l];
+  logic [31:0] amo_y;
+  always_comb begin
+    case (f5)
+      5'b00001: amo_y = amo_b;
+      5'b00100: amo_y = old_q ^ amo_b;
+      5'b01100: amo_y = old_q & amo_b;
+      5'b01000: amo_y = old_q | amo_b;
+      5'b10000: amo_y = ($signed(old_q) < $signed(amo_b)) ? old_q : amo_b;
+      5'b10100: amo_y = ($signed(old_q) < $signed(amo_b)) ? amo_b : old_q;
+      5'b11000: amo_y = (old_q < amo_b) ? old_q : amo_b;
+      5'b11100: amo_y = (old_q < amo_b) ? amo_b : old_q;
+      default:  amo_y = old_q + amo_b;
+    endcase
+  end
+
   // ---- memory port -----------------------------------------------------------------------------
+  wire [31:0] mem_off = is_store ? imm_s : is_atom ? 32'd0 : imm_i;
   always_comb begin
     mem_req = 1'b0;
     mem_we = 1'b0;
@@ -368,18 +405,24 @@ module weft_core #(
     mem_wdata = 32'd0;
     mem_lane = 8'd0;
     mem_fetch = 1'b0;
+    mem_amo = 1'b0;
     if (st == S_FETCH && !pc[0]) begin
       mem_req = 1'b1;
       mem_fetch = 1'b1;
-    end else if (st == S_MEM && mem_any) begin
+    end else if (st == S_MEM && mem_any && mem_go) begin
       mem_req = 1'b1;
-      mem_we = is_store;
-      mem_size = f3[1:0];
-      mem_addr = rv1[mem_l] + (is_store ? imm_s : imm_i);
-      mem_wdata = rv2[mem_l];
+      mem_we = is_store || is_sc || (is_amo && aph);
+      mem_size = is_atom ? 2'd2 : f3[1:0];
+      mem_addr = rv1[mem_l] + mem_off;
+      mem_wdata = is_amo ? amo_y : rv2[mem_l];
       mem_lane = 8'(mem_l);
+      mem_amo = is_sc || is_amo;
     end
   end
+  // the last byte a store touches: its word and the first one are those it can break
+  wire        mem_cross = (mem_size == 2'd2 && mem_addr[1:0] != 2'd0) ||
+                          (mem_size == 2'd1 && mem_addr[1:0] == 2'd3);
+  wire [29:0] mem_endw = mem_addr[31:2] + {29'd0, mem_cross};
 
   // ---- register-file write port (write-back and warp start) -------------------------------
   logic [WB-1:0] sp_w;
@@ -437,7 +480,9 @@ module weft_core #(
       rfault_q <= 5'd0;
       unsup_q <= 1'b0;
       rwen_q <= 1'b0;
+      aph <= 1'b0;
       for (int w = 0; w < WARPS; w++) begin
+        resv_v[w] <= '0;
         pc_q[w] <= entry_pc;
         mask_q[w] <= (w == 0) ? LANES'(1) : '0;
         cdep_q[w] <= 16'd0;
@@ -487,7 +532,7 @@ module weft_core #(
           for (int l = 0; l < LANES; l++) res_q[l] <= alu_y[l];
           rwen_q <= writes_rd;
           lp <= '0;
-          if (is_load || is_store) st <= S_MEM;
+          if (is_load || is_store || is_atom) st <= S_MEM;
           else if (is_div) st <= S_DIV;
           else if (is_jal || is_jalr) begin
             for (int l = 0; l < LANES; l++) res_q[l] <= pc + 32'd4;
@@ -521,20 +566,40 @@ module weft_core #(
         end
         S_MEM: begin
           if (!mem_any) st <= S_WB;
-          else if (mem_ack) begin
+          else if (is_atom && amis) begin
+            if (mtvec_q[cw] != 32'd0) begin
+              unsup_q <= 1'b1;
+              st <= S_RETIRE;
+            end else do_fault(5'd11, rv1[mem_l]);
+          end else if (is_sc && !sc_ok) begin
+            // no reservation on this word: no store, rd = 1
+            res_q[mem_l] <= 32'd1;
+            resv_v[cw][mem_l] <= 1'b0;
+            lp <= {1'b0, mem_l} + 1'b1;
+          end else if (mem_ack) begin
             if (mem_err) begin
               if (mtvec_q[cw] != 32'd0) begin
                 unsup_q <= 1'b1;
                 st <= S_RETIRE;
-              end else do_fault(is_store ? 5'd4 : 5'd3, mem_addr);
+              end else do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, mem_addr);
+            end else if (is_amo && !aph) begin
+              old_q <= mem_rdata;
+              res_q[mem_l] <= mem_rdata;
+              aph <= 1'b1;
             end else begin
               case (f3)
                 3'd0: res_q[mem_l] <= {{24{mem_rdata[7]}}, mem_rdata[7:0]};
                 3'd1: res_q[mem_l] <= {{16{mem_rdata[15]}}, mem_rdata[15:0]};
                 3'd4: res_q[mem_l] <= {24'd0, mem_rdata[7:0]};
                 3'd5: res_q[mem_l] <= {16'd0, mem_rdata[15:0]};
-                default: res_q[mem_l] <= mem_rdata;
+                default: if (!is_amo) res_q[mem_l] <= is_sc ? 32'd0 : mem_rdata;
               endcase
+              if (is_lr) begin
+                resv_a[cw][mem_l] <= mem_addr[31:2];
+                resv_v[cw][mem_l] <= 1'b1;
+              end
+              if (is_sc) resv_v[cw][mem_l] <= 1'b0;
+              aph <= 1'b0;
               lp <= {1'b0, mem_l} + 1'b1;
             end
           end
@@ -678,6 +743,7 @@ module weft_core #(
             mask_q[sp_w] <= FULL;
             st_len[sp_w] <= '0;
             cdep_q[sp_w] <= 16'd0;
+            resv_v[sp_w] <= '0;
           end
         end
         S_SCHED: begin
@@ -707,6 +773,12 @@ module weft_core #(
         S_RETIRE: st <= (rfault_q != 5'd0 || unsup_q) ? S_HALT : S_PICK;
         default: ;  // S_HALT: the run is over
       endcase
+      // a store breaks every reservation on a word it touches (this lane's own included)
+      if (mem_req && mem_we && mem_ack && !mem_err)
+        for (int w = 0; w < WARPS; w++)
+          for (int l = 0; l < LANES; l++)
+            if (resv_a[w][l] == mem_addr[31:2] || resv_a[w][l] == mem_endw)
+              resv_v[w][l] <= 1'b0;
     end
   end
 endmodule

@@ -3,7 +3,9 @@
 // and exit devices and HTIF tohost (as crates/mem does), and one text line per retired
 // warp-instruction in the format crates/rtl-lockstep compares with the functional model:
 //   w<warp> pc=<pc> mask=<mask>[ x<rd>=<v>,<v>...][ st<lane>@<addr>/<size>=<value>...]
-//       ( next=<pc>/<mask> | fault=<code> )
+//       [ a<lane>@<addr>=<value>...] ( next=<pc>/<mask> | fault=<code> )
+// (a: the words AMOs and successful sc.w wrote, shown when rd is not x0: the model's record
+// gives the written value through rd)
 // then one final line: "exit <code>", "halt", "fault", "unsupported" or "timeout".
 // Usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE  (numbers in hex, 0 = none)
 #include "Vweft_core.h"
@@ -109,7 +111,7 @@ int main(int argc, char **argv) {
 
     bool pending = false, perr = false;
     uint32_t prdata = 0;
-    std::string stores;
+    std::string stores, atomics;
     const int lanes = sizeof(top->rt_vals) / 4;
     uint64_t cyc = 0;
     const char *end = "timeout";
@@ -135,13 +137,15 @@ int main(int argc, char **argv) {
                             first = false;
                         }
                 }
-                printf("%s next=%08x/%08x\n", stores.c_str(), top->rt_next_pc, top->rt_next_mask);
+                printf("%s%s next=%08x/%08x\n", stores.c_str(), top->rt_rd ? atomics.c_str() : "",
+                       top->rt_next_pc, top->rt_next_mask);
             } else {
                 printf(" fault=%u\nfault\n", top->rt_fault);
                 end = nullptr;
                 break;
             }
             stores.clear();
+            atomics.clear();
             if (m.exited) { printf("exit %u\n", m.exit_code); end = nullptr; break; }
         }
         if (top->halted) { printf("halt\n"); end = nullptr; break; }
@@ -158,8 +162,13 @@ int main(int argc, char **argv) {
                 perr = !m.store(a, n, v);
                 if (!perr) {
                     char buf[64];
-                    snprintf(buf, sizeof buf, " st%u@%08x/%u=%08x", top->mem_lane, a, n, v);
-                    stores += buf;
+                    if (top->mem_amo) {
+                        snprintf(buf, sizeof buf, " a%u@%08x=%08x", top->mem_lane, a, v);
+                        atomics += buf;
+                    } else {
+                        snprintf(buf, sizeof buf, " st%u@%08x/%u=%08x", top->mem_lane, a, n, v);
+                        stores += buf;
+                    }
                 }
                 prdata = 0;
             } else {

@@ -21,7 +21,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::rc::Rc;
-use weft_simt::record::{AccessKind, Observer, RegFile, StepRecord};
+use weft_isa::Op;
+use weft_simt::record::{memory_access, AccessKind, Observer, RegFile, StepRecord};
 use weft_simt::{Config, Machine, Program, ReconvMode, RunEnd};
 
 /// DRAM base and the DRAM size both sides use.
@@ -260,16 +261,25 @@ pub fn line(r: &StepRecord) -> String {
             .collect();
         s += &format!(" x{}={}", w.index, vals.join(","));
     }
-    for a in r.mem.iter().filter(|a| a.kind == AccessKind::Store) {
-        let v = if r.inst.rs2 == 0 {
+    let rs2 = |lane: u8| {
+        if r.inst.rs2 == 0 {
             0
         } else {
             r.reads
                 .iter()
                 .find(|g| g.file == RegFile::X && g.index == r.inst.rs2)
-                .and_then(|g| g.values.get(a.lane as usize).copied())
+                .and_then(|g| g.values.get(lane as usize).copied())
                 .unwrap_or(0)
-        };
+        }
+    };
+    let atomic =
+        r.inst.op == Op::ScW || memory_access(r.inst.op).map(|a| a.1) == Some(AccessKind::Amo);
+    for a in r
+        .mem
+        .iter()
+        .filter(|a| a.kind == AccessKind::Store && !atomic)
+    {
+        let v = rs2(a.lane);
         let v = if a.size >= 4 {
             v
         } else {
@@ -277,8 +287,41 @@ pub fn line(r: &StepRecord) -> String {
         };
         s += &format!(" st{}@{:08x}/{}={:08x}", a.lane, a.addr, a.size, v);
     }
+    // The word an AMO or a successful sc.w wrote, from rd's value (the old word; 0 for a
+    // successful sc.w) and rs2: known only when rd is not x0, and shown only then.
+    if atomic && r.inst.rd != 0 {
+        if let Some(w) = r.writes.iter().find(|w| w.file == RegFile::X) {
+            for a in &r.mem {
+                let old = w.values.get(a.lane as usize).copied().unwrap_or(0);
+                let new = match amo_value(r.inst.op, old, rs2(a.lane)) {
+                    Some(v) => v,
+                    None => continue,
+                };
+                s += &format!(" a{}@{:08x}={:08x}", a.lane, a.addr, new);
+            }
+        }
+    }
     s += &format!(" next={:08x}/{:08x}", r.next_pc, r.next_mask);
     s
+}
+
+/// The word an AMO (or `sc.w`) stores, given what rd received (the old word, or sc.w's
+/// 0 = success / 1 = failure) and rs2: `None` when nothing is stored (a failed sc.w).
+pub fn amo_value(op: Op, old: u32, b: u32) -> Option<u32> {
+    Some(match op {
+        Op::ScW if old == 0 => b,
+        Op::ScW => return None,
+        Op::AmoswapW => b,
+        Op::AmoaddW => old.wrapping_add(b),
+        Op::AmoxorW => old ^ b,
+        Op::AmoandW => old & b,
+        Op::AmoorW => old | b,
+        Op::AmominW => (old as i32).min(b as i32) as u32,
+        Op::AmomaxW => (old as i32).max(b as i32) as u32,
+        Op::AmominuW => old.min(b),
+        Op::AmomaxuW => old.max(b),
+        _ => return None,
+    })
 }
 
 struct Lines(Rc<RefCell<String>>);

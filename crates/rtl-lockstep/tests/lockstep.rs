@@ -21,7 +21,7 @@ fn check(programs: &[&str], shape: Shape) {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// rv32ui, rv32um and rv32zicsr (the RTL has no F and no A; these files use no compressed
+/// rv32ui, rv32um, rv32ua and rv32zicsr (the RTL has no F; these files use no compressed
 /// code).
 const ISA: &[&str] = &[
     "tests/isa/rv32ui-alu.s",
@@ -29,6 +29,7 @@ const ISA: &[&str] = &[
     "tests/isa/rv32ui-mem.s",
     "tests/isa/rv32ui-misaligned.s",
     "tests/isa/rv32um.s",
+    "tests/isa/rv32ua.s",
     "tests/isa/rv32zicsr.s",
 ];
 
@@ -69,7 +70,14 @@ fn other_shape_2x4() {
         lanes: 4,
         depth: 4,
     };
-    check(&["tests/isa/rv32um.s", "tests/isa/rv32ui-ctl.s"], s);
+    check(
+        &[
+            "tests/isa/rv32um.s",
+            "tests/isa/rv32ui-ctl.s",
+            "tests/isa/rv32ua.s",
+        ],
+        s,
+    );
     // spawn, self_spawn and remote_done name warps 2 and 3: 4-warp programs.
     let two_warp: Vec<&str> = DIVERGENCE
         .iter()
@@ -77,6 +85,22 @@ fn other_shape_2x4() {
         .filter(|p| !p.contains("spawn") && !p.contains("remote_done"))
         .collect();
     check(&two_warp, s);
+}
+
+/// Lanes sharing words: one lane's sc.w or plain store breaks the other lanes' reservations,
+/// AMOs serialize in lane order, sc.w with rd = x0, a misaligned AMO faults (code 11).
+#[test]
+fn atomics_shared_words() {
+    let p = "crates/rtl-lockstep/tests/programs/atomics.s";
+    check(&[p], Shape::DEFAULT);
+    check(
+        &[p],
+        Shape {
+            warps: 2,
+            lanes: 4,
+            depth: 4,
+        },
+    );
 }
 
 /// `WEFT_PLANTED_BUG` makes the waiting group of a new divergence entry lose its lowest lane:
