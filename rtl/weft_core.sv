@@ -17,7 +17,8 @@ module weft_core #(
     parameter int LANES = 8,
     parameter int DEPTH = 8,                  // divergence stack entries per warp
     parameter logic [31:0] LOCAL_BASE = 32'hff00_0000,
-    parameter int BARRIERS = 16
+    parameter int BARRIERS = 16,
+    parameter int LOCAL_WORDS = 4096          // shared memory: 16 KiB from LOCAL_BASE
 ) (
     input  logic                   clk,
     input  logic                   rst,
@@ -31,6 +32,8 @@ module weft_core #(
     output logic [7:0]             mem_lane,
     output logic                   mem_fetch,
     output logic                   mem_amo,   // the write of an AMO or sc.w (for the trace)
+    output logic                   mem_local, // mem_* is served by the shared memory this
+                                              // cycle (mem_req low: the port is not used)
     input  logic                   mem_ack,
     input  logic                   mem_err,
     input  logic [31:0]            mem_rdata,
@@ -46,13 +49,16 @@ module weft_core #(
     output logic [LANES*32-1:0]    rt_vals,
     output logic [4:0]             rt_fault,
     output logic                   rt_unsupported,
-    output logic                   halted
+    output logic                   halted,
+    output logic                   deadlock   // halted with warps waiting at a barrier
 );
   localparam int WB = (WARPS > 1) ? $clog2(WARPS) : 1;
   localparam int LB = (LANES > 1) ? $clog2(LANES) : 1;
   localparam int DB = $clog2(DEPTH + 1);
   localparam int EB = (DEPTH > 1) ? $clog2(DEPTH) : 1;
   localparam logic [LANES-1:0] FULL = {LANES{1'b1}};
+  localparam int BB = (BARRIERS > 1) ? $clog2(BARRIERS) : 1;
+  localparam int SB = $clog2(LOCAL_WORDS);
 
   typedef enum logic [3:0] {
     S_PICK, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED, S_RETIRE, S_HALT
@@ -87,6 +93,11 @@ module weft_core #(
   // any store that touches the word breaks it (crates/simt exec_mem.rs)
   logic [29:0]      resv_a [WARPS][LANES];
   logic [LANES-1:0] resv_v [WARPS];
+  // barriers (docs/isa.md §4.2): the warps that arrived at each, and who waits where
+  logic [WARPS-1:0] barr_q [BARRIERS];
+  logic [WARPS-1:0] bwait_q;
+  logic [BB-1:0]    bid_q [WARPS];
+  logic             lack;               // a shared-memory access answers (like mem_ack)
 
   wire [31:0]       pc   = pc_q[cw];
   wire [LANES-1:0]  amask = mask_q[cw];
@@ -286,13 +297,24 @@ module weft_core #(
       default: csr_ok = 1'b0;
     endcase
     if (csr == 12'hcc0 || csr == 12'hf14) csr_ro = 1'b1;
-    if (csr_writes && (csr == 12'h805 || csr == 12'h808 || csr == 12'h848 ||
+    if (csr_writes && (csr == 12'h808 || csr == 12'h848 ||
                        csr[11:8] == 4'hb)) csr_unsup = 1'b1;
     case (f3[1:0])
       2'd1: csr_new = csr_opnd;
       2'd2: csr_new = csr_old | csr_opnd;
       default: csr_new = csr_old & ~csr_opnd;
     endcase
+  end
+
+  // barrier write: count << 16 | id; the arrivals including this warp
+  wire          bar_bad = csr_new[15:0] >= 16'(BARRIERS) || csr_new[31:16] == 16'd0 ||
+                          csr_new[31:16] > 16'(WARPS);
+  wire [BB-1:0] bar_id = csr_new[BB-1:0];
+  wire [WARPS-1:0] bar_arr = barr_q[bar_id] | (WARPS'(1) << cw);
+  logic [15:0]  bar_n;
+  always_comb begin
+    bar_n = 16'd0;
+    for (int w = 0; w < WARPS; w++) bar_n = bar_n + 16'(bar_arr[w]);
   end
 
   // per-lane float CSRs (fflags, frm, fcsr): each lane combines its own operand
@@ -369,6 +391,7 @@ module weft_core #(
   assign rt_fault = rfault_q;
   assign rt_unsupported = unsup_q;
   assign halted = st == S_HALT;
+  assign deadlock = st == S_HALT && bwait_q != '0;
   generate
     for (gl = 0; gl < LANES; gl++) begin : rtv
       assign rt_vals[gl*32 +: 32] = rmask_q[gl] ? res_q[gl] : 32'd0;
@@ -397,8 +420,9 @@ module weft_core #(
 
   // ---- memory port -----------------------------------------------------------------------------
   wire [31:0] mem_off = is_store ? imm_s : is_atom ? 32'd0 : imm_i;
+  logic m_req;
   always_comb begin
-    mem_req = 1'b0;
+    m_req = 1'b0;
     mem_we = 1'b0;
     mem_size = 2'd2;
     mem_addr = pc;
@@ -407,10 +431,10 @@ module weft_core #(
     mem_fetch = 1'b0;
     mem_amo = 1'b0;
     if (st == S_FETCH && !pc[0]) begin
-      mem_req = 1'b1;
+      m_req = 1'b1;
       mem_fetch = 1'b1;
     end else if (st == S_MEM && mem_any && mem_go) begin
-      mem_req = 1'b1;
+      m_req = 1'b1;
       mem_we = is_store || is_sc || (is_amo && aph);
       mem_size = is_atom ? 2'd2 : f3[1:0];
       mem_addr = rv1[mem_l] + mem_off;
@@ -419,10 +443,33 @@ module weft_core #(
       mem_amo = is_sc || is_amo;
     end
   end
-  // the last byte a store touches: its word and the first one are those it can break
+  // an access across a word boundary; a store can break reservations on both words
   wire        mem_cross = (mem_size == 2'd2 && mem_addr[1:0] != 2'd0) ||
                           (mem_size == 2'd1 && mem_addr[1:0] == 2'd3);
   wire [29:0] mem_endw = mem_addr[31:2] + {29'd0, mem_cross};
+  // The shared-memory window: accesses that fall in it are served by weft_smem, with the
+  // port's timing (the answer one cycle later); the rest go out on the port.
+  wire [31:0] loc_off = mem_addr - LOCAL_BASE;
+  wire        in_win = st == S_MEM && loc_off < 32'(LOCAL_WORDS * 4);
+  wire        m_local = m_req && in_win && !mem_cross;
+  wire        loc_cross = m_req && in_win && mem_cross;   // spans two banks: not built
+  assign mem_req = m_req && !in_win;
+  assign mem_local = m_local && !lack;
+  logic [3:0]  sm_be;
+  logic [31:0] sm_rdata;
+  always_comb begin
+    case (mem_size)
+      2'd0: sm_be = 4'b0001 << loc_off[1:0];
+      2'd1: sm_be = 4'b0011 << loc_off[1:0];
+      default: sm_be = 4'b1111;
+    endcase
+  end
+  weft_smem #(.LANES(LANES), .WORDS(LOCAL_WORDS)) smem (
+      .clk, .en(mem_local), .we(mem_we), .be(sm_be), .addr(loc_off[SB+1:2]),
+      .wdata(mem_wdata << {loc_off[1:0], 3'b000}), .rdata(sm_rdata));
+  wire        m_ack = m_local ? lack : mem_ack;
+  wire        m_err = m_local ? 1'b0 : mem_err;
+  wire [31:0] m_rdata = m_local ? sm_rdata >> {loc_off[1:0], 3'b000} : mem_rdata;
 
   // ---- register-file write port (write-back and warp start) -------------------------------
   logic [WB-1:0] sp_w;
@@ -448,7 +495,7 @@ module weft_core #(
     pick = '0;
     pick_ok = 1'b0;
     for (int k = WARPS - 1; k >= 0; k--) begin
-      if (run_q[WB'((int'(rr_q) + k) % WARPS)]) begin
+      if (run_q[WB'((int'(rr_q) + k) % WARPS)] && !bwait_q[WB'((int'(rr_q) + k) % WARPS)]) begin
         pick = WB'((int'(rr_q) + k) % WARPS);
         pick_ok = 1'b1;
       end
@@ -481,6 +528,8 @@ module weft_core #(
       unsup_q <= 1'b0;
       rwen_q <= 1'b0;
       aph <= 1'b0;
+      bwait_q <= '0;
+      for (int b = 0; b < BARRIERS; b++) barr_q[b] <= '0;
       for (int w = 0; w < WARPS; w++) begin
         resv_v[w] <= '0;
         pc_q[w] <= entry_pc;
@@ -571,28 +620,31 @@ module weft_core #(
               unsup_q <= 1'b1;
               st <= S_RETIRE;
             end else do_fault(5'd11, rv1[mem_l]);
+          end else if (loc_cross) begin
+            unsup_q <= 1'b1;   // a shared-memory access across two words: not built
+            st <= S_RETIRE;
           end else if (is_sc && !sc_ok) begin
             // no reservation on this word: no store, rd = 1
             res_q[mem_l] <= 32'd1;
             resv_v[cw][mem_l] <= 1'b0;
             lp <= {1'b0, mem_l} + 1'b1;
-          end else if (mem_ack) begin
-            if (mem_err) begin
+          end else if (m_ack) begin
+            if (m_err) begin
               if (mtvec_q[cw] != 32'd0) begin
                 unsup_q <= 1'b1;
                 st <= S_RETIRE;
               end else do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, mem_addr);
             end else if (is_amo && !aph) begin
-              old_q <= mem_rdata;
-              res_q[mem_l] <= mem_rdata;
+              old_q <= m_rdata;
+              res_q[mem_l] <= m_rdata;
               aph <= 1'b1;
             end else begin
               case (f3)
-                3'd0: res_q[mem_l] <= {{24{mem_rdata[7]}}, mem_rdata[7:0]};
-                3'd1: res_q[mem_l] <= {{16{mem_rdata[15]}}, mem_rdata[15:0]};
-                3'd4: res_q[mem_l] <= {24'd0, mem_rdata[7:0]};
-                3'd5: res_q[mem_l] <= {16'd0, mem_rdata[15:0]};
-                default: if (!is_amo) res_q[mem_l] <= is_sc ? 32'd0 : mem_rdata;
+                3'd0: res_q[mem_l] <= {{24{m_rdata[7]}}, m_rdata[7:0]};
+                3'd1: res_q[mem_l] <= {{16{m_rdata[15]}}, m_rdata[15:0]};
+                3'd4: res_q[mem_l] <= {24'd0, m_rdata[7:0]};
+                3'd5: res_q[mem_l] <= {16'd0, m_rdata[15:0]};
+                default: if (!is_amo) res_q[mem_l] <= is_sc ? 32'd0 : m_rdata;
               endcase
               if (is_lr) begin
                 resv_a[cw][mem_l] <= mem_addr[31:2];
@@ -707,6 +759,19 @@ module weft_core #(
                 12'h801: done_q <= (csr_reads ? '0 : done_q) & ~csr_new[WARPS-1:0];
                 12'h802: spawn_pc_q <= csr_new;
                 12'h803: spawn_args_q <= csr_new;
+                12'h805: if (bar_bad) begin
+                  rwen_q <= 1'b0;
+                  do_fault(5'd15, 32'd0);   // BARRIER_FAULT
+                end else if (bar_n >= csr_new[31:16]) begin
+                  // the last arrival releases everyone waiting here
+                  barr_q[bar_id] <= '0;
+                  for (int w = 0; w < WARPS; w++)
+                    if (bid_q[w] == bar_id) bwait_q[w] <= 1'b0;
+                end else begin
+                  barr_q[bar_id] <= bar_arr;
+                  bwait_q[cw] <= 1'b1;
+                  bid_q[cw] <= bar_id;
+                end
                 12'h810: if (csr_new >= WARPS) begin
                   rwen_q <= 1'b0;
                   do_fault(5'd1, 32'd0);
@@ -774,7 +839,8 @@ module weft_core #(
         default: ;  // S_HALT: the run is over
       endcase
       // a store breaks every reservation on a word it touches (this lane's own included)
-      if (mem_req && mem_we && mem_ack && !mem_err)
+      lack <= m_local && !lack;
+      if (m_req && mem_we && m_ack && !m_err)
         for (int w = 0; w < WARPS; w++)
           for (int l = 0; l < LANES; l++)
             if (resv_a[w][l] == mem_addr[31:2] || resv_a[w][l] == mem_endw)

@@ -103,6 +103,41 @@ fn atomics_shared_words() {
     );
 }
 
+/// Barriers (the `barrier` CSR) and the core's banked shared memory: words, bytes and
+/// halfwords written by every lane of every warp and read back by another warp after a
+/// barrier, AMOs and LR/SC on shared words, the end of the window (STORE_FAULT), a count
+/// larger than the warps (BARRIER_FAULT), and a barrier nobody else reaches (deadlock).
+const SHARED: &[&str] = &[
+    "tests/kernels/barrier.s",
+    "tests/bad_input/deadlock.s",
+    "crates/rtl-lockstep/tests/programs/shared.s",
+    "crates/rtl-lockstep/tests/programs/barrier_fault.s",
+    "crates/rtl-lockstep/tests/programs/local_end.s",
+];
+
+#[test]
+fn barriers_and_shared_memory_4x8() {
+    check(SHARED, Shape::DEFAULT);
+}
+
+#[test]
+fn barriers_and_shared_memory_2x4() {
+    // barrier.s names warps 0-3 (count 4): a 4-warp program.
+    let two_warp: Vec<&str> = SHARED
+        .iter()
+        .copied()
+        .filter(|p| !p.ends_with("kernels/barrier.s"))
+        .collect();
+    check(
+        &two_warp,
+        Shape {
+            warps: 2,
+            lanes: 4,
+            depth: 4,
+        },
+    );
+}
+
 /// `WEFT_PLANTED_BUG` makes the waiting group of a new divergence entry lose its lowest lane:
 /// the lockstep must stop where that group starts with a smaller mask, showing both lines.
 #[test]
@@ -116,7 +151,8 @@ fn planted_bug_is_caught() {
 
 /// What the RTL leaves out is reported as such, never run differently: divergent indirect
 /// jumps and calls, a return out of the activation of an open divergence entry (these
-/// programs rely on table reconvergence), barriers and compressed code.
+/// programs rely on table reconvergence), Vortex's `bar` (matmul's global barrier) and
+/// compressed code.
 #[test]
 fn unbuilt_features_are_reported() {
     for p in [
@@ -124,7 +160,7 @@ fn unbuilt_features_are_reported() {
         "examples/divergence/jump_table.s",
         "examples/divergence/two_exits.s",
         "tests/kernels/early_exit.s",
-        "tests/kernels/barrier.s",
+        "examples/matmul.s",
         "tests/kernels/compressed.s",
     ] {
         let err = lockstep(&prog(p), Shape::DEFAULT, false)
@@ -142,6 +178,7 @@ fn rtl_is_lint_clean() {
         .arg(r.join("weft_core.sv"))
         .arg(r.join("weft_alu.sv"))
         .arg(r.join("weft_div.sv"))
+        .arg(r.join("weft_smem.sv"))
         .output()
         .expect("verilator is not installed: `apt-get install -y verilator` (as .ci/run does)");
     assert!(
