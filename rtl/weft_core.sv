@@ -61,7 +61,8 @@ module weft_core #(
   localparam int SB = $clog2(LOCAL_WORDS);
 
   typedef enum logic [3:0] {
-    S_PICK, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED, S_RETIRE, S_HALT
+    S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED, S_RETIRE,
+    S_HALT
   } state_t;
   state_t st;
 
@@ -83,6 +84,14 @@ module weft_core #(
   // core
   logic [31:0]      spawn_pc_q, spawn_args_q;
   logic [63:0]      instret_q;
+  logic [63:0]      slots_q;            // issue slots: +1 per pick, the model's cycle + 1
+  wire  [63:0]      cyc_now = slots_q - 64'd1;   // the cycle the current warp issued in
+  // watchdog (docs/isa.md §4.5), breakpoints (§4.4), the cycle_hi latch (§4.7), and the
+  // machine-mode CSRs that only hold what is written
+  logic [31:0]      wdog_q [WARPS], wlim_q [WARPS], bpc_q [WARPS], chi_q [WARPS];
+  logic [63:0]      kick_q [WARPS];
+  logic [31:0]      mie_q [WARPS], mip_q [WARPS], medeleg_q [WARPS], mideleg_q [WARPS];
+  logic [WARPS-1:0] bstop_q;            // stopped at its break_pc
   logic [WB-1:0]    rr_q, cw;
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
   logic [31:0]      ir;
@@ -256,7 +265,15 @@ module weft_core #(
       12'h803: csr_old = spawn_args_q;
       12'h804: csr_old = 32'(amask);
       12'h805: csr_old = BARRIERS;
-      12'h808: csr_old = 32'd0;                               // break_pc: always off here
+      12'h806: csr_old = wdog_q[cw];
+      12'h807: csr_old = wlim_q[cw];
+      12'h808: csr_old = bpc_q[cw];
+      12'h80e: begin csr_old = cyc_now[31:0]; csr_ro = 1'b1; end
+      12'h80f: begin csr_old = chi_q[cw]; csr_ro = 1'b1; end
+      12'h302: csr_old = medeleg_q[cw];
+      12'h303: csr_old = mideleg_q[cw];
+      12'h304: csr_old = mie_q[cw];
+      12'h344: csr_old = mip_q[cw];
       12'h809: begin csr_old = fcode_q[cw]; csr_ro = 1'b1; end
       12'h80a: begin csr_old = fpc_q[cw]; csr_ro = 1'b1; end
       12'h80b: begin csr_old = faddr_q[cw]; csr_ro = 1'b1; end
@@ -266,17 +283,26 @@ module weft_core #(
       12'h840: begin csr_old = 32'(run_q); csr_ro = 1'b1; end
       12'h841: begin csr_old = 32'(done_q); csr_ro = 1'b1; end
       12'h844: begin csr_old = 32'(mask_q[xw]); csr_ro = 1'b1; end
-      12'h848: csr_old = 32'd0;
+      12'h846: begin csr_old = wdog_q[xw]; csr_ro = 1'b1; end
+      12'h848: csr_old = bpc_q[xw];
+      12'h84e: begin csr_old = cyc_now[31:0]; csr_ro = 1'b1; end
+      12'h84f: begin csr_old = chi_q[xw]; csr_ro = 1'b1; end
       12'h849: begin csr_old = fcode_q[xw]; csr_ro = 1'b1; end
       12'h84a: begin csr_old = fpc_q[xw]; csr_ro = 1'b1; end
       12'h84b: begin csr_old = faddr_q[xw]; csr_ro = 1'b1; end
       12'h851: begin csr_old = pc_q[xw]; csr_ro = 1'b1; end
       12'h852: begin csr_old = 32'(st_len[xw]); csr_ro = 1'b1; end
-      // cycle and instret: one warp-instruction issues per model cycle (docs/rtl.md)
-      12'hb00, 12'hb02, 12'hc00, 12'hc01, 12'hc02: begin
+      // cycle: the issue slots before this one (docs/rtl.md); instret: retired before it
+      12'hb00, 12'hc00, 12'hc01: begin
+        csr_old = cyc_now[31:0]; csr_ro = csr[11:8] == 4'hc;
+      end
+      12'hb80, 12'hc80, 12'hc81: begin
+        csr_old = cyc_now[63:32]; csr_ro = csr[11:8] == 4'hc;
+      end
+      12'hb02, 12'hc02: begin
         csr_old = instret_q[31:0]; csr_ro = csr[11:8] == 4'hc;
       end
-      12'hb80, 12'hb82, 12'hc80, 12'hc81, 12'hc82: begin
+      12'hb82, 12'hc82: begin
         csr_old = instret_q[63:32]; csr_ro = csr[11:8] == 4'hc;
       end
       12'hcc1: begin csr_old = 32'(cw); csr_ro = 1'b1; end
@@ -290,15 +316,12 @@ module weft_core #(
       12'hfc2: begin csr_old = 32'd1; csr_ro = 1'b1; end
       12'hfc3: begin csr_old = LOCAL_BASE; csr_ro = 1'b1; end
       12'hfc4: begin csr_old = BARRIERS; csr_ro = 1'b1; end
-      // defined by weft, not built here: watchdog, barriers' write, cycle_lo/hi,
-      // display counters, interrupts, delegation
-      12'h302, 12'h303, 12'h304, 12'h344, 12'h806, 12'h807, 12'h80c, 12'h80d, 12'h80e,
-      12'h80f, 12'h846, 12'h84e, 12'h84f: csr_unsup = 1'b1;
+      // defined by weft, not built here: the display counters
+      12'h80c, 12'h80d: csr_unsup = 1'b1;
       default: csr_ok = 1'b0;
     endcase
     if (csr == 12'hcc0 || csr == 12'hf14) csr_ro = 1'b1;
-    if (csr_writes && (csr == 12'h808 || csr == 12'h848 ||
-                       csr[11:8] == 4'hb)) csr_unsup = 1'b1;
+    if (csr_writes && csr[11:8] == 4'hb) csr_unsup = 1'b1;   // mcycle/minstret writes
     case (f3[1:0])
       2'd1: csr_new = csr_opnd;
       2'd2: csr_new = csr_old | csr_opnd;
@@ -391,7 +414,7 @@ module weft_core #(
   assign rt_fault = rfault_q;
   assign rt_unsupported = unsup_q;
   assign halted = st == S_HALT;
-  assign deadlock = st == S_HALT && bwait_q != '0;
+  assign deadlock = st == S_HALT && (bwait_q | bstop_q) != '0;
   generate
     for (gl = 0; gl < LANES; gl++) begin : rtv
       assign rt_vals[gl*32 +: 32] = rmask_q[gl] ? res_q[gl] : 32'd0;
@@ -495,7 +518,8 @@ module weft_core #(
     pick = '0;
     pick_ok = 1'b0;
     for (int k = WARPS - 1; k >= 0; k--) begin
-      if (run_q[WB'((int'(rr_q) + k) % WARPS)] && !bwait_q[WB'((int'(rr_q) + k) % WARPS)]) begin
+      if (run_q[WB'((int'(rr_q) + k) % WARPS)] && !bwait_q[WB'((int'(rr_q) + k) % WARPS)] &&
+          !bstop_q[WB'((int'(rr_q) + k) % WARPS)]) begin
         pick = WB'((int'(rr_q) + k) % WARPS);
         pick_ok = 1'b1;
       end
@@ -523,6 +547,8 @@ module weft_core #(
       spawn_pc_q <= entry_pc;
       spawn_args_q <= 32'd0;
       instret_q <= 64'd0;
+      slots_q <= 64'd0;
+      bstop_q <= '0;
       spawn_set <= '0;
       rfault_q <= 5'd0;
       unsup_q <= 1'b0;
@@ -546,6 +572,15 @@ module weft_core #(
         fpc_q[w] <= 32'd0;
         faddr_q[w] <= 32'd0;
         xwarp_q[w] <= '0;
+        wdog_q[w] <= 32'd0;
+        wlim_q[w] <= 32'd0;
+        bpc_q[w] <= 32'd0;
+        chi_q[w] <= 32'd0;
+        kick_q[w] <= 64'd0;
+        mie_q[w] <= 32'd0;
+        mip_q[w] <= 32'd0;
+        medeleg_q[w] <= 32'd0;
+        mideleg_q[w] <= 32'd0;
         for (int l = 0; l < LANES; l++) fcsr_q[w][l] <= 8'd0;
       end
     end else begin
@@ -556,11 +591,40 @@ module weft_core #(
           rfault_q <= 5'd0;
           unsup_q <= 1'b0;
           rwen_q <= 1'b0;
-          st <= S_FETCH;
+          slots_q <= slots_q + 64'd1;
+          st <= S_CHECK;
         end else st <= S_HALT;
-        S_FETCH: begin
+        S_CHECK: begin
+          // before issue: the breakpoint, then the watchdog (crates/simt exec.rs pre_issue)
           rpc_q <= pc;
           rmask_q <= amask;
+          st <= S_FETCH;
+          if (bpc_q[cw] != 32'd0 && bpc_q[cw] == pc) begin
+            bstop_q[cw] <= 1'b1;          // no instruction: the slot passes
+            fcode_q[cw] <= 32'd8;
+            fpc_q[cw] <= pc;
+            st <= S_PICK;
+          end else if ((wdog_q[cw][1:0] == 2'd1 || wdog_q[cw][1:0] == 2'd2) &&
+                       wlim_q[cw] != 32'd0 && !wdog_q[cw][31] &&
+                       cyc_now - kick_q[cw] > {32'd0, wlim_q[cw]}) begin
+            if (wdog_q[cw][1:0] == 2'd1) do_fault(5'd7, 32'd0);   // HARD: WATCHDOG
+            else begin
+              wdog_q[cw][31] <= 1'b1;                             // SOFT: expired
+              if (mtvec_q[cw] != 32'd0 && mie_q[cw][16]) begin
+                mepc_q[cw] <= pc;
+                mcause_q[cw] <= 32'h8000_0010;
+                pc_q[cw] <= mtvec_q[cw];
+                st <= S_TRAPPED;
+              end
+            end
+          end
+        end
+        S_TRAPPED: begin
+          // the SOFT watchdog trapped: the warp issues from mtvec in the same slot
+          rpc_q <= pc;
+          st <= S_FETCH;
+        end
+        S_FETCH: begin
           if (pc[0]) do_fault(5'd2, pc);
           else if (mem_ack) begin
             if (mem_err) do_fault(5'd2, pc);
@@ -744,6 +808,7 @@ module weft_core #(
             pc_q[cw] <= mepc_q[cw];
           end else if (is_csr) begin
             if (csr == 12'h801 && csr_reads) done_q <= '0;
+            if (csr == 12'h80e && csr_reads) chi_q[cw] <= cyc_now[63:32];   // cycle_lo latches
             if (csr_fp) begin
               mstatus_q[cw][14:13] <= 2'b11;
               for (int l = 0; l < LANES; l++)
@@ -758,6 +823,21 @@ module weft_core #(
                 12'h343: mtval_q[cw] <= csr_new;
                 12'h801: done_q <= (csr_reads ? '0 : done_q) & ~csr_new[WARPS-1:0];
                 12'h802: spawn_pc_q <= csr_new;
+                12'h302: medeleg_q[cw] <= csr_new;
+                12'h303: mideleg_q[cw] <= csr_new;
+                12'h304: mie_q[cw] <= csr_new;
+                12'h344: mip_q[cw] <= csr_new;
+                12'h806: begin
+                  wdog_q[cw] <= csr_new & 32'h8000_0003;   // a kick
+                  kick_q[cw] <= cyc_now;
+                end
+                12'h807: wlim_q[cw] <= csr_new;
+                12'h808: bpc_q[cw] <= csr_new;
+                12'h848: begin
+                  // the one cross-warp write: a stopped target resumes if it moved away
+                  bpc_q[xw] <= csr_new;
+                  if (bstop_q[xw] && pc_q[xw] != csr_new) bstop_q[xw] <= 1'b0;
+                end
                 12'h803: spawn_args_q <= csr_new;
                 12'h805: if (bar_bad) begin
                   rwen_q <= 1'b0;

@@ -138,6 +138,34 @@ fn barriers_and_shared_memory_2x4() {
     );
 }
 
+/// The watchdog (SOFT: the expired bit, a trap to mtvec with mie bit 16; HARD: the
+/// WATCHDOG fault), the cycle counters (`cycle_lo` latching `cycle_hi`, the `xw_` reads that
+/// do not), and breakpoints (a warp stops at its `break_pc`, another releases it through
+/// `xw_break_pc`; a stopped warp nobody releases is a deadlock).
+const WATCH: &[&str] = &[
+    "crates/rtl-lockstep/tests/programs/watchdog.s",
+    "crates/rtl-lockstep/tests/programs/watchdog_trap.s",
+    "crates/rtl-lockstep/tests/programs/breakpoint.s",
+    "crates/rtl-lockstep/tests/programs/breakpoint_deadlock.s",
+];
+
+#[test]
+fn watchdog_and_breakpoints_4x8() {
+    check(WATCH, Shape::DEFAULT);
+}
+
+#[test]
+fn watchdog_and_breakpoints_2x4() {
+    check(
+        WATCH,
+        Shape {
+            warps: 2,
+            lanes: 4,
+            depth: 4,
+        },
+    );
+}
+
 /// `WEFT_PLANTED_BUG` makes the waiting group of a new divergence entry lose its lowest lane:
 /// the lockstep must stop where that group starts with a smaller mask, showing both lines.
 #[test]
