@@ -61,9 +61,9 @@ module weft_core #(
   localparam int SB = $clog2(LOCAL_WORDS);
 
   typedef enum logic [3:0] {
-    S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED, S_RETIRE,
-    S_HALT
-  } state_t;
+    S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED,
+    S_TRD, S_TRW, S_RETIRE, S_HALT
+  } state_t;   // 15 states
   state_t st;
 
   // ---- per-warp state --------------------------------------------------------------------
@@ -96,6 +96,8 @@ module weft_core #(
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
   logic [31:0]      ir;
   logic [LB:0]      lp;                 // next lane for the memory walk
+  logic             rsil_q;             // retiring without a record (a silent trap)
+  logic [LANES-1:0] tdone_q;            // lanes an atomic finished before it trapped
   logic             aph;                // an AMO's lane: 0 reads the word, 1 writes it back
   logic [31:0]      old_q;              // the word the AMO read
   // LR reservations: one word address per lane of every warp, valid where resv_v is set;
@@ -186,6 +188,7 @@ module weft_core #(
   logic [WB+4:0]    rf_wa;
   logic [31:0]      rf_wd [LANES];
   logic             div_start;
+  wire  [4:0]       ra1 = (st == S_TRD) ? rd : rs1;   // a trap reads rd back for its record
   genvar gl;
   generate
     for (gl = 0; gl < LANES; gl++) begin : lane
@@ -193,7 +196,7 @@ module weft_core #(
       initial for (int i = 0; i < WARPS * 32; i++) rf[i] = 32'd0;
       always_ff @(posedge clk) begin
         if (rf_we[gl]) rf[rf_wa] <= rf_wd[gl];
-        rv1[gl] <= (rs1 == 5'd0) ? 32'd0 : rf[{cw, rs1}];
+        rv1[gl] <= (ra1 == 5'd0) ? 32'd0 : rf[{cw, ra1}];
         rv2[gl] <= (rs2 == 5'd0) ? 32'd0 : rf[{cw, rs2}];
       end
       wire [31:0] opa = (is_auipc) ? pc : rv1[gl];
@@ -403,7 +406,7 @@ module weft_core #(
   logic [LANES-1:0] rmask_q;
   logic        rwen_q, unsup_q;
   logic [4:0]  rfault_q;
-  assign rt_valid = st == S_RETIRE;
+  assign rt_valid = st == S_RETIRE && !rsil_q;
   assign rt_warp = 8'(cw);
   assign rt_pc = rpc_q;
   assign rt_mask = 32'(rmask_q);
@@ -503,6 +506,7 @@ module weft_core #(
     rf_wa = {cw, rd};
     for (int l = 0; l < LANES; l++) rf_wd[l] = res_q[l];
     if (st == S_WB && rwen_q) rf_we = amask;
+    if (st == S_TRD && rwen_q) rf_we = tdone_q;
     if (st == S_SPAWN && spawn_set != '0) begin
       rf_we = FULL;
       rf_wa = {sp_w, 5'd10};
@@ -526,14 +530,36 @@ module weft_core #(
     end
   end
 
-  // `fault` ends the run: record it, stop the warp, report the instruction.
+  // A fault ends the run: record it, stop the warp, report the instruction. With mtvec set,
+  // the exceptions of docs/isa.md §8.5 trap instead: mepc, mcause, mtval, pc = mtvec, the
+  // mask kept; the instruction retires with rd as it was (an atomic's lanes before the
+  // trapping one keep what they wrote). A word that does not decode traps without a record
+  // (the model's fetch refuses it before issue).
   task automatic do_fault(input logic [4:0] code, input logic [31:0] addr);
-    rfault_q <= code;
-    fcode_q[cw] <= 32'(code);
-    fpc_q[cw] <= pc;
-    faddr_q[cw] <= addr;
-    run_q[cw] <= 1'b0;
-    st <= S_RETIRE;
+    if (mtvec_q[cw] != 32'd0 && (code == 5'd1 || code == 5'd3 || code == 5'd4 || code == 5'd8 ||
+                                 code == 5'd10 || code == 5'd11)) begin
+      mepc_q[cw] <= pc;
+      case (code)
+        5'd1: mcause_q[cw] <= 32'd2;
+        5'd8: mcause_q[cw] <= 32'd3;
+        5'd3: mcause_q[cw] <= 32'd5;
+        5'd10: mcause_q[cw] <= 32'd11;
+        default: mcause_q[cw] <= 32'd7;   // STORE_FAULT, AMO_MISALIGNED
+      endcase
+      mtval_q[cw] <= (code == 5'd3 || code == 5'd4 || code == 5'd11) ? addr : 32'd0;
+      pc_q[cw] <= mtvec_q[cw];
+      rwen_q <= writes_rd;
+      rsil_q <= st == S_DECODE;
+      tdone_q <= (st == S_MEM && is_atom) ? amask & ~pend : '0;
+      st <= (st == S_DECODE) ? S_RETIRE : S_TRD;
+    end else begin
+      rfault_q <= code;
+      fcode_q[cw] <= 32'(code);
+      fpc_q[cw] <= pc;
+      faddr_q[cw] <= addr;
+      run_q[cw] <= 1'b0;
+      st <= S_RETIRE;
+    end
   endtask
 
   always_ff @(posedge clk) begin
@@ -553,6 +579,7 @@ module weft_core #(
       rfault_q <= 5'd0;
       unsup_q <= 1'b0;
       rwen_q <= 1'b0;
+      rsil_q <= 1'b0;
       aph <= 1'b0;
       bwait_q <= '0;
       for (int b = 0; b < BARRIERS; b++) barr_q[b] <= '0;
@@ -591,6 +618,7 @@ module weft_core #(
           rfault_q <= 5'd0;
           unsup_q <= 1'b0;
           rwen_q <= 1'b0;
+          rsil_q <= 1'b0;
           slots_q <= slots_q + 64'd1;
           st <= S_CHECK;
         end else st <= S_HALT;
@@ -672,19 +700,10 @@ module weft_core #(
           end else if (is_ecall) do_fault(5'd10, 32'd0);
           else if (is_ebreak) do_fault(5'd8, 32'd0);
           else st <= S_WB;
-          if (mtvec_q[cw] != 32'd0 && (is_ecall || is_ebreak)) begin
-            unsup_q <= 1'b1;   // traps to mtvec are not built
-            st <= S_RETIRE;
-          end
         end
         S_MEM: begin
           if (!mem_any) st <= S_WB;
-          else if (is_atom && amis) begin
-            if (mtvec_q[cw] != 32'd0) begin
-              unsup_q <= 1'b1;
-              st <= S_RETIRE;
-            end else do_fault(5'd11, rv1[mem_l]);
-          end else if (loc_cross) begin
+          else if (is_atom && amis) do_fault(5'd11, rv1[mem_l]); else if (loc_cross) begin
             unsup_q <= 1'b1;   // a shared-memory access across two words: not built
             st <= S_RETIRE;
           end else if (is_sc && !sc_ok) begin
@@ -693,12 +712,8 @@ module weft_core #(
             resv_v[cw][mem_l] <= 1'b0;
             lp <= {1'b0, mem_l} + 1'b1;
           end else if (m_ack) begin
-            if (m_err) begin
-              if (mtvec_q[cw] != 32'd0) begin
-                unsup_q <= 1'b1;
-                st <= S_RETIRE;
-              end else do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, mem_addr);
-            end else if (is_amo && !aph) begin
+            if (m_err) do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, mem_addr);
+            else if (is_amo && !aph) begin
               old_q <= m_rdata;
               res_q[mem_l] <= m_rdata;
               aph <= 1'b1;
@@ -725,7 +740,6 @@ module weft_core #(
           st <= S_WB;
         end
         S_WB: begin
-          instret_q <= instret_q + 64'd1;
           st <= S_RETIRE;
           pc_q[cw] <= pc + 32'd4;
           if (is_jal) begin
@@ -915,7 +929,15 @@ module weft_core #(
             end
           end
         end
-        S_RETIRE: st <= (rfault_q != 5'd0 || unsup_q) ? S_HALT : S_PICK;
+        S_TRD: st <= S_TRW;   // rv1 reads rd; the atomic's finished lanes are written
+        S_TRW: begin
+          for (int l = 0; l < LANES; l++) if (!tdone_q[l]) res_q[l] <= rv1[l];
+          st <= S_RETIRE;
+        end
+        S_RETIRE: begin
+          if (!rsil_q) instret_q <= instret_q + 64'd1;
+          st <= (rfault_q != 5'd0 || unsup_q) ? S_HALT : S_PICK;
+        end
         default: ;  // S_HALT: the run is over
       endcase
       // a store breaks every reservation on a word it touches (this lane's own included)

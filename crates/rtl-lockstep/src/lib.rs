@@ -248,8 +248,11 @@ pub fn model_config(shape: Shape, max_cycles: u64) -> Config {
     }
 }
 
-/// The trace line of one model step, in the testbench's format.
-pub fn line(r: &StepRecord) -> String {
+/// The trace line of one model step, in the testbench's format. `trap_addr` is the address
+/// of a memory instruction that trapped to mtvec (its mtval): the lanes from the first one
+/// that accessed it on did nothing, and their accesses (listed in the record, which is made
+/// before the instruction runs) are left out.
+pub fn line(r: &StepRecord, trap_addr: Option<u32>) -> String {
     let mut s = format!("w{} pc={:08x} mask={:08x}", r.warp, r.pc, r.mask);
     if let Some(f) = &r.fault {
         s += &format!(" fault={}", f.code.code());
@@ -275,8 +278,12 @@ pub fn line(r: &StepRecord) -> String {
     };
     let atomic =
         r.inst.op == Op::ScW || memory_access(r.inst.op).map(|a| a.1) == Some(AccessKind::Amo);
-    for a in r
-        .mem
+    let done = match trap_addr {
+        Some(t) => r.mem.iter().take_while(|a| a.addr != t).count(),
+        None => r.mem.len(),
+    };
+    let mem = &r.mem[..done];
+    for a in mem
         .iter()
         .filter(|a| a.kind == AccessKind::Store && !atomic)
     {
@@ -292,7 +299,7 @@ pub fn line(r: &StepRecord) -> String {
     // successful sc.w) and rs2: known only when rd is not x0, and shown only then.
     if atomic && r.inst.rd != 0 {
         if let Some(w) = r.writes.iter().find(|w| w.file == RegFile::X) {
-            for a in &r.mem {
+            for a in mem {
                 let old = w.values.get(a.lane as usize).copied().unwrap_or(0);
                 let new = match amo_value(r.inst.op, old, rs2(a.lane)) {
                     Some(v) => v,
@@ -328,9 +335,14 @@ pub fn amo_value(op: Op, old: u32, b: u32) -> Option<u32> {
 struct Lines(Rc<RefCell<String>>);
 
 impl Observer for Lines {
-    fn step(&mut self, _m: &Machine, r: &StepRecord) {
+    fn step(&mut self, m: &Machine, r: &StepRecord) {
+        // A memory instruction that went on anywhere but the next instruction trapped.
+        let trap_addr = (r.fault.is_none()
+            && !r.mem.is_empty()
+            && r.next_pc != r.pc.wrapping_add(r.inst.len()))
+        .then(|| m.cores[r.core].warps[r.warp].csr.mtval);
         let mut b = self.0.borrow_mut();
-        b.push_str(&line(r));
+        b.push_str(&line(r, trap_addr));
         b.push('\n');
     }
 }

@@ -51,6 +51,10 @@ const DIVERGENCE: &[&str] = &[
     "examples/divergence/and_chain.s",
     "examples/divergence/and_chain_table.s",
     "examples/divergence/loop_exit_backward.s",
+    "tests/asm/basics.s",
+    "tests/asm/functions.s",
+    "tests/repro/bug2_backward_exit_checked.s",
+    "tests/repro/bug2b_exit_fallthrough_checked.s",
 ];
 
 #[test]
@@ -158,6 +162,23 @@ fn watchdog_and_breakpoints_4x8() {
 fn watchdog_and_breakpoints_2x4() {
     check(
         WATCH,
+        Shape {
+            warps: 2,
+            lanes: 4,
+            depth: 4,
+        },
+    );
+}
+
+/// Traps to mtvec: ecall, ebreak, illegal instructions (CSR number, read-only write, xwarp,
+/// a word that does not decode), load and store faults and misaligned atomics part-way
+/// through the lanes, mret.
+#[test]
+fn traps() {
+    let p = "crates/rtl-lockstep/tests/programs/traps.s";
+    check(&[p], Shape::DEFAULT);
+    check(
+        &[p],
         Shape {
             warps: 2,
             lanes: 4,
