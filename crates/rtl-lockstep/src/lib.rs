@@ -461,13 +461,22 @@ pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
 
 /// Build the RTL for `shape`, run both sides on the program at `path`, compare.
 pub fn lockstep(path: &Path, shape: Shape, planted_bug: bool) -> Result<Agreement, String> {
-    let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
     let prog = load(path).map_err(|e| e.to_string())?;
-    let model = model_trace(&prog, shape, 1_000_000).map_err(|e| e.to_string())?;
+    lockstep_program(&prog, shape, planted_bug).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Build the RTL for `shape`, run both sides on `prog`, compare.
+pub fn lockstep_program(
+    prog: &Program,
+    shape: Shape,
+    planted_bug: bool,
+) -> Result<Agreement, String> {
+    let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
+    let model = model_trace(prog, shape, 1_000_000).map_err(|e| e.to_string())?;
     // The RTL takes a few cycles per warp-instruction, more for memory (two per lane) and
     // division (33): a bound from the model's count stops an RTL that went astray.
     let steps = model.lines().count() as u64;
     let bound = steps * (48 + 2 * shape.lanes as u64) + 10_000;
-    let rtl = rtl_trace(&bin, &prog, bound).map_err(|e| e.to_string())?;
-    compare(&model, &rtl).map_err(|e| format!("{}: {e}", path.display()))
+    let rtl = rtl_trace(&bin, prog, bound).map_err(|e| e.to_string())?;
+    compare(&model, &rtl)
 }
