@@ -112,6 +112,7 @@ module weft_core #(
 
   wire [31:0]       pc   = pc_q[cw];
   wire [LANES-1:0]  amask = mask_q[cw];
+  wire [DB-1:0]     cur_len = st_len[cw];   // the warp's divergence-stack depth
 
   // ---- decode ----------------------------------------------------------------------------
   wire [6:0] opc = ir[6:0];
@@ -282,7 +283,7 @@ module weft_core #(
       12'h80b: begin csr_old = faddr_q[cw]; csr_ro = 1'b1; end
       12'h810: csr_old = 32'(xw);
       12'h811: begin csr_old = pc; csr_ro = 1'b1; end
-      12'h812: begin csr_old = 32'(st_len[cw]); csr_ro = 1'b1; end
+      12'h812: begin csr_old = 32'(cur_len); csr_ro = 1'b1; end
       12'h840: begin csr_old = 32'(run_q); csr_ro = 1'b1; end
       12'h841: begin csr_old = 32'(done_q); csr_ro = 1'b1; end
       12'h844: begin csr_old = 32'(mask_q[xw]); csr_ro = 1'b1; end
@@ -374,7 +375,7 @@ module weft_core #(
         hk = EB'(e);
       end
   end
-  wire [DB-1:0] len_m1 = st_len[cw] - DB'(1);
+  wire [DB-1:0] len_m1 = cur_len - DB'(1);
   wire [EB-1:0] top = EB'(len_m1);
   wire [EB-1:0] pu = EB'(st_len[cw]);
 

@@ -8,9 +8,14 @@
 // (a: the words AMOs and successful sc.w wrote, shown when rd is not x0: the model's record
 // gives the written value through rd)
 // then one final line: "exit <code>", "halt", "deadlock", "fault", "unsupported" or "timeout".
-// Usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE  (numbers in hex, 0 = none)
+// Usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE [VCD]  (numbers in hex,
+// 0 = none). VCD: dump every signal to that file (a testbench built with --trace; time unit
+// 1 ns, one clock cycle = 10).
 #include "Vweft_core.h"
 #include "verilated.h"
+#if VM_TRACE
+#include "verilated_vcd_c.h"
+#endif
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -101,11 +106,31 @@ int main(int argc, char **argv) {
     (void)got;
 
     Verilated::commandArgs(argc, argv);
+#if VM_TRACE
+    VerilatedVcdC *vcd = nullptr;
+    if (argc > 7) Verilated::traceEverOn(true);
+#else
+    if (argc > 7) { fprintf(stderr, "tb_core: built without --trace: no VCD\n"); return 2; }
+#endif
     Vweft_core *top = new Vweft_core;
+#if VM_TRACE
+    if (argc > 7) {
+        vcd = new VerilatedVcdC;
+        top->trace(vcd, 99);
+        vcd->open(argv[7]);
+    }
+    uint64_t t = 0;
+#define DUMP() do { if (vcd) vcd->dump(t); t += 5; } while (0)
+#else
+#define DUMP() do { } while (0)
+#endif
     top->entry_pc = entry;
     top->rst = 1;
     top->mem_ack = 0;
-    for (int i = 0; i < 2; i++) { top->clk = 0; top->eval(); top->clk = 1; top->eval(); }
+    for (int i = 0; i < 2; i++) {
+        top->clk = 0; top->eval(); DUMP();
+        top->clk = 1; top->eval(); DUMP();
+    }
     top->rst = 0;
 
     bool pending = false, perr = false;
@@ -117,6 +142,7 @@ int main(int argc, char **argv) {
     for (; cyc < max_cycles; cyc++) {
         top->clk = 0;
         top->eval();
+        DUMP();
         // outputs of this cycle: a retired instruction
         if (top->rt_valid) {
             printf("w%u pc=%08x mask=%08x", top->rt_warp, top->rt_pc, top->rt_mask);
@@ -192,11 +218,15 @@ int main(int argc, char **argv) {
         top->eval();
         top->clk = 1;
         top->eval();
+        DUMP();
     }
     if (end) printf("%s\n", end);
     fprintf(stderr, "tb_core: %llu cycles\n", (unsigned long long)cyc);
     if (!m.console.empty()) fprintf(stderr, "console: %s\n", m.console.c_str());
     top->final();
+#if VM_TRACE
+    if (vcd) { vcd->close(); delete vcd; }
+#endif
     delete top;
     return 0;
 }

@@ -97,6 +97,12 @@ pub fn sources() -> Vec<PathBuf> {
 /// `WEFT_PLANTED_BUG`, the deliberate RTL bug the lockstep must catch. Returns the binary.
 /// A build is reused when it is newer than every source.
 pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
+    build_with(shape, planted_bug, false)
+}
+
+/// [`build`], with Verilator's `--trace` when `trace` is set: the testbench can then dump a
+/// VCD ([`rtl_vcd`]).
+pub fn build_with(shape: Shape, planted_bug: bool, trace: bool) -> Result<PathBuf, Error> {
     let v = Command::new("verilator")
         .arg("--version")
         .output()
@@ -105,11 +111,12 @@ pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
         return Err(Error::NoVerilator("`verilator --version` failed".into()));
     }
     let name = format!(
-        "w{}l{}d{}{}",
+        "w{}l{}d{}{}{}",
         shape.warps,
         shape.lanes,
         shape.depth,
-        if planted_bug { "-bug" } else { "" }
+        if planted_bug { "-bug" } else { "" },
+        if trace { "-trace" } else { "" }
     );
     let dir = repo_root().join("target/rtl").join(name);
     let bin = dir.join("tb_core");
@@ -147,6 +154,9 @@ pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
     .args(["-o", "tb_core"]);
     if planted_bug {
         cmd.arg("-DWEFT_PLANTED_BUG");
+    }
+    if trace {
+        cmd.arg("--trace");
     }
     for s in &srcs {
         cmd.arg(s.canonicalize().unwrap_or_else(|_| s.clone()));
@@ -211,6 +221,21 @@ pub fn dram_image(prog: &Program) -> Result<Vec<u8>, Error> {
 
 /// Run the RTL testbench `bin` on `prog` for at most `max_cycles` clock cycles; its trace.
 pub fn rtl_trace(bin: &Path, prog: &Program, max_cycles: u64) -> Result<String, Error> {
+    run_tb(bin, prog, max_cycles, None)
+}
+
+/// [`rtl_trace`], dumping every signal to the VCD file `vcd` (a testbench built by
+/// [`build_with`] with `trace`).
+pub fn rtl_vcd(bin: &Path, prog: &Program, max_cycles: u64, vcd: &Path) -> Result<String, Error> {
+    run_tb(bin, prog, max_cycles, Some(vcd))
+}
+
+fn run_tb(
+    bin: &Path,
+    prog: &Program,
+    max_cycles: u64,
+    vcd: Option<&Path>,
+) -> Result<String, Error> {
     let img = dram_image(prog)?;
     let dir = bin.parent().unwrap_or(Path::new("."));
     let file = dir.join(format!("image-{}.bin", std::process::id()));
@@ -222,6 +247,7 @@ pub fn rtl_trace(bin: &Path, prog: &Program, max_cycles: u64) -> Result<String, 
         .arg(format!("{:x}", prog.fromhost.unwrap_or(0)))
         .arg(format!("{max_cycles:x}"))
         .arg(format!("{DRAM_SIZE:x}"))
+        .args(vcd)
         .output()
         .map_err(|e| Error::Tool(format!("{}: {e}", bin.display())));
     let _ = std::fs::remove_file(&file);
