@@ -126,7 +126,7 @@ fn read_vcd(path: &Path, names: &[&str]) -> Result<BTreeMap<String, Samples>, St
             vcd::Command::Timestamp(t) => {
                 // Times 10k (clock low) close the previous cycle's values: sample them.
                 if let Some(prev) = time {
-                    if prev % 10 == 0 {
+                    if prev.is_multiple_of(10) {
                         sample(&cur, &mut out);
                     }
                 }
@@ -149,7 +149,7 @@ fn read_vcd(path: &Path, names: &[&str]) -> Result<BTreeMap<String, Samples>, St
             _ => {}
         }
     }
-    if time.is_some_and(|t| t % 10 == 0) {
+    if time.is_some_and(|t| t.is_multiple_of(10)) {
         sample(&cur, &mut out);
     }
     Ok(out)
@@ -178,7 +178,7 @@ fn svg(rows: &[(String, Vec<String>)], n: usize, first: u64) -> String {
     // Cycle numbers every 5 cycles, with faint grid lines.
     for c in 0..n {
         let x = LW + CW * c as f64;
-        if (first + c as u64) % 5 == 0 {
+        if (first + c as u64).is_multiple_of(5) {
             s += &format!(
                 "<line x1=\"{x}\" y1=\"14\" x2=\"{x}\" y2=\"{}\" stroke=\"#ddd\"/>\
                  <text x=\"{}\" y=\"11\" fill=\"#888\">{}</text>\n",
