@@ -119,7 +119,7 @@ fn read_vcd(path: &Path, names: &[&str]) -> Result<BTreeMap<String, Samples>, St
             }
         }
     };
-    let mut time = None;
+    let mut time: Option<u64> = None;
     for cmd in p {
         let cmd = cmd.map_err(|e| format!("{}: {e}", path.display()))?;
         match cmd {
