@@ -401,6 +401,17 @@ module weft_core #(
       end
   end
   wire [LANES-1:0] pred = amask & nz1;
+  // A divergent indirect jump that is neither a call nor a return (a `switch`): in converge
+  // mode the lanes going where the lowest active lane goes run now, the rest wait at the
+  // jalr and execute it again in their turn (docs/isa.md §6.2), pushed like a branch's.
+  logic [LANES-1:0] jgo;
+  always_comb
+    for (int l = 0; l < LANES; l++) jgo[l] = amask[l] && ((rv1[l] + imm_i) & ~32'd1) == jalr_t0;
+  wire jump_split = is_jalr && !jalr_agree && !is_ret && rd == 5'd0;
+  wire [LANES-1:0] sp_first = is_jalr ? jgo : first_m;
+  wire [LANES-1:0] sp_second = is_jalr ? amask & ~jgo : second_m;
+  wire [31:0] sp_first_pc = is_jalr ? jalr_t0 : first_pc;
+  wire [31:0] sp_second_pc = is_jalr ? pc : second_pc;
 
   // ---- retire record -------------------------------------------------------------------------
   logic [31:0] rpc_q;
@@ -746,12 +757,12 @@ module weft_core #(
           if (is_jal) begin
             pc_q[cw] <= pc + imm_j;
             if (rd != 5'd0) cdep_q[cw] <= cdep_q[cw] + 16'd1;
-          end else if (is_jalr) begin
+          end else if (is_jalr && !jump_split) begin
             if (!jalr_agree) begin
               rwen_q <= 1'b0;
               if (is_ret) do_fault(5'd6, jalr_other);
               else begin
-                unsup_q <= 1'b1;   // divergent indirect jump: not built
+                unsup_q <= 1'b1;   // divergent call (per-lane function pointers): not built
               end
             end else begin
               pc_q[cw] <= jalr_t0;
@@ -763,28 +774,29 @@ module weft_core #(
                 if (st_len[cw] != '0 && st_dep[cw][top] == cdep_q[cw]) unsup_q <= 1'b1;
               end
             end
-          end else if (is_br) begin
-            if (taken == amask) pc_q[cw] <= br_tgt;
-            else if (taken != '0) begin
-              mask_q[cw] <= first_m;
-              pc_q[cw] <= first_pc;
+          end else if (is_br || is_jalr) begin
+            // a conditional branch, or a divergent indirect jump (its lanes split by target)
+            if (is_br && taken == amask) pc_q[cw] <= br_tgt;
+            else if (is_jalr || taken != '0) begin
+              mask_q[cw] <= sp_first;
+              pc_q[cw] <= sp_first_pc;
               if (hit) begin
                 for (int e = 0; e < DEPTH; e++)
-                  if (e > int'(hk)) st_saved[cw][e] <= st_saved[cw][e] & ~second_m;
-                if (st_wait[cw][hk] != '0 && st_wpc[cw][hk] != second_pc) unsup_q <= 1'b1;
-                st_wait[cw][hk] <= st_wait[cw][hk] | second_m;
-                st_wpc[cw][hk] <= second_pc;
+                  if (e > int'(hk)) st_saved[cw][e] <= st_saved[cw][e] & ~sp_second;
+                if (st_wait[cw][hk] != '0 && st_wpc[cw][hk] != sp_second_pc) unsup_q <= 1'b1;
+                st_wait[cw][hk] <= st_wait[cw][hk] | sp_second;
+                st_wpc[cw][hk] <= sp_second_pc;
               end else if (int'(st_len[cw]) >= DEPTH) do_fault(5'd5, 32'd0);
               else begin
                 st_saved[cw][pu] <= amask;
 `ifdef WEFT_PLANTED_BUG
                 // Planted bug (crates/rtl-lockstep/tests/lockstep.rs): the waiting group of a
                 // new entry loses its lowest lane, which then never runs its path.
-                st_wait[cw][pu] <= second_m & (second_m - LANES'(1));
+                st_wait[cw][pu] <= sp_second & (sp_second - LANES'(1));
 `else
-                st_wait[cw][pu] <= second_m;
+                st_wait[cw][pu] <= sp_second;
 `endif
-                st_wpc[cw][pu] <= second_pc;
+                st_wpc[cw][pu] <= sp_second_pc;
                 st_park[cw][pu] <= '0;
                 st_rpc[cw][pu] <= 32'd0;
                 st_src[cw][pu] <= pc;
