@@ -80,6 +80,7 @@ module weft_core #(
   logic [LANES-1:0] st_saved [WARPS][DEPTH], st_wait [WARPS][DEPTH], st_park [WARPS][DEPTH];
   logic [31:0]      st_wpc [WARPS][DEPTH], st_rpc [WARPS][DEPTH], st_src [WARPS][DEPTH];
   logic [15:0]      st_dep [WARPS][DEPTH];
+  logic             st_at [WARPS][DEPTH];    // a divergent call's entry: At(source + 4)
   logic [DB-1:0]    st_len [WARPS];
   // core
   logic [31:0]      spawn_pc_q, spawn_args_q;
@@ -97,6 +98,7 @@ module weft_core #(
   logic [31:0]      ir;
   logic [LB:0]      lp;                 // next lane for the memory walk
   logic             rsil_q;             // retiring without a record (a silent trap)
+  logic             pre_q;              // S_SCHED runs before issue (an At arrival)
   logic [LANES-1:0] tdone_q;            // lanes an atomic finished before it trapped
   logic             aph;                // an AMO's lane: 0 reads the word, 1 writes it back
   logic [31:0]      old_q;              // the word the AMO read
@@ -375,6 +377,19 @@ module weft_core #(
         hk = EB'(e);
       end
   end
+  // before issue: the topmost divergent-call entry of this activation whose point is pc
+  logic          at_hit;
+  logic [EB-1:0] at_k;
+  always_comb begin
+    at_hit = 1'b0;
+    at_k = '0;
+    for (int e = 0; e < DEPTH; e++)
+      if (e < int'(st_len[cw]) && st_at[cw][e] && st_src[cw][e] + 32'd4 == pc &&
+          st_dep[cw][e] == cdep_q[cw]) begin
+        at_hit = 1'b1;
+        at_k = EB'(e);
+      end
+  end
   wire [DB-1:0] len_m1 = cur_len - DB'(1);
   wire [EB-1:0] top = EB'(len_m1);
   wire [EB-1:0] pu = EB'(st_len[cw]);
@@ -407,7 +422,11 @@ module weft_core #(
   logic [LANES-1:0] jgo;
   always_comb
     for (int l = 0; l < LANES; l++) jgo[l] = amask[l] && ((rv1[l] + imm_i) & ~32'd1) == jalr_t0;
-  wire jump_split = is_jalr && !jalr_agree && !is_ret && rd == 5'd0;
+  // A divergent call (per-lane function pointers) splits the same way; its entry
+  // reconverges At(pc + 4), where the call returns, in the caller's activation: a group
+  // about to issue there parks (S_CHECK), and only the running lanes link rd.
+  wire jump_split = is_jalr && !jalr_agree && !is_ret;
+  wire call_split = jump_split && rd != 5'd0;
   wire [LANES-1:0] sp_first = is_jalr ? jgo : first_m;
   wire [LANES-1:0] sp_second = is_jalr ? amask & ~jgo : second_m;
   wire [31:0] sp_first_pc = is_jalr ? jalr_t0 : first_pc;
@@ -517,7 +536,7 @@ module weft_core #(
     rf_we = '0;
     rf_wa = {cw, rd};
     for (int l = 0; l < LANES; l++) rf_wd[l] = res_q[l];
-    if (st == S_WB && rwen_q) rf_we = amask;
+    if (st == S_WB && rwen_q && !call_split) rf_we = amask;
     if (st == S_TRD && rwen_q) rf_we = tdone_q;
     if (st == S_SPAWN && spawn_set != '0) begin
       rf_we = FULL;
@@ -592,6 +611,7 @@ module weft_core #(
       unsup_q <= 1'b0;
       rwen_q <= 1'b0;
       rsil_q <= 1'b0;
+      pre_q <= 1'b0;
       aph <= 1'b0;
       bwait_q <= '0;
       for (int b = 0; b < BARRIERS; b++) barr_q[b] <= '0;
@@ -631,6 +651,7 @@ module weft_core #(
           unsup_q <= 1'b0;
           rwen_q <= 1'b0;
           rsil_q <= 1'b0;
+          pre_q <= 1'b0;
           slots_q <= slots_q + 64'd1;
           st <= S_CHECK;
         end else st <= S_HALT;
@@ -639,7 +660,19 @@ module weft_core #(
           rpc_q <= pc;
           rmask_q <= amask;
           st <= S_FETCH;
-          if (bpc_q[cw] != 32'd0 && bpc_q[cw] == pc) begin
+          if (at_hit) begin
+            // a group reaching a divergent call's return point parks there (to resume at
+            // it), groups waiting there park too, and the next group is scheduled; the check
+            // repeats for it in the same slot
+            for (int e = 0; e < DEPTH; e++)
+              if (e > int'(at_k)) st_saved[cw][e] <= st_saved[cw][e] & ~amask;
+            st_park[cw][at_k] <= st_park[cw][at_k] | amask |
+                                 ((st_wpc[cw][at_k] == pc) ? st_wait[cw][at_k] : '0);
+            if (st_wpc[cw][at_k] == pc) st_wait[cw][at_k] <= '0;
+            st_rpc[cw][at_k] <= pc;
+            pre_q <= 1'b1;
+            st <= S_SCHED;
+          end else if (bpc_q[cw] != 32'd0 && bpc_q[cw] == pc) begin
             bstop_q[cw] <= 1'b1;          // no instruction: the slot passes
             fcode_q[cw] <= 32'd8;
             fpc_q[cw] <= pc;
@@ -760,10 +793,7 @@ module weft_core #(
           end else if (is_jalr && !jump_split) begin
             if (!jalr_agree) begin
               rwen_q <= 1'b0;
-              if (is_ret) do_fault(5'd6, jalr_other);
-              else begin
-                unsup_q <= 1'b1;   // divergent call (per-lane function pointers): not built
-              end
+              do_fault(5'd6, jalr_other);   // a return whose lanes disagree
             end else begin
               pc_q[cw] <= jalr_t0;
               if (rd != 5'd0) cdep_q[cw] <= cdep_q[cw] + 16'd1;
@@ -801,7 +831,15 @@ module weft_core #(
                 st_rpc[cw][pu] <= 32'd0;
                 st_src[cw][pu] <= pc;
                 st_dep[cw][pu] <= cdep_q[cw];
+                st_at[cw][pu] <= call_split;
                 st_len[cw] <= st_len[cw] + DB'(1);
+              end
+              if (call_split && (hit || int'(st_len[cw]) < DEPTH)) begin
+                // the call: the running lanes link rd and enter the callee; the record
+                // shows the others' rd as it was (read back through S_TRD)
+                cdep_q[cw] <= cdep_q[cw] + 16'd1;
+                tdone_q <= jgo;
+                st <= S_TRD;
               end
             end
           end else if (is_divg) begin
@@ -813,6 +851,7 @@ module weft_core #(
                 st_saved[cw][pu] <= amask;
                 st_wait[cw][pu] <= amask & ~pred;
                 st_wpc[cw][pu] <= br_tgt;
+                st_at[cw][pu] <= 1'b0;
                 st_park[cw][pu] <= '0;
                 st_rpc[cw][pu] <= 32'd0;
                 st_src[cw][pu] <= pc;
@@ -931,14 +970,14 @@ module weft_core #(
             cdep_q[cw] <= st_dep[cw][top];
             st_wait[cw][top] <= '0;
             if (st_saved[cw][top] == st_wait[cw][top]) st_len[cw] <= len_m1;
-            st <= S_RETIRE;
+            st <= pre_q ? S_CHECK : S_RETIRE;
           end else begin
             st_len[cw] <= len_m1;
             if (st_park[cw][top] != '0) begin
               mask_q[cw] <= st_park[cw][top];
               pc_q[cw] <= st_rpc[cw][top];
               cdep_q[cw] <= st_dep[cw][top];
-              st <= S_RETIRE;
+              st <= pre_q ? S_CHECK : S_RETIRE;
             end
           end
         end

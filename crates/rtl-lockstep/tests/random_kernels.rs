@@ -7,11 +7,11 @@
 //! call functions from divergent code, and load, store and run AMOs on per-lane memory. They
 //! are restricted to what the RTL implements by dropping their float lines (the RTL has no F:
 //! `fadd.s`, `fcvt`, `flt.s`, `fsw`…; the registers those wrote keep their values, so the
-//! kernel stays a valid RV32IMA program). Divergent `switch`es through jump tables run (their
-//! groups split by target and meet when they halt). Constructs that need table reconvergence
-//! (per-lane function pointers, a return out of a divergent region) make the RTL stop with
-//! "does not implement": such kernels are counted, never compared loosely, and the test
-//! requires a minimum number of kernels compared in full.
+//! kernel stays a valid RV32IMA program). Divergent `switch`es through jump tables and calls
+//! through per-lane function pointers run (their groups split by target; a call's meet where
+//! it returns). A return out of a divergent region (it needs table reconvergence) makes the
+//! RTL stop with "does not implement": such kernels are counted, never compared loosely, and
+//! the test requires a minimum number of kernels compared in full.
 //! Every kernel is written to `target/rtl/kernels/` so a failure can be rerun with
 //! `weft-rtl-lockstep target/rtl/kernels/<seed>.s`.
 
@@ -88,7 +88,7 @@ fn random_kernels_2x4() {
     assert!(agree >= MIN_AGREE, "only {agree} kernels compared in full");
 }
 
-/// At least this many of the kernels must be compared in full (measured: 39 of the 80 at 4x8,
-/// 46 at 2x4; the rest stop at a divergent call through per-lane function pointers or at a
-/// return out of a divergent region, such as `krec`'s, which need table reconvergence).
-const MIN_AGREE: usize = 30;
+/// At least this many of the kernels must be compared in full (measured: 42 of the 80 at 4x8,
+/// 50 at 2x4; the rest stop at a return out of a divergent region, such as `krec`'s or a
+/// function's early `ret`, which needs table reconvergence or exact activation ids).
+const MIN_AGREE: usize = 35;
