@@ -345,3 +345,83 @@ fn main() {
         std::process::exit(1);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A VCD in the testbench's shape (clock low at multiples of 10, high at +5): `st` and
+    /// `pc` change on rising edges; each cycle's sample is the value during its low phase.
+    const VCD: &str = "$timescale 1ps $end
+$scope module TOP $end
+$scope module weft_core $end
+$var wire 1 ! clk $end
+$var wire 4 \" st [3:0] $end
+$var wire 32 # pc [31:0] $end
+$var wire 8 $ amask [7:0] $end
+$upscope $end
+$upscope $end
+$enddefinitions $end
+#0
+0!
+b0000 \"
+b10000000000000000000000000000000 #
+bx $
+#5
+1!
+b0001 \"
+#10
+0!
+#15
+1!
+b0011 \"
+b00000011 $
+#20
+0!
+#25
+1!
+b10000000000000000000000000000100 #
+#30
+0!
+";
+
+    #[test]
+    fn vcd_is_sampled_once_per_cycle_in_the_low_phase() {
+        let dir = repo_root().join("target/rtl");
+        std::fs::create_dir_all(&dir).expect("target/rtl");
+        let f = dir.join(format!("wave-test-{}.vcd", std::process::id()));
+        std::fs::write(&f, VCD).expect("write VCD");
+        let s = read_vcd(&f, &["st", "pc", "amask"]);
+        let _ = std::fs::remove_file(&f);
+        let s = s.expect("reads");
+        assert_eq!(s["st"], vec![Some(0), Some(1), Some(3), Some(3)]);
+        assert_eq!(
+            s["pc"],
+            vec![
+                Some(0x8000_0000),
+                Some(0x8000_0000),
+                Some(0x8000_0000),
+                Some(0x8000_0004)
+            ]
+        );
+        assert_eq!(s["amask"], vec![None, None, Some(3), Some(3)]);
+        let missing = read_vcd(Path::new("/nonexistent.vcd"), &["st"]);
+        assert!(missing.is_err());
+    }
+
+    #[test]
+    fn svg_draws_each_run_of_equal_values_once() {
+        let rows = vec![
+            ("clk".to_string(), vec![String::new(); 3]),
+            (
+                "pc".to_string(),
+                vec!["80000000".into(), "80000000".into(), "80000004".into()],
+            ),
+        ];
+        let s = svg(&rows, 3, 10);
+        assert!(s.starts_with("<svg"));
+        assert_eq!(s.matches("<polygon").count(), 2, "two runs of pc");
+        assert!(s.contains(">10</text>"), "cycle 10 is labelled");
+        assert!(s.contains("state: PK PICK"), "legend");
+    }
+}
