@@ -111,6 +111,8 @@ module weft_core #(
   logic [WARPS-1:0] bwait_q;
   logic [BB-1:0]    bid_q [WARPS];
   logic             lack;               // a shared-memory access answers (like mem_ack)
+  logic             xph;                // the second word of an access across two words
+  logic [31:0]      xlo_q;              // the first word it read
 
   wire [31:0]       pc   = pc_q[cw];
   wire [LANES-1:0]  amask = mask_q[cw];
@@ -508,25 +510,32 @@ module weft_core #(
   // port's timing (the answer one cycle later); the rest go out on the port.
   wire [31:0] loc_off = mem_addr - LOCAL_BASE;
   wire        in_win = st == S_MEM && loc_off < 32'(LOCAL_WORDS * 4);
-  wire        m_local = m_req && in_win && !mem_cross;
-  wire        loc_cross = m_req && in_win && mem_cross;   // spans two banks: not built
-  assign mem_req = m_req && !in_win;
-  assign mem_local = m_local && !lack;
-  logic [3:0]  sm_be;
-  logic [31:0] sm_rdata;
-  always_comb begin
+  // A misaligned access across two words takes two bank accesses (xph 0, then 1); one that
+  // would run past the window's last word goes out on the port and faults there.
+  wire [SB-1:0] sm_w0 = loc_off[SB+1:2];
+  wire        m_local = m_req && in_win && !(mem_cross && sm_w0 == SB'(LOCAL_WORDS - 1));
+  wire        sm_en = m_local && !lack;
+  assign mem_req = m_req && !m_local;
+  assign mem_local = sm_en && !xph;
+  logic [3:0]  sm_n;
+  always_comb
     case (mem_size)
-      2'd0: sm_be = 4'b0001 << loc_off[1:0];
-      2'd1: sm_be = 4'b0011 << loc_off[1:0];
-      default: sm_be = 4'b1111;
+      2'd0: sm_n = 4'b0001;
+      2'd1: sm_n = 4'b0011;
+      default: sm_n = 4'b1111;
     endcase
-  end
+  wire [7:0]  sm_be2 = {4'd0, sm_n} << loc_off[1:0];
+  wire [63:0] sm_wd2 = {32'd0, mem_wdata} << {loc_off[1:0], 3'b000};
+  logic [31:0] sm_rdata;
   weft_smem #(.LANES(LANES), .WORDS(LOCAL_WORDS)) smem (
-      .clk, .en(mem_local), .we(mem_we), .be(sm_be), .addr(loc_off[SB+1:2]),
-      .wdata(mem_wdata << {loc_off[1:0], 3'b000}), .rdata(sm_rdata));
+      .clk, .en(sm_en), .we(mem_we), .be(xph ? sm_be2[7:4] : sm_be2[3:0]),
+      .addr(sm_w0 + SB'(xph)), .wdata(xph ? sm_wd2[63:32] : sm_wd2[31:0]), .rdata(sm_rdata));
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [63:0] sm_rd2 = (xph ? {sm_rdata, xlo_q} : {32'd0, sm_rdata}) >> {loc_off[1:0], 3'b000};
+  /* verilator lint_on UNUSEDSIGNAL */   // bits 63:32 fall off the access
   wire        m_ack = m_local ? lack : mem_ack;
   wire        m_err = m_local ? 1'b0 : mem_err;
-  wire [31:0] m_rdata = m_local ? sm_rdata >> {loc_off[1:0], 3'b000} : mem_rdata;
+  wire [31:0] m_rdata = m_local ? sm_rd2[31:0] : mem_rdata;
 
   // ---- register-file write port (write-back and warp start) -------------------------------
   logic [WB-1:0] sp_w;
@@ -613,6 +622,7 @@ module weft_core #(
       rsil_q <= 1'b0;
       pre_q <= 1'b0;
       aph <= 1'b0;
+      xph <= 1'b0;
       bwait_q <= '0;
       for (int b = 0; b < BARRIERS; b++) barr_q[b] <= '0;
       for (int w = 0; w < WARPS; w++) begin
@@ -748,14 +758,15 @@ module weft_core #(
         end
         S_MEM: begin
           if (!mem_any) st <= S_WB;
-          else if (is_atom && amis) do_fault(5'd11, rv1[mem_l]); else if (loc_cross) begin
-            unsup_q <= 1'b1;   // a shared-memory access across two words: not built
-            st <= S_RETIRE;
-          end else if (is_sc && !sc_ok) begin
+          else if (is_atom && amis) do_fault(5'd11, rv1[mem_l]);
+          else if (is_sc && !sc_ok) begin
             // no reservation on this word: no store, rd = 1
             res_q[mem_l] <= 32'd1;
             resv_v[cw][mem_l] <= 1'b0;
             lp <= {1'b0, mem_l} + 1'b1;
+          end else if (m_ack && m_local && mem_cross && !xph) begin
+            xlo_q <= sm_rdata;   // the first of two shared-memory words
+            xph <= 1'b1;
           end else if (m_ack) begin
             if (m_err) do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, mem_addr);
             else if (is_amo && !aph) begin
@@ -776,6 +787,7 @@ module weft_core #(
               end
               if (is_sc) resv_v[cw][mem_l] <= 1'b0;
               aph <= 1'b0;
+              xph <= 1'b0;
               lp <= {1'b0, mem_l} + 1'b1;
             end
           end

@@ -111,7 +111,8 @@ fn atomics_shared_words() {
 
 /// Barriers (the `barrier` CSR) and the core's banked shared memory: words, bytes and
 /// halfwords written by every lane of every warp and read back by another warp after a
-/// barrier, AMOs and LR/SC on shared words, the end of the window (STORE_FAULT), a count
+/// barrier, AMOs and LR/SC on shared words, misaligned words and halfwords across two banks,
+/// the end of the window (STORE_FAULT, and a LOAD_FAULT across the last word), a count
 /// larger than the warps (BARRIER_FAULT), and a barrier nobody else reaches (deadlock).
 const SHARED: &[&str] = &[
     "tests/kernels/barrier.s",
@@ -119,6 +120,7 @@ const SHARED: &[&str] = &[
     "crates/rtl-lockstep/tests/programs/shared.s",
     "crates/rtl-lockstep/tests/programs/barrier_fault.s",
     "crates/rtl-lockstep/tests/programs/local_end.s",
+    "crates/rtl-lockstep/tests/programs/shared_misaligned.s",
 ];
 
 #[test]
