@@ -18,7 +18,12 @@ module weft_core #(
     parameter int DEPTH = 8,                  // divergence stack entries per warp
     parameter logic [31:0] LOCAL_BASE = 32'hff00_0000,
     parameter int BARRIERS = 16,
-    parameter int LOCAL_WORDS = 4096          // shared memory: 16 KiB from LOCAL_BASE
+    parameter int LOCAL_WORDS = 4096,         // shared memory: 16 KiB from LOCAL_BASE
+    // the display timing model (docs/isa.md §4.6, the [display] defaults): scanline and
+    // display_frames follow the cycle counter
+    parameter int CYCLES_PER_LINE = 800,
+    parameter int LINES_PER_FRAME = 525,
+    parameter int VISIBLE_LINES = 480
 ) (
     input  logic                   clk,
     input  logic                   rst,
@@ -93,6 +98,10 @@ module weft_core #(
   logic [63:0]      kick_q [WARPS];
   logic [31:0]      mie_q [WARPS], mip_q [WARPS], medeleg_q [WARPS], mideleg_q [WARPS];
   logic [WARPS-1:0] bstop_q;            // stopped at its break_pc
+  // the beam at cycle slots_q (position in the line, line), the line of the current cycle,
+  // and the vblanks counted while a warp was started
+  logic [15:0]      bx_q, by_q, line_q;
+  logic [31:0]      frames_q;
   logic [WB-1:0]    rr_q, cw;
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
   logic [31:0]      ir;
@@ -324,8 +333,8 @@ module weft_core #(
       12'hfc2: begin csr_old = 32'd1; csr_ro = 1'b1; end
       12'hfc3: begin csr_old = LOCAL_BASE; csr_ro = 1'b1; end
       12'hfc4: begin csr_old = BARRIERS; csr_ro = 1'b1; end
-      // defined by weft, not built here: the display counters
-      12'h80c, 12'h80d: csr_unsup = 1'b1;
+      12'h80c: begin csr_old = 32'(line_q); csr_ro = 1'b1; end
+      12'h80d: begin csr_old = frames_q; csr_ro = 1'b1; end
       default: csr_ok = 1'b0;
     endcase
     if (csr == 12'hcc0 || csr == 12'hf14) csr_ro = 1'b1;
@@ -614,6 +623,10 @@ module weft_core #(
       spawn_args_q <= 32'd0;
       instret_q <= 64'd0;
       slots_q <= 64'd0;
+      bx_q <= 16'd0;
+      by_q <= 16'd0;
+      line_q <= 16'd0;
+      frames_q <= 32'd0;
       bstop_q <= '0;
       spawn_set <= '0;
       rfault_q <= 5'd0;
@@ -663,6 +676,14 @@ module weft_core #(
           rsil_q <= 1'b0;
           pre_q <= 1'b0;
           slots_q <= slots_q + 64'd1;
+          // the display model's event at this cycle: a vblank counts if a warp is started
+          line_q <= by_q;
+          if (bx_q == 16'(CYCLES_PER_LINE - 1)) begin
+            bx_q <= 16'd0;
+            by_q <= (by_q == 16'(LINES_PER_FRAME - 1)) ? 16'd0 : by_q + 16'd1;
+          end else bx_q <= bx_q + 16'd1;
+          if (bx_q == 16'd0 && by_q == 16'(VISIBLE_LINES) && run_q != '0)
+            frames_q <= frames_q + 32'd1;
           st <= S_CHECK;
         end else st <= S_HALT;
         S_CHECK: begin

@@ -174,6 +174,22 @@ fn watchdog_and_breakpoints_2x4() {
     );
 }
 
+/// The display counters: `scanline` and `display_frames` across the first vblank (about
+/// 390 000 warp-instructions).
+#[test]
+fn display_counters() {
+    let p = "crates/rtl-lockstep/tests/programs/display.s";
+    check(&[p], Shape::DEFAULT);
+    check(
+        &[p],
+        Shape {
+            warps: 2,
+            lanes: 4,
+            depth: 4,
+        },
+    );
+}
+
 /// Traps to mtvec: ecall, ebreak, illegal instructions (CSR number, read-only write, xwarp,
 /// a word that does not decode), load and store faults and misaligned atomics part-way
 /// through the lanes, mret.
