@@ -691,6 +691,7 @@ module weft_core #(
           rpc_q <= pc;
           rmask_q <= amask;
           st <= S_FETCH;
+          pre_q <= 1'b0;   // the instruction issues: a later S_SCHED ends it as usual
           if (at_hit) begin
             // a group reaching a divergent call's return point parks there (to resume at
             // it), groups waiting there park too, and the next group is scheduled; the check

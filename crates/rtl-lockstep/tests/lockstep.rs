@@ -53,6 +53,7 @@ const DIVERGENCE: &[&str] = &[
     "examples/divergence/loop_exit_backward.s",
     "crates/rtl-lockstep/tests/programs/switch.s",
     "examples/divergence/indirect_call.s",
+    "crates/rtl-lockstep/tests/programs/call_in_branch.s",
     "tests/asm/basics.s",
     "tests/asm/functions.s",
     "tests/repro/bug2_backward_exit_checked.s",
