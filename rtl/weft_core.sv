@@ -180,7 +180,6 @@ module weft_core #(
   always_comb begin
     alu_op = 4'd0;
     if (is_lui) alu_op = 4'd15;
-    else if (is_mul) alu_op = {2'b10, f3[1:0]} + 4'd2;   // 10..13
     else if (is_op || is_opimm) begin
       case (f3)
         3'd0: alu_op = (is_op && f7[5]) ? 4'd1 : 4'd0;
@@ -197,11 +196,11 @@ module weft_core #(
 
   // ---- register files: one per lane, WARPS*32 words, two read ports ----------------------
   logic [31:0]      rv1 [LANES], rv2 [LANES], res_q [LANES], alu_y [LANES];
-  logic [31:0]      dq [LANES], dr [LANES];
-  logic [LANES-1:0] ddone, rf_we, br_t;
+  logic [31:0]      dq [LANES], dr [LANES], mp [LANES];
+  logic [LANES-1:0] ddone, mdone, rf_we, br_t;
   logic [WB+4:0]    rf_wa;
   logic [31:0]      rf_wd [LANES];
-  logic             div_start;
+  logic             div_start, mul_start;
   wire  [4:0]       ra1 = (st == S_TRD) ? rd : rs1;   // a trap reads rd back for its record
   genvar gl;
   generate
@@ -218,6 +217,8 @@ module weft_core #(
       weft_alu alu (.op(alu_op), .a(opa), .b(opb), .y(alu_y[gl]));
       weft_div div (.clk, .start(div_start), .a(rv1[gl]), .b(rv2[gl]), .sgn(!f3[0]),
                     .quot(dq[gl]), .rem(dr[gl]), .done(ddone[gl]));
+      weft_mul mul (.clk, .start(mul_start), .f(f3[1:0]), .a(rv1[gl]), .b(rv2[gl]), .y(mp[gl]),
+                    .done(mdone[gl]));
       always_comb begin
         case (f3)
           3'd0: br_t[gl] = rv1[gl] == rv2[gl];
@@ -562,6 +563,7 @@ module weft_core #(
       for (int l = 0; l < LANES; l++) rf_wd[l] = spawn_args_q;
     end
     div_start = st == S_EXEC && is_div;
+    mul_start = st == S_EXEC && is_mul;
   end
 
   // ---- the state machine -------------------------------------------------------------------
@@ -751,7 +753,7 @@ module weft_core #(
           rwen_q <= writes_rd;
           lp <= '0;
           if (is_load || is_store || is_atom) st <= S_MEM;
-          else if (is_div) st <= S_DIV;
+          else if (is_div || is_mul) st <= S_DIV;
           else if (is_jal || is_jalr) begin
             for (int l = 0; l < LANES; l++) res_q[l] <= pc + 32'd4;
             st <= S_WB;
@@ -814,8 +816,8 @@ module weft_core #(
             end
           end
         end
-        S_DIV: if (&ddone) begin
-          for (int l = 0; l < LANES; l++) res_q[l] <= f3[1] ? dr[l] : dq[l];
+        S_DIV: if (is_mul ? &mdone : &ddone) begin
+          for (int l = 0; l < LANES; l++) res_q[l] <= is_mul ? mp[l] : f3[1] ? dr[l] : dq[l];
           st <= S_WB;
         end
         S_WB: begin

@@ -81,16 +81,25 @@ pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The SystemVerilog sources and the testbench, in build order.
+/// The SystemVerilog sources of the core (every `rtl/weft_*.sv`, the core first) and the
+/// testbench.
 pub fn sources() -> Vec<PathBuf> {
     let r = repo_root().join("rtl");
-    vec![
-        r.join("weft_core.sv"),
-        r.join("weft_alu.sv"),
-        r.join("weft_div.sv"),
-        r.join("weft_smem.sv"),
-        r.join("tb/tb_core.cpp"),
-    ]
+    let mut units: Vec<PathBuf> = std::fs::read_dir(&r)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                    n.starts_with("weft_") && n.ends_with(".sv") && n != "weft_core.sv"
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    units.sort();
+    let mut v = vec![r.join("weft_core.sv")];
+    v.extend(units);
+    v.push(r.join("tb/tb_core.cpp"));
+    v
 }
 
 /// Build (or reuse) the Verilator testbench for `shape`; `planted_bug` defines
