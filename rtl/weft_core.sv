@@ -104,7 +104,9 @@ module weft_core #(
   logic [31:0]      frames_q;
   logic [WB-1:0]    rr_q, cw;
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
-  logic [31:0]      ir;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0]      ir;                 // the opcode's bits 6:2 are decoded in weft_decode
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [LB:0]      lp;                 // next lane for the memory walk
   logic             rsil_q;             // retiring without a record (a silent trap)
   logic             pre_q;              // S_SCHED runs before issue (an At arrival)
@@ -128,71 +130,24 @@ module weft_core #(
   wire [DB-1:0]     cur_len = st_len[cw];   // the warp's divergence-stack depth
 
   // ---- decode ----------------------------------------------------------------------------
-  wire [6:0] opc = ir[6:0];
   wire [4:0] rd = ir[11:7], rs1 = ir[19:15], rs2 = ir[24:20];
   wire [2:0] f3 = ir[14:12];
-  wire [6:0] f7 = ir[31:25];
+  wire [4:0] f5 = ir[31:27];
   wire [31:0] imm_i = {{20{ir[31]}}, ir[31:20]};
   wire [31:0] imm_s = {{20{ir[31]}}, ir[31:25], ir[11:7]};
   wire [31:0] imm_b = {{19{ir[31]}}, ir[31], ir[7], ir[30:25], ir[11:8], 1'b0};
   wire [31:0] imm_u = {ir[31:12], 12'd0};
   wire [31:0] imm_j = {{11{ir[31]}}, ir[31], ir[19:12], ir[20], ir[30:21], 1'b0};
-  wire is_lui = opc == 7'h37, is_auipc = opc == 7'h17, is_jal = opc == 7'h6f;
-  wire is_jalr = opc == 7'h67 && f3 == 3'd0;
-  wire is_br = opc == 7'h63 && f3 != 3'd2 && f3 != 3'd3;
-  wire is_load = opc == 7'h03 && (f3 == 3'd0 || f3 == 3'd1 || f3 == 3'd2 || f3 == 3'd4 || f3 == 3'd5);
-  wire is_store = opc == 7'h23 && (f3 == 3'd0 || f3 == 3'd1 || f3 == 3'd2);
-  wire shift_i = f3 == 3'd1 || f3 == 3'd5;
-  wire is_opimm = opc == 7'h13 && (!shift_i || f7 == 7'h00 || (f3 == 3'd5 && f7 == 7'h20));
-  wire is_op = opc == 7'h33 && (f7 == 7'h00 || f7 == 7'h01 || (f7 == 7'h20 && (f3 == 3'd0 || f3 == 3'd5)));
-  wire is_mul = is_op && f7 == 7'h01 && !f3[2];
-  wire is_div = is_op && f7 == 7'h01 && f3[2];
-  wire is_fence = opc == 7'h0f && (f3 == 3'd0 || f3 == 3'd1);
-  wire is_sys = opc == 7'h73;
-  wire is_csr = is_sys && f3 != 3'd0 && f3 != 3'd4;
-  wire is_ecall = is_sys && ir == 32'h0000_0073;
-  wire is_ebreak = is_sys && ir == 32'h0010_0073;
-  wire is_mret = is_sys && ir == 32'h3020_0073;
-  wire is_wfi = is_sys && ir == 32'h1050_0073;
-  wire is_conv = opc == 7'h5b && f3 == 3'd0 && rs1 == 5'd0 && rs2 == 5'd0;
-  wire is_divg = opc == 7'h5b && f3 == 3'd1 && rs2 == 5'd0;
-  // RV32A: lr.w, sc.w and the nine AMOs (aq/rl ignored: memory is sequentially consistent)
-  wire [4:0] f5 = ir[31:27];
-  wire is_aw = opc == 7'h2f && f3 == 3'd2;
-  wire is_lr = is_aw && f5 == 5'b00010 && rs2 == 5'd0;
-  wire is_sc = is_aw && f5 == 5'b00011;
-  wire is_amo = is_aw && (f5 == 5'b00001 || f5 == 5'b00000 || f5 == 5'b00100 ||
-                          f5 == 5'b01100 || f5 == 5'b01000 || f5 == 5'b10000 ||
-                          f5 == 5'b10100 || f5 == 5'b11000 || f5 == 5'b11100);
-  wire is_atom = is_lr || is_sc || is_amo;
-  // Encodings weft defines that this RTL leaves out: F, Vortex, compressed.
-  wire is_unsup = opc == 7'h07 || opc == 7'h27 || opc == 7'h43 || opc == 7'h47 ||
-                  opc == 7'h4b || opc == 7'h4f || opc == 7'h53 || opc == 7'h0b;
-  wire known = is_lui || is_auipc || is_jal || is_jalr || is_br || is_load || is_store ||
-               is_opimm || is_op || is_fence || is_csr || is_ecall || is_ebreak || is_mret ||
-               is_wfi || is_conv || is_divg || is_atom;
-  wire writes_rd = rd != 5'd0 && (is_lui || is_auipc || is_jal || is_jalr || is_load ||
-                                  is_opimm || is_op || is_csr || is_atom);
-  wire is_ret = is_jalr && rd == 5'd0 && (rs1 == 5'd1 || rs1 == 5'd5);
-
-  // ALU op
+  // decoded when the fetch returns, registered with ir (weft_decode.sv)
+  logic is_lui, is_auipc, is_jal, is_jalr, is_br, is_load, is_store, is_op, is_mul,
+        is_div, is_csr, is_ecall, is_ebreak, is_mret, is_conv, is_divg,
+        is_lr, is_sc, is_amo, is_atom, is_unsup, known, writes_rd, is_ret;
   logic [3:0] alu_op;
-  always_comb begin
-    alu_op = 4'd0;
-    if (is_lui) alu_op = 4'd15;
-    else if (is_op || is_opimm) begin
-      case (f3)
-        3'd0: alu_op = (is_op && f7[5]) ? 4'd1 : 4'd0;
-        3'd1: alu_op = 4'd2;
-        3'd2: alu_op = 4'd3;
-        3'd3: alu_op = 4'd4;
-        3'd4: alu_op = 4'd5;
-        3'd5: alu_op = f7[5] ? 4'd7 : 4'd6;
-        3'd6: alu_op = 4'd8;
-        default: alu_op = 4'd9;
-      endcase
-    end
-  end
+  weft_decode dec (
+      .clk, .load(st == S_FETCH && !pc[0] && mem_ack && !mem_err), .w(mem_rdata),
+      .is_lui, .is_auipc, .is_jal, .is_jalr, .is_br, .is_load, .is_store, .is_op, .is_mul,
+      .is_div, .is_csr, .is_ecall, .is_ebreak, .is_mret, .is_conv, .is_divg, .is_lr, .is_sc,
+      .is_amo, .is_atom, .is_unsup, .known, .writes_rd, .is_ret, .alu_op);
 
   // ---- register files: one per lane, WARPS*32 words, two read ports ----------------------
   logic [31:0]      rv1 [LANES], rv2 [LANES], res_q [LANES], alu_y [LANES];
