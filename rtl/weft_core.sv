@@ -92,6 +92,9 @@ module weft_core #(
   logic [63:0]      instret_q;
   logic [63:0]      slots_q;            // issue slots: +1 per pick, the model's cycle + 1
   wire  [63:0]      cyc_now = slots_q - 64'd1;   // the cycle the current warp issued in
+  logic [63:0]      cyc_off_q;          // what mcycle writes added (cycle_lo, the watchdog and
+                                        // the display model count the plain cycle)
+  wire  [63:0]      mcyc = cyc_now + cyc_off_q;
   // watchdog (docs/isa.md §4.5), breakpoints (§4.4), the cycle_hi latch (§4.7), and the
   // machine-mode CSRs that only hold what is written
   logic [31:0]      wdog_q [WARPS], wlim_q [WARPS], bpc_q [WARPS], chi_q [WARPS];
@@ -267,10 +270,10 @@ module weft_core #(
       12'h852: begin csr_old = 32'(st_len[xw]); csr_ro = 1'b1; end
       // cycle: the issue slots before this one (docs/rtl.md); instret: retired before it
       12'hb00, 12'hc00, 12'hc01: begin
-        csr_old = cyc_now[31:0]; csr_ro = csr[11:8] == 4'hc;
+        csr_old = mcyc[31:0]; csr_ro = csr[11:8] == 4'hc;
       end
       12'hb80, 12'hc80, 12'hc81: begin
-        csr_old = cyc_now[63:32]; csr_ro = csr[11:8] == 4'hc;
+        csr_old = mcyc[63:32]; csr_ro = csr[11:8] == 4'hc;
       end
       12'hb02, 12'hc02: begin
         csr_old = instret_q[31:0]; csr_ro = csr[11:8] == 4'hc;
@@ -294,7 +297,6 @@ module weft_core #(
       default: csr_ok = 1'b0;
     endcase
     if (csr == 12'hcc0 || csr == 12'hf14) csr_ro = 1'b1;
-    if (csr_writes && csr[11:8] == 4'hb) csr_unsup = 1'b1;   // mcycle/minstret writes
     case (f3[1:0])
       2'd1: csr_new = csr_opnd;
       2'd2: csr_new = csr_old | csr_opnd;
@@ -580,6 +582,7 @@ module weft_core #(
       spawn_args_q <= 32'd0;
       instret_q <= 64'd0;
       slots_q <= 64'd0;
+      cyc_off_q <= 64'd0;
       bx_q <= 16'd0;
       by_q <= 16'd0;
       line_q <= 16'd0;
@@ -889,6 +892,12 @@ module weft_core #(
                   kick_q[cw] <= cyc_now;
                 end
                 12'h807: wlim_q[cw] <= csr_new;
+                // mcycle/minstret (and high halves): the next instruction sees the value
+                // written (the writing one is not counted: retiring adds 1 to instret)
+                12'hb00: cyc_off_q <= {mcyc[63:32], csr_new} - cyc_now;
+                12'hb80: cyc_off_q <= {csr_new, mcyc[31:0]} - cyc_now;
+                12'hb02: instret_q <= {instret_q[63:32], csr_new} - 64'd1;
+                12'hb82: instret_q <= {csr_new, instret_q[31:0]} - 64'd1;
                 12'h808: bpc_q[cw] <= csr_new;
                 12'h848: begin
                   // the one cross-warp write: a stopped target resumes if it moved away
