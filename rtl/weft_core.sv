@@ -17,7 +17,13 @@ module weft_core #(
     parameter int LANES = 8,
     parameter int DEPTH = 8,                  // divergence stack entries per warp
     parameter logic [31:0] LOCAL_BASE = 32'hff00_0000,
-    parameter int BARRIERS = 16
+    parameter int BARRIERS = 16,
+    parameter int LOCAL_WORDS = 4096,         // shared memory: 16 KiB from LOCAL_BASE
+    // the display timing model (docs/isa.md §4.6, the [display] defaults): scanline and
+    // display_frames follow the cycle counter
+    parameter int CYCLES_PER_LINE = 800,
+    parameter int LINES_PER_FRAME = 525,
+    parameter int VISIBLE_LINES = 480
 ) (
     input  logic                   clk,
     input  logic                   rst,
@@ -30,6 +36,9 @@ module weft_core #(
     output logic [31:0]            mem_wdata,
     output logic [7:0]             mem_lane,
     output logic                   mem_fetch,
+    output logic                   mem_amo,   // the write of an AMO or sc.w (for the trace)
+    output logic                   mem_local, // mem_* is served by the shared memory this
+                                              // cycle (mem_req low: the port is not used)
     input  logic                   mem_ack,
     input  logic                   mem_err,
     input  logic [31:0]            mem_rdata,
@@ -45,17 +54,21 @@ module weft_core #(
     output logic [LANES*32-1:0]    rt_vals,
     output logic [4:0]             rt_fault,
     output logic                   rt_unsupported,
-    output logic                   halted
+    output logic                   halted,
+    output logic                   deadlock   // halted with warps waiting at a barrier
 );
   localparam int WB = (WARPS > 1) ? $clog2(WARPS) : 1;
   localparam int LB = (LANES > 1) ? $clog2(LANES) : 1;
   localparam int DB = $clog2(DEPTH + 1);
   localparam int EB = (DEPTH > 1) ? $clog2(DEPTH) : 1;
   localparam logic [LANES-1:0] FULL = {LANES{1'b1}};
+  localparam int BB = (BARRIERS > 1) ? $clog2(BARRIERS) : 1;
+  localparam int SB = $clog2(LOCAL_WORDS);
 
   typedef enum logic [3:0] {
-    S_PICK, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED, S_RETIRE, S_HALT
-  } state_t;
+    S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED,
+    S_TRD, S_TRW, S_RETIRE, S_HALT
+  } state_t;   // 15 states
   state_t st;
 
   // ---- per-warp state --------------------------------------------------------------------
@@ -72,75 +85,72 @@ module weft_core #(
   logic [LANES-1:0] st_saved [WARPS][DEPTH], st_wait [WARPS][DEPTH], st_park [WARPS][DEPTH];
   logic [31:0]      st_wpc [WARPS][DEPTH], st_rpc [WARPS][DEPTH], st_src [WARPS][DEPTH];
   logic [15:0]      st_dep [WARPS][DEPTH];
+  logic             st_at [WARPS][DEPTH];    // a divergent call's entry: At(source + 4)
   logic [DB-1:0]    st_len [WARPS];
   // core
   logic [31:0]      spawn_pc_q, spawn_args_q;
   logic [63:0]      instret_q;
+  logic [63:0]      slots_q;            // issue slots: +1 per pick, the model's cycle + 1
+  wire  [63:0]      cyc_now = slots_q - 64'd1;   // the cycle the current warp issued in
+  logic [63:0]      cyc_off_q;          // what mcycle writes added (cycle_lo, the watchdog and
+                                        // the display model count the plain cycle)
+  wire  [63:0]      mcyc = cyc_now + cyc_off_q;
+  // watchdog (docs/isa.md §4.5), breakpoints (§4.4), the cycle_hi latch (§4.7), and the
+  // machine-mode CSRs that only hold what is written
+  logic [31:0]      wdog_q [WARPS], wlim_q [WARPS], bpc_q [WARPS], chi_q [WARPS];
+  logic [63:0]      kick_q [WARPS];
+  logic [31:0]      mie_q [WARPS], mip_q [WARPS], medeleg_q [WARPS], mideleg_q [WARPS];
+  logic [WARPS-1:0] bstop_q;            // stopped at its break_pc
+  // the beam at cycle slots_q (position in the line, line), the line of the current cycle,
+  // and the vblanks counted while a warp was started
+  logic [15:0]      bx_q, by_q, line_q;
+  logic [31:0]      frames_q;
   logic [WB-1:0]    rr_q, cw;
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
-  logic [31:0]      ir;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0]      ir;                 // the opcode's bits 6:2 are decoded in weft_decode
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [LB:0]      lp;                 // next lane for the memory walk
+  logic             rsil_q;             // retiring without a record (a silent trap)
+  logic             pre_q;              // S_SCHED runs before issue (an At arrival)
+  logic [LANES-1:0] tdone_q;            // lanes an atomic finished before it trapped
+  logic             aph;                // an AMO's lane: 0 reads the word, 1 writes it back
+  logic [31:0]      old_q;              // the word the AMO read
+  // LR reservations: one word address per lane of every warp, valid where resv_v is set;
+  // any store that touches the word breaks it (crates/simt exec_mem.rs)
+  logic [29:0]      resv_a [WARPS][LANES];
+  logic [LANES-1:0] resv_v [WARPS];
+  // barriers (docs/isa.md §4.2): the warps that arrived at each, and who waits where
+  logic [WARPS-1:0] barr_q [BARRIERS];
+  logic [WARPS-1:0] bwait_q;
+  logic [BB-1:0]    bid_q [WARPS];
+  logic             lack;               // a shared-memory access answers (like mem_ack)
+  logic             xph;                // the second word of an access across two words
+  logic [31:0]      xlo_q;              // the first word it read
 
   wire [31:0]       pc   = pc_q[cw];
   wire [LANES-1:0]  amask = mask_q[cw];
+  wire [DB-1:0]     cur_len = st_len[cw];   // the warp's divergence-stack depth
 
   // ---- decode ----------------------------------------------------------------------------
-  wire [6:0] opc = ir[6:0];
   wire [4:0] rd = ir[11:7], rs1 = ir[19:15], rs2 = ir[24:20];
   wire [2:0] f3 = ir[14:12];
-  wire [6:0] f7 = ir[31:25];
+  wire [4:0] f5 = ir[31:27];
   wire [31:0] imm_i = {{20{ir[31]}}, ir[31:20]};
   wire [31:0] imm_s = {{20{ir[31]}}, ir[31:25], ir[11:7]};
   wire [31:0] imm_b = {{19{ir[31]}}, ir[31], ir[7], ir[30:25], ir[11:8], 1'b0};
   wire [31:0] imm_u = {ir[31:12], 12'd0};
   wire [31:0] imm_j = {{11{ir[31]}}, ir[31], ir[19:12], ir[20], ir[30:21], 1'b0};
-  wire is_lui = opc == 7'h37, is_auipc = opc == 7'h17, is_jal = opc == 7'h6f;
-  wire is_jalr = opc == 7'h67 && f3 == 3'd0;
-  wire is_br = opc == 7'h63 && f3 != 3'd2 && f3 != 3'd3;
-  wire is_load = opc == 7'h03 && (f3 == 3'd0 || f3 == 3'd1 || f3 == 3'd2 || f3 == 3'd4 || f3 == 3'd5);
-  wire is_store = opc == 7'h23 && (f3 == 3'd0 || f3 == 3'd1 || f3 == 3'd2);
-  wire shift_i = f3 == 3'd1 || f3 == 3'd5;
-  wire is_opimm = opc == 7'h13 && (!shift_i || f7 == 7'h00 || (f3 == 3'd5 && f7 == 7'h20));
-  wire is_op = opc == 7'h33 && (f7 == 7'h00 || f7 == 7'h01 || (f7 == 7'h20 && (f3 == 3'd0 || f3 == 3'd5)));
-  wire is_mul = is_op && f7 == 7'h01 && !f3[2];
-  wire is_div = is_op && f7 == 7'h01 && f3[2];
-  wire is_fence = opc == 7'h0f && (f3 == 3'd0 || f3 == 3'd1);
-  wire is_sys = opc == 7'h73;
-  wire is_csr = is_sys && f3 != 3'd0 && f3 != 3'd4;
-  wire is_ecall = is_sys && ir == 32'h0000_0073;
-  wire is_ebreak = is_sys && ir == 32'h0010_0073;
-  wire is_mret = is_sys && ir == 32'h3020_0073;
-  wire is_wfi = is_sys && ir == 32'h1050_0073;
-  wire is_conv = opc == 7'h5b && f3 == 3'd0 && rs1 == 5'd0 && rs2 == 5'd0;
-  wire is_divg = opc == 7'h5b && f3 == 3'd1 && rs2 == 5'd0;
-  // Encodings weft defines that this RTL leaves out: F, A, Vortex, compressed.
-  wire is_unsup = opc == 7'h07 || opc == 7'h27 || opc == 7'h43 || opc == 7'h47 ||
-                  opc == 7'h4b || opc == 7'h4f || opc == 7'h53 || opc == 7'h2f || opc == 7'h0b;
-  wire known = is_lui || is_auipc || is_jal || is_jalr || is_br || is_load || is_store ||
-               is_opimm || is_op || is_fence || is_csr || is_ecall || is_ebreak || is_mret ||
-               is_wfi || is_conv || is_divg;
-  wire writes_rd = rd != 5'd0 && (is_lui || is_auipc || is_jal || is_jalr || is_load ||
-                                  is_opimm || is_op || is_csr);
-  wire is_ret = is_jalr && rd == 5'd0 && (rs1 == 5'd1 || rs1 == 5'd5);
-
-  // ALU op
+  // decoded when the fetch returns, registered with ir (weft_decode.sv)
+  logic is_lui, is_auipc, is_jal, is_jalr, is_br, is_load, is_store, is_op, is_mul,
+        is_div, is_csr, is_ecall, is_ebreak, is_mret, is_conv, is_divg,
+        is_lr, is_sc, is_amo, is_atom, is_unsup, known, writes_rd, is_ret;
   logic [3:0] alu_op;
-  always_comb begin
-    alu_op = 4'd0;
-    if (is_lui) alu_op = 4'd15;
-    else if (is_op || is_opimm) begin
-      case (f3)
-        3'd0: alu_op = (is_op && f7[5]) ? 4'd1 : 4'd0;
-        3'd1: alu_op = 4'd2;
-        3'd2: alu_op = 4'd3;
-        3'd3: alu_op = 4'd4;
-        3'd4: alu_op = 4'd5;
-        3'd5: alu_op = f7[5] ? 4'd7 : 4'd6;
-        3'd6: alu_op = 4'd8;
-        default: alu_op = 4'd9;
-      endcase
-    end
-  end
+  weft_decode dec (
+      .clk, .load(st == S_FETCH && !pc[0] && mem_ack && !mem_err), .w(mem_rdata),
+      .is_lui, .is_auipc, .is_jal, .is_jalr, .is_br, .is_load, .is_store, .is_op, .is_mul,
+      .is_div, .is_csr, .is_ecall, .is_ebreak, .is_mret, .is_conv, .is_divg, .is_lr, .is_sc,
+      .is_amo, .is_atom, .is_unsup, .known, .writes_rd, .is_ret, .alu_op);
 
   // ---- register files: one per lane, WARPS*32 words, two read ports ----------------------
   logic [31:0]      rv1 [LANES], rv2 [LANES], res_q [LANES], alu_y [LANES];
@@ -149,6 +159,7 @@ module weft_core #(
   logic [WB+4:0]    rf_wa;
   logic [31:0]      rf_wd [LANES];
   logic             div_start, mul_start;
+  wire  [4:0]       ra1 = (st == S_TRD) ? rd : rs1;   // a trap reads rd back for its record
   genvar gl;
   generate
     for (gl = 0; gl < LANES; gl++) begin : lane
@@ -156,7 +167,7 @@ module weft_core #(
       initial for (int i = 0; i < WARPS * 32; i++) rf[i] = 32'd0;
       always_ff @(posedge clk) begin
         if (rf_we[gl]) rf[rf_wa] <= rf_wd[gl];
-        rv1[gl] <= (rs1 == 5'd0) ? 32'd0 : rf[{cw, rs1}];
+        rv1[gl] <= (ra1 == 5'd0) ? 32'd0 : rf[{cw, ra1}];
         rv2[gl] <= (rs2 == 5'd0) ? 32'd0 : rf[{cw, rs2}];
       end
       wire [31:0] opa = (is_auipc) ? pc : rv1[gl];
@@ -230,27 +241,44 @@ module weft_core #(
       12'h803: csr_old = spawn_args_q;
       12'h804: csr_old = 32'(amask);
       12'h805: csr_old = BARRIERS;
-      12'h808: csr_old = 32'd0;                               // break_pc: always off here
+      12'h806: csr_old = wdog_q[cw];
+      12'h807: csr_old = wlim_q[cw];
+      12'h808: csr_old = bpc_q[cw];
+      12'h80e: begin csr_old = cyc_now[31:0]; csr_ro = 1'b1; end
+      12'h80f: begin csr_old = chi_q[cw]; csr_ro = 1'b1; end
+      12'h302: csr_old = medeleg_q[cw];
+      12'h303: csr_old = mideleg_q[cw];
+      12'h304: csr_old = mie_q[cw];
+      12'h344: csr_old = mip_q[cw];
       12'h809: begin csr_old = fcode_q[cw]; csr_ro = 1'b1; end
       12'h80a: begin csr_old = fpc_q[cw]; csr_ro = 1'b1; end
       12'h80b: begin csr_old = faddr_q[cw]; csr_ro = 1'b1; end
       12'h810: csr_old = 32'(xw);
       12'h811: begin csr_old = pc; csr_ro = 1'b1; end
-      12'h812: begin csr_old = 32'(st_len[cw]); csr_ro = 1'b1; end
+      12'h812: begin csr_old = 32'(cur_len); csr_ro = 1'b1; end
       12'h840: begin csr_old = 32'(run_q); csr_ro = 1'b1; end
       12'h841: begin csr_old = 32'(done_q); csr_ro = 1'b1; end
       12'h844: begin csr_old = 32'(mask_q[xw]); csr_ro = 1'b1; end
-      12'h848: csr_old = 32'd0;
+      12'h846: begin csr_old = wdog_q[xw]; csr_ro = 1'b1; end
+      12'h848: csr_old = bpc_q[xw];
+      12'h84e: begin csr_old = cyc_now[31:0]; csr_ro = 1'b1; end
+      12'h84f: begin csr_old = chi_q[xw]; csr_ro = 1'b1; end
       12'h849: begin csr_old = fcode_q[xw]; csr_ro = 1'b1; end
       12'h84a: begin csr_old = fpc_q[xw]; csr_ro = 1'b1; end
       12'h84b: begin csr_old = faddr_q[xw]; csr_ro = 1'b1; end
       12'h851: begin csr_old = pc_q[xw]; csr_ro = 1'b1; end
       12'h852: begin csr_old = 32'(st_len[xw]); csr_ro = 1'b1; end
-      // cycle and instret: one warp-instruction issues per model cycle (docs/rtl.md)
-      12'hb00, 12'hb02, 12'hc00, 12'hc01, 12'hc02: begin
+      // cycle: the issue slots before this one (docs/rtl.md); instret: retired before it
+      12'hb00, 12'hc00, 12'hc01: begin
+        csr_old = mcyc[31:0]; csr_ro = csr[11:8] == 4'hc;
+      end
+      12'hb80, 12'hc80, 12'hc81: begin
+        csr_old = mcyc[63:32]; csr_ro = csr[11:8] == 4'hc;
+      end
+      12'hb02, 12'hc02: begin
         csr_old = instret_q[31:0]; csr_ro = csr[11:8] == 4'hc;
       end
-      12'hb80, 12'hb82, 12'hc80, 12'hc81, 12'hc82: begin
+      12'hb82, 12'hc82: begin
         csr_old = instret_q[63:32]; csr_ro = csr[11:8] == 4'hc;
       end
       12'hcc1: begin csr_old = 32'(cw); csr_ro = 1'b1; end
@@ -264,20 +292,27 @@ module weft_core #(
       12'hfc2: begin csr_old = 32'd1; csr_ro = 1'b1; end
       12'hfc3: begin csr_old = LOCAL_BASE; csr_ro = 1'b1; end
       12'hfc4: begin csr_old = BARRIERS; csr_ro = 1'b1; end
-      // defined by weft, not built here: watchdog, barriers' write, cycle_lo/hi,
-      // display counters, interrupts, delegation
-      12'h302, 12'h303, 12'h304, 12'h344, 12'h806, 12'h807, 12'h80c, 12'h80d, 12'h80e,
-      12'h80f, 12'h846, 12'h84e, 12'h84f: csr_unsup = 1'b1;
+      12'h80c: begin csr_old = 32'(line_q); csr_ro = 1'b1; end
+      12'h80d: begin csr_old = frames_q; csr_ro = 1'b1; end
       default: csr_ok = 1'b0;
     endcase
     if (csr == 12'hcc0 || csr == 12'hf14) csr_ro = 1'b1;
-    if (csr_writes && (csr == 12'h805 || csr == 12'h808 || csr == 12'h848 ||
-                       csr[11:8] == 4'hb)) csr_unsup = 1'b1;
     case (f3[1:0])
       2'd1: csr_new = csr_opnd;
       2'd2: csr_new = csr_old | csr_opnd;
       default: csr_new = csr_old & ~csr_opnd;
     endcase
+  end
+
+  // barrier write: count << 16 | id; the arrivals including this warp
+  wire          bar_bad = csr_new[15:0] >= 16'(BARRIERS) || csr_new[31:16] == 16'd0 ||
+                          csr_new[31:16] > 16'(WARPS);
+  wire [BB-1:0] bar_id = csr_new[BB-1:0];
+  wire [WARPS-1:0] bar_arr = barr_q[bar_id] | (WARPS'(1) << cw);
+  logic [15:0]  bar_n;
+  always_comb begin
+    bar_n = 16'd0;
+    for (int w = 0; w < WARPS; w++) bar_n = bar_n + 16'(bar_arr[w]);
   end
 
   // per-lane float CSRs (fflags, frm, fcsr): each lane combines its own operand
@@ -311,7 +346,20 @@ module weft_core #(
         hk = EB'(e);
       end
   end
-  wire [DB-1:0] len_m1 = st_len[cw] - DB'(1);
+  // before issue: the topmost divergent-call entry of this activation whose point is pc
+  logic          at_hit;
+  logic [EB-1:0] at_k;
+  always_comb begin
+    at_hit = 1'b0;
+    at_k = '0;
+    for (int e = 0; e < DEPTH; e++)
+      if (e < int'(st_len[cw]) && st_at[cw][e] && st_src[cw][e] + 32'd4 == pc &&
+          st_dep[cw][e] == cdep_q[cw]) begin
+        at_hit = 1'b1;
+        at_k = EB'(e);
+      end
+  end
+  wire [DB-1:0] len_m1 = cur_len - DB'(1);
   wire [EB-1:0] top = EB'(len_m1);
   wire [EB-1:0] pu = EB'(st_len[cw]);
 
@@ -337,13 +385,28 @@ module weft_core #(
       end
   end
   wire [LANES-1:0] pred = amask & nz1;
+  // A divergent indirect jump that is neither a call nor a return (a `switch`): in converge
+  // mode the lanes going where the lowest active lane goes run now, the rest wait at the
+  // jalr and execute it again in their turn (docs/isa.md §6.2), pushed like a branch's.
+  logic [LANES-1:0] jgo;
+  always_comb
+    for (int l = 0; l < LANES; l++) jgo[l] = amask[l] && ((rv1[l] + imm_i) & ~32'd1) == jalr_t0;
+  // A divergent call (per-lane function pointers) splits the same way; its entry
+  // reconverges At(pc + 4), where the call returns, in the caller's activation: a group
+  // about to issue there parks (S_CHECK), and only the running lanes link rd.
+  wire jump_split = is_jalr && !jalr_agree && !is_ret;
+  wire call_split = jump_split && rd != 5'd0;
+  wire [LANES-1:0] sp_first = is_jalr ? jgo : first_m;
+  wire [LANES-1:0] sp_second = is_jalr ? amask & ~jgo : second_m;
+  wire [31:0] sp_first_pc = is_jalr ? jalr_t0 : first_pc;
+  wire [31:0] sp_second_pc = is_jalr ? pc : second_pc;
 
   // ---- retire record -------------------------------------------------------------------------
   logic [31:0] rpc_q;
   logic [LANES-1:0] rmask_q;
   logic        rwen_q, unsup_q;
   logic [4:0]  rfault_q;
-  assign rt_valid = st == S_RETIRE;
+  assign rt_valid = st == S_RETIRE && !rsil_q;
   assign rt_warp = 8'(cw);
   assign rt_pc = rpc_q;
   assign rt_mask = 32'(rmask_q);
@@ -354,33 +417,92 @@ module weft_core #(
   assign rt_fault = rfault_q;
   assign rt_unsupported = unsup_q;
   assign halted = st == S_HALT;
+  assign deadlock = st == S_HALT && (bwait_q | bstop_q) != '0;
   generate
     for (gl = 0; gl < LANES; gl++) begin : rtv
       assign rt_vals[gl*32 +: 32] = rmask_q[gl] ? res_q[gl] : 32'd0;
     end
   endgenerate
 
-  // ---- memory port -----------------------------------------------------------------------------
+  // ---- atomics: the walking lane's address checks and the AMO's new value ------------------
+  wire        amis = rv1[mem_l][1:0] != 2'd0;                    // AMO_MISALIGNED
+  wire        sc_ok = resv_v[cw][mem_l] && resv_a[cw][mem_l] == rv1[mem_l][31:2];
+  wire        mem_go = !is_atom || (!amis && (!is_sc || sc_ok));
+  wire [31:0] amo_b = rv2[mem_l];
+  logic [31:0] amo_y;
   always_comb begin
-    mem_req = 1'b0;
+    case (f5)
+      5'b00001: amo_y = amo_b;
+      5'b00100: amo_y = old_q ^ amo_b;
+      5'b01100: amo_y = old_q & amo_b;
+      5'b01000: amo_y = old_q | amo_b;
+      5'b10000: amo_y = ($signed(old_q) < $signed(amo_b)) ? old_q : amo_b;
+      5'b10100: amo_y = ($signed(old_q) < $signed(amo_b)) ? amo_b : old_q;
+      5'b11000: amo_y = (old_q < amo_b) ? old_q : amo_b;
+      5'b11100: amo_y = (old_q < amo_b) ? amo_b : old_q;
+      default:  amo_y = old_q + amo_b;
+    endcase
+  end
+
+  // ---- memory port -----------------------------------------------------------------------------
+  wire [31:0] mem_off = is_store ? imm_s : is_atom ? 32'd0 : imm_i;
+  logic m_req;
+  always_comb begin
+    m_req = 1'b0;
     mem_we = 1'b0;
     mem_size = 2'd2;
     mem_addr = pc;
     mem_wdata = 32'd0;
     mem_lane = 8'd0;
     mem_fetch = 1'b0;
+    mem_amo = 1'b0;
     if (st == S_FETCH && !pc[0]) begin
-      mem_req = 1'b1;
+      m_req = 1'b1;
       mem_fetch = 1'b1;
-    end else if (st == S_MEM && mem_any) begin
-      mem_req = 1'b1;
-      mem_we = is_store;
-      mem_size = f3[1:0];
-      mem_addr = rv1[mem_l] + (is_store ? imm_s : imm_i);
-      mem_wdata = rv2[mem_l];
+    end else if (st == S_MEM && mem_any && mem_go) begin
+      m_req = 1'b1;
+      mem_we = is_store || is_sc || (is_amo && aph);
+      mem_size = is_atom ? 2'd2 : f3[1:0];
+      mem_addr = rv1[mem_l] + mem_off;
+      mem_wdata = is_amo ? amo_y : rv2[mem_l];
       mem_lane = 8'(mem_l);
+      mem_amo = is_sc || is_amo;
     end
   end
+  // an access across a word boundary; a store can break reservations on both words
+  wire        mem_cross = (mem_size == 2'd2 && mem_addr[1:0] != 2'd0) ||
+                          (mem_size == 2'd1 && mem_addr[1:0] == 2'd3);
+  wire [29:0] mem_endw = mem_addr[31:2] + {29'd0, mem_cross};
+  // The shared-memory window: accesses that fall in it are served by weft_smem, with the
+  // port's timing (the answer one cycle later); the rest go out on the port.
+  wire [31:0] loc_off = mem_addr - LOCAL_BASE;
+  wire        in_win = st == S_MEM && loc_off < 32'(LOCAL_WORDS * 4);
+  // A misaligned access across two words takes two bank accesses (xph 0, then 1); one that
+  // would run past the window's last word goes out on the port and faults there.
+  wire [SB-1:0] sm_w0 = loc_off[SB+1:2];
+  wire        m_local = m_req && in_win && !(mem_cross && sm_w0 == SB'(LOCAL_WORDS - 1));
+  wire        sm_en = m_local && !lack;
+  assign mem_req = m_req && !m_local;
+  assign mem_local = sm_en && !xph;
+  logic [3:0]  sm_n;
+  always_comb
+    case (mem_size)
+      2'd0: sm_n = 4'b0001;
+      2'd1: sm_n = 4'b0011;
+      default: sm_n = 4'b1111;
+    endcase
+  wire [7:0]  sm_be2 = {4'd0, sm_n} << loc_off[1:0];
+  wire [63:0] sm_wd2 = {32'd0, mem_wdata} << {loc_off[1:0], 3'b000};
+  logic [31:0] sm_rdata;
+  weft_smem #(.LANES(LANES), .WORDS(LOCAL_WORDS)) smem (
+      .clk, .en(sm_en), .we(mem_we), .be(xph ? sm_be2[7:4] : sm_be2[3:0]),
+      .addr(sm_w0 + SB'(xph)), .wdata(xph ? sm_wd2[63:32] : sm_wd2[31:0]), .rdata(sm_rdata));
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [63:0] sm_rd2 = (xph ? {sm_rdata, xlo_q} : {32'd0, sm_rdata}) >> {loc_off[1:0], 3'b000};
+  /* verilator lint_on UNUSEDSIGNAL */   // bits 63:32 fall off the access
+  wire        m_ack = m_local ? lack : mem_ack;
+  wire        m_err = m_local ? 1'b0 : mem_err;
+  wire [31:0] m_rdata = m_local ? sm_rd2[31:0] : mem_rdata;
 
   // ---- register-file write port (write-back and warp start) -------------------------------
   logic [WB-1:0] sp_w;
@@ -390,7 +512,8 @@ module weft_core #(
     rf_we = '0;
     rf_wa = {cw, rd};
     for (int l = 0; l < LANES; l++) rf_wd[l] = res_q[l];
-    if (st == S_WB && rwen_q) rf_we = amask;
+    if (st == S_WB && rwen_q && !call_split) rf_we = amask;
+    if (st == S_TRD && rwen_q) rf_we = tdone_q;
     if (st == S_SPAWN && spawn_set != '0) begin
       rf_we = FULL;
       rf_wa = {sp_w, 5'd10};
@@ -407,21 +530,44 @@ module weft_core #(
     pick = '0;
     pick_ok = 1'b0;
     for (int k = WARPS - 1; k >= 0; k--) begin
-      if (run_q[WB'((int'(rr_q) + k) % WARPS)]) begin
+      if (run_q[WB'((int'(rr_q) + k) % WARPS)] && !bwait_q[WB'((int'(rr_q) + k) % WARPS)] &&
+          !bstop_q[WB'((int'(rr_q) + k) % WARPS)]) begin
         pick = WB'((int'(rr_q) + k) % WARPS);
         pick_ok = 1'b1;
       end
     end
   end
 
-  // `fault` ends the run: record it, stop the warp, report the instruction.
+  // A fault ends the run: record it, stop the warp, report the instruction. With mtvec set,
+  // the exceptions of docs/isa.md §8.5 trap instead: mepc, mcause, mtval, pc = mtvec, the
+  // mask kept; the instruction retires with rd as it was (an atomic's lanes before the
+  // trapping one keep what they wrote). A word that does not decode traps without a record
+  // (the model's fetch refuses it before issue).
   task automatic do_fault(input logic [4:0] code, input logic [31:0] addr);
-    rfault_q <= code;
-    fcode_q[cw] <= 32'(code);
-    fpc_q[cw] <= pc;
-    faddr_q[cw] <= addr;
-    run_q[cw] <= 1'b0;
-    st <= S_RETIRE;
+    if (mtvec_q[cw] != 32'd0 && (code == 5'd1 || code == 5'd3 || code == 5'd4 || code == 5'd8 ||
+                                 code == 5'd10 || code == 5'd11)) begin
+      mepc_q[cw] <= pc;
+      case (code)
+        5'd1: mcause_q[cw] <= 32'd2;
+        5'd8: mcause_q[cw] <= 32'd3;
+        5'd3: mcause_q[cw] <= 32'd5;
+        5'd10: mcause_q[cw] <= 32'd11;
+        default: mcause_q[cw] <= 32'd7;   // STORE_FAULT, AMO_MISALIGNED
+      endcase
+      mtval_q[cw] <= (code == 5'd3 || code == 5'd4 || code == 5'd11) ? addr : 32'd0;
+      pc_q[cw] <= mtvec_q[cw];
+      rwen_q <= writes_rd;
+      rsil_q <= st == S_DECODE;
+      tdone_q <= (st == S_MEM && is_atom) ? amask & ~pend : '0;
+      st <= (st == S_DECODE) ? S_RETIRE : S_TRD;
+    end else begin
+      rfault_q <= code;
+      fcode_q[cw] <= 32'(code);
+      fpc_q[cw] <= pc;
+      faddr_q[cw] <= addr;
+      run_q[cw] <= 1'b0;
+      st <= S_RETIRE;
+    end
   endtask
 
   always_ff @(posedge clk) begin
@@ -435,11 +581,25 @@ module weft_core #(
       spawn_pc_q <= entry_pc;
       spawn_args_q <= 32'd0;
       instret_q <= 64'd0;
+      slots_q <= 64'd0;
+      cyc_off_q <= 64'd0;
+      bx_q <= 16'd0;
+      by_q <= 16'd0;
+      line_q <= 16'd0;
+      frames_q <= 32'd0;
+      bstop_q <= '0;
       spawn_set <= '0;
       rfault_q <= 5'd0;
       unsup_q <= 1'b0;
       rwen_q <= 1'b0;
+      rsil_q <= 1'b0;
+      pre_q <= 1'b0;
+      aph <= 1'b0;
+      xph <= 1'b0;
+      bwait_q <= '0;
+      for (int b = 0; b < BARRIERS; b++) barr_q[b] <= '0;
       for (int w = 0; w < WARPS; w++) begin
+        resv_v[w] <= '0;
         pc_q[w] <= entry_pc;
         mask_q[w] <= (w == 0) ? LANES'(1) : '0;
         cdep_q[w] <= 16'd0;
@@ -454,6 +614,15 @@ module weft_core #(
         fpc_q[w] <= 32'd0;
         faddr_q[w] <= 32'd0;
         xwarp_q[w] <= '0;
+        wdog_q[w] <= 32'd0;
+        wlim_q[w] <= 32'd0;
+        bpc_q[w] <= 32'd0;
+        chi_q[w] <= 32'd0;
+        kick_q[w] <= 64'd0;
+        mie_q[w] <= 32'd0;
+        mip_q[w] <= 32'd0;
+        medeleg_q[w] <= 32'd0;
+        mideleg_q[w] <= 32'd0;
         for (int l = 0; l < LANES; l++) fcsr_q[w][l] <= 8'd0;
       end
     end else begin
@@ -464,11 +633,63 @@ module weft_core #(
           rfault_q <= 5'd0;
           unsup_q <= 1'b0;
           rwen_q <= 1'b0;
-          st <= S_FETCH;
+          rsil_q <= 1'b0;
+          pre_q <= 1'b0;
+          slots_q <= slots_q + 64'd1;
+          // the display model's event at this cycle: a vblank counts if a warp is started
+          line_q <= by_q;
+          if (bx_q == 16'(CYCLES_PER_LINE - 1)) begin
+            bx_q <= 16'd0;
+            by_q <= (by_q == 16'(LINES_PER_FRAME - 1)) ? 16'd0 : by_q + 16'd1;
+          end else bx_q <= bx_q + 16'd1;
+          if (bx_q == 16'd0 && by_q == 16'(VISIBLE_LINES) && run_q != '0)
+            frames_q <= frames_q + 32'd1;
+          st <= S_CHECK;
         end else st <= S_HALT;
-        S_FETCH: begin
+        S_CHECK: begin
+          // before issue: the breakpoint, then the watchdog (crates/simt exec.rs pre_issue)
           rpc_q <= pc;
           rmask_q <= amask;
+          st <= S_FETCH;
+          pre_q <= 1'b0;   // the instruction issues: a later S_SCHED ends it as usual
+          if (at_hit) begin
+            // a group reaching a divergent call's return point parks there (to resume at
+            // it), groups waiting there park too, and the next group is scheduled; the check
+            // repeats for it in the same slot
+            for (int e = 0; e < DEPTH; e++)
+              if (e > int'(at_k)) st_saved[cw][e] <= st_saved[cw][e] & ~amask;
+            st_park[cw][at_k] <= st_park[cw][at_k] | amask |
+                                 ((st_wpc[cw][at_k] == pc) ? st_wait[cw][at_k] : '0);
+            if (st_wpc[cw][at_k] == pc) st_wait[cw][at_k] <= '0;
+            st_rpc[cw][at_k] <= pc;
+            pre_q <= 1'b1;
+            st <= S_SCHED;
+          end else if (bpc_q[cw] != 32'd0 && bpc_q[cw] == pc) begin
+            bstop_q[cw] <= 1'b1;          // no instruction: the slot passes
+            fcode_q[cw] <= 32'd8;
+            fpc_q[cw] <= pc;
+            st <= S_PICK;
+          end else if ((wdog_q[cw][1:0] == 2'd1 || wdog_q[cw][1:0] == 2'd2) &&
+                       wlim_q[cw] != 32'd0 && !wdog_q[cw][31] &&
+                       cyc_now - kick_q[cw] > {32'd0, wlim_q[cw]}) begin
+            if (wdog_q[cw][1:0] == 2'd1) do_fault(5'd7, 32'd0);   // HARD: WATCHDOG
+            else begin
+              wdog_q[cw][31] <= 1'b1;                             // SOFT: expired
+              if (mtvec_q[cw] != 32'd0 && mie_q[cw][16]) begin
+                mepc_q[cw] <= pc;
+                mcause_q[cw] <= 32'h8000_0010;
+                pc_q[cw] <= mtvec_q[cw];
+                st <= S_TRAPPED;
+              end
+            end
+          end
+        end
+        S_TRAPPED: begin
+          // the SOFT watchdog trapped: the warp issues from mtvec in the same slot
+          rpc_q <= pc;
+          st <= S_FETCH;
+        end
+        S_FETCH: begin
           if (pc[0]) do_fault(5'd2, pc);
           else if (mem_ack) begin
             if (mem_err) do_fault(5'd2, pc);
@@ -489,7 +710,7 @@ module weft_core #(
           for (int l = 0; l < LANES; l++) res_q[l] <= alu_y[l];
           rwen_q <= writes_rd;
           lp <= '0;
-          if (is_load || is_store) st <= S_MEM;
+          if (is_load || is_store || is_atom) st <= S_MEM;
           else if (is_div || is_mul) st <= S_DIV;
           else if (is_jal || is_jalr) begin
             for (int l = 0; l < LANES; l++) res_q[l] <= pc + 32'd4;
@@ -516,27 +737,39 @@ module weft_core #(
           end else if (is_ecall) do_fault(5'd10, 32'd0);
           else if (is_ebreak) do_fault(5'd8, 32'd0);
           else st <= S_WB;
-          if (mtvec_q[cw] != 32'd0 && (is_ecall || is_ebreak)) begin
-            unsup_q <= 1'b1;   // traps to mtvec are not built
-            st <= S_RETIRE;
-          end
         end
         S_MEM: begin
           if (!mem_any) st <= S_WB;
-          else if (mem_ack) begin
-            if (mem_err) begin
-              if (mtvec_q[cw] != 32'd0) begin
-                unsup_q <= 1'b1;
-                st <= S_RETIRE;
-              end else do_fault(is_store ? 5'd4 : 5'd3, mem_addr);
+          else if (is_atom && amis) do_fault(5'd11, rv1[mem_l]);
+          else if (is_sc && !sc_ok) begin
+            // no reservation on this word: no store, rd = 1
+            res_q[mem_l] <= 32'd1;
+            resv_v[cw][mem_l] <= 1'b0;
+            lp <= {1'b0, mem_l} + 1'b1;
+          end else if (m_ack && m_local && mem_cross && !xph) begin
+            xlo_q <= sm_rdata;   // the first of two shared-memory words
+            xph <= 1'b1;
+          end else if (m_ack) begin
+            if (m_err) do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, mem_addr);
+            else if (is_amo && !aph) begin
+              old_q <= m_rdata;
+              res_q[mem_l] <= m_rdata;
+              aph <= 1'b1;
             end else begin
               case (f3)
-                3'd0: res_q[mem_l] <= {{24{mem_rdata[7]}}, mem_rdata[7:0]};
-                3'd1: res_q[mem_l] <= {{16{mem_rdata[15]}}, mem_rdata[15:0]};
-                3'd4: res_q[mem_l] <= {24'd0, mem_rdata[7:0]};
-                3'd5: res_q[mem_l] <= {16'd0, mem_rdata[15:0]};
-                default: res_q[mem_l] <= mem_rdata;
+                3'd0: res_q[mem_l] <= {{24{m_rdata[7]}}, m_rdata[7:0]};
+                3'd1: res_q[mem_l] <= {{16{m_rdata[15]}}, m_rdata[15:0]};
+                3'd4: res_q[mem_l] <= {24'd0, m_rdata[7:0]};
+                3'd5: res_q[mem_l] <= {16'd0, m_rdata[15:0]};
+                default: if (!is_amo) res_q[mem_l] <= is_sc ? 32'd0 : m_rdata;
               endcase
+              if (is_lr) begin
+                resv_a[cw][mem_l] <= mem_addr[31:2];
+                resv_v[cw][mem_l] <= 1'b1;
+              end
+              if (is_sc) resv_v[cw][mem_l] <= 1'b0;
+              aph <= 1'b0;
+              xph <= 1'b0;
               lp <= {1'b0, mem_l} + 1'b1;
             end
           end
@@ -546,19 +779,15 @@ module weft_core #(
           st <= S_WB;
         end
         S_WB: begin
-          instret_q <= instret_q + 64'd1;
           st <= S_RETIRE;
           pc_q[cw] <= pc + 32'd4;
           if (is_jal) begin
             pc_q[cw] <= pc + imm_j;
             if (rd != 5'd0) cdep_q[cw] <= cdep_q[cw] + 16'd1;
-          end else if (is_jalr) begin
+          end else if (is_jalr && !jump_split) begin
             if (!jalr_agree) begin
               rwen_q <= 1'b0;
-              if (is_ret) do_fault(5'd6, jalr_other);
-              else begin
-                unsup_q <= 1'b1;   // divergent indirect jump: not built
-              end
+              do_fault(5'd6, jalr_other);   // a return whose lanes disagree
             end else begin
               pc_q[cw] <= jalr_t0;
               if (rd != 5'd0) cdep_q[cw] <= cdep_q[cw] + 16'd1;
@@ -569,33 +798,42 @@ module weft_core #(
                 if (st_len[cw] != '0 && st_dep[cw][top] == cdep_q[cw]) unsup_q <= 1'b1;
               end
             end
-          end else if (is_br) begin
-            if (taken == amask) pc_q[cw] <= br_tgt;
-            else if (taken != '0) begin
-              mask_q[cw] <= first_m;
-              pc_q[cw] <= first_pc;
+          end else if (is_br || is_jalr) begin
+            // a conditional branch, or a divergent indirect jump (its lanes split by target)
+            if (is_br && taken == amask) pc_q[cw] <= br_tgt;
+            else if (is_jalr || taken != '0) begin
+              mask_q[cw] <= sp_first;
+              pc_q[cw] <= sp_first_pc;
               if (hit) begin
                 for (int e = 0; e < DEPTH; e++)
-                  if (e > int'(hk)) st_saved[cw][e] <= st_saved[cw][e] & ~second_m;
-                if (st_wait[cw][hk] != '0 && st_wpc[cw][hk] != second_pc) unsup_q <= 1'b1;
-                st_wait[cw][hk] <= st_wait[cw][hk] | second_m;
-                st_wpc[cw][hk] <= second_pc;
+                  if (e > int'(hk)) st_saved[cw][e] <= st_saved[cw][e] & ~sp_second;
+                if (st_wait[cw][hk] != '0 && st_wpc[cw][hk] != sp_second_pc) unsup_q <= 1'b1;
+                st_wait[cw][hk] <= st_wait[cw][hk] | sp_second;
+                st_wpc[cw][hk] <= sp_second_pc;
               end else if (int'(st_len[cw]) >= DEPTH) do_fault(5'd5, 32'd0);
               else begin
                 st_saved[cw][pu] <= amask;
 `ifdef WEFT_PLANTED_BUG
                 // Planted bug (crates/rtl-lockstep/tests/lockstep.rs): the waiting group of a
                 // new entry loses its lowest lane, which then never runs its path.
-                st_wait[cw][pu] <= second_m & (second_m - LANES'(1));
+                st_wait[cw][pu] <= sp_second & (sp_second - LANES'(1));
 `else
-                st_wait[cw][pu] <= second_m;
+                st_wait[cw][pu] <= sp_second;
 `endif
-                st_wpc[cw][pu] <= second_pc;
+                st_wpc[cw][pu] <= sp_second_pc;
                 st_park[cw][pu] <= '0;
                 st_rpc[cw][pu] <= 32'd0;
                 st_src[cw][pu] <= pc;
                 st_dep[cw][pu] <= cdep_q[cw];
+                st_at[cw][pu] <= call_split;
                 st_len[cw] <= st_len[cw] + DB'(1);
+              end
+              if (call_split && (hit || int'(st_len[cw]) < DEPTH)) begin
+                // the call: the running lanes link rd and enter the callee; the record
+                // shows the others' rd as it was (read back through S_TRD)
+                cdep_q[cw] <= cdep_q[cw] + 16'd1;
+                tdone_q <= jgo;
+                st <= S_TRD;
               end
             end
           end else if (is_divg) begin
@@ -607,6 +845,7 @@ module weft_core #(
                 st_saved[cw][pu] <= amask;
                 st_wait[cw][pu] <= amask & ~pred;
                 st_wpc[cw][pu] <= br_tgt;
+                st_at[cw][pu] <= 1'b0;
                 st_park[cw][pu] <= '0;
                 st_rpc[cw][pu] <= 32'd0;
                 st_src[cw][pu] <= pc;
@@ -629,6 +868,7 @@ module weft_core #(
             pc_q[cw] <= mepc_q[cw];
           end else if (is_csr) begin
             if (csr == 12'h801 && csr_reads) done_q <= '0;
+            if (csr == 12'h80e && csr_reads) chi_q[cw] <= cyc_now[63:32];   // cycle_lo latches
             if (csr_fp) begin
               mstatus_q[cw][14:13] <= 2'b11;
               for (int l = 0; l < LANES; l++)
@@ -643,7 +883,41 @@ module weft_core #(
                 12'h343: mtval_q[cw] <= csr_new;
                 12'h801: done_q <= (csr_reads ? '0 : done_q) & ~csr_new[WARPS-1:0];
                 12'h802: spawn_pc_q <= csr_new;
+                12'h302: medeleg_q[cw] <= csr_new;
+                12'h303: mideleg_q[cw] <= csr_new;
+                12'h304: mie_q[cw] <= csr_new;
+                12'h344: mip_q[cw] <= csr_new;
+                12'h806: begin
+                  wdog_q[cw] <= csr_new & 32'h8000_0003;   // a kick
+                  kick_q[cw] <= cyc_now;
+                end
+                12'h807: wlim_q[cw] <= csr_new;
+                // mcycle/minstret (and high halves): the next instruction sees the value
+                // written (the writing one is not counted: retiring adds 1 to instret)
+                12'hb00: cyc_off_q <= {mcyc[63:32], csr_new} - cyc_now;
+                12'hb80: cyc_off_q <= {csr_new, mcyc[31:0]} - cyc_now;
+                12'hb02: instret_q <= {instret_q[63:32], csr_new} - 64'd1;
+                12'hb82: instret_q <= {csr_new, instret_q[31:0]} - 64'd1;
+                12'h808: bpc_q[cw] <= csr_new;
+                12'h848: begin
+                  // the one cross-warp write: a stopped target resumes if it moved away
+                  bpc_q[xw] <= csr_new;
+                  if (bstop_q[xw] && pc_q[xw] != csr_new) bstop_q[xw] <= 1'b0;
+                end
                 12'h803: spawn_args_q <= csr_new;
+                12'h805: if (bar_bad) begin
+                  rwen_q <= 1'b0;
+                  do_fault(5'd15, 32'd0);   // BARRIER_FAULT
+                end else if (bar_n >= csr_new[31:16]) begin
+                  // the last arrival releases everyone waiting here
+                  barr_q[bar_id] <= '0;
+                  for (int w = 0; w < WARPS; w++)
+                    if (bid_q[w] == bar_id) bwait_q[w] <= 1'b0;
+                end else begin
+                  barr_q[bar_id] <= bar_arr;
+                  bwait_q[cw] <= 1'b1;
+                  bid_q[cw] <= bar_id;
+                end
                 12'h810: if (csr_new >= WARPS) begin
                   rwen_q <= 1'b0;
                   do_fault(5'd1, 32'd0);
@@ -680,6 +954,7 @@ module weft_core #(
             mask_q[sp_w] <= FULL;
             st_len[sp_w] <= '0;
             cdep_q[sp_w] <= 16'd0;
+            resv_v[sp_w] <= '0;
           end
         end
         S_SCHED: begin
@@ -695,20 +970,35 @@ module weft_core #(
             cdep_q[cw] <= st_dep[cw][top];
             st_wait[cw][top] <= '0;
             if (st_saved[cw][top] == st_wait[cw][top]) st_len[cw] <= len_m1;
-            st <= S_RETIRE;
+            st <= pre_q ? S_CHECK : S_RETIRE;
           end else begin
             st_len[cw] <= len_m1;
             if (st_park[cw][top] != '0) begin
               mask_q[cw] <= st_park[cw][top];
               pc_q[cw] <= st_rpc[cw][top];
               cdep_q[cw] <= st_dep[cw][top];
-              st <= S_RETIRE;
+              st <= pre_q ? S_CHECK : S_RETIRE;
             end
           end
         end
-        S_RETIRE: st <= (rfault_q != 5'd0 || unsup_q) ? S_HALT : S_PICK;
+        S_TRD: st <= S_TRW;   // rv1 reads rd; the atomic's finished lanes are written
+        S_TRW: begin
+          for (int l = 0; l < LANES; l++) if (!tdone_q[l]) res_q[l] <= rv1[l];
+          st <= S_RETIRE;
+        end
+        S_RETIRE: begin
+          if (!rsil_q) instret_q <= instret_q + 64'd1;
+          st <= (rfault_q != 5'd0 || unsup_q) ? S_HALT : S_PICK;
+        end
         default: ;  // S_HALT: the run is over
       endcase
+      // a store breaks every reservation on a word it touches (this lane's own included)
+      lack <= m_local && !lack;
+      if (m_req && mem_we && m_ack && !m_err)
+        for (int w = 0; w < WARPS; w++)
+          for (int l = 0; l < LANES; l++)
+            if (resv_a[w][l] == mem_addr[31:2] || resv_a[w][l] == mem_endw)
+              resv_v[w][l] <= 1'b0;
     end
   end
 endmodule

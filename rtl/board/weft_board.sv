@@ -3,10 +3,10 @@
 // It is everything of the ULX3S design except the pins and the PLL (ulx3s_top.sv), so the
 // simulation (rtl/board/tb_board.cpp, crates/rtl-lockstep/tests/board.rs) runs it as built.
 //
-// Memory: DRAM at 0x8000_0000 (DRAM_BYTES) and the local window at 0xFF00_0000 (16 KiB), each
-// four byte-wide banks, so an access of 1, 2 or 4 bytes at any alignment takes one cycle
-// (each bank holds at most one of its bytes); the answer comes in the next cycle, as the
-// lockstep testbench's memory does. The I/O page: a store to 0xFFFF_FF00 is a console byte,
+// Memory: DRAM at 0x8000_0000 (DRAM_BYTES) in four byte-wide banks, so an access of 1, 2 or 4
+// bytes at any alignment takes one cycle (each bank holds at most one of its bytes); the
+// answer comes in the next cycle, as the lockstep testbench's memory does. The shared-memory
+// window at 0xFF00_0000 is inside the core (weft_smem.sv). The I/O page: a store to 0xFFFF_FF00 is a console byte,
 // a word stored to 0xFFFF_FF04 ends the run with that exit code, loads read 0; a word
 // stored to the HTIF `tohost` address (given by the loader; 0 = none) with bit 0 set ends
 // the run with code value >> 1, as riscv-tests do.
@@ -38,8 +38,7 @@ module weft_board #(
     output logic [7:0] led
 );
   localparam logic [7:0] ESC = 8'h1b;
-  localparam int LOCAL_BYTES = 16384;
-  localparam int DR = $clog2(DRAM_BYTES / 4), LR = $clog2(LOCAL_BYTES / 4);
+  localparam int DR = $clog2(DRAM_BYTES / 4);
 
   // ---- the core --------------------------------------------------------------------------
   logic        core_rst;
@@ -53,7 +52,7 @@ module weft_board #(
   // the rest of the retire record is for the lockstep testbench, not the board
   /* verilator lint_off UNUSEDSIGNAL */
   logic [7:0]  mem_lane, rt_warp;
-  logic        rt_wen;
+  logic        rt_wen, mem_amo, mem_local, deadlock;
   logic [31:0] rt_mask, rt_next_pc, rt_next_mask;
   logic [4:0]  rt_rd;
   logic [LANES*32-1:0] rt_vals;
@@ -61,10 +60,10 @@ module weft_board #(
 
   weft_core #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH)) core (
       .clk, .rst(core_rst), .entry_pc(entry_q),
-      .mem_req, .mem_we, .mem_size, .mem_addr, .mem_wdata, .mem_lane, .mem_fetch,
-      .mem_ack, .mem_err, .mem_rdata,
+      .mem_req, .mem_we, .mem_size, .mem_addr, .mem_wdata, .mem_lane, .mem_fetch, .mem_amo,
+      .mem_local, .mem_ack, .mem_err, .mem_rdata,
       .rt_valid, .rt_warp, .rt_pc, .rt_mask, .rt_next_pc, .rt_next_mask, .rt_wen, .rt_rd,
-      .rt_vals, .rt_fault, .rt_unsupported, .halted);
+      .rt_vals, .rt_fault, .rt_unsupported, .halted, .deadlock);
 
   // ---- serial line -----------------------------------------------------------------------
   logic       rx_valid, tx_busy, tx_send;
@@ -95,16 +94,15 @@ module weft_board #(
     end
   end
 
-  // ---- memory: four byte banks per region -----------------------------------------------
+  // ---- memory: the DRAM's four byte banks ------------------------------------------------
   // One access per cycle from the core or (while loading) the loader: `acc_*`.
   logic        acc_go, acc_we;
   logic [31:0] acc_addr, acc_wdata;
   logic [2:0]  acc_n;                     // bytes: 1, 2 or 4
   wire  [32:0] acc_end = {1'b0, acc_addr} + 33'(acc_n);
   wire         in_dram = acc_addr >= 32'h8000_0000 && acc_end <= 33'h8000_0000 + 33'(DRAM_BYTES);
-  wire         in_local = acc_addr >= 32'hff00_0000 && acc_end <= 33'hff00_0000 + 33'(LOCAL_BYTES);
-  wire  [31:0] off = acc_addr - (in_local ? 32'hff00_0000 : 32'h8000_0000);
-  logic [7:0]  dram_q [4], local_q [4];
+  wire  [31:0] off = acc_addr - 32'h8000_0000;
+  logic [7:0]  dram_q [4];
   genvar gb;
   generate
     for (gb = 0; gb < 4; gb++) begin : bank
@@ -117,17 +115,13 @@ module weft_board #(
       wire [7:0]  d = acc_wdata[8*i +: 8];
       weft_bram8 #(.ROWS(DRAM_BYTES / 4)) dram (
           .clk, .we(acc_go && acc_we && in_dram && use_b), .addr(at[DR+1:2]), .d, .q(dram_q[gb]));
-      weft_bram8 #(.ROWS(LOCAL_BYTES / 4)) lmem (
-          .clk, .we(acc_go && acc_we && in_local && use_b), .addr(at[LR+1:2]), .d, .q(local_q[gb]));
     end
   endgenerate
   logic [1:0] rot_q;
-  logic       from_local_q;
   always_comb begin
     mem_rdata = 32'd0;
     for (int k = 0; k < 4; k++)
-      mem_rdata[8*k +: 8] = io_zero ? 8'd0 :
-                            from_local_q ? local_q[2'(k) + rot_q] : dram_q[2'(k) + rot_q];
+      mem_rdata[8*k +: 8] = io_zero ? 8'd0 : dram_q[2'(k) + rot_q];
   end
 
   // ---- run control -----------------------------------------------------------------------
@@ -246,10 +240,9 @@ module weft_board #(
         pend <= core_go;
         if (core_go) begin
           rot_q <= acc_addr[1:0];
-          from_local_q <= in_local;
           io_zero <= io;
           perr <= io ? (mem_we ? !(is_console || is_exit) : (mem_fetch || acc_end > 33'h1_0000_0000))
-                     : !(in_dram || in_local);
+                     : !in_dram;
           if (is_exit || is_tohost) begin
             exit_q <= is_exit ? mem_wdata : {1'b0, mem_wdata[31:1]};
             end_kind <= "X";

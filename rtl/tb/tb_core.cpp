@@ -1,24 +1,32 @@
 // tb_core.cpp -- Verilator testbench for weft_core: a DRAM model (byte-addressed, any
-// alignment, one-cycle latency), the core's shared-memory window as plain RAM, the console
-// and exit devices and HTIF tohost (as crates/mem does), and one text line per retired
-// warp-instruction in the format crates/rtl-lockstep compares with the functional model:
+// alignment, one-cycle latency), the console and exit devices and HTIF tohost (as crates/mem
+// does), and one text line per retired warp-instruction in the format crates/rtl-lockstep
+// compares with the functional model (the shared memory is inside the core: its stores are
+// seen on mem_* with mem_local set):
 //   w<warp> pc=<pc> mask=<mask>[ x<rd>=<v>,<v>...][ st<lane>@<addr>/<size>=<value>...]
-//       ( next=<pc>/<mask> | fault=<code> )
-// then one final line: "exit <code>", "halt", "fault", "unsupported" or "timeout".
-// Usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE  (numbers in hex, 0 = none)
+//       [ a<lane>@<addr>=<value>...] ( next=<pc>/<mask> | fault=<code> )
+// (a: the words AMOs and successful sc.w wrote, shown when rd is not x0: the model's record
+// gives the written value through rd)
+// then one final line: "exit <code>", "halt", "deadlock", "fault", "unsupported" or "timeout".
+// Usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE [VCD]  (numbers in hex,
+// 0 = none). VCD: dump every signal to that file (a testbench built with --trace; time unit
+// 1 ns, one clock cycle = 10).
 #include "Vweft_core.h"
 #include "verilated.h"
+#if VM_TRACE
+#include "verilated_vcd_c.h"
+#endif
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-static const uint32_t DRAM_BASE = 0x80000000u, LOCAL_BASE = 0xff000000u, LOCAL_SIZE = 16384;
+static const uint32_t DRAM_BASE = 0x80000000u;
 static const uint32_t CONSOLE = 0xffffff00u, EXIT = 0xffffff04u, IO_PAGE = 0xffffff00u;
 
 struct Mem {
-    std::vector<uint8_t> dram, local;
+    std::vector<uint8_t> dram;
     uint32_t tohost = 0, fromhost = 0;
     bool exited = false;
     uint32_t exit_code = 0;
@@ -27,7 +35,6 @@ struct Mem {
     // Region and offset of [a, a+n), or nullptr (unmapped, or runs off the end).
     uint8_t *at(uint32_t a, uint32_t n) {
         if (a >= DRAM_BASE && (uint64_t)a - DRAM_BASE + n <= dram.size()) return &dram[a - DRAM_BASE];
-        if (a >= LOCAL_BASE && (uint64_t)a - LOCAL_BASE + n <= LOCAL_SIZE) return &local[a - LOCAL_BASE];
         return nullptr;
     }
     uint32_t rd32(uint32_t a) {
@@ -92,7 +99,6 @@ int main(int argc, char **argv) {
     m.fromhost = strtoul(argv[4], nullptr, 16);
     uint64_t max_cycles = strtoull(argv[5], nullptr, 16);
     m.dram.assign(strtoul(argv[6], nullptr, 16), 0);
-    m.local.assign(LOCAL_SIZE, 0);
     FILE *f = fopen(argv[1], "rb");
     if (!f) { fprintf(stderr, "tb_core: cannot open %s\n", argv[1]); return 2; }
     size_t got = fread(m.dram.data(), 1, m.dram.size(), f);
@@ -100,22 +106,43 @@ int main(int argc, char **argv) {
     (void)got;
 
     Verilated::commandArgs(argc, argv);
+#if VM_TRACE
+    VerilatedVcdC *vcd = nullptr;
+    if (argc > 7) Verilated::traceEverOn(true);
+#else
+    if (argc > 7) { fprintf(stderr, "tb_core: built without --trace: no VCD\n"); return 2; }
+#endif
     Vweft_core *top = new Vweft_core;
+#if VM_TRACE
+    if (argc > 7) {
+        vcd = new VerilatedVcdC;
+        top->trace(vcd, 99);
+        vcd->open(argv[7]);
+    }
+    uint64_t t = 0;
+#define DUMP() do { if (vcd) vcd->dump(t); t += 5; } while (0)
+#else
+#define DUMP() do { } while (0)
+#endif
     top->entry_pc = entry;
     top->rst = 1;
     top->mem_ack = 0;
-    for (int i = 0; i < 2; i++) { top->clk = 0; top->eval(); top->clk = 1; top->eval(); }
+    for (int i = 0; i < 2; i++) {
+        top->clk = 0; top->eval(); DUMP();
+        top->clk = 1; top->eval(); DUMP();
+    }
     top->rst = 0;
 
     bool pending = false, perr = false;
     uint32_t prdata = 0;
-    std::string stores;
+    std::string stores, atomics;
     const int lanes = sizeof(top->rt_vals) / 4;
     uint64_t cyc = 0;
     const char *end = "timeout";
     for (; cyc < max_cycles; cyc++) {
         top->clk = 0;
         top->eval();
+        DUMP();
         // outputs of this cycle: a retired instruction
         if (top->rt_valid) {
             printf("w%u pc=%08x mask=%08x", top->rt_warp, top->rt_pc, top->rt_mask);
@@ -135,16 +162,31 @@ int main(int argc, char **argv) {
                             first = false;
                         }
                 }
-                printf("%s next=%08x/%08x\n", stores.c_str(), top->rt_next_pc, top->rt_next_mask);
+                printf("%s%s next=%08x/%08x\n", stores.c_str(), top->rt_rd ? atomics.c_str() : "",
+                       top->rt_next_pc, top->rt_next_mask);
             } else {
                 printf(" fault=%u\nfault\n", top->rt_fault);
                 end = nullptr;
                 break;
             }
             stores.clear();
+            atomics.clear();
             if (m.exited) { printf("exit %u\n", m.exit_code); end = nullptr; break; }
         }
-        if (top->halted) { printf("halt\n"); end = nullptr; break; }
+        if (top->halted) { printf(top->deadlock ? "deadlock\n" : "halt\n"); end = nullptr; break; }
+        // a store the core's shared memory performs in this cycle
+        if (top->mem_local && top->mem_we) {
+            uint32_t n = 1u << top->mem_size, a = top->mem_addr;
+            uint32_t v = n == 4 ? top->mem_wdata : top->mem_wdata & ((1u << (8 * n)) - 1);
+            char buf[64];
+            if (top->mem_amo) {
+                snprintf(buf, sizeof buf, " a%u@%08x=%08x", top->mem_lane, a, v);
+                atomics += buf;
+            } else {
+                snprintf(buf, sizeof buf, " st%u@%08x/%u=%08x", top->mem_lane, a, n, v);
+                stores += buf;
+            }
+        }
         // memory: a request seen now is answered in the next cycle
         bool ack_now = pending;
         top->mem_ack = pending;
@@ -158,8 +200,13 @@ int main(int argc, char **argv) {
                 perr = !m.store(a, n, v);
                 if (!perr) {
                     char buf[64];
-                    snprintf(buf, sizeof buf, " st%u@%08x/%u=%08x", top->mem_lane, a, n, v);
-                    stores += buf;
+                    if (top->mem_amo) {
+                        snprintf(buf, sizeof buf, " a%u@%08x=%08x", top->mem_lane, a, v);
+                        atomics += buf;
+                    } else {
+                        snprintf(buf, sizeof buf, " st%u@%08x/%u=%08x", top->mem_lane, a, n, v);
+                        stores += buf;
+                    }
                 }
                 prdata = 0;
             } else {
@@ -171,11 +218,15 @@ int main(int argc, char **argv) {
         top->eval();
         top->clk = 1;
         top->eval();
+        DUMP();
     }
     if (end) printf("%s\n", end);
     fprintf(stderr, "tb_core: %llu cycles\n", (unsigned long long)cyc);
     if (!m.console.empty()) fprintf(stderr, "console: %s\n", m.console.c_str());
     top->final();
+#if VM_TRACE
+    if (vcd) { vcd->close(); delete vcd; }
+#endif
     delete top;
     return 0;
 }

@@ -12,10 +12,6 @@ use weft_simt::{Program, RunEnd};
 
 /// The board's DRAM (block RAM) at 0x8000_0000, as `weft_board.sv`'s default.
 pub const DRAM_BYTES: u32 = 64 << 10;
-/// The local (shared-memory) window at 0xFF00_0000.
-pub const LOCAL_BASE: u32 = 0xff00_0000;
-/// Its size.
-pub const LOCAL_BYTES: u32 = 16 << 10;
 /// The escape byte of the board's answer.
 pub const ESC: u8 = 0x1b;
 /// Clock cycles per serial bit on the board: 25 MHz / 115200 baud.
@@ -75,14 +71,12 @@ pub fn frames(prog: &Program, dram_bytes: u32) -> Result<Vec<u8>, Error> {
     for s in &prog.segments {
         let len = s.mem_size.max(s.data.len() as u32);
         let end = s.addr as u64 + len as u64;
-        let fits = |base: u32, size: u32| s.addr >= base && end <= base as u64 + size as u64;
-        if !fits(0x8000_0000, dram_bytes) && !fits(LOCAL_BASE, LOCAL_BYTES) {
+        if s.addr < 0x8000_0000 || end > 0x8000_0000 + dram_bytes as u64 {
             return Err(Error::Program(format!(
                 "segment at {:#010x} ({len} bytes) does not fit the board's memory ({} KiB of \
-                 DRAM at 0x80000000, {} KiB local at {LOCAL_BASE:#010x})",
+                 DRAM at 0x80000000)",
                 s.addr,
-                dram_bytes >> 10,
-                LOCAL_BYTES >> 10
+                dram_bytes >> 10
             )));
         }
         out.push(b'W');
@@ -180,6 +174,7 @@ pub fn build_sim(shape: Shape) -> Result<PathBuf, Error> {
         params: &params,
         defines: &[],
         sources: &sources,
+        trace: false,
     })
 }
 

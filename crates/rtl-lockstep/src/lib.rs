@@ -21,7 +21,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::rc::Rc;
-use weft_simt::record::{AccessKind, Observer, RegFile, StepRecord};
+use weft_isa::Op;
+use weft_simt::record::{memory_access, AccessKind, Observer, RegFile, StepRecord};
 use weft_simt::{Config, Machine, Program, ReconvMode, RunEnd};
 
 pub mod board;
@@ -107,12 +108,19 @@ pub fn sources() -> Vec<PathBuf> {
 /// `WEFT_PLANTED_BUG`, the deliberate RTL bug the lockstep must catch. Returns the binary.
 /// A build is reused when it is newer than every source.
 pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
+    build_with(shape, planted_bug, false)
+}
+
+/// [`build`], with Verilator's `--trace` when `trace` is set: the testbench can then dump a
+/// VCD ([`rtl_vcd`]).
+pub fn build_with(shape: Shape, planted_bug: bool, trace: bool) -> Result<PathBuf, Error> {
     let name = format!(
-        "w{}l{}d{}{}",
+        "w{}l{}d{}{}{}",
         shape.warps,
         shape.lanes,
         shape.depth,
-        if planted_bug { "-bug" } else { "" }
+        if planted_bug { "-bug" } else { "" },
+        if trace { "-trace" } else { "" }
     );
     let defines: &[&str] = if planted_bug {
         &["WEFT_PLANTED_BUG"]
@@ -126,6 +134,7 @@ pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
         params: &shape_params(shape),
         defines,
         sources: &sources(),
+        trace,
     })
 }
 
@@ -139,7 +148,8 @@ pub(crate) fn shape_params(shape: Shape) -> Vec<(&'static str, usize)> {
 }
 
 /// One Verilator testbench build: its top module, its directory under `target/rtl/`, the
-/// binary's name, the top's parameters, the macros defined, and the sources in order.
+/// binary's name, the top's parameters, the macros defined, the sources in order, and
+/// whether it can dump a VCD.
 pub(crate) struct Verilate<'a> {
     pub top: &'a str,
     pub dir: &'a str,
@@ -147,6 +157,7 @@ pub(crate) struct Verilate<'a> {
     pub params: &'a [(&'a str, usize)],
     pub defines: &'a [&'a str],
     pub sources: &'a [PathBuf],
+    pub trace: bool,
 }
 
 /// Build (or reuse: when it is newer than every source) a Verilator testbench; the binary.
@@ -195,6 +206,9 @@ pub(crate) fn verilate(v: &Verilate<'_>) -> Result<PathBuf, Error> {
     }
     for d in v.defines {
         cmd.arg(format!("-D{d}"));
+    }
+    if v.trace {
+        cmd.arg("--trace");
     }
     for s in v.sources {
         cmd.arg(s.canonicalize().unwrap_or_else(|_| s.clone()));
@@ -259,6 +273,21 @@ pub fn dram_image(prog: &Program) -> Result<Vec<u8>, Error> {
 
 /// Run the RTL testbench `bin` on `prog` for at most `max_cycles` clock cycles; its trace.
 pub fn rtl_trace(bin: &Path, prog: &Program, max_cycles: u64) -> Result<String, Error> {
+    run_tb(bin, prog, max_cycles, None)
+}
+
+/// [`rtl_trace`], dumping every signal to the VCD file `vcd` (a testbench built by
+/// [`build_with`] with `trace`).
+pub fn rtl_vcd(bin: &Path, prog: &Program, max_cycles: u64, vcd: &Path) -> Result<String, Error> {
+    run_tb(bin, prog, max_cycles, Some(vcd))
+}
+
+fn run_tb(
+    bin: &Path,
+    prog: &Program,
+    max_cycles: u64,
+    vcd: Option<&Path>,
+) -> Result<String, Error> {
     let img = dram_image(prog)?;
     let dir = bin.parent().unwrap_or(Path::new("."));
     let file = dir.join(format!("image-{}.bin", std::process::id()));
@@ -270,6 +299,7 @@ pub fn rtl_trace(bin: &Path, prog: &Program, max_cycles: u64) -> Result<String, 
         .arg(format!("{:x}", prog.fromhost.unwrap_or(0)))
         .arg(format!("{max_cycles:x}"))
         .arg(format!("{DRAM_SIZE:x}"))
+        .args(vcd)
         .output()
         .map_err(|e| Error::Tool(format!("{}: {e}", bin.display())));
     let _ = std::fs::remove_file(&file);
@@ -296,8 +326,11 @@ pub fn model_config(shape: Shape, max_cycles: u64) -> Config {
     }
 }
 
-/// The trace line of one model step, in the testbench's format.
-pub fn line(r: &StepRecord) -> String {
+/// The trace line of one model step, in the testbench's format. `trap_addr` is the address
+/// of a memory instruction that trapped to mtvec (its mtval): the lanes from the first one
+/// that accessed it on did nothing, and their accesses (listed in the record, which is made
+/// before the instruction runs) are left out.
+pub fn line(r: &StepRecord, trap_addr: Option<u32>) -> String {
     let mut s = format!("w{} pc={:08x} mask={:08x}", r.warp, r.pc, r.mask);
     if let Some(f) = &r.fault {
         s += &format!(" fault={}", f.code.code());
@@ -310,16 +343,29 @@ pub fn line(r: &StepRecord) -> String {
             .collect();
         s += &format!(" x{}={}", w.index, vals.join(","));
     }
-    for a in r.mem.iter().filter(|a| a.kind == AccessKind::Store) {
-        let v = if r.inst.rs2 == 0 {
+    let rs2 = |lane: u8| {
+        if r.inst.rs2 == 0 {
             0
         } else {
             r.reads
                 .iter()
                 .find(|g| g.file == RegFile::X && g.index == r.inst.rs2)
-                .and_then(|g| g.values.get(a.lane as usize).copied())
+                .and_then(|g| g.values.get(lane as usize).copied())
                 .unwrap_or(0)
-        };
+        }
+    };
+    let atomic =
+        r.inst.op == Op::ScW || memory_access(r.inst.op).map(|a| a.1) == Some(AccessKind::Amo);
+    let done = match trap_addr {
+        Some(t) => r.mem.iter().take_while(|a| a.addr != t).count(),
+        None => r.mem.len(),
+    };
+    let mem = &r.mem[..done];
+    for a in mem
+        .iter()
+        .filter(|a| a.kind == AccessKind::Store && !atomic)
+    {
+        let v = rs2(a.lane);
         let v = if a.size >= 4 {
             v
         } else {
@@ -327,16 +373,54 @@ pub fn line(r: &StepRecord) -> String {
         };
         s += &format!(" st{}@{:08x}/{}={:08x}", a.lane, a.addr, a.size, v);
     }
+    // The word an AMO or a successful sc.w wrote, from rd's value (the old word; 0 for a
+    // successful sc.w) and rs2: known only when rd is not x0, and shown only then.
+    if atomic && r.inst.rd != 0 {
+        if let Some(w) = r.writes.iter().find(|w| w.file == RegFile::X) {
+            for a in mem {
+                let old = w.values.get(a.lane as usize).copied().unwrap_or(0);
+                let new = match amo_value(r.inst.op, old, rs2(a.lane)) {
+                    Some(v) => v,
+                    None => continue,
+                };
+                s += &format!(" a{}@{:08x}={:08x}", a.lane, a.addr, new);
+            }
+        }
+    }
     s += &format!(" next={:08x}/{:08x}", r.next_pc, r.next_mask);
     s
+}
+
+/// The word an AMO (or `sc.w`) stores, given what rd received (the old word, or sc.w's
+/// 0 = success / 1 = failure) and rs2: `None` when nothing is stored (a failed sc.w).
+pub fn amo_value(op: Op, old: u32, b: u32) -> Option<u32> {
+    Some(match op {
+        Op::ScW if old == 0 => b,
+        Op::ScW => return None,
+        Op::AmoswapW => b,
+        Op::AmoaddW => old.wrapping_add(b),
+        Op::AmoxorW => old ^ b,
+        Op::AmoandW => old & b,
+        Op::AmoorW => old | b,
+        Op::AmominW => (old as i32).min(b as i32) as u32,
+        Op::AmomaxW => (old as i32).max(b as i32) as u32,
+        Op::AmominuW => old.min(b),
+        Op::AmomaxuW => old.max(b),
+        _ => return None,
+    })
 }
 
 struct Lines(Rc<RefCell<String>>);
 
 impl Observer for Lines {
-    fn step(&mut self, _m: &Machine, r: &StepRecord) {
+    fn step(&mut self, m: &Machine, r: &StepRecord) {
+        // A memory instruction that went on anywhere but the next instruction trapped.
+        let trap_addr = (r.fault.is_none()
+            && !r.mem.is_empty()
+            && r.next_pc != r.pc.wrapping_add(r.inst.len()))
+        .then(|| m.cores[r.core].warps[r.warp].csr.mtval);
         let mut b = self.0.borrow_mut();
-        b.push_str(&line(r));
+        b.push_str(&line(r, trap_addr));
         b.push('\n');
     }
 }
@@ -366,7 +450,8 @@ pub fn model_trace(prog: &Program, shape: Shape, max_cycles: u64) -> Result<Stri
             s += "fault\n";
         }
         RunEnd::CycleLimit(_) => s += "timeout\n",
-        RunEnd::Deadlock(d) => s += &format!("deadlock {d}\n"),
+        // The RTL says only that it stopped with warps waiting at a barrier.
+        RunEnd::Deadlock(_) => s += "deadlock\n",
     }
     Ok(s)
 }
@@ -454,13 +539,22 @@ pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
 
 /// Build the RTL for `shape`, run both sides on the program at `path`, compare.
 pub fn lockstep(path: &Path, shape: Shape, planted_bug: bool) -> Result<Agreement, String> {
-    let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
     let prog = load(path).map_err(|e| e.to_string())?;
-    let model = model_trace(&prog, shape, 1_000_000).map_err(|e| e.to_string())?;
+    lockstep_program(&prog, shape, planted_bug).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Build the RTL for `shape`, run both sides on `prog`, compare.
+pub fn lockstep_program(
+    prog: &Program,
+    shape: Shape,
+    planted_bug: bool,
+) -> Result<Agreement, String> {
+    let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
+    let model = model_trace(prog, shape, 1_000_000).map_err(|e| e.to_string())?;
     // The RTL takes a few cycles per warp-instruction, more for memory (two per lane) and
     // division (33): a bound from the model's count stops an RTL that went astray.
     let steps = model.lines().count() as u64;
     let bound = steps * (48 + 2 * shape.lanes as u64) + 10_000;
-    let rtl = rtl_trace(&bin, &prog, bound).map_err(|e| e.to_string())?;
-    compare(&model, &rtl).map_err(|e| format!("{}: {e}", path.display()))
+    let rtl = rtl_trace(&bin, prog, bound).map_err(|e| e.to_string())?;
+    compare(&model, &rtl)
 }

@@ -19,14 +19,17 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-simt", 2),
     ("weft-cc", 3),
     ("weft-timing", 3),
-    ("weft-rtl-lockstep", 3),
     ("weft-view", 3),
     ("weft-gdb", 4),
     ("weft-difftest", 4),
     ("weft-runtime", 4),
     ("weft-runtime-c", 5),
+    // Above weft-difftest: its random-kernel test draws kernels from the SIMT consistency
+    // generator.
+    ("weft-rtl-lockstep", 5),
     ("weft-vortex-rt", 5),
-    ("weft", 5),
+    // The command line sits on top of everything, the RTL board runner included.
+    ("weft", 6),
 ];
 
 #[test]

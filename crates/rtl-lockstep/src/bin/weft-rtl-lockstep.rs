@@ -1,18 +1,21 @@
-//! `weft-rtl-lockstep PROGRAM... [--shape WxLxD] [--planted-bug]`: run each program on the
-//! RTL core (Verilator) and the functional model and compare them warp-instruction by
-//! warp-instruction; exit status 1 at the first difference, with both sides shown.
+//! `weft-rtl-lockstep PROGRAM... [--shape WxLxD] [--planted-bug] [--print]`: run each program
+//! on the RTL core (Verilator) and the functional model and compare them warp-instruction by
+//! warp-instruction; exit status 1 at the first difference, with both sides shown. `--print`
+//! prints the RTL's trace instead of comparing.
 
 use std::path::Path;
-use weft_rtl_lockstep::{lockstep, Shape};
+use weft_rtl_lockstep::{build, load, lockstep, rtl_trace, Shape};
 
 fn main() {
     let mut shape = Shape::DEFAULT;
     let mut bug = false;
+    let mut print = false;
     let mut progs = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--planted-bug" => bug = true,
+            "--print" => print = true,
             "--shape" => {
                 let v: Vec<usize> = args
                     .next()
@@ -35,6 +38,19 @@ fn main() {
     }
     let mut bad = 0;
     for p in &progs {
+        if print {
+            let t = build(shape, bug).and_then(|bin| {
+                load(Path::new(p)).and_then(|prog| rtl_trace(&bin, &prog, 10_000_000))
+            });
+            match t {
+                Ok(t) => print!("{t}"),
+                Err(e) => {
+                    println!("{e}");
+                    bad += 1;
+                }
+            }
+            continue;
+        }
         match lockstep(Path::new(p), shape, bug) {
             Ok(a) => println!("{p}: {} warp-instructions agree, end `{}`", a.steps, a.end),
             Err(e) => {

@@ -1,0 +1,48 @@
+// weft_smem.sv -- a core's shared (local) memory: WORDS 32-bit words, word-interleaved over
+// LANES banks (word k lives in bank k mod LANES, row k / LANES), as docs/isa.md §8.1 says of
+// the design. Each bank is a synchronous-read RAM with byte enables (one EBR per 512 words on
+// the ECP5). The core serves one lane per cycle, so one bank is enabled at a time; the banks
+// let a wider issue stage serve the lanes of a conflict-free access together later.
+module weft_smem #(
+    parameter int LANES = 8,
+    parameter int WORDS = 4096
+) (
+    input  logic                     clk,
+    input  logic                     en,
+    input  logic                     we,
+    input  logic [3:0]               be,      // byte enables (writes)
+    input  logic [$clog2(WORDS)-1:0] addr,    // word index
+    input  logic [31:0]              wdata,
+    output logic [31:0]              rdata    // the word at addr, one cycle after en
+);
+  localparam int LB = $clog2(LANES);
+  localparam int ROWS = WORDS / LANES;
+  localparam int RB = (ROWS > 1) ? $clog2(ROWS) : 1;
+
+  // LANES and WORDS are powers of two (LANES >= 2): the bank is the word index's low bits
+  wire [LB-1:0] bank = addr[LB-1:0];
+  wire [RB-1:0] row = addr[$clog2(WORDS)-1:LB];
+  logic [LB-1:0] bank_q;
+  logic [31:0]   rd [LANES];
+
+  genvar b;
+  generate
+    for (b = 0; b < LANES; b++) begin : bk
+      logic [31:0] m [ROWS];
+      initial for (int i = 0; i < ROWS; i++) m[i] = 32'd0;
+      wire sel = en && int'(bank) == b;
+      always_ff @(posedge clk) begin
+        if (sel && we) begin
+          if (be[0]) m[row][7:0] <= wdata[7:0];
+          if (be[1]) m[row][15:8] <= wdata[15:8];
+          if (be[2]) m[row][23:16] <= wdata[23:16];
+          if (be[3]) m[row][31:24] <= wdata[31:24];
+        end
+        if (sel) rd[b] <= m[row];
+      end
+    end
+  endgenerate
+
+  always_ff @(posedge clk) if (en) bank_q <= bank;
+  assign rdata = rd[bank_q];
+endmodule
