@@ -62,7 +62,8 @@ if [ "${BOARD:-1}" = 1 ]; then
         chparam -set WARPS $W -set LANES $L -set DEPTH $D -set CLK_HZ ${MHZ}000000 ulx3s_top; \
         synth_ecp5 -top ulx3s_top -json $out/board.json; tee -q -o $out/board-stat.txt stat" >/dev/null
     "$NEXTPNR" --85k --package CABGA381 --json "$out/board.json" --lpf rtl/board/ulx3s.lpf \
-        --textcfg "$out/board.config" -l "$out/board-nextpnr.log" >/dev/null 2>&1 || {
+        --timing-allow-fail --textcfg "$out/board.config" -l "$out/board-nextpnr.log" \
+        >/dev/null 2>&1 || {
         echo "rtl/synth.sh: nextpnr failed on the board design: $out/board-nextpnr.log" >&2
         exit 1
     }
@@ -71,7 +72,7 @@ if [ "${BOARD:-1}" = 1 ]; then
         "$(grep -E "Max frequency for clock '.*clk" "$out/board-nextpnr.log" | tail -1 |
            sed -E 's/.*: ([0-9.]+) MHz.*/\1/')" $((SECONDS - t0))
     if grep -q "FAIL at" "$out/board-nextpnr.log"; then
-        echo "  (timing FAILS at $MHZ MHz: $(grep "Max frequency for clock" "$out/board-nextpnr.log" | tail -1 | sed 's/^Info: //'))"
+        echo "  timing FAILS at $MHZ MHz: build again with a lower clock (4th argument)"
     fi
 fi
 synth core weft_core "$CORE" "-set WARPS $W -set LANES $L -set DEPTH $D"
