@@ -89,6 +89,25 @@ impl Dram {
         self.size == 0
     }
 
+    /// The offset of the first byte at which `self` and `other` differ (unwritten pages read
+    /// as zero), or `None` if they hold the same bytes.
+    pub fn first_difference(&self, other: &Dram) -> Option<u32> {
+        let zero = [0u8; PAGE];
+        let n = self.pages.len().max(other.pages.len());
+        for p in 0..n {
+            let a = self.pages.get(p).and_then(|x| x.as_deref());
+            let b = other.pages.get(p).and_then(|x| x.as_deref());
+            if a.is_none() && b.is_none() {
+                continue;
+            }
+            let (a, b) = (a.unwrap_or(&zero), b.unwrap_or(&zero));
+            if let Some(o) = a.iter().zip(b).position(|(x, y)| x != y) {
+                return Some((p * PAGE + o) as u32);
+            }
+        }
+        None
+    }
+
     /// Host bytes in use.
     pub fn resident_bytes(&self) -> usize {
         self.pages.iter().filter(|p| p.is_some()).count() * PAGE

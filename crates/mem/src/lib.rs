@@ -300,6 +300,14 @@ impl Memory {
         }
     }
 
+    /// The address of the first DRAM byte at which `self` and `other` differ, if any (both
+    /// configured alike).
+    pub fn first_dram_difference(&self, other: &Memory) -> Option<u32> {
+        self.dram
+            .first_difference(&other.dram)
+            .map(|o| o.wrapping_add(self.cfg.dram_base))
+    }
+
     /// True if `addr` is in DRAM (executable memory).
     pub fn is_dram(&self, addr: u32) -> bool {
         addr.wrapping_sub(self.cfg.dram_base) < self.cfg.dram_size

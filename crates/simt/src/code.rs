@@ -59,6 +59,8 @@ pub(crate) struct CodeCache {
     lanes: usize,
     select: Select,
     empty: Slot,
+    /// Bumped whenever decoded code may change (see [`CodeCache::generation`]).
+    generation: u64,
 }
 
 impl CodeCache {
@@ -79,6 +81,7 @@ impl CodeCache {
             lanes,
             select,
             empty,
+            generation: 0,
         }
     }
 
@@ -91,6 +94,7 @@ impl CodeCache {
             ((addr & !1).min(self.lo), addr.saturating_add(len).max(hi))
         };
         self.lo = lo;
+        self.generation += 1;
         self.slots = vec![self.empty; (hi - lo).div_ceil(2) as usize];
     }
 
@@ -106,6 +110,7 @@ impl CodeCache {
 
     /// Decode every slot now.
     pub fn fill(&mut self, mem: &Memory) {
+        self.generation += 1;
         for i in 0..self.slots.len() {
             let pc = self.lo + 2 * i as u32;
             self.slots[i] = self.decode_at(mem, pc);
@@ -174,6 +179,13 @@ impl CodeCache {
         Self::result(self.decode_at(mem, pc))
     }
 
+    /// A number that changes whenever a slot is forgotten or the range changes: what was
+    /// translated from the cache under another generation may be stale.
+    #[inline(always)]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// Is `addr` inside the decoded range (so a store there must invalidate)?
     #[inline(always)]
     pub fn covers(&self, addr: u32) -> bool {
@@ -189,6 +201,7 @@ impl CodeCache {
         if let Some(hit) = Span::new(addr, size).intersect(code) {
             let first = ((hit.start - self.lo) / 2).saturating_sub(1) as usize;
             let last = ((hit.end() - 1 - self.lo as u64) / 2) as usize;
+            self.generation += 1;
             for s in &mut self.slots[first..=last] {
                 s.state = SlotState::Empty;
             }

@@ -1,0 +1,219 @@
+//! weft-jit: a block engine for weft's functional model (docs/engine.md). It translates
+//! blocks of warp-private instructions (`weft_simt::is_private`) with Cranelift into host code
+//! that runs every lane of a warp at once on SIMD registers, and plugs into a
+//! [`Machine`](weft_simt::Machine) as its [`BlockEngine`]: the machine decides when a run of
+//! such instructions may go at once (a super-step, `weft_simt::accel`), this crate only computes
+//! what the interpreter would, lane for lane. Translations are kept per (pc, masked or not) and
+//! dropped whenever the decoded-instruction cache changes (self-modifying code, `fence.i`,
+//! modules loaded).
+
+mod translate;
+
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_jit::{JITBuilder, JITModule};
+use std::collections::HashMap;
+use translate::{BlockFn, Plan, Term, MAX_BLOCK};
+use weft_isa::Op;
+use weft_simt::{is_private, BlockEngine, PrivateRun};
+
+pub use translate::is_branch;
+
+/// Translations made before the module is rebuilt (its code memory freed).
+const MAX_TRANSLATIONS: usize = 8192;
+
+/// One translated block.
+struct Translated {
+    func: BlockFn,
+    len: u64,
+    ops: Vec<Op>,
+}
+
+/// The Cranelift block engine.
+pub struct Jit {
+    module: JITModule,
+    ctx: cranelift_codegen::Context,
+    fctx: FunctionBuilderContext,
+    /// (pc, masked) → translation index, or `None` when the pc starts no private block.
+    index: HashMap<(u32, bool), Option<usize>>,
+    blocks: Vec<Translated>,
+    generation: u64,
+    /// Translations that failed to compile (they run on the interpreter).
+    pub failures: u64,
+}
+
+fn new_module() -> Result<JITModule, String> {
+    let mut flags = settings::builder();
+    for (k, v) in [
+        ("use_colocated_libcalls", "false"),
+        ("is_pic", "false"),
+        ("opt_level", "speed"),
+    ] {
+        flags.set(k, v).map_err(|e| e.to_string())?;
+    }
+    let isa = cranelift_native::builder()
+        .map_err(|e| format!("no Cranelift back end for this host: {e}"))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| e.to_string())?;
+    Ok(JITModule::new(JITBuilder::with_isa(
+        isa,
+        cranelift_module::default_libcall_names(),
+    )))
+}
+
+impl Jit {
+    /// A block engine for this host, or why there is none (no Cranelift back end).
+    pub fn new() -> Result<Jit, String> {
+        let module = new_module()?;
+        Ok(Jit {
+            ctx: cranelift_codegen::Context::new(),
+            module,
+            fctx: FunctionBuilderContext::new(),
+            index: HashMap::new(),
+            blocks: Vec::new(),
+            generation: u64::MAX,
+            failures: 0,
+        })
+    }
+
+    /// Is a block engine available on this host?
+    pub fn available() -> bool {
+        cranelift_native::builder().is_ok()
+    }
+
+    /// Forget every translation (and free their code when there are many).
+    fn flush(&mut self) {
+        self.index.clear();
+        if self.blocks.len() >= MAX_TRANSLATIONS {
+            if let Ok(fresh) = new_module() {
+                self.blocks.clear();
+                let old = std::mem::replace(&mut self.module, fresh);
+                // SAFETY: no function of the old module is referenced any more (the index
+                // and the blocks that held them are gone).
+                unsafe { old.free_memory() };
+            }
+        }
+    }
+
+    /// The block starting at `pc`, or `None` if its first instruction is not private.
+    fn plan(run: &mut PrivateRun<'_>, pc: u32) -> Option<Plan> {
+        let mut body = Vec::new();
+        let mut at = pc;
+        let term = loop {
+            if body.len() + 1 >= MAX_BLOCK {
+                break Term::Fall(at);
+            }
+            let Some(i) = run.fetch(at).filter(is_private) else {
+                break Term::Fall(at);
+            };
+            if is_branch(i.op) {
+                break Term::Branch(i, at);
+            }
+            if i.op == Op::Jal {
+                break Term::Jump(at.wrapping_add(i.imm as u32));
+            }
+            body.push((at, i));
+            at = at.wrapping_add(i.len());
+        };
+        if body.is_empty() && matches!(term, Term::Fall(_)) {
+            return None;
+        }
+        Some(Plan { pc, body, term })
+    }
+
+    fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
+        let plan = Self::plan(run, pc)?;
+        let nvec = run.lanes.div_ceil(4);
+        match translate::compile(
+            &mut self.module,
+            &mut self.ctx,
+            &mut self.fctx,
+            &plan,
+            nvec,
+            masked,
+        ) {
+            Ok(func) => {
+                self.blocks.push(Translated {
+                    func,
+                    len: plan.len(),
+                    ops: plan.ops(),
+                });
+                Some(self.blocks.len() - 1)
+            }
+            Err(_) => {
+                self.failures += 1;
+                None
+            }
+        }
+    }
+}
+
+impl BlockEngine for Jit {
+    fn name(&self) -> &'static str {
+        "jit"
+    }
+
+    fn run(&mut self, run: &mut PrivateRun<'_>) -> u64 {
+        if run.code_generation() != self.generation {
+            self.flush();
+            self.generation = run.code_generation();
+        }
+        let nvec = run.lanes.div_ceil(4);
+        let all = if nvec * 4 >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << (nvec * 4)) - 1
+        };
+        let mask = run.warp.mask;
+        let masked = mask != all;
+        let mut lane_masks = [0u32; 32];
+        for (l, m) in lane_masks.iter_mut().enumerate() {
+            *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
+        }
+        let budget = run.budget();
+        let mut done = 0u64;
+        loop {
+            let pc = run.warp.pc;
+            let k = match self.index.get(&(pc, masked)) {
+                Some(k) => *k,
+                None => {
+                    let k = self.translate(run, pc, masked);
+                    self.index.insert((pc, masked), k);
+                    k
+                }
+            };
+            let Some(k) = k else { break };
+            let t = &self.blocks[k];
+            let left = budget - done;
+            if left < t.len {
+                break;
+            }
+            let mut out = [0u32; 2];
+            // SAFETY: the function reads and writes the 32 × 32 register words of the warp
+            // and 32 mask words, and writes two words of `out`, as it was built to.
+            let iters = unsafe {
+                (t.func)(
+                    run.warp.x.as_mut_ptr().cast::<u32>(),
+                    lane_masks.as_ptr(),
+                    left as i64,
+                    out.as_mut_ptr(),
+                )
+            } as u64;
+            let partial = out[1] != 0;
+            let last = t.ops.len() - 1;
+            let len = t.len;
+            for (j, &op) in t.ops.iter().enumerate() {
+                let n = iters + u64::from(partial && j < last);
+                if n > 0 {
+                    run.count(op, n);
+                }
+            }
+            done += iters * len + if partial { len - 1 } else { 0 };
+            run.warp.pc = out[0];
+            if partial || iters == 0 {
+                break;
+            }
+        }
+        done
+    }
+}

@@ -1,0 +1,178 @@
+//! The hook for a faster functional engine (docs/engine.md): a [`BlockEngine`] (the
+//! Cranelift translator of `weft-jit`) runs runs of *warp-private* instructions — integer ALU
+//! and M-extension ops, `lui`/`auipc`, uniform conditional branches and plain `jal x0` —
+//! many at a time, and this module decides when that is indistinguishable from the
+//! interpreter's one warp-instruction per core per cycle, and books the cycles and statistics
+//! exactly as single steps would.
+//!
+//! The rule (a *super-step*): exactly one warp runs in the whole machine, with no divergence
+//! entries open, no breakpoint and no watchdog armed; the KMU is idle; no observer is
+//! attached. Then each cycle issues one instruction of that warp, so `n` private instructions
+//! are `n` cycles, bounded so that the run stays before the next I/O event and the cycle
+//! bound. Everything else — memory, CSRs, divergent branches, SIMT instructions, faults — is
+//! left to the interpreter, which is the one source of truth for it.
+
+use crate::code::CodeCache;
+use crate::machine::Machine;
+use crate::stats::Stats;
+use crate::warp::{watchdog, Warp};
+use weft_isa::{Inst, Op};
+use weft_mem::Memory;
+
+/// A faster engine for warp-private instruction runs.
+pub trait BlockEngine {
+    /// Its name (`jit`).
+    fn name(&self) -> &'static str;
+
+    /// Run instructions of `run.warp` from its pc, at most `run.budget()` of them, only ones
+    /// for which [`is_private`] holds, and for conditional branches only when every active
+    /// lane agrees. Leaves the warp's pc at the first instruction not run, counts each
+    /// instruction run with [`PrivateRun::count`], and returns how many it ran (0 if it
+    /// cannot run the first). The warp's mask never changes.
+    fn run(&mut self, run: &mut PrivateRun<'_>) -> u64;
+}
+
+/// Can a block engine run `i` (given, for a conditional branch, that the active lanes agree)?
+/// The one list of warp-private instructions: they change only the warp's own registers and
+/// pc, cannot fault, and nothing else can observe when they run.
+pub fn is_private(i: &Inst) -> bool {
+    use Op::*;
+    match i.op {
+        Lui | Auipc | Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai | Add | Sub
+        | Sll | Slt | Sltu | Xor | Srl | Sra | Or | And | Mul | Mulh | Mulhu | Mulhsu | Div
+        | Divu | Rem | Remu => true,
+        // A branch to an odd target faults when taken; a linking jal enters an activation.
+        Beq | Bne | Blt | Bge | Bltu | Bgeu => i.imm & 1 == 0,
+        Jal => i.rd == 0 && i.imm & 1 == 0,
+        _ => false,
+    }
+}
+
+/// What a block engine may touch while it runs one warp.
+pub struct PrivateRun<'a> {
+    /// The warp (registers, pc, mask).
+    pub warp: &'a mut Warp,
+    /// Lanes per warp.
+    pub lanes: usize,
+    budget: u64,
+    code: &'a mut CodeCache,
+    mem: &'a Memory,
+    stats: &'a mut Stats,
+}
+
+impl PrivateRun<'_> {
+    /// At most this many instructions may run.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// The decoded instruction at `pc`, if it decodes.
+    pub fn fetch(&mut self, pc: u32) -> Option<Inst> {
+        self.code.fetch(self.mem, pc).ok().map(|s| s.inst)
+    }
+
+    /// Changes whenever decoded code may have changed (a store into code, a module loaded):
+    /// translations made under another generation are stale.
+    pub fn code_generation(&self) -> u64 {
+        self.code.generation()
+    }
+
+    /// Count `n` executions of `op` in the statistics.
+    pub fn count(&mut self, op: Op, n: u64) {
+        self.stats.count_n(op, n);
+    }
+}
+
+/// Cycles a failed attempt waits before the next one when the machine's shape (several
+/// warps running, diverged, KMU busy) rules super-steps out.
+const BACKOFF: u64 = 64;
+
+impl Machine {
+    /// Use `e` for warp-private instruction runs from now on (`None`: the interpreter only).
+    pub fn set_engine(&mut self, e: Option<Box<dyn BlockEngine>>) {
+        self.engine = e;
+    }
+
+    /// Cycles run in super-steps so far (not part of the report: the engines must agree on
+    /// it; this tells how much the block engine did).
+    pub fn super_step_cycles(&self) -> u64 {
+        self.accel_cycles
+    }
+
+    /// The engine's name: `interp` or the block engine's.
+    pub fn engine_name(&self) -> &'static str {
+        self.engine.as_ref().map_or("interp", |e| e.name())
+    }
+
+    /// Try a super-step at the current cycle (after `begin_cycle`): returns the cycles it
+    /// covered (0: none, the cycle is the interpreter's).
+    #[inline]
+    pub(crate) fn super_step(&mut self, bound: u64) -> u64 {
+        if self.engine.is_none() || self.cycle < self.accel_retry || !self.observers.is_empty() {
+            return 0;
+        }
+        let Some((c, w)) = self.sole_private_warp() else {
+            self.accel_retry = self.cycle + BACKOFF;
+            return 0;
+        };
+        let now = self.cycle;
+        let io = if self.io.next_event > now {
+            self.io.next_event - now
+        } else {
+            1
+        };
+        let budget = bound.saturating_sub(now).min(io);
+        if budget == 0 {
+            return 0;
+        }
+        let Some(engine) = self.engine.as_mut() else {
+            return 0;
+        };
+        let lanes = self.cfg.lanes;
+        let warp = &mut self.cores[c].warps[w];
+        let mut run = PrivateRun {
+            warp,
+            lanes,
+            budget,
+            code: &mut self.code,
+            mem: &self.mem,
+            stats: &mut self.stats,
+        };
+        let n = engine.run(&mut run).min(budget);
+        if n == 0 {
+            return 0;
+        }
+        let warp = &mut self.cores[c].warps[w];
+        warp.stats.warp_instructions += n;
+        warp.stats.thread_instructions += n * warp.mask.count_ones() as u64;
+        self.cores[c].next = w + 1;
+        self.cycle += n;
+        self.accel_cycles += n;
+        n
+    }
+
+    /// The one running warp of the machine, if exactly one runs, the KMU is idle and the
+    /// warp has nothing to check before issue (no divergence entry, breakpoint or watchdog).
+    fn sole_private_warp(&self) -> Option<(usize, usize)> {
+        if self.kmu_busy() {
+            return None;
+        }
+        let mut found = None;
+        for (c, core) in self.cores.iter().enumerate() {
+            for (w, warp) in core.warps.iter().enumerate() {
+                if warp.is_running() {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some((c, w));
+                }
+            }
+        }
+        let (c, w) = found?;
+        let warp = &self.cores[c].warps[w];
+        let quiet = warp.stack.is_empty()
+            && warp.csr.break_pc == 0
+            && warp.csr.watchdog & watchdog::MODE == 0;
+        quiet.then_some((c, w))
+    }
+}
