@@ -7,6 +7,7 @@ mod cc_cmd;
 mod config_set;
 mod debug_cmd;
 mod demo_cmd;
+mod engine;
 mod frames;
 mod run_cmd;
 mod sp2a_cmd;
