@@ -13,11 +13,16 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
+use std::mem::ManuallyDrop;
 use translate::{BlockFn, Plan, Term, MAX_BLOCK};
 use weft_isa::Op;
 use weft_simt::{is_private, BlockEngine, PrivateRun};
 
 pub use translate::is_branch;
+
+/// Shortest block worth a call into translated code, unless it loops on itself: shorter
+/// runs are left to the interpreter, which is as fast on them.
+const MIN_BLOCK: u64 = 4;
 
 /// Translations made before the module is rebuilt (its code memory freed).
 const MAX_TRANSLATIONS: usize = 8192;
@@ -31,7 +36,8 @@ struct Translated {
 
 /// The Cranelift block engine.
 pub struct Jit {
-    module: JITModule,
+    /// Taken out only by `Drop` (its code memory is freed by hand).
+    module: ManuallyDrop<JITModule>,
     ctx: cranelift_codegen::Context,
     fctx: FunctionBuilderContext,
     /// (pc, masked) → translation index, or `None` when the pc starts no private block.
@@ -67,7 +73,7 @@ impl Jit {
         let module = new_module()?;
         Ok(Jit {
             ctx: cranelift_codegen::Context::new(),
-            module,
+            module: ManuallyDrop::new(module),
             fctx: FunctionBuilderContext::new(),
             index: HashMap::new(),
             blocks: Vec::new(),
@@ -87,7 +93,7 @@ impl Jit {
         if self.blocks.len() >= MAX_TRANSLATIONS {
             if let Ok(fresh) = new_module() {
                 self.blocks.clear();
-                let old = std::mem::replace(&mut self.module, fresh);
+                let old = std::mem::replace(&mut *self.module, fresh);
                 // SAFETY: no function of the old module is referenced any more (the index
                 // and the blocks that held them are gone).
                 unsafe { old.free_memory() };
@@ -115,10 +121,13 @@ impl Jit {
             body.push((at, i));
             at = at.wrapping_add(i.len());
         };
-        if body.is_empty() && matches!(term, Term::Fall(_)) {
-            return None;
-        }
-        Some(Plan { pc, body, term })
+        let plan = Plan { pc, body, term };
+        let loops = match plan.term {
+            Term::Jump(t) => t == pc,
+            Term::Branch(i, at) => at.wrapping_add(i.imm as u32) == pc,
+            Term::Fall(_) => false,
+        };
+        (plan.len() >= MIN_BLOCK || (loops && plan.len() > 0)).then_some(plan)
     }
 
     fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
@@ -148,6 +157,14 @@ impl Jit {
     }
 }
 
+impl Drop for Jit {
+    fn drop(&mut self) {
+        // SAFETY: the module is not used again; no translated function outlives the engine
+        // (they are called only from `run`).
+        unsafe { ManuallyDrop::take(&mut self.module).free_memory() };
+    }
+}
+
 impl BlockEngine for Jit {
     fn name(&self) -> &'static str {
         "jit"
@@ -167,8 +184,10 @@ impl BlockEngine for Jit {
         let mask = run.warp.mask;
         let masked = mask != all;
         let mut lane_masks = [0u32; 32];
-        for (l, m) in lane_masks.iter_mut().enumerate() {
-            *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
+        if masked {
+            for (l, m) in lane_masks.iter_mut().enumerate() {
+                *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
+            }
         }
         let budget = run.budget();
         let mut done = 0u64;
@@ -182,7 +201,10 @@ impl BlockEngine for Jit {
                     k
                 }
             };
-            let Some(k) = k else { break };
+            let Some(k) = k else {
+                run.refuse(pc);
+                break;
+            };
             let t = &self.blocks[k];
             let left = budget - done;
             if left < t.len {

@@ -77,15 +77,21 @@ impl PrivateRun<'_> {
         self.code.generation()
     }
 
+    /// Say that no block of this engine starts at `pc` (the machine stops offering it, until
+    /// the code there changes).
+    pub fn refuse(&mut self, pc: u32) {
+        self.code.set_no_block(pc);
+    }
+
     /// Count `n` executions of `op` in the statistics.
     pub fn count(&mut self, op: Op, n: u64) {
         self.stats.count_n(op, n);
     }
 }
 
-/// Cycles a failed attempt waits before the next one when the machine's shape (several
-/// warps running, diverged, KMU busy) rules super-steps out.
-const BACKOFF: u64 = 64;
+/// Failed attempts in a row after which the wait between attempts stops growing (2^6 − 1
+/// cycles).
+const BACKOFF_STEPS: u32 = 6;
 
 impl Machine {
     /// Use `e` for warp-private instruction runs from now on (`None`: the interpreter only).
@@ -105,16 +111,38 @@ impl Machine {
     }
 
     /// Try a super-step at the current cycle (after `begin_cycle`): returns the cycles it
-    /// covered (0: none, the cycle is the interpreter's).
-    #[inline]
+    /// covered (0: none, the cycle is the interpreter's). Attempts that fail in a row are
+    /// spaced out (1, 3, 7 … up to 63 cycles apart), so code with no block to run pays next
+    /// to nothing for them; a success tries again at once.
+    #[inline(always)]
     pub(crate) fn super_step(&mut self, bound: u64) -> u64 {
-        if self.engine.is_none() || self.cycle < self.accel_retry || !self.observers.is_empty() {
+        if self.cycle < self.accel_retry {
+            return 0;
+        }
+        let n = self.try_super_step(bound);
+        if n == 0 {
+            self.accel_misses = (self.accel_misses + 1).min(BACKOFF_STEPS);
+            self.accel_retry = self.cycle + (1 << self.accel_misses) - 1;
+        } else {
+            self.accel_misses = 0;
+        }
+        n
+    }
+
+    #[inline(never)]
+    fn try_super_step(&mut self, bound: u64) -> u64 {
+        if self.engine.is_none() || !self.observers.is_empty() {
             return 0;
         }
         let Some((c, w)) = self.sole_private_warp() else {
-            self.accel_retry = self.cycle + BACKOFF;
             return 0;
         };
+        // The common refusal first, at the cost of a decoded-cache lookup.
+        let pc = self.cores[c].warps[w].pc;
+        match self.code.fetch(&self.mem, pc) {
+            Ok(s) if is_private(&s.inst) && !s.no_block => {}
+            _ => return 0,
+        }
         let now = self.cycle;
         let io = if self.io.next_event > now {
             self.io.next_event - now

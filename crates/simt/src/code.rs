@@ -39,6 +39,9 @@ pub(crate) struct Slot {
     pub reconv: Reconv,
     /// The routine that executes this instruction, specialised for the lane count.
     pub handler: Handler,
+    /// A block engine has said no block of it starts here (`accel.rs`); forgotten with the
+    /// slot.
+    pub no_block: bool,
 }
 
 impl std::fmt::Debug for Slot {
@@ -73,6 +76,7 @@ impl CodeCache {
             state: SlotState::Empty,
             reconv: Reconv::None,
             handler: select(&inst, lanes),
+            no_block: false,
         };
         CodeCache {
             lo: 0,
@@ -140,6 +144,7 @@ impl CodeCache {
                 state: SlotState::Valid,
                 reconv,
                 handler: (self.select)(&inst, self.lanes),
+                no_block: false,
             },
             Ok(Err(_)) => bad(SlotState::Illegal),
             Err(_) => bad(SlotState::Unreadable),
@@ -177,6 +182,14 @@ impl CodeCache {
             return Err(FaultCode::FetchFault);
         }
         Self::result(self.decode_at(mem, pc))
+    }
+
+    /// Remember that no block engine block starts at `pc` (until the slot is forgotten).
+    pub fn set_no_block(&mut self, pc: u32) {
+        let i = (pc.wrapping_sub(self.lo) / 2) as usize;
+        if let Some(s) = self.slots.get_mut(i) {
+            s.no_block = true;
+        }
     }
 
     /// A number that changes whenever a slot is forgotten or the range changes: what was

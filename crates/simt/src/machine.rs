@@ -185,6 +185,8 @@ pub struct Machine {
     pub(crate) accel_retry: u64,
     /// Cycles run in super-steps.
     pub(crate) accel_cycles: u64,
+    /// Super-step attempts that failed in a row.
+    pub(crate) accel_misses: u32,
 }
 
 impl Machine {
@@ -228,6 +230,7 @@ impl Machine {
             engine: None,
             accel_retry: 0,
             accel_cycles: 0,
+            accel_misses: 0,
         };
         if m.cfg.profile == crate::config::Profile::Vortex {
             crate::vortex::reset(&mut m)?;

@@ -3,6 +3,7 @@
 
 mod asm_cmd;
 mod bench_cmd;
+mod bench_qemu;
 mod cc_cmd;
 mod config_set;
 mod debug_cmd;
