@@ -62,6 +62,11 @@ const MAX_CHUNK: u64 = 1 << 22;
 /// first difference (between which cycles, and both sides' values) as an error.
 pub fn run_diff(interp: &mut Machine, jit: &mut Machine) -> Result<RunEnd, String> {
     attach(jit, Engine::Jit)?;
+    run_side_by_side(interp, jit)
+}
+
+/// The comparison loop of [`run_diff`], for machines already given their engines.
+fn run_side_by_side(interp: &mut Machine, jit: &mut Machine) -> Result<RunEnd, String> {
     let bound = interp.cfg.cycle_bound();
     let mut chunk = FIRST_CHUNK;
     loop {
@@ -87,5 +92,91 @@ pub fn run_diff(interp: &mut Machine, jit: &mut Machine) -> Result<RunEnd, Strin
             end => return Ok(end),
         }
         chunk = (chunk * 2).min(MAX_CHUNK);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_simt::{BlockEngine, Config, PrivateRun};
+
+    /// An engine that runs one `addi` as the interpreter would, except that it adds one more.
+    struct OffByOne;
+
+    impl BlockEngine for OffByOne {
+        fn name(&self) -> &'static str {
+            "off-by-one"
+        }
+        fn run(&mut self, run: &mut PrivateRun<'_>) -> u64 {
+            let pc = run.warp.pc;
+            match run.fetch(pc) {
+                Some(i) if i.op == weft_isa::Op::Addi && i.rd != 0 => {
+                    let (rd, rs1) = (i.rd as usize, i.rs1 as usize);
+                    let m = run.warp.mask;
+                    for l in 0..run.lanes {
+                        if m >> l & 1 != 0 {
+                            run.warp.x[rd][l] = run.warp.x[rs1][l].wrapping_add(i.imm as u32 + 1);
+                        }
+                    }
+                    run.warp.pc = pc + 4;
+                    run.count(i.op, 1);
+                    1
+                }
+                _ => 0,
+            }
+        }
+    }
+
+    fn machines(src: &str) -> (Machine, Machine) {
+        let elf = weft_asm::assemble(src, "t.s").expect("assembles");
+        let (prog, _) = weft_simt::load::program_from_elf(&elf).expect("loads");
+        let cfg = Config {
+            lanes: 4,
+            ..Config::default()
+        };
+        (
+            Machine::new(cfg.clone(), &prog).expect("machine"),
+            Machine::new(cfg, &prog).expect("machine"),
+        )
+    }
+
+    const LOOP: &str = "
+    .text
+    .globl _start
+_start:
+    li a1, 3000
+1:  addi a0, a0, 1
+    add a2, a2, a0
+    xor a3, a2, a1
+    addi a1, a1, -1
+    bnez a1, 1b
+    csrw tmask, zero
+";
+
+    #[test]
+    fn diff_passes_the_block_engine_and_ends_as_the_run_does() {
+        let (mut a, mut b) = machines(LOOP);
+        let end = run_diff(&mut a, &mut b).expect("the engines agree");
+        assert_eq!(end, RunEnd::AllHalted);
+        assert!(
+            b.super_step_cycles() > 10_000,
+            "the block engine ran the loop"
+        );
+    }
+
+    #[test]
+    fn diff_stops_at_the_first_chunk_that_differs_and_shows_both_sides() {
+        let (mut a, mut b) = machines(LOOP);
+        b.set_engine(Some(Box::new(OffByOne)));
+        let err = run_side_by_side(&mut a, &mut b).expect_err("a difference");
+        assert!(err.contains("after cycles 0..1000"), "{err}");
+        assert!(
+            err.contains("interp has") && err.contains("jit has"),
+            "{err}"
+        );
+        assert!(
+            err.contains("interp state:") && err.contains("jit state:"),
+            "{err}"
+        );
     }
 }
