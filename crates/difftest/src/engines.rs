@@ -15,7 +15,8 @@ pub fn run_both(
 ) -> Result<(Machine, RunEnd), String> {
     let mut a = Machine::new(cfg.clone(), prog).map_err(|e| format!("machine: {e}"))?;
     let mut b = Machine::new(cfg, prog).map_err(|e| format!("machine: {e}"))?;
-    let jit = weft_jit::Jit::new().map_err(|e| format!("block engine: {e}"))?;
+    // Every block translated the first time: the most code through the translator.
+    let jit = weft_jit::Jit::eager().map_err(|e| format!("block engine: {e}"))?;
     b.set_engine(Some(Box::new(jit)));
     setup(&mut a);
     setup(&mut b);

@@ -27,6 +27,47 @@ const MIN_BLOCK: u64 = 4;
 /// Translations made before the module is rebuilt (its code memory freed).
 const MAX_TRANSLATIONS: usize = 8192;
 
+/// A hasher for translation keys (a pc and a bit): one multiply, instead of SipHash on the
+/// path taken at every block exit.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Translation index key: the pc, and whether the translation blends with a mask.
+fn key(pc: u32, masked: bool) -> u64 {
+    (pc as u64) << 1 | masked as u64
+}
+
+type Index = HashMap<u64, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// Offers of a block start before it is translated: code run only a few times is cheaper to
+/// interpret than to compile.
+const HOT: u32 = 16;
+
+/// What the index knows of a block start.
+#[derive(Clone, Copy)]
+enum Entry {
+    /// Offered this many times, not translated yet.
+    Cold(u32),
+    /// Translated: the index into `blocks`.
+    Block(usize),
+    /// No block starts here.
+    Never,
+}
+
 /// One translated block.
 struct Translated {
     func: BlockFn,
@@ -40,12 +81,14 @@ pub struct Jit {
     module: ManuallyDrop<JITModule>,
     ctx: cranelift_codegen::Context,
     fctx: FunctionBuilderContext,
-    /// (pc, masked) → translation index, or `None` when the pc starts no private block.
-    index: HashMap<(u32, bool), Option<usize>>,
+    /// (pc, masked) → what is known of the block there.
+    index: Index,
     blocks: Vec<Translated>,
     generation: u64,
     /// Translations that failed to compile (they run on the interpreter).
     pub failures: u64,
+    /// Offers before a block is translated.
+    hot: u32,
 }
 
 fn new_module() -> Result<JITModule, String> {
@@ -75,11 +118,20 @@ impl Jit {
             ctx: cranelift_codegen::Context::new(),
             module: ManuallyDrop::new(module),
             fctx: FunctionBuilderContext::new(),
-            index: HashMap::new(),
+            index: Index::default(),
             blocks: Vec::new(),
             generation: u64::MAX,
             failures: 0,
+            hot: HOT,
         })
+    }
+
+    /// A block engine that translates every block the first time it is offered (for tests and
+    /// campaigns: the most code through the translator).
+    pub fn eager() -> Result<Jit, String> {
+        let mut j = Jit::new()?;
+        j.hot = 1;
+        Ok(j)
     }
 
     /// Is a block engine available on this host?
@@ -193,17 +245,30 @@ impl BlockEngine for Jit {
         let mut done = 0u64;
         loop {
             let pc = run.warp.pc;
-            let k = match self.index.get(&(pc, masked)) {
-                Some(k) => *k,
-                None => {
-                    let k = self.translate(run, pc, masked);
-                    self.index.insert((pc, masked), k);
-                    k
+            let entry = self.index.entry(key(pc, masked)).or_insert(Entry::Cold(0));
+            let k = match *entry {
+                Entry::Block(k) => k,
+                Entry::Never => {
+                    run.refuse(pc);
+                    break;
                 }
-            };
-            let Some(k) = k else {
-                run.refuse(pc);
-                break;
+                Entry::Cold(n) if n + 1 < self.hot => {
+                    *entry = Entry::Cold(n + 1);
+                    run.warming();
+                    break;
+                }
+                Entry::Cold(_) => {
+                    let k = self.translate(run, pc, masked);
+                    self.index
+                        .insert(key(pc, masked), k.map_or(Entry::Never, Entry::Block));
+                    match k {
+                        Some(k) => k,
+                        None => {
+                            run.refuse(pc);
+                            break;
+                        }
+                    }
+                }
             };
             let t = &self.blocks[k];
             let left = budget - done;

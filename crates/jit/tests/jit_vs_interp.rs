@@ -13,7 +13,7 @@ fn machine(src: &str, cfg: &Config, jit: bool) -> Machine {
     let (prog, _) = program_from_elf(&bytes).expect("load");
     let mut m = Machine::new(cfg.clone(), &prog).expect("machine");
     if jit {
-        m.set_engine(Some(Box::new(Jit::new().expect("a Cranelift back end"))));
+        m.set_engine(Some(Box::new(Jit::eager().expect("a Cranelift back end"))));
     }
     m
 }
@@ -258,6 +258,21 @@ counter: .word 0
     for (warps, cores) in [(1, 1), (4, 1), (3, 2), (1, 3)] {
         same(src, &cfg(8, warps, cores));
     }
+}
+
+#[test]
+fn the_default_engine_translates_hot_loops_only_and_matches() {
+    let src = alu_kernel(2000);
+    let mut a = machine(&src, &cfg(8, 1, 1), false);
+    let mut b = machine(&src, &cfg(8, 1, 1), false);
+    b.set_engine(Some(Box::new(Jit::new().expect("a Cranelift back end"))));
+    assert_eq!(a.run(), b.run());
+    assert_eq!(a.first_difference(&b, "interp", "jit"), None);
+    assert!(
+        b.super_step_cycles() > 1900 * 38,
+        "{}",
+        b.super_step_cycles()
+    );
 }
 
 #[test]

@@ -55,6 +55,8 @@ pub struct PrivateRun<'a> {
     /// Lanes per warp.
     pub lanes: usize,
     budget: u64,
+    /// The engine will have a block here soon: ask again without waiting.
+    warming: bool,
     code: &'a mut CodeCache,
     mem: &'a Memory,
     stats: &'a mut Stats,
@@ -81,6 +83,12 @@ impl PrivateRun<'_> {
     /// the code there changes).
     pub fn refuse(&mut self, pc: u32) {
         self.code.set_no_block(pc);
+    }
+
+    /// Say that a block may start here once the code is hot (the machine offers it again at
+    /// once instead of spacing out its attempts).
+    pub fn warming(&mut self) {
+        self.warming = true;
     }
 
     /// Count `n` executions of `op` in the statistics.
@@ -113,13 +121,17 @@ impl Machine {
     /// Try a super-step at the current cycle (after `begin_cycle`): returns the cycles it
     /// covered (0: none, the cycle is the interpreter's). Attempts that fail in a row are
     /// spaced out (1, 3, 7 … up to 63 cycles apart), so code with no block to run pays next
-    /// to nothing for them; a success tries again at once.
+    /// to nothing for them; a success tries again at once, and so does an engine warming up
+    /// to a block ([`PrivateRun::warming`]).
     #[inline(always)]
     pub(crate) fn super_step(&mut self, bound: u64) -> u64 {
         if self.cycle < self.accel_retry {
             return 0;
         }
         let n = self.try_super_step(bound);
+        if n == u64::MAX {
+            return 0;
+        }
         if n == 0 {
             self.accel_misses = (self.accel_misses + 1).min(BACKOFF_STEPS);
             self.accel_retry = self.cycle + (1 << self.accel_misses) - 1;
@@ -162,13 +174,15 @@ impl Machine {
             warp,
             lanes,
             budget,
+            warming: false,
             code: &mut self.code,
             mem: &self.mem,
             stats: &mut self.stats,
         };
         let n = engine.run(&mut run).min(budget);
         if n == 0 {
-            return 0;
+            // u64::MAX: no cycle covered, and no back-off either.
+            return if run.warming { u64::MAX } else { 0 };
         }
         let warp = &mut self.cores[c].warps[w];
         warp.stats.warp_instructions += n;

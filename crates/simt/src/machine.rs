@@ -416,6 +416,9 @@ impl Machine {
     pub fn begin_cycle(&mut self) -> bool {
         if self.cycle >= self.io.next_event {
             self.io_advance();
+            // An I/O event is what cut the last super-step short: try again at once.
+            self.accel_retry = 0;
+            self.accel_misses = 0;
         }
         if self.kmu_busy() {
             self.dispatch_ctas();
