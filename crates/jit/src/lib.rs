@@ -14,9 +14,55 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
-use translate::{BlockFn, Plan, Term, MAX_BLOCK};
+use translate::{BlockFn, Helpers, Plan, Term, MAX_BLOCK};
+
+/// `lw` for translated code: the memory port does it, or refuses (0).
+///
+/// # Safety
+/// `port` is the `MemPort` the engine passed to the translated function; `addrs` and `data`
+/// point to 32 words each.
+unsafe extern "C" fn load_helper(
+    port: *mut std::ffi::c_void,
+    addrs: *const u32,
+    data: *mut u32,
+) -> u32 {
+    // SAFETY: as the function's contract says.
+    let (port, addrs, data) = unsafe {
+        (
+            &mut *port.cast::<MemPort<'_>>(),
+            &*addrs.cast::<[u32; 32]>(),
+            &mut *data.cast::<[u32; 32]>(),
+        )
+    };
+    port.load_words(addrs, data) as u32
+}
+
+/// `sw` for translated code: the memory port does it, or refuses (0).
+///
+/// # Safety
+/// As [`load_helper`].
+unsafe extern "C" fn store_helper(
+    port: *mut std::ffi::c_void,
+    addrs: *const u32,
+    data: *mut u32,
+) -> u32 {
+    // SAFETY: as the function's contract says.
+    let (port, addrs, data) = unsafe {
+        (
+            &mut *port.cast::<MemPort<'_>>(),
+            &*addrs.cast::<[u32; 32]>(),
+            &*data.cast::<[u32; 32]>(),
+        )
+    };
+    port.store_words(addrs, data) as u32
+}
+
+const HELPERS: Helpers = Helpers {
+    load: load_helper,
+    store: store_helper,
+};
 use weft_isa::Op;
-use weft_simt::{is_private, BlockEngine, PrivateRun};
+use weft_simt::{is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
 
 pub use translate::is_branch;
 
@@ -161,7 +207,10 @@ impl Jit {
             if body.len() + 1 >= MAX_BLOCK {
                 break Term::Fall(at);
             }
-            let Some(i) = run.fetch(at).filter(is_private) else {
+            let Some(i) = run
+                .fetch(at)
+                .filter(|i| is_private(i) || is_block_memory(i))
+            else {
                 break Term::Fall(at);
             };
             if is_branch(i.op) {
@@ -192,6 +241,7 @@ impl Jit {
             &plan,
             nvec,
             masked,
+            HELPERS,
         ) {
             Ok(func) => {
                 self.blocks.push(Translated {
@@ -275,29 +325,34 @@ impl BlockEngine for Jit {
             if left < t.len {
                 break;
             }
-            let mut out = [0u32; 2];
-            // SAFETY: the function reads and writes the 32 × 32 register words of the warp
-            // and 32 mask words, and writes two words of `out`, as it was built to.
-            let iters = unsafe {
-                (t.func)(
-                    run.warp.x.as_mut_ptr().cast::<u32>(),
-                    lane_masks.as_ptr(),
-                    left as i64,
-                    out.as_mut_ptr(),
-                )
+            let mut out = [0u32; 3];
+            let func = t.func;
+            let iters = {
+                let (warp, mut port) = run.parts();
+                // SAFETY: the function reads and writes the 32 × 32 register words of the
+                // warp and 32 mask words, writes three words of `out`, and hands `port` to
+                // the memory helpers, as it was built to.
+                unsafe {
+                    func(
+                        warp.x.as_mut_ptr().cast::<u32>(),
+                        lane_masks.as_ptr(),
+                        left as i64,
+                        out.as_mut_ptr(),
+                        (&mut port as *mut MemPort<'_>).cast(),
+                    )
+                }
             } as u64;
-            let partial = out[1] != 0;
-            let last = t.ops.len() - 1;
-            let len = t.len;
+            let t = &self.blocks[k];
+            let (extra, stop) = (out[1] as usize, out[2] != 0);
             for (j, &op) in t.ops.iter().enumerate() {
-                let n = iters + u64::from(partial && j < last);
+                let n = iters + u64::from(j < extra);
                 if n > 0 {
                     run.count(op, n);
                 }
             }
-            done += iters * len + if partial { len - 1 } else { 0 };
+            done += iters * t.len + extra as u64;
             run.warp.pc = out[0];
-            if partial || iters == 0 {
+            if stop || iters == 0 {
                 break;
             }
         }

@@ -18,7 +18,10 @@
 //! not (the interpreter executes it, splitting the warp).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, Value};
+use cranelift_codegen::ir::{
+    types, AbiParam, InstBuilder, MemFlags, SigRef, Signature, StackSlot, StackSlotData,
+    StackSlotKind, Value,
+};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
@@ -64,8 +67,20 @@ impl Plan {
     }
 }
 
-/// The translated function's type.
-pub type BlockFn = unsafe extern "C" fn(*mut u32, *const u32, i64, *mut u32) -> i64;
+/// The translated function's type: (registers, lane masks, budget, out, memory port).
+pub type BlockFn =
+    unsafe extern "C" fn(*mut u32, *const u32, i64, *mut u32, *mut std::ffi::c_void) -> i64;
+
+/// A memory helper the translated code calls: (memory port, 32 addresses, 32 data words) →
+/// nonzero if done, 0 if the interpreter must execute the instruction.
+pub type MemHelper = unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, *mut u32) -> u32;
+
+/// The helpers for `lw` and `sw`.
+#[derive(Clone, Copy)]
+pub struct Helpers {
+    pub load: MemHelper,
+    pub store: MemHelper,
+}
 
 /// Bytes per lane register (32 lanes of 4 bytes).
 const REG_BYTES: i32 = 128;
@@ -78,8 +93,10 @@ pub fn compile(
     plan: &Plan,
     nvec: usize,
     masked: bool,
+    helpers: Helpers,
 ) -> Result<BlockFn, String> {
     let ptr = module.target_config().pointer_type();
+    let call_conv = module.target_config().default_call_conv;
     module.clear_context(ctx);
     let sig = &mut ctx.func.signature;
     for _ in 0..2 {
@@ -87,10 +104,20 @@ pub fn compile(
     }
     sig.params.push(AbiParam::new(types::I64));
     sig.params.push(AbiParam::new(ptr));
+    sig.params.push(AbiParam::new(ptr));
     sig.returns.push(AbiParam::new(types::I64));
+    let mut helper_sig = Signature::new(call_conv);
+    for _ in 0..3 {
+        helper_sig.params.push(AbiParam::new(ptr));
+    }
+    helper_sig.returns.push(AbiParam::new(types::I32));
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
-        Emit::new(&mut b, plan, nvec, masked).function();
+        let mut e = Emit::new(&mut b, plan, nvec, masked);
+        e.ptr = ptr;
+        e.helpers = Some(helpers);
+        e.helper_sig = Some(e.b.import_signature(helper_sig));
+        e.function();
         b.seal_all_blocks();
         b.finalize();
     }
@@ -119,8 +146,14 @@ struct Emit<'a, 'b> {
     masks: Vec<Value>,
     x: Value,
     out: Value,
+    port: Value,
     iters: Variable,
     left: Variable,
+    ptr: types::Type,
+    helpers: Option<Helpers>,
+    helper_sig: Option<SigRef>,
+    /// Stack slots for a memory access's 32 addresses and 32 data words.
+    slots: Option<(StackSlot, StackSlot)>,
 }
 
 impl<'a, 'b> Emit<'a, 'b> {
@@ -134,7 +167,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         for i in &insts {
             used[i.rs1 as usize] = true;
             used[i.rs2 as usize] = true;
-            if !is_branch(i.op) {
+            if !is_branch(i.op) && i.op != Op::Sw {
                 used[i.rd as usize] = true;
                 written[i.rd as usize] = true;
             }
@@ -151,8 +184,13 @@ impl<'a, 'b> Emit<'a, 'b> {
             masks: Vec::new(),
             x: Value::from_u32(0),
             out: Value::from_u32(0),
+            port: Value::from_u32(0),
             iters: Variable::from_u32(0),
             left: Variable::from_u32(1),
+            ptr: types::I64,
+            helpers: None,
+            helper_sig: None,
+            slots: None,
         }
     }
 
@@ -173,6 +211,18 @@ impl<'a, 'b> Emit<'a, 'b> {
         let (x, mp, budget, out) = (params[0], params[1], params[2], params[3]);
         self.x = x;
         self.out = out;
+        self.port = params[4];
+        if self
+            .plan
+            .body
+            .iter()
+            .any(|(_, i)| matches!(i.op, Op::Lw | Op::Sw))
+        {
+            let data = || StackSlotData::new(StackSlotKind::ExplicitSlot, 128, 4);
+            let sa = b.create_sized_stack_slot(data());
+            let sd = b.create_sized_stack_slot(data());
+            self.slots = Some((sa, sd));
+        }
         b.declare_var(self.iters, types::I64);
         b.declare_var(self.left, types::I64);
         let zero = b.ins().iconst(types::I64, 0);
@@ -210,14 +260,18 @@ impl<'a, 'b> Emit<'a, 'b> {
             .icmp_imm(IntCC::SignedLessThan, left, self.plan.len() as i64);
         self.b.ins().brif(short, budget_exit, &[], body, &[]);
         self.b.switch_to_block(budget_exit);
-        self.exit(self.plan.pc, false, false);
+        self.exit(self.plan.pc, false, 0, false);
         self.b.switch_to_block(body);
         for k in 0..self.plan.body.len() {
             let (pc, i) = self.plan.body[k];
-            self.inst(pc, &i);
+            if matches!(i.op, Op::Lw | Op::Sw) {
+                self.memory(k, pc, &i);
+            } else {
+                self.inst(pc, &i);
+            }
         }
         match self.plan.term {
-            Term::Fall(pc) => self.exit(pc, true, false),
+            Term::Fall(pc) => self.exit(pc, true, 0, false),
             Term::Jump(t) => self.go(t, header),
             Term::Branch(i, pc) => {
                 let (all, any) = self.condition(&i);
@@ -233,7 +287,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.b.switch_to_block(none);
                 self.go(pc.wrapping_add(i.len()), header);
                 self.b.switch_to_block(mixed);
-                self.exit(pc, false, true);
+                self.exit(pc, false, self.plan.body.len() as u32, true);
             }
         }
     }
@@ -249,12 +303,14 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.b.def_var(self.left, l);
             self.b.ins().jump(header, &[]);
         } else {
-            self.exit(target, true, false);
+            self.exit(target, true, 0, false);
         }
     }
 
-    /// Store the written registers and return, the pc at `pc`.
-    fn exit(&mut self, pc: u32, whole: bool, partial: bool) {
+    /// Store the written registers and return, the pc at `pc`: `whole` counts one more whole
+    /// execution; `done` instructions of an incomplete one ran; `stop` tells the engine to
+    /// hand over to the interpreter.
+    fn exit(&mut self, pc: u32, whole: bool, done: u32, stop: bool) {
         for r in 1..32u8 {
             if !self.written[r as usize] {
                 continue;
@@ -267,8 +323,10 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
         let p = self.b.ins().iconst(types::I32, pc as i64);
         self.b.ins().store(Self::flags(), p, self.out, 0);
-        let f = self.b.ins().iconst(types::I32, partial as i64);
+        let f = self.b.ins().iconst(types::I32, done as i64);
         self.b.ins().store(Self::flags(), f, self.out, 4);
+        let s = self.b.ins().iconst(types::I32, stop as i64);
+        self.b.ins().store(Self::flags(), s, self.out, 8);
         let n = self.b.use_var(self.iters);
         let n = if whole {
             self.b.ins().iadd_imm(n, 1)
@@ -350,6 +408,50 @@ impl<'a, 'b> Emit<'a, 'b> {
                 _ => self.lanewise(i.op, a, bv),
             };
             self.set(i.rd, v, r);
+        }
+    }
+
+    /// `lw`/`sw`, the `k`-th instruction of the body, through the memory port's helper: the
+    /// lanes' addresses (and for `sw` values) go to stack slots; if the helper refuses, the
+    /// block exits before the instruction with `k` instructions of this execution done.
+    fn memory(&mut self, k: usize, pc: u32, i: &Inst) {
+        let (sa, sd) = self.slots.expect("slots for a block with memory accesses");
+        let imm = self.splat(i.imm as u32);
+        for v in 0..self.nvec {
+            let a = self.get(i.rs1, v);
+            let addr = self.b.ins().iadd(a, imm);
+            self.b.ins().stack_store(addr, sa, v as i32 * 16);
+            if i.op == Op::Sw {
+                let val = self.get(i.rs2, v);
+                self.b.ins().stack_store(val, sd, v as i32 * 16);
+            }
+        }
+        let helpers = self.helpers.expect("helpers");
+        let f = if i.op == Op::Lw {
+            helpers.load
+        } else {
+            helpers.store
+        };
+        let pa = self.b.ins().stack_addr(self.ptr, sa, 0);
+        let pd = self.b.ins().stack_addr(self.ptr, sd, 0);
+        let callee = self.b.ins().iconst(self.ptr, f as usize as i64);
+        let sig = self.helper_sig.expect("helper signature");
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, callee, &[self.port, pa, pd]);
+        let ok = self.b.inst_results(call)[0];
+        let cont = self.b.create_block();
+        let bail = self.b.create_block();
+        self.b.ins().brif(ok, cont, &[], bail, &[]);
+        self.b.switch_to_block(bail);
+        self.exit(pc, false, k as u32, true);
+        self.b.switch_to_block(cont);
+        if i.op == Op::Lw {
+            for v in 0..self.nvec {
+                let val = self.b.ins().stack_load(types::I32X4, sd, v as i32 * 16);
+                self.set(i.rd, v, val);
+            }
         }
     }
 

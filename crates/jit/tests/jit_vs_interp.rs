@@ -312,10 +312,15 @@ fn random_kernel(ops: &[(u8, u8, u8, u8, i32)], iters: u32, mask: u32) -> String
             REGS[rs1 as usize % 8],
             REGS[rs2 as usize % 8],
         );
-        let line = match kind % 4 {
-            0 | 1 => format!("{} {rd}, {rs1}, {rs2}", RR[kind as usize / 4 % RR.len()]),
+        // Word accesses at 0, 128 or 256 past each lane's word (sometimes misaligned: the
+        // interpreter's slow path).
+        let off = (imm as u32 % 3) * 128 + if imm % 7 == 0 { 2 } else { 0 };
+        let line = match kind % 6 {
+            4 => format!("sw {rs2}, {off}(s4)"),
+            5 => format!("lw {rd}, {off}(s4)"),
+            0 | 1 => format!("{} {rd}, {rs1}, {rs2}", RR[kind as usize / 6 % RR.len()]),
             2 => {
-                let op = RI[kind as usize / 4 % RI.len()];
+                let op = RI[kind as usize / 6 % RI.len()];
                 let imm = if op.ends_with("li") || op == "srai" {
                     imm & 31
                 } else {
@@ -340,6 +345,10 @@ fn random_kernel(ops: &[(u8, u8, u8, u8, i32)], iters: u32, mask: u32) -> String
     xori a4, s0, 0x5a5
     slli a5, s0, 27
     li t1, 0
+    la s4, out
+    addi s4, s4, 512
+    slli s5, s0, 2
+    add s4, s4, s5
     li s3, {iters}
 1:
 {body}
@@ -442,5 +451,123 @@ fn every_operation_equals_its_weft_sem_function_on_edge_values() {
                 assert_eq!(got, want, "{name} on ({a:#x}, {b:#x})");
             }
         }
+    }
+}
+
+/// Word loads and stores inside blocks: consecutive per-lane words, strided words, a shared
+/// word, under full and partial masks, with the loop chained in translated code.
+#[test]
+fn loads_and_stores_in_blocks_match() {
+    let src = |mask: u32| {
+        format!(
+            "{START}
+    li t0, {mask}
+    csrw tmask, t0
+    la s1, out
+    addi s1, s1, 512
+    slli t3, s0, 2
+    add s2, s1, t3
+    slli t4, s0, 3
+    add s3, s1, t4
+    li a1, 300
+1:  lw a4, 0(s2)
+    add a4, a4, a1
+    sw a4, 0(s2)
+    lw a5, 128(s2)
+    xor a5, a5, a4
+    sw a5, 128(s2)
+    lw a6, 256(s3)
+    add a6, a6, a5
+    sw a6, 256(s3)
+    sw a1, 0(s1)
+    lw a7, 0(s1)
+    add a2, a2, a7
+    add a2, a2, a6
+    addi a1, a1, -1
+    bnez a1, 1b
+    mv a0, a4
+    mv a1, a5
+{STORE_AND_HALT}"
+        )
+    };
+    for (lanes, mask) in [
+        (8, u32::MAX),
+        (32, u32::MAX),
+        (8, 0b1001_0110),
+        (5, 0b10101),
+        (1, 1),
+    ] {
+        let (m, _) = same(&src(mask), &cfg(lanes, 1, 1));
+        assert!(
+            m.super_step_cycles() > 300 * 14,
+            "{lanes} lanes: {}",
+            m.super_step_cycles()
+        );
+        assert!(m.report().loads > 0);
+    }
+}
+
+/// A store inside a translated block into a later instruction of the same loop: the block
+/// hands the store to the interpreter (it writes decoded code), the translation is dropped,
+/// and the loop runs the new instruction.
+#[test]
+fn a_store_into_code_from_a_block_is_left_to_the_interpreter() {
+    let src = format!(
+        "{START}
+    li a0, 0
+    li a1, 40
+    la t1, patch
+    lw t2, 0(t1)
+    li t5, 0x06450513       # addi a0, a0, 100
+    li t4, 20
+1:  add a2, a2, a1
+    xor a3, a3, a2
+    bne a1, t4, 2f
+    mv t2, t5
+2:  sw t2, 0(t1)
+    add a3, a3, a1
+    xor a2, a2, a3
+patch:
+    addi a0, a0, 1
+    addi a1, a1, -1
+    bnez a1, 1b
+{STORE_AND_HALT}"
+    );
+    let (m, _) = same(&src, &cfg(8, 1, 1));
+    let out = m.symbols.iter().find(|(n, _)| n == "out").expect("out").1;
+    assert_eq!(m.mem.load(0, out, 4).unwrap(), 20 + 20 * 100);
+    assert!(m.super_step_cycles() > 100, "{}", m.super_step_cycles());
+}
+
+/// Loads and stores the interpreter must do itself — misaligned, outside DRAM, to the exit
+/// word — end blocks before them, and the fault or exit happens at the exact instruction.
+#[test]
+fn accesses_off_the_direct_path_end_the_block_exactly() {
+    for (tail, want) in [
+        ("lw a3, 2(s1)", "AllHalted"),
+        ("sw a3, 0(zero)", "Fault"),
+        ("li t1, 0xffffff04\n    sw a2, 0(t1)", "Exit"),
+    ] {
+        let src = format!(
+            "{START}
+    la s1, out
+    li a1, 50
+1:  addi a2, a2, 3
+    lw a3, 0(s1)
+    add a3, a3, a2
+    sw a3, 0(s1)
+    addi a1, a1, -1
+    bnez a1, 1b
+    addi a2, a2, 1
+    {tail}
+{STORE_AND_HALT}"
+        );
+        let (m, end) = same(&src, &cfg(8, 1, 1));
+        assert!(
+            m.super_step_cycles() > 100,
+            "{tail}: {}",
+            m.super_step_cycles()
+        );
+        assert!(format!("{end:?}").starts_with(want), "{tail}: {end:?}");
     }
 }

@@ -5,6 +5,9 @@
 //! interpreter's one warp-instruction per core per cycle, and books the cycles and statistics
 //! exactly as single steps would.
 //!
+//! Word loads and stores may run in blocks too, through [`MemPort`], which takes exactly
+//! the interpreter's direct path or refuses.
+//!
 //! The rule (a *super-step*): exactly one warp runs in the whole machine, with no divergence
 //! entries open, no breakpoint and no watchdog armed; the KMU is idle; no observer is
 //! attached. Then each cycle issues one instruction of that warp, so `n` private instructions
@@ -48,6 +51,60 @@ pub fn is_private(i: &Inst) -> bool {
     }
 }
 
+/// Can a block engine run `i` as a memory access of the warp (a super-step runs one warp
+/// alone, so nothing else can see when it happens)? Only through [`MemPort`], which does
+/// the access when every active lane takes the interpreter's direct path and refuses
+/// otherwise: `lw` and `sw`.
+pub fn is_block_memory(i: &Inst) -> bool {
+    matches!(i.op, Op::Lw | Op::Sw)
+}
+
+/// The memory side of a [`PrivateRun`]: word loads and stores of the warp's active lanes,
+/// done only when every lane takes the direct path the interpreter would take (an aligned
+/// word of plain DRAM; for stores also outside decoded code, not the HTIF words, with no LR
+/// reservation open), counted as the interpreter counts them. Anything else is refused
+/// before any lane is touched, and the interpreter executes the instruction.
+pub struct MemPort<'a> {
+    mem: &'a mut Memory,
+    code: &'a CodeCache,
+    stats: &'a mut Stats,
+    reservations: bool,
+    mask: u32,
+}
+
+impl MemPort<'_> {
+    /// `lw`: each active lane reads the word at `addrs[l]` into `out[l]`. False (nothing
+    /// read) if some lane needs the interpreter.
+    pub fn load_words(&mut self, addrs: &[u32; 32], out: &mut [u32; 32]) -> bool {
+        let m = self.mask;
+        for l in crate::lane::lanes(m) {
+            match self.mem.load_word_fast(addrs[l]) {
+                Some(v) => out[l] = v,
+                None => return false,
+            }
+        }
+        self.stats.loads += m.count_ones() as u64;
+        true
+    }
+
+    /// `sw`: each active lane writes `vals[l]` to `addrs[l]`. False (nothing written) if some
+    /// lane needs the interpreter.
+    pub fn store_words(&mut self, addrs: &[u32; 32], vals: &[u32; 32]) -> bool {
+        let m = self.mask;
+        let direct = !self.reservations
+            && crate::lane::lanes(m)
+                .all(|l| self.mem.store_word_is_fast(addrs[l]) && !self.code.covers(addrs[l]));
+        if !direct {
+            return false;
+        }
+        for l in crate::lane::lanes(m) {
+            self.mem.store_word_fast(addrs[l], vals[l]);
+        }
+        self.stats.stores += m.count_ones() as u64;
+        true
+    }
+}
+
 /// What a block engine may touch while it runs one warp.
 pub struct PrivateRun<'a> {
     /// The warp (registers, pc, mask).
@@ -58,8 +115,9 @@ pub struct PrivateRun<'a> {
     /// The engine will have a block here soon: ask again without waiting.
     warming: bool,
     code: &'a mut CodeCache,
-    mem: &'a Memory,
+    mem: &'a mut Memory,
     stats: &'a mut Stats,
+    reservations: bool,
 }
 
 impl PrivateRun<'_> {
@@ -83,6 +141,21 @@ impl PrivateRun<'_> {
     /// the code there changes).
     pub fn refuse(&mut self, pc: u32) {
         self.code.set_no_block(pc);
+    }
+
+    /// The warp and the memory port, to run a block that accesses memory.
+    pub fn parts(&mut self) -> (&mut Warp, MemPort<'_>) {
+        let mask = self.warp.mask;
+        (
+            self.warp,
+            MemPort {
+                mem: self.mem,
+                code: self.code,
+                stats: self.stats,
+                reservations: self.reservations,
+                mask,
+            },
+        )
     }
 
     /// Say that a block may start here once the code is hot (the machine offers it again at
@@ -152,7 +225,7 @@ impl Machine {
         // The common refusal first, at the cost of a decoded-cache lookup.
         let pc = self.cores[c].warps[w].pc;
         match self.code.fetch(&self.mem, pc) {
-            Ok(s) if is_private(&s.inst) && !s.no_block => {}
+            Ok(s) if (is_private(&s.inst) || is_block_memory(&s.inst)) && !s.no_block => {}
             _ => return 0,
         }
         let now = self.cycle;
@@ -176,8 +249,9 @@ impl Machine {
             budget,
             warming: false,
             code: &mut self.code,
-            mem: &self.mem,
+            mem: &mut self.mem,
             stats: &mut self.stats,
+            reservations: !self.reservations.is_empty(),
         };
         let n = engine.run(&mut run).min(budget);
         if n == 0 {
