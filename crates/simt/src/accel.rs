@@ -77,6 +77,12 @@ impl MemPort<'_> {
     /// read) if some lane needs the interpreter.
     pub fn load_words(&mut self, addrs: &[u32; 32], out: &mut [u32; 32]) -> bool {
         let m = self.mask;
+        if let Some(n) = consecutive(m, addrs) {
+            if self.mem.load_words_fast(addrs[0], &mut out[..n]) {
+                self.stats.loads += n as u64;
+                return true;
+            }
+        }
         for l in crate::lane::lanes(m) {
             match self.mem.load_word_fast(addrs[l]) {
                 Some(v) => out[l] = v,
@@ -91,6 +97,18 @@ impl MemPort<'_> {
     /// lane needs the interpreter.
     pub fn store_words(&mut self, addrs: &[u32; 32], vals: &[u32; 32]) -> bool {
         let m = self.mask;
+        if self.reservations {
+            return false;
+        }
+        if let Some(n) = consecutive(m, addrs) {
+            let outside = !self
+                .code
+                .overlaps(weft_mem::Span::new(addrs[0], 4 * n as u32));
+            if outside && self.mem.store_words_fast(addrs[0], &vals[..n]) {
+                self.stats.stores += n as u64;
+                return true;
+            }
+        }
         let direct = !self.reservations
             && crate::lane::lanes(m)
                 .all(|l| self.mem.store_word_is_fast(addrs[l]) && !self.code.covers(addrs[l]));
@@ -103,6 +121,19 @@ impl MemPort<'_> {
         self.stats.stores += m.count_ones() as u64;
         true
     }
+}
+
+/// If the active lanes are lanes 0 … n − 1 and lane `l` addresses `addrs[0] + 4·l` (the
+/// common case: each lane its own word of an array), `Some(n)`.
+fn consecutive(mask: u32, addrs: &[u32; 32]) -> Option<usize> {
+    let n = mask.trailing_ones() as usize;
+    if n == 0 || (n < 32 && mask >> n != 0) {
+        return None;
+    }
+    let a = addrs[0];
+    (1..n)
+        .all(|l| addrs[l] == a.wrapping_add(4 * l as u32))
+        .then_some(n)
 }
 
 /// What a block engine may touch while it runs one warp.

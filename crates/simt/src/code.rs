@@ -199,6 +199,12 @@ impl CodeCache {
         self.generation
     }
 
+    /// Does `span` share a byte with the decoded range?
+    #[inline]
+    pub fn overlaps(&self, span: Span) -> bool {
+        Span::new(self.lo, 2 * self.slots.len() as u32).overlaps(span)
+    }
+
     /// Is `addr` inside the decoded range (so a store there must invalidate)?
     #[inline(always)]
     pub fn covers(&self, addr: u32) -> bool {
