@@ -67,8 +67,9 @@ use weft_simt::{is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
 pub use translate::is_branch;
 
 /// Shortest block worth a call into translated code, unless it loops on itself: shorter
-/// runs are left to the interpreter, which is as fast on them.
-const MIN_BLOCK: u64 = 4;
+/// runs are left to the interpreter, which is as fast on them (measured: a 4-instruction
+/// block between float loads in sgemm's inner loop was no faster translated).
+const MIN_BLOCK: u64 = 8;
 
 /// Translations made before the module is rebuilt (its code memory freed).
 const MAX_TRANSLATIONS: usize = 8192;
@@ -101,7 +102,7 @@ type Index = HashMap<u64, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Offers of a block start before it is translated: code run only a few times is cheaper to
 /// interpret than to compile.
-const HOT: u32 = 16;
+const HOT: u32 = 64;
 
 /// What the index knows of a block start.
 #[derive(Clone, Copy)]
@@ -135,6 +136,8 @@ pub struct Jit {
     pub failures: u64,
     /// Offers before a block is translated.
     hot: u32,
+    /// Shortest block translated unless it loops on itself.
+    min_block: u64,
 }
 
 fn new_module() -> Result<JITModule, String> {
@@ -169,14 +172,16 @@ impl Jit {
             generation: u64::MAX,
             failures: 0,
             hot: HOT,
+            min_block: MIN_BLOCK,
         })
     }
 
-    /// A block engine that translates every block the first time it is offered (for tests and
-    /// campaigns: the most code through the translator).
+    /// A block engine that translates every block, however short, the first time it is
+    /// offered (for tests and campaigns: the most code through the translator).
     pub fn eager() -> Result<Jit, String> {
         let mut j = Jit::new()?;
         j.hot = 1;
+        j.min_block = 1;
         Ok(j)
     }
 
@@ -200,7 +205,7 @@ impl Jit {
     }
 
     /// The block starting at `pc`, or `None` if its first instruction is not private.
-    fn plan(run: &mut PrivateRun<'_>, pc: u32) -> Option<Plan> {
+    fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64) -> Option<Plan> {
         let mut body = Vec::new();
         let mut at = pc;
         let term = loop {
@@ -228,11 +233,11 @@ impl Jit {
             Term::Branch(i, at) => at.wrapping_add(i.imm as u32) == pc,
             Term::Fall(_) => false,
         };
-        (plan.len() >= MIN_BLOCK || (loops && plan.len() > 0)).then_some(plan)
+        (plan.len() >= min_block.max(1) || (loops && plan.len() > 0)).then_some(plan)
     }
 
     fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
-        let plan = Self::plan(run, pc)?;
+        let plan = Self::plan(run, pc, self.min_block)?;
         let nvec = run.lanes.div_ceil(4);
         match translate::compile(
             &mut self.module,

@@ -61,7 +61,9 @@ const MAX_CHUNK: u64 = 1 << 22;
 /// in chunks of cycles, comparing their whole state after each. Returns the run's end, or the
 /// first difference (between which cycles, and both sides' values) as an error.
 pub fn run_diff(interp: &mut Machine, jit: &mut Machine) -> Result<RunEnd, String> {
-    attach(jit, Engine::Jit)?;
+    // Every block translated the first time it runs: the most code through the translator.
+    let e = weft_jit::Jit::eager().map_err(|why| format!("--engine diff: {why}"))?;
+    jit.set_engine(Some(Box::new(e)));
     run_side_by_side(interp, jit)
 }
 
