@@ -138,6 +138,9 @@ pub struct Jit {
     hot: u32,
     /// Shortest block translated unless it loops on itself.
     min_block: u64,
+    /// The pc ranges (first, last instruction) of translated blocks that loop on themselves:
+    /// a pc inside one, with no block of its own, is about to reach one.
+    loops: Vec<(u32, u32)>,
 }
 
 fn new_module() -> Result<JITModule, String> {
@@ -173,6 +176,7 @@ impl Jit {
             failures: 0,
             hot: HOT,
             min_block: MIN_BLOCK,
+            loops: Vec::new(),
         })
     }
 
@@ -193,6 +197,7 @@ impl Jit {
     /// Forget every translation (and free their code when there are many).
     fn flush(&mut self) {
         self.index.clear();
+        self.loops.clear();
         if self.blocks.len() >= MAX_TRANSLATIONS {
             if let Ok(fresh) = new_module() {
                 self.blocks.clear();
@@ -236,8 +241,31 @@ impl Jit {
         (plan.len() >= min_block.max(1) || (loops && plan.len() > 0)).then_some(plan)
     }
 
+    /// No block starts at `pc`: inside a translated loop, the warp reaches its start within a
+    /// few instructions (ask again at once); elsewhere, never offer it again.
+    fn decline(&self, run: &mut PrivateRun<'_>, pc: u32) {
+        if self.loops.iter().any(|&(a, b)| (a..=b).contains(&pc)) {
+            run.warming();
+        } else {
+            run.refuse(pc);
+        }
+    }
+
     fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
         let plan = Self::plan(run, pc, self.min_block)?;
+        let last = match plan.term {
+            Term::Branch(_, at) => Some(at),
+            Term::Jump(t) if t == pc => plan.body.last().map(|(at, i)| at + i.len()),
+            _ => None,
+        };
+        let loops = match plan.term {
+            Term::Branch(i, at) => at.wrapping_add(i.imm as u32) == pc,
+            Term::Jump(t) => t == pc,
+            Term::Fall(_) => false,
+        };
+        if let (true, Some(last)) = (loops, last) {
+            self.loops.push((pc, last));
+        }
         let nvec = run.lanes.div_ceil(4);
         match translate::compile(
             &mut self.module,
@@ -304,7 +332,7 @@ impl BlockEngine for Jit {
             let k = match *entry {
                 Entry::Block(k) => k,
                 Entry::Never => {
-                    run.refuse(pc);
+                    self.decline(run, pc);
                     break;
                 }
                 Entry::Cold(n) if n + 1 < self.hot => {
@@ -319,7 +347,7 @@ impl BlockEngine for Jit {
                     match k {
                         Some(k) => k,
                         None => {
-                            run.refuse(pc);
+                            self.decline(run, pc);
                             break;
                         }
                     }

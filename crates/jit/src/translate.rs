@@ -1,7 +1,8 @@
 //! Translating one block of warp-private instructions into a Cranelift function.
 //!
 //! A block starts at a pc and runs straight-line private instructions (`weft_simt::is_private`)
-//! up to a terminator: a conditional branch, a `jal x0`, the first instruction that is not
+//! and word accesses (`weft_simt::is_block_memory`, through the memory port's helpers) up to a
+//! terminator: a conditional branch, a `jal x0`, the first instruction that is not
 //! private, or [`MAX_BLOCK`] instructions. Lane registers live in SIMD values of four lanes
 //! (`i32x4`): a register of an `n`-lane warp is `ceil(n / 4)` vectors, loaded once at entry
 //! and stored back at every exit. A *masked* translation blends each result into the old
@@ -9,13 +10,15 @@
 //! active) writes whole vectors. Operations with no lane-wise vector form on the host (shifts
 //! by a register, high multiplies, division) are done lane by lane on scalars.
 //!
-//! The function is `fn(x, masks, budget, out) -> iterations`: `x` is the warp's register file
-//! (`[[u32; 32]; 32]`, register-major), `masks` the lane mask as 32 words of all-ones or zero,
-//! `budget` the instructions it may run. A block whose terminator jumps back to its own start
-//! loops inside the function while the active lanes agree on the branch and the budget lasts.
-//! It returns the whole executions of the block and writes `out = [next pc, partial]`;
-//! `partial` is 1 when the lanes disagreed at the closing branch: the body ran, the branch did
-//! not (the interpreter executes it, splitting the warp).
+//! The function is `fn(x, masks, budget, out, port) -> iterations`: `x` is the warp's register
+//! file (`[[u32; 32]; 32]`, register-major), `masks` the lane mask as 32 words of all-ones or
+//! zero, `budget` the instructions it may run, `port` the memory port for the helpers. A block
+//! whose terminator jumps back to its own start loops inside the function while the active
+//! lanes agree on the branch and the budget lasts. It returns the whole executions of the
+//! block and writes `out = [next pc, done, stop]`: `done` instructions of an incomplete
+//! execution ran — the body when the lanes disagreed at the closing branch (the interpreter
+//! executes it, splitting the warp), the instructions before a memory access the port refused
+//! (the interpreter executes it) — and `stop` says to hand over to the interpreter.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
