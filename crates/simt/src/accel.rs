@@ -201,9 +201,9 @@ impl PrivateRun<'_> {
     }
 }
 
-/// Failed attempts in a row after which the wait between attempts stops growing (2^6 − 1
+/// Failed attempts in a row after which the wait between attempts stops growing (2^8 − 1
 /// cycles).
-const BACKOFF_STEPS: u32 = 6;
+const BACKOFF_STEPS: u32 = 8;
 
 impl Machine {
     /// Use `e` for warp-private instruction runs from now on (`None`: the interpreter only).
@@ -224,7 +224,7 @@ impl Machine {
 
     /// Try a super-step at the current cycle (after `begin_cycle`): returns the cycles it
     /// covered (0: none, the cycle is the interpreter's). Attempts that fail in a row are
-    /// spaced out (1, 3, 7 … up to 63 cycles apart), so code with no block to run pays next
+    /// spaced out (1, 3, 7 … up to 255 cycles apart), so code with no block to run pays next
     /// to nothing for them; a success tries again at once, and so does an engine warming up
     /// to a block ([`PrivateRun::warming`]).
     #[inline(always)]
