@@ -571,3 +571,41 @@ fn accesses_off_the_direct_path_end_the_block_exactly() {
         assert!(format!("{end:?}").starts_with(want), "{tail}: {end:?}");
     }
 }
+
+/// A warp store of consecutive words (one page copy on the direct path) that lands on code:
+/// refused by the memory port, done by the interpreter, the translations dropped.
+#[test]
+fn a_consecutive_store_over_code_is_left_to_the_interpreter() {
+    let src = format!(
+        "{START}
+    li a0, 0
+    li a1, 10
+    la t1, patch
+    slli t3, s0, 2
+    add t1, t1, t3
+    li t5, 0x06450513       # addi a0, a0, 100
+    li t4, 5
+1:  add a2, a2, a1
+    xor a3, a3, a2
+    bne a1, t4, 2f
+    sw t5, 0(t1)
+2:  add a3, a3, a1
+    xor a2, a2, a3
+patch:
+    addi a0, a0, 1
+    addi a0, a0, 1
+    addi a0, a0, 1
+    addi a0, a0, 1
+    addi a0, a0, 1
+    addi a0, a0, 1
+    addi a0, a0, 1
+    addi a0, a0, 1
+    addi a1, a1, -1
+    bnez a1, 1b
+{STORE_AND_HALT}"
+    );
+    let (m, _) = same(&src, &cfg(8, 1, 1));
+    let out = m.symbols.iter().find(|(n, _)| n == "out").expect("out").1;
+    assert_eq!(m.mem.load(0, out, 4).unwrap(), 5 * 8 + 5 * 800);
+    assert!(m.super_step_cycles() > 50, "{}", m.super_step_cycles());
+}
