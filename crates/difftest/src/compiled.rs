@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use weft_simt::{Config, Machine, RunEnd};
+use weft_simt::{Config, RunEnd};
 
 /// A compiler for the device build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,11 +272,10 @@ pub fn run_on_weft(elf: &[u8], lanes: usize, want: &[u32], max_cycles: u64) -> (
         require_exit: true,
         ..Config::default()
     };
-    let mut m = match Machine::new(cfg, &prog) {
-        Ok(m) => m,
-        Err(e) => return (Outcome::Fault(format!("machine: {e}")), 0),
+    let (m, end) = match crate::engines::run_both(cfg, &prog, |_| {}) {
+        Ok(r) => r,
+        Err(e) => return (Outcome::Fault(e), 0),
     };
-    let end = m.run();
     let cycles = m.cycle;
     let outcome = match end {
         RunEnd::Exit(0) => match parse_results(m.console(), lanes) {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use weft_simt::{Config, Machine, RunEnd};
+use weft_simt::{Config, RunEnd};
 
 /// The QEMU binary the comparison runs.
 pub const QEMU: &str = "qemu-system-riscv32";
@@ -31,6 +31,9 @@ pub enum DiffError {
     /// QEMU did not finish in time.
     #[error("qemu timed out after {0:?}")]
     Timeout(Duration),
+    /// The interpreter and the block engine disagree.
+    #[error("weft engines: {0}")]
+    Engines(String),
     /// The console output is not the expected dump.
     #[error("{0}: malformed dump: {1}")]
     Parse(&'static str, String),
@@ -88,7 +91,8 @@ pub fn build(prog: &TestProgram) -> Result<Vec<u8>, DiffError> {
     weft_asm::assemble(&prog.source(), "difftest.s").map_err(|e| DiffError::Asm(e.to_string()))
 }
 
-/// Run an ELF on weft: one core, one warp, one lane, HTIF console on.
+/// Run an ELF on weft: one core, one warp, one lane, HTIF console on; on both functional
+/// engines, which must agree in every respect.
 pub fn run_weft(elf: &[u8]) -> Result<Dump, DiffError> {
     let (prog, _) =
         weft_simt::load::program_from_elf(elf).map_err(|e| DiffError::Load(e.to_string()))?;
@@ -104,9 +108,9 @@ pub fn run_weft(elf: &[u8]) -> Result<Dump, DiffError> {
         max_cycles: 5_000_000,
         ..Config::default()
     };
-    let mut m = Machine::new(cfg, &prog).map_err(|e| DiffError::Load(e.to_string()))?;
-    m.mem.set_fromhost(fromhost);
-    match m.run() {
+    let (m, end) = crate::engines::run_both(cfg, &prog, |m| m.mem.set_fromhost(fromhost))
+        .map_err(DiffError::Engines)?;
+    match end {
         RunEnd::Exit(0) => Dump::parse("weft", m.console()),
         end => Err(DiffError::WeftEnd(format!("{end:?}"))),
     }

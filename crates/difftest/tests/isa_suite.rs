@@ -14,7 +14,7 @@ use std::time::Duration;
 use weft_difftest::runner::{qemu_available, qemu_raw};
 
 use weft_simt::load::program_from_elf;
-use weft_simt::{Config, Machine, RunEnd};
+use weft_simt::{Config, RunEnd};
 
 const QEMU: &str = weft_difftest::runner::QEMU;
 /// The code a program reports when its lanes disagreed (some lane went to `fail` while the
@@ -76,9 +76,9 @@ fn run_weft(path: &Path, lanes: usize) -> Result<(), String> {
         max_cycles: 5_000_000,
         ..Config::default()
     };
-    let mut m = Machine::new(cfg, &prog).map_err(|e| format!("machine: {e:?}"))?;
-    let end = m.run();
     let n = name(path);
+    let (_, end) = weft_difftest::engines::run_both(cfg, &prog, |_| {})
+        .map_err(|e| format!("{n} ({lanes} lanes): {e}"))?;
     match end {
         RunEnd::Exit(0) => Ok(()),
         RunEnd::Exit(LANES_DISAGREE) => Err(format!(

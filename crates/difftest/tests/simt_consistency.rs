@@ -6,7 +6,7 @@
 //! still be right.) `FollowLast` is Vortex's known-wrong mode and is not checked.
 
 use weft_difftest::kernel::{Kernel, SLOT};
-use weft_simt::{Config, Machine, ReconvMode, RunEnd};
+use weft_simt::{Config, ReconvMode, RunEnd};
 
 const KERNELS: u64 = 80;
 const SEED: u64 = 0x51_4700;
@@ -29,8 +29,9 @@ fn run(src: &str, lanes: usize, mode: ReconvMode, slots: &[u32]) -> Result<Vec<V
         max_cycles: 2_000_000,
         ..Config::default()
     };
-    let mut m = Machine::new(cfg, &prog).map_err(|e| format!("machine: {e}"))?;
-    match m.run() {
+    let (m, end) = weft_difftest::engines::run_both(cfg, &prog, |_| {})
+        .map_err(|e| format!("{lanes} lanes, {mode:?}: {e}"))?;
+    match end {
         RunEnd::AllHalted => {}
         end => return Err(format!("{lanes} lanes, {mode:?}: run ended {end:?}")),
     }
@@ -129,8 +130,8 @@ fn kernels_diverge() {
             max_cycles: 2_000_000,
             ..Config::default()
         };
-        let mut m = Machine::new(cfg, &prog).expect("machine");
-        assert_eq!(m.run(), RunEnd::AllHalted);
+        let (m, end) = weft_difftest::engines::run_both(cfg, &prog, |_| {}).expect("run");
+        assert_eq!(end, RunEnd::AllHalted);
         if m.cores[0].warps[0].stats.divergences > 0 {
             diverged += 1;
         }

@@ -70,6 +70,40 @@ impl Dram {
         }
     }
 
+    /// Consecutive aligned words from `off` into `out`, when they lie in one page (false
+    /// otherwise, nothing read).
+    pub fn read_words(&self, off: u32, out: &mut [u32]) -> bool {
+        let o = (off as usize) & (PAGE - 1);
+        if off & 3 != 0 || o + 4 * out.len() > PAGE {
+            return false;
+        }
+        let n = 4 * out.len();
+        match &self.pages[(off >> PAGE_BITS) as usize] {
+            Some(pg) => {
+                for (w, b) in out.iter_mut().zip(pg[o..o + n].chunks_exact(4)) {
+                    *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            }
+            None => out.fill(0),
+        }
+        true
+    }
+
+    /// Consecutive aligned words from `off`, when they lie in one page (false otherwise,
+    /// nothing written).
+    pub fn write_words(&mut self, off: u32, vals: &[u32]) -> bool {
+        let o = (off as usize) & (PAGE - 1);
+        if off & 3 != 0 || o + 4 * vals.len() > PAGE {
+            return false;
+        }
+        let pg = self.pages[(off >> PAGE_BITS) as usize]
+            .get_or_insert_with(|| vec![0u8; PAGE].into_boxed_slice());
+        for (b, v) in pg[o..o + 4 * vals.len()].chunks_exact_mut(4).zip(vals) {
+            b.copy_from_slice(&v.to_le_bytes());
+        }
+        true
+    }
+
     /// An aligned word write.
     #[inline(always)]
     pub fn write_word_aligned(&mut self, off: u32, val: u32) {
@@ -87,6 +121,25 @@ impl Dram {
     /// True for a zero-size DRAM.
     pub fn is_empty(&self) -> bool {
         self.size == 0
+    }
+
+    /// The offset of the first byte at which `self` and `other` differ (unwritten pages read
+    /// as zero), or `None` if they hold the same bytes.
+    pub fn first_difference(&self, other: &Dram) -> Option<u32> {
+        let zero = [0u8; PAGE];
+        let n = self.pages.len().max(other.pages.len());
+        for p in 0..n {
+            let a = self.pages.get(p).and_then(|x| x.as_deref());
+            let b = other.pages.get(p).and_then(|x| x.as_deref());
+            if a.is_none() && b.is_none() {
+                continue;
+            }
+            let (a, b) = (a.unwrap_or(&zero), b.unwrap_or(&zero));
+            if let Some(o) = a.iter().zip(b).position(|(x, y)| x != y) {
+                return Some((p * PAGE + o) as u32);
+            }
+        }
+        None
     }
 
     /// Host bytes in use.

@@ -300,6 +300,14 @@ impl Memory {
         }
     }
 
+    /// The address of the first DRAM byte at which `self` and `other` differ, if any (both
+    /// configured alike).
+    pub fn first_dram_difference(&self, other: &Memory) -> Option<u32> {
+        self.dram
+            .first_difference(&other.dram)
+            .map(|o| o.wrapping_add(self.cfg.dram_base))
+    }
+
     /// True if `addr` is in DRAM (executable memory).
     pub fn is_dram(&self, addr: u32) -> bool {
         addr.wrapping_sub(self.cfg.dram_base) < self.cfg.dram_size
@@ -400,6 +408,26 @@ impl Memory {
             .tohost
             .is_some_and(|t| Span::new(addr, 4).overlaps(Span::new(t, 8)));
         d & 3 == 0 && self.dram_holds_word(d) && !htif
+    }
+
+    /// Fast path for consecutive aligned words of DRAM at `addr` (one range check, one page):
+    /// fills `out` and returns true, or returns false (nothing read).
+    pub fn load_words_fast(&self, addr: u32, out: &mut [u32]) -> bool {
+        let d = addr.wrapping_sub(self.cfg.dram_base);
+        Span::new(0, self.cfg.dram_size).contains(Span::new(d, 4 * out.len() as u32))
+            && self.dram.read_words(d, out)
+    }
+
+    /// Fast path for a store of consecutive aligned words of plain DRAM at `addr` (not the
+    /// HTIF words; one range check, one page): writes and returns true, or returns false
+    /// (nothing written).
+    pub fn store_words_fast(&mut self, addr: u32, vals: &[u32]) -> bool {
+        let d = addr.wrapping_sub(self.cfg.dram_base);
+        let span = Span::new(addr, 4 * vals.len() as u32);
+        let htif = self.tohost.is_some_and(|t| span.overlaps(Span::new(t, 8)));
+        !htif
+            && Span::new(0, self.cfg.dram_size).contains(Span::new(d, span.len))
+            && self.dram.write_words(d, vals)
     }
 
     /// Fast path store; only valid where [`Memory::store_word_is_fast`] said so.

@@ -39,6 +39,9 @@ pub(crate) struct Slot {
     pub reconv: Reconv,
     /// The routine that executes this instruction, specialised for the lane count.
     pub handler: Handler,
+    /// A block engine has said no block of it starts here (`accel.rs`); forgotten with the
+    /// slot.
+    pub no_block: bool,
 }
 
 impl std::fmt::Debug for Slot {
@@ -59,6 +62,8 @@ pub(crate) struct CodeCache {
     lanes: usize,
     select: Select,
     empty: Slot,
+    /// Bumped whenever decoded code may change (see [`CodeCache::generation`]).
+    generation: u64,
 }
 
 impl CodeCache {
@@ -71,6 +76,7 @@ impl CodeCache {
             state: SlotState::Empty,
             reconv: Reconv::None,
             handler: select(&inst, lanes),
+            no_block: false,
         };
         CodeCache {
             lo: 0,
@@ -79,6 +85,7 @@ impl CodeCache {
             lanes,
             select,
             empty,
+            generation: 0,
         }
     }
 
@@ -91,6 +98,7 @@ impl CodeCache {
             ((addr & !1).min(self.lo), addr.saturating_add(len).max(hi))
         };
         self.lo = lo;
+        self.generation += 1;
         self.slots = vec![self.empty; (hi - lo).div_ceil(2) as usize];
     }
 
@@ -106,6 +114,7 @@ impl CodeCache {
 
     /// Decode every slot now.
     pub fn fill(&mut self, mem: &Memory) {
+        self.generation += 1;
         for i in 0..self.slots.len() {
             let pc = self.lo + 2 * i as u32;
             self.slots[i] = self.decode_at(mem, pc);
@@ -135,6 +144,7 @@ impl CodeCache {
                 state: SlotState::Valid,
                 reconv,
                 handler: (self.select)(&inst, self.lanes),
+                no_block: false,
             },
             Ok(Err(_)) => bad(SlotState::Illegal),
             Err(_) => bad(SlotState::Unreadable),
@@ -174,6 +184,27 @@ impl CodeCache {
         Self::result(self.decode_at(mem, pc))
     }
 
+    /// Remember that no block engine block starts at `pc` (until the slot is forgotten).
+    pub fn set_no_block(&mut self, pc: u32) {
+        let i = (pc.wrapping_sub(self.lo) / 2) as usize;
+        if let Some(s) = self.slots.get_mut(i) {
+            s.no_block = true;
+        }
+    }
+
+    /// A number that changes whenever a slot is forgotten or the range changes: what was
+    /// translated from the cache under another generation may be stale.
+    #[inline(always)]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Does `span` share a byte with the decoded range?
+    #[inline]
+    pub fn overlaps(&self, span: Span) -> bool {
+        Span::new(self.lo, 2 * self.slots.len() as u32).overlaps(span)
+    }
+
     /// Is `addr` inside the decoded range (so a store there must invalidate)?
     #[inline(always)]
     pub fn covers(&self, addr: u32) -> bool {
@@ -189,6 +220,7 @@ impl CodeCache {
         if let Some(hit) = Span::new(addr, size).intersect(code) {
             let first = ((hit.start - self.lo) / 2).saturating_sub(1) as usize;
             let last = ((hit.end() - 1 - self.lo as u64) / 2) as usize;
+            self.generation += 1;
             for s in &mut self.slots[first..=last] {
                 s.state = SlotState::Empty;
             }

@@ -3,7 +3,7 @@
 //! [`Machine::run`] issues one warp-instruction per core per cycle, round-robin over the
 //! running warps, until the program exits, every warp halts, a warp faults, or a bound is hit.
 //!
-//! Modules: [`config`] (machine configuration), [`divergence`] (the divergence stack and call
+//! Modules: [`accel`] (the hook for a block engine and its super-steps), [`config`] (machine configuration), [`divergence`] (the divergence stack and call
 //! stack), `control` (branches, jumps and reconvergence), [`ipdom`] (Vortex's IPDOM stack),
 //! [`warp`] (architectural state), `exec` (issue and the SIMT instructions), `fast` (the
 //! per-lane-count handlers the decoded cache holds), `exec_mem` (loads, stores, atomics),
@@ -11,8 +11,10 @@
 //! [`dma`] (each core's DMA engine and the race checker), [`io`] (their registers), [`machine`] (scheduling, loading, barriers),
 //! [`stats`] (the report), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
 
+pub mod accel;
 mod barriers;
 mod code;
+mod compare;
 pub mod config;
 mod control;
 mod csr;
@@ -39,6 +41,7 @@ pub mod vortex;
 pub mod vxbin;
 pub mod warp;
 
+pub use accel::{is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
 pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
 pub use display::{Frame, FrameSink};
 pub use divergence::Reconv;

@@ -179,6 +179,14 @@ pub struct Machine {
     pub(crate) kmu: Option<Box<crate::kmu::Kmu>>,
     /// The display controller and the DMA engines (kept across [`Machine::restart`]).
     pub(crate) io: crate::io::Io,
+    /// The block engine for warp-private runs (`accel.rs`), if any.
+    pub(crate) engine: Option<Box<dyn crate::accel::BlockEngine>>,
+    /// No super-step is tried before this cycle (`accel.rs`).
+    pub(crate) accel_retry: u64,
+    /// Cycles run in super-steps.
+    pub(crate) accel_cycles: u64,
+    /// Super-step attempts that failed in a row.
+    pub(crate) accel_misses: u32,
 }
 
 impl Machine {
@@ -219,6 +227,10 @@ impl Machine {
             full_mask: cfg_full,
             kmu: None,
             io: crate::io::Io::new(&cfg_io),
+            engine: None,
+            accel_retry: 0,
+            accel_cycles: 0,
+            accel_misses: 0,
         };
         if m.cfg.profile == crate::config::Profile::Vortex {
             crate::vortex::reset(&mut m)?;
@@ -373,6 +385,10 @@ impl Machine {
                 break end;
             }
             self.begin_cycle();
+            if self.engine.is_some() && self.super_step(bound) > 0 {
+                self.pump_console();
+                continue;
+            }
             let mut issued = false;
             for c in 0..self.cores.len() {
                 if let Some(w) = self.pick(c) {
@@ -400,6 +416,9 @@ impl Machine {
     pub fn begin_cycle(&mut self) -> bool {
         if self.cycle >= self.io.next_event {
             self.io_advance();
+            // An I/O event is what cut the last super-step short: try again at once.
+            self.accel_retry = 0;
+            self.accel_misses = 0;
         }
         if self.kmu_busy() {
             self.dispatch_ctas();

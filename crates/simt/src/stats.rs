@@ -27,6 +27,13 @@ impl Stats {
         }
     }
 
+    /// Count `n` executions of `op`.
+    pub(crate) fn count_n(&mut self, op: Op, n: u64) {
+        if let Some(c) = self.per_op.get_mut(op as usize) {
+            *c += n;
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn count(&mut self, op: Op) {
         if let Some(c) = self.per_op.get_mut(op as usize) {

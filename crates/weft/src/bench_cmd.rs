@@ -32,6 +32,15 @@ pub struct BenchArgs {
     /// Cores.
     #[arg(long, default_value_t = 1)]
     pub cores: usize,
+    /// Functional engines to run each kernel on (interp, jit); default both where the block
+    /// engine is available, with the speed-up of jit over interp.
+    #[arg(long, value_delimiter = ',', value_parser = crate::engine::parse_engine)]
+    pub engine: Vec<crate::engine::Engine>,
+    /// Compare with QEMU user mode (`qemu-riscv32`): each kernel on one warp of one core
+    /// against one scalar thread running lanes × the iterations of the same loop, time per
+    /// thread-instruction, best of --repeat, side by side (needs qemu-user, clang and lld).
+    #[arg(long)]
+    pub vs_qemu: bool,
 }
 
 const PRELUDE: &str = "
@@ -173,7 +182,7 @@ SC: .zero 4096
 ";
 
 /// The built-in kernels.
-const KERNELS: [&str; 5] = ["alu", "mem", "diverge", "fpu", "sgemm"];
+pub const KERNELS: [&str; 5] = ["alu", "mem", "diverge", "fpu", "sgemm"];
 
 fn kernel(name: &str) -> Option<&'static str> {
     Some(match name {
@@ -186,8 +195,45 @@ fn kernel(name: &str) -> Option<&'static str> {
     })
 }
 
+/// The source of kernel `k` with `iter` loop iterations per lane.
+pub fn source(k: &str, iter: u64) -> Result<String, String> {
+    let body = kernel(k).ok_or_else(|| format!("unknown kernel '{k}' ({})", KERNELS.join(", ")))?;
+    Ok(format!(
+        "{}{}{}",
+        PRELUDE.replace("ITER", &iter.to_string()),
+        body,
+        EPILOGUE
+    ))
+}
+
+/// Kernel `k` with `iter` loop iterations per lane, assembled and loaded.
+pub fn program(k: &str, iter: u32) -> Result<weft_simt::Program, String> {
+    let src = source(k, iter as u64)?;
+    let elf = weft_asm::assemble(&src, &format!("<bench {k}>")).map_err(|e| e.to_string())?;
+    Ok(program_from_elf(&elf).map_err(|e| e.to_string())?.0)
+}
+
+/// The engines to compare: those asked for, or interp and (where available) jit.
+pub fn engines(a: &BenchArgs) -> Result<Vec<crate::engine::Engine>, String> {
+    use crate::engine::Engine;
+    if a.engine.contains(&Engine::Diff) {
+        return Err("weft bench times interp and jit; diff is for weft run".into());
+    }
+    Ok(if !a.engine.is_empty() {
+        a.engine.clone()
+    } else if Engine::default_for_host() == Engine::Jit {
+        vec![Engine::Interp, Engine::Jit]
+    } else {
+        vec![Engine::Interp]
+    })
+}
+
 /// Run the benchmarks; returns the exit status.
 pub fn bench(a: &BenchArgs) -> Result<i32, String> {
+    if a.vs_qemu {
+        return crate::bench_qemu::vs_qemu(a);
+    }
+    let engines = engines(a)?;
     let kernels: Vec<String> = if a.kernel.is_empty() {
         KERNELS.iter().map(|s| s.to_string()).collect()
     } else {
@@ -199,8 +245,9 @@ pub fn bench(a: &BenchArgs) -> Result<i32, String> {
         a.lanes.clone()
     };
     println!(
-        "{:<8} {:>5} {:>6} {:>12} {:>10} {:>16} {:>14} {:>12}",
+        "{:<8} {:<6} {:>5} {:>6} {:>12} {:>10} {:>16} {:>14} {:>12}",
         "kernel",
+        "engine",
         "lanes",
         "warps",
         "warp-instr",
@@ -210,47 +257,49 @@ pub fn bench(a: &BenchArgs) -> Result<i32, String> {
         "cycles/s"
     );
     for k in &kernels {
-        let body =
-            kernel(k).ok_or_else(|| format!("unknown kernel '{k}' ({})", KERNELS.join(", ")))?;
-        let src = format!(
-            "{}{}{}",
-            PRELUDE.replace("ITER", &a.iterations.to_string()),
-            body,
-            EPILOGUE
-        );
-        let elf = weft_asm::assemble(&src, &format!("<bench {k}>")).map_err(|e| e.to_string())?;
-        let (prog, _) = program_from_elf(&elf).map_err(|e| e.to_string())?;
+        let prog = program(k, a.iterations)?;
         for &lanes in &lane_counts {
-            let cfg = Config {
-                lanes,
-                warps: a.warps,
-                cores: a.cores,
-                timing: a.timing,
-                ..Config::default()
-            };
-            cfg.validate().map_err(|e| format!("configuration: {e}"))?;
-            let mut best: Option<(f64, u64, u64, u64)> = None;
-            for _ in 0..a.repeat.max(1) {
-                let mut m = Machine::new(cfg.clone(), &prog).map_err(|e| e.to_string())?;
-                let t = Instant::now();
-                let end = if a.timing {
-                    weft_timing::TimingModel::new(&cfg).run(&mut m, u64::MAX)
-                } else {
-                    m.run()
+            let mut first: Option<f64> = None;
+            for &engine in &engines {
+                let cfg = Config {
+                    lanes,
+                    warps: a.warps,
+                    cores: a.cores,
+                    timing: a.timing,
+                    ..Config::default()
                 };
-                let secs = t.elapsed().as_secs_f64();
-                if end != RunEnd::AllHalted {
-                    return Err(format!("bench kernel {k} ended with {end:?}"));
+                cfg.validate().map_err(|e| format!("configuration: {e}"))?;
+                let mut best: Option<(f64, u64, u64, u64)> = None;
+                for _ in 0..a.repeat.max(1) {
+                    let mut m = Machine::new(cfg.clone(), &prog).map_err(|e| e.to_string())?;
+                    crate::engine::attach(&mut m, engine)?;
+                    let t = Instant::now();
+                    let end = if a.timing {
+                        weft_timing::TimingModel::new(&cfg).run(&mut m, u64::MAX)
+                    } else {
+                        m.run()
+                    };
+                    let secs = t.elapsed().as_secs_f64();
+                    if end != RunEnd::AllHalted {
+                        return Err(format!("bench kernel {k} ended with {end:?}"));
+                    }
+                    let r = m.report();
+                    if best.is_none_or(|b| secs < b.0) {
+                        best = Some((secs, r.warp_instructions, r.thread_instructions, r.cycles));
+                    }
                 }
-                let r = m.report();
-                if best.is_none_or(|b| secs < b.0) {
-                    best = Some((secs, r.warp_instructions, r.thread_instructions, r.cycles));
-                }
-            }
-            let (secs, wi, ti, cyc) = best.unwrap_or_default();
-            println!(
-                "{:<8} {:>5} {:>6} {:>12} {:>10.3} {:>14.1} M {:>12.1} M {:>10.1} M",
+                let (secs, wi, ti, cyc) = best.unwrap_or_default();
+                let speedup = match first {
+                    None => {
+                        first = Some(secs);
+                        String::new()
+                    }
+                    Some(f) => format!("  ({:.1}× the {})", f / secs, engines[0].name()),
+                };
+                println!(
+                "{:<8} {:<6} {:>5} {:>6} {:>12} {:>10.3} {:>14.1} M {:>12.1} M {:>10.1} M{speedup}",
                 k,
+                engine.name(),
                 lanes,
                 a.warps,
                 wi,
@@ -259,6 +308,7 @@ pub fn bench(a: &BenchArgs) -> Result<i32, String> {
                 wi as f64 / secs / 1e6,
                 cyc as f64 / secs / 1e6
             );
+            }
         }
     }
     if a.timing {

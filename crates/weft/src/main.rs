@@ -3,11 +3,13 @@
 
 mod asm_cmd;
 mod bench_cmd;
+mod bench_qemu;
 mod board_cmd;
 mod cc_cmd;
 mod config_set;
 mod debug_cmd;
 mod demo_cmd;
+mod engine;
 mod frames;
 mod run_cmd;
 mod sp2a_cmd;

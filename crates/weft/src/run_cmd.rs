@@ -146,6 +146,11 @@ pub struct MachineArgs {
     /// pipeline.scheduler=gto`); applied after --config and before the other flags.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Functional engine: interp (every instruction interpreted), jit (warp-private runs
+    /// translated with Cranelift; the default where the host has a back end) or diff (both,
+    /// stopping at the first difference). Results, statistics and cycles are the same.
+    #[arg(long, value_parser = crate::engine::parse_engine)]
+    pub engine: Option<crate::engine::Engine>,
 }
 
 /// Build the configuration from defaults, the config file and the flags.
@@ -232,8 +237,30 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     }
     let (prog, source) = load_program(&a.program)?;
     let (cfg_profile, cfg_reconv, cfg_timing) = (cfg.profile, cfg.reconv, cfg.timing);
+    let engine = a
+        .machine
+        .engine
+        .unwrap_or_else(crate::engine::Engine::default_for_host);
+    let mut twin = match engine {
+        crate::engine::Engine::Diff if cfg_timing || a.debug.gdb.is_some() => {
+            return Err(
+                "--engine diff runs the functional model alone: leave out --timing and --gdb"
+                    .into(),
+            )
+        }
+        crate::engine::Engine::Diff => Some(
+            Machine::new(cfg.clone(), &prog)
+                .map_err(|e| format!("{}: {e}", a.program.display()))?,
+        ),
+        _ => None,
+    };
     let mut m = Machine::new(cfg, &prog).map_err(|e| format!("{}: {e}", a.program.display()))?;
-    m.set_console(Box::new(std::io::stdout()));
+    if twin.is_none() {
+        m.set_console(Box::new(std::io::stdout()));
+    }
+    if engine == crate::engine::Engine::Jit && !cfg_timing && a.debug.gdb.is_none() {
+        crate::engine::attach(&mut m, engine)?;
+    }
     if let Some(p) = &a.trace_file {
         let f = fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
         m.set_trace(Box::new(std::io::BufWriter::new(f)));
@@ -254,7 +281,14 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
             return Err("--gdb runs the functional model: leave out --timing".into())
         }
         Some(t) => t.run(&mut m, u64::MAX),
-        None => crate::debug_cmd::run(&mut m, &a.debug)?,
+        None => match &mut twin {
+            Some(jit) => {
+                let end = crate::engine::run_diff(&mut m, jit);
+                let _ = std::io::stdout().write_all(m.console());
+                end?
+            }
+            None => crate::debug_cmd::run(&mut m, &a.debug)?,
+        },
     };
     let _ = std::io::stdout().flush();
     traces.close(&m)?;

@@ -18,6 +18,7 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-sp2a", 2),
     ("weft-simt", 2),
     ("weft-cc", 3),
+    ("weft-jit", 3),
     ("weft-timing", 3),
     ("weft-view", 3),
     ("weft-gdb", 4),

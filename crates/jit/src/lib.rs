@@ -1,0 +1,394 @@
+//! weft-jit: a block engine for weft's functional model (docs/engine.md). It translates
+//! blocks of warp-private instructions (`weft_simt::is_private`) with Cranelift into host code
+//! that runs every lane of a warp at once on SIMD registers, and plugs into a
+//! [`Machine`](weft_simt::Machine) as its [`BlockEngine`]: the machine decides when a run of
+//! such instructions may go at once (a super-step, `weft_simt::accel`), this crate only computes
+//! what the interpreter would, lane for lane. Translations are kept per (pc, masked or not) and
+//! dropped whenever the decoded-instruction cache changes (self-modifying code, `fence.i`,
+//! modules loaded).
+
+mod translate;
+
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_jit::{JITBuilder, JITModule};
+use std::collections::HashMap;
+use std::mem::ManuallyDrop;
+use translate::{BlockFn, Helpers, Plan, Term, MAX_BLOCK};
+
+/// `lw` for translated code: the memory port does it, or refuses (0).
+///
+/// # Safety
+/// `port` is the `MemPort` the engine passed to the translated function; `addrs` and `data`
+/// point to 32 words each.
+unsafe extern "C" fn load_helper(
+    port: *mut std::ffi::c_void,
+    addrs: *const u32,
+    data: *mut u32,
+) -> u32 {
+    // SAFETY: as the function's contract says.
+    let (port, addrs, data) = unsafe {
+        (
+            &mut *port.cast::<MemPort<'_>>(),
+            &*addrs.cast::<[u32; 32]>(),
+            &mut *data.cast::<[u32; 32]>(),
+        )
+    };
+    port.load_words(addrs, data) as u32
+}
+
+/// `sw` for translated code: the memory port does it, or refuses (0).
+///
+/// # Safety
+/// As [`load_helper`].
+unsafe extern "C" fn store_helper(
+    port: *mut std::ffi::c_void,
+    addrs: *const u32,
+    data: *mut u32,
+) -> u32 {
+    // SAFETY: as the function's contract says.
+    let (port, addrs, data) = unsafe {
+        (
+            &mut *port.cast::<MemPort<'_>>(),
+            &*addrs.cast::<[u32; 32]>(),
+            &*data.cast::<[u32; 32]>(),
+        )
+    };
+    port.store_words(addrs, data) as u32
+}
+
+const HELPERS: Helpers = Helpers {
+    load: load_helper,
+    store: store_helper,
+};
+use weft_isa::Op;
+use weft_simt::{is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
+
+pub use translate::is_branch;
+
+/// Shortest block worth a call into translated code, unless it loops on itself: shorter
+/// runs are left to the interpreter, which is as fast on them (measured: a 4-instruction
+/// block between float loads in sgemm's inner loop was no faster translated).
+const MIN_BLOCK: u64 = 8;
+
+/// Translations made before the module is rebuilt (its code memory freed).
+const MAX_TRANSLATIONS: usize = 8192;
+
+/// A hasher for translation keys (a pc and a bit): one multiply, instead of SipHash on the
+/// path taken at every block exit.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Translation index key: the pc, and whether the translation blends with a mask.
+fn key(pc: u32, masked: bool) -> u64 {
+    (pc as u64) << 1 | masked as u64
+}
+
+type Index = HashMap<u64, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// Offers of a block start before it is translated: code run only a few times is cheaper to
+/// interpret than to compile.
+const HOT: u32 = 64;
+
+/// What the index knows of a block start.
+#[derive(Clone, Copy)]
+enum Entry {
+    /// Offered this many times, not translated yet.
+    Cold(u32),
+    /// Translated: the index into `blocks`.
+    Block(usize),
+    /// No block starts here.
+    Never,
+}
+
+/// One translated block.
+struct Translated {
+    func: BlockFn,
+    len: u64,
+    ops: Vec<Op>,
+}
+
+/// The Cranelift block engine.
+pub struct Jit {
+    /// Taken out only by `Drop` (its code memory is freed by hand).
+    module: ManuallyDrop<JITModule>,
+    ctx: cranelift_codegen::Context,
+    fctx: FunctionBuilderContext,
+    /// (pc, masked) → what is known of the block there.
+    index: Index,
+    blocks: Vec<Translated>,
+    generation: u64,
+    /// Translations that failed to compile (they run on the interpreter).
+    pub failures: u64,
+    /// Offers before a block is translated.
+    hot: u32,
+    /// Shortest block translated unless it loops on itself.
+    min_block: u64,
+    /// The pc ranges (first, last instruction) of translated blocks that loop on themselves:
+    /// a pc inside one, with no block of its own, is about to reach one.
+    loops: Vec<(u32, u32)>,
+}
+
+fn new_module() -> Result<JITModule, String> {
+    let mut flags = settings::builder();
+    for (k, v) in [
+        ("use_colocated_libcalls", "false"),
+        ("is_pic", "false"),
+        ("opt_level", "speed"),
+    ] {
+        flags.set(k, v).map_err(|e| e.to_string())?;
+    }
+    let isa = cranelift_native::builder()
+        .map_err(|e| format!("no Cranelift back end for this host: {e}"))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| e.to_string())?;
+    Ok(JITModule::new(JITBuilder::with_isa(
+        isa,
+        cranelift_module::default_libcall_names(),
+    )))
+}
+
+impl Jit {
+    /// A block engine for this host, or why there is none (no Cranelift back end).
+    pub fn new() -> Result<Jit, String> {
+        let module = new_module()?;
+        Ok(Jit {
+            ctx: cranelift_codegen::Context::new(),
+            module: ManuallyDrop::new(module),
+            fctx: FunctionBuilderContext::new(),
+            index: Index::default(),
+            blocks: Vec::new(),
+            generation: u64::MAX,
+            failures: 0,
+            hot: HOT,
+            min_block: MIN_BLOCK,
+            loops: Vec::new(),
+        })
+    }
+
+    /// A block engine that translates every block, however short, the first time it is
+    /// offered (for tests and campaigns: the most code through the translator).
+    pub fn eager() -> Result<Jit, String> {
+        let mut j = Jit::new()?;
+        j.hot = 1;
+        j.min_block = 1;
+        Ok(j)
+    }
+
+    /// Is a block engine available on this host?
+    pub fn available() -> bool {
+        cranelift_native::builder().is_ok()
+    }
+
+    /// Forget every translation (and free their code when there are many).
+    fn flush(&mut self) {
+        self.index.clear();
+        self.loops.clear();
+        if self.blocks.len() >= MAX_TRANSLATIONS {
+            if let Ok(fresh) = new_module() {
+                self.blocks.clear();
+                let old = std::mem::replace(&mut *self.module, fresh);
+                // SAFETY: no function of the old module is referenced any more (the index
+                // and the blocks that held them are gone).
+                unsafe { old.free_memory() };
+            }
+        }
+    }
+
+    /// The block starting at `pc`, or `None` if its first instruction is not private.
+    fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64) -> Option<Plan> {
+        let mut body = Vec::new();
+        let mut at = pc;
+        let term = loop {
+            if body.len() + 1 >= MAX_BLOCK {
+                break Term::Fall(at);
+            }
+            let Some(i) = run
+                .fetch(at)
+                .filter(|i| is_private(i) || is_block_memory(i))
+            else {
+                break Term::Fall(at);
+            };
+            if is_branch(i.op) {
+                break Term::Branch(i, at);
+            }
+            if i.op == Op::Jal {
+                break Term::Jump(at.wrapping_add(i.imm as u32));
+            }
+            body.push((at, i));
+            at = at.wrapping_add(i.len());
+        };
+        let plan = Plan { pc, body, term };
+        let loops = match plan.term {
+            Term::Jump(t) => t == pc,
+            Term::Branch(i, at) => at.wrapping_add(i.imm as u32) == pc,
+            Term::Fall(_) => false,
+        };
+        (plan.len() >= min_block.max(1) || (loops && plan.len() > 0)).then_some(plan)
+    }
+
+    /// No block starts at `pc`: inside a translated loop, the warp reaches its start within a
+    /// few instructions (ask again at once); elsewhere, never offer it again.
+    fn decline(&self, run: &mut PrivateRun<'_>, pc: u32) {
+        if self.loops.iter().any(|&(a, b)| (a..=b).contains(&pc)) {
+            run.warming();
+        } else {
+            run.refuse(pc);
+        }
+    }
+
+    fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
+        let plan = Self::plan(run, pc, self.min_block)?;
+        let last = match plan.term {
+            Term::Branch(_, at) => Some(at),
+            Term::Jump(t) if t == pc => plan.body.last().map(|(at, i)| at + i.len()),
+            _ => None,
+        };
+        let loops = match plan.term {
+            Term::Branch(i, at) => at.wrapping_add(i.imm as u32) == pc,
+            Term::Jump(t) => t == pc,
+            Term::Fall(_) => false,
+        };
+        if let (true, Some(last)) = (loops, last) {
+            self.loops.push((pc, last));
+        }
+        let nvec = run.lanes.div_ceil(4);
+        match translate::compile(
+            &mut self.module,
+            &mut self.ctx,
+            &mut self.fctx,
+            &plan,
+            nvec,
+            masked,
+            HELPERS,
+        ) {
+            Ok(func) => {
+                self.blocks.push(Translated {
+                    func,
+                    len: plan.len(),
+                    ops: plan.ops(),
+                });
+                Some(self.blocks.len() - 1)
+            }
+            Err(_) => {
+                self.failures += 1;
+                None
+            }
+        }
+    }
+}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        // SAFETY: the module is not used again; no translated function outlives the engine
+        // (they are called only from `run`).
+        unsafe { ManuallyDrop::take(&mut self.module).free_memory() };
+    }
+}
+
+impl BlockEngine for Jit {
+    fn name(&self) -> &'static str {
+        "jit"
+    }
+
+    fn run(&mut self, run: &mut PrivateRun<'_>) -> u64 {
+        if run.code_generation() != self.generation {
+            self.flush();
+            self.generation = run.code_generation();
+        }
+        let nvec = run.lanes.div_ceil(4);
+        let all = if nvec * 4 >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << (nvec * 4)) - 1
+        };
+        let mask = run.warp.mask;
+        let masked = mask != all;
+        let mut lane_masks = [0u32; 32];
+        if masked {
+            for (l, m) in lane_masks.iter_mut().enumerate() {
+                *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
+            }
+        }
+        let budget = run.budget();
+        let mut done = 0u64;
+        loop {
+            let pc = run.warp.pc;
+            let entry = self.index.entry(key(pc, masked)).or_insert(Entry::Cold(0));
+            let k = match *entry {
+                Entry::Block(k) => k,
+                Entry::Never => {
+                    self.decline(run, pc);
+                    break;
+                }
+                Entry::Cold(n) if n + 1 < self.hot => {
+                    *entry = Entry::Cold(n + 1);
+                    run.warming();
+                    break;
+                }
+                Entry::Cold(_) => {
+                    let k = self.translate(run, pc, masked);
+                    self.index
+                        .insert(key(pc, masked), k.map_or(Entry::Never, Entry::Block));
+                    match k {
+                        Some(k) => k,
+                        None => {
+                            self.decline(run, pc);
+                            break;
+                        }
+                    }
+                }
+            };
+            let t = &self.blocks[k];
+            let left = budget - done;
+            if left < t.len {
+                break;
+            }
+            let mut out = [0u32; 3];
+            let func = t.func;
+            let iters = {
+                let (warp, mut port) = run.parts();
+                // SAFETY: the function reads and writes the 32 × 32 register words of the
+                // warp and 32 mask words, writes three words of `out`, and hands `port` to
+                // the memory helpers, as it was built to.
+                unsafe {
+                    func(
+                        warp.x.as_mut_ptr().cast::<u32>(),
+                        lane_masks.as_ptr(),
+                        left as i64,
+                        out.as_mut_ptr(),
+                        (&mut port as *mut MemPort<'_>).cast(),
+                    )
+                }
+            } as u64;
+            let t = &self.blocks[k];
+            let (extra, stop) = (out[1] as usize, out[2] != 0);
+            for (j, &op) in t.ops.iter().enumerate() {
+                let n = iters + u64::from(j < extra);
+                if n > 0 {
+                    run.count(op, n);
+                }
+            }
+            done += iters * t.len + extra as u64;
+            run.warp.pc = out[0];
+            if stop || iters == 0 {
+                break;
+            }
+        }
+        done
+    }
+}

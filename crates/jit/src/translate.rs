@@ -1,0 +1,573 @@
+//! Translating one block of warp-private instructions into a Cranelift function.
+//!
+//! A block starts at a pc and runs straight-line private instructions (`weft_simt::is_private`)
+//! and word accesses (`weft_simt::is_block_memory`, through the memory port's helpers) up to a
+//! terminator: a conditional branch, a `jal x0`, the first instruction that is not
+//! private, or [`MAX_BLOCK`] instructions. Lane registers live in SIMD values of four lanes
+//! (`i32x4`): a register of an `n`-lane warp is `ceil(n / 4)` vectors, loaded once at entry
+//! and stored back at every exit. A *masked* translation blends each result into the old
+//! value with the warp's lane mask (`bitselect`); an unmasked one (every lane of every vector
+//! active) writes whole vectors. Operations with no lane-wise vector form on the host (shifts
+//! by a register, high multiplies, division) are done lane by lane on scalars.
+//!
+//! The function is `fn(x, masks, budget, out, port) -> iterations`: `x` is the warp's register
+//! file (`[[u32; 32]; 32]`, register-major), `masks` the lane mask as 32 words of all-ones or
+//! zero, `budget` the instructions it may run, `port` the memory port for the helpers. A block
+//! whose terminator jumps back to its own start loops inside the function while the active
+//! lanes agree on the branch and the budget lasts. It returns the whole executions of the
+//! block and writes `out = [next pc, done, stop]`: `done` instructions of an incomplete
+//! execution ran — the body when the lanes disagreed at the closing branch (the interpreter
+//! executes it, splitting the warp), the instructions before a memory access the port refused
+//! (the interpreter executes it) — and `stop` says to hand over to the interpreter.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    types, AbiParam, InstBuilder, MemFlags, SigRef, Signature, StackSlot, StackSlotData,
+    StackSlotKind, Value,
+};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::JITModule;
+use cranelift_module::Module;
+use weft_isa::{Inst, Op};
+
+/// Longest block translated (instructions, the terminator included).
+pub const MAX_BLOCK: usize = 64;
+
+/// How a block ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// Falls through to the next (untranslatable or too far) instruction at this pc.
+    Fall(u32),
+    /// `jal x0` to this pc.
+    Jump(u32),
+    /// A conditional branch: the instruction, its pc.
+    Branch(Inst, u32),
+}
+
+/// A block to translate: its start, straight-line body and terminator.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub pc: u32,
+    pub body: Vec<(u32, Inst)>,
+    pub term: Term,
+}
+
+impl Plan {
+    /// Instructions in a whole execution (body and terminator).
+    pub fn len(&self) -> u64 {
+        self.body.len() as u64 + u64::from(!matches!(self.term, Term::Fall(_)))
+    }
+
+    /// Operations of a whole execution, in order (for the statistics).
+    pub fn ops(&self) -> Vec<Op> {
+        let mut v: Vec<Op> = self.body.iter().map(|(_, i)| i.op).collect();
+        match self.term {
+            Term::Jump(_) => v.push(Op::Jal),
+            Term::Branch(i, _) => v.push(i.op),
+            Term::Fall(_) => {}
+        }
+        v
+    }
+}
+
+/// The translated function's type: (registers, lane masks, budget, out, memory port).
+pub type BlockFn =
+    unsafe extern "C" fn(*mut u32, *const u32, i64, *mut u32, *mut std::ffi::c_void) -> i64;
+
+/// A memory helper the translated code calls: (memory port, 32 addresses, 32 data words) →
+/// nonzero if done, 0 if the interpreter must execute the instruction.
+pub type MemHelper = unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, *mut u32) -> u32;
+
+/// The helpers for `lw` and `sw`.
+#[derive(Clone, Copy)]
+pub struct Helpers {
+    pub load: MemHelper,
+    pub store: MemHelper,
+}
+
+/// Bytes per lane register (32 lanes of 4 bytes).
+const REG_BYTES: i32 = 128;
+
+/// Emit and finalise the function for `plan` on `nvec` vectors per register, `masked` or not.
+pub fn compile(
+    module: &mut JITModule,
+    ctx: &mut cranelift_codegen::Context,
+    fctx: &mut FunctionBuilderContext,
+    plan: &Plan,
+    nvec: usize,
+    masked: bool,
+    helpers: Helpers,
+) -> Result<BlockFn, String> {
+    let ptr = module.target_config().pointer_type();
+    let call_conv = module.target_config().default_call_conv;
+    module.clear_context(ctx);
+    let sig = &mut ctx.func.signature;
+    for _ in 0..2 {
+        sig.params.push(AbiParam::new(ptr));
+    }
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(ptr));
+    sig.params.push(AbiParam::new(ptr));
+    sig.returns.push(AbiParam::new(types::I64));
+    let mut helper_sig = Signature::new(call_conv);
+    for _ in 0..3 {
+        helper_sig.params.push(AbiParam::new(ptr));
+    }
+    helper_sig.returns.push(AbiParam::new(types::I32));
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
+        let mut e = Emit::new(&mut b, plan, nvec, masked);
+        e.ptr = ptr;
+        e.helpers = Some(helpers);
+        e.helper_sig = Some(e.b.import_signature(helper_sig));
+        e.function();
+        b.seal_all_blocks();
+        b.finalize();
+    }
+    let id = module
+        .declare_anonymous_function(&ctx.func.signature)
+        .map_err(|e| e.to_string())?;
+    module
+        .define_function(id, ctx)
+        .map_err(|e| format!("{e:?}"))?;
+    module.clear_context(ctx);
+    module.finalize_definitions().map_err(|e| e.to_string())?;
+    let code = module.get_finalized_function(id);
+    // SAFETY: the function was just defined with exactly this signature.
+    Ok(unsafe { std::mem::transmute::<*const u8, BlockFn>(code) })
+}
+
+/// The emitter of one block.
+struct Emit<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    plan: &'a Plan,
+    nvec: usize,
+    masked: bool,
+    /// Variable of register r, vector v: `reg[r * nvec + v]` (r = 1..31 used).
+    written: [bool; 32],
+    used: [bool; 32],
+    masks: Vec<Value>,
+    x: Value,
+    out: Value,
+    port: Value,
+    iters: Variable,
+    left: Variable,
+    ptr: types::Type,
+    helpers: Option<Helpers>,
+    helper_sig: Option<SigRef>,
+    /// Stack slots for a memory access's 32 addresses and 32 data words.
+    slots: Option<(StackSlot, StackSlot)>,
+}
+
+impl<'a, 'b> Emit<'a, 'b> {
+    fn new(b: &'a mut FunctionBuilder<'b>, plan: &'a Plan, nvec: usize, masked: bool) -> Self {
+        let mut used = [false; 32];
+        let mut written = [false; 32];
+        let mut insts: Vec<Inst> = plan.body.iter().map(|(_, i)| *i).collect();
+        if let Term::Branch(i, _) = plan.term {
+            insts.push(i);
+        }
+        for i in &insts {
+            used[i.rs1 as usize] = true;
+            used[i.rs2 as usize] = true;
+            if !is_branch(i.op) && i.op != Op::Sw {
+                used[i.rd as usize] = true;
+                written[i.rd as usize] = true;
+            }
+        }
+        used[0] = false;
+        written[0] = false;
+        Emit {
+            b,
+            plan,
+            nvec,
+            masked,
+            written,
+            used,
+            masks: Vec::new(),
+            x: Value::from_u32(0),
+            out: Value::from_u32(0),
+            port: Value::from_u32(0),
+            iters: Variable::from_u32(0),
+            left: Variable::from_u32(1),
+            ptr: types::I64,
+            helpers: None,
+            helper_sig: None,
+            slots: None,
+        }
+    }
+
+    fn var(&self, r: u8, v: usize) -> Variable {
+        Variable::from_u32(2 + (r as usize * self.nvec + v) as u32)
+    }
+
+    fn flags() -> MemFlags {
+        MemFlags::new().with_notrap()
+    }
+
+    fn function(mut self) {
+        let b = &mut *self.b;
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let params = b.block_params(entry).to_vec();
+        let (x, mp, budget, out) = (params[0], params[1], params[2], params[3]);
+        self.x = x;
+        self.out = out;
+        self.port = params[4];
+        if self
+            .plan
+            .body
+            .iter()
+            .any(|(_, i)| matches!(i.op, Op::Lw | Op::Sw))
+        {
+            let data = || StackSlotData::new(StackSlotKind::ExplicitSlot, 128, 4);
+            let sa = b.create_sized_stack_slot(data());
+            let sd = b.create_sized_stack_slot(data());
+            self.slots = Some((sa, sd));
+        }
+        b.declare_var(self.iters, types::I64);
+        b.declare_var(self.left, types::I64);
+        let zero = b.ins().iconst(types::I64, 0);
+        b.def_var(self.iters, zero);
+        b.def_var(self.left, budget);
+        for r in 1..32u8 {
+            for v in 0..self.nvec {
+                let var = self.var(r, v);
+                self.b.declare_var(var, types::I32X4);
+                if self.used[r as usize] {
+                    let off = r as i32 * REG_BYTES + v as i32 * 16;
+                    let val = self.b.ins().load(types::I32X4, Self::flags(), x, off);
+                    self.b.def_var(var, val);
+                }
+            }
+        }
+        if self.masked {
+            for v in 0..self.nvec {
+                let m = self
+                    .b
+                    .ins()
+                    .load(types::I32X4, Self::flags(), mp, v as i32 * 16);
+                self.masks.push(m);
+            }
+        }
+        let header = self.b.create_block();
+        let body = self.b.create_block();
+        let budget_exit = self.b.create_block();
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(header);
+        let left = self.b.use_var(self.left);
+        let short = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::SignedLessThan, left, self.plan.len() as i64);
+        self.b.ins().brif(short, budget_exit, &[], body, &[]);
+        self.b.switch_to_block(budget_exit);
+        self.exit(self.plan.pc, false, 0, false);
+        self.b.switch_to_block(body);
+        for k in 0..self.plan.body.len() {
+            let (pc, i) = self.plan.body[k];
+            if matches!(i.op, Op::Lw | Op::Sw) {
+                self.memory(k, pc, &i);
+            } else {
+                self.inst(pc, &i);
+            }
+        }
+        match self.plan.term {
+            Term::Fall(pc) => self.exit(pc, true, 0, false),
+            Term::Jump(t) => self.go(t, header),
+            Term::Branch(i, pc) => {
+                let (all, any) = self.condition(&i);
+                let taken = self.b.create_block();
+                let not_all = self.b.create_block();
+                let none = self.b.create_block();
+                let mixed = self.b.create_block();
+                self.b.ins().brif(all, taken, &[], not_all, &[]);
+                self.b.switch_to_block(taken);
+                self.go(pc.wrapping_add(i.imm as u32), header);
+                self.b.switch_to_block(not_all);
+                self.b.ins().brif(any, mixed, &[], none, &[]);
+                self.b.switch_to_block(none);
+                self.go(pc.wrapping_add(i.len()), header);
+                self.b.switch_to_block(mixed);
+                self.exit(pc, false, self.plan.body.len() as u32, true);
+            }
+        }
+    }
+
+    /// After a whole execution, go on at `target`: loop if it is the block's start.
+    fn go(&mut self, target: u32, header: cranelift_codegen::ir::Block) {
+        if target == self.plan.pc {
+            let n = self.b.use_var(self.iters);
+            let n = self.b.ins().iadd_imm(n, 1);
+            self.b.def_var(self.iters, n);
+            let l = self.b.use_var(self.left);
+            let l = self.b.ins().iadd_imm(l, -(self.plan.len() as i64));
+            self.b.def_var(self.left, l);
+            self.b.ins().jump(header, &[]);
+        } else {
+            self.exit(target, true, 0, false);
+        }
+    }
+
+    /// Store the written registers and return, the pc at `pc`: `whole` counts one more whole
+    /// execution; `done` instructions of an incomplete one ran; `stop` tells the engine to
+    /// hand over to the interpreter.
+    fn exit(&mut self, pc: u32, whole: bool, done: u32, stop: bool) {
+        for r in 1..32u8 {
+            if !self.written[r as usize] {
+                continue;
+            }
+            for v in 0..self.nvec {
+                let val = self.b.use_var(self.var(r, v));
+                let off = r as i32 * REG_BYTES + v as i32 * 16;
+                self.b.ins().store(Self::flags(), val, self.x, off);
+            }
+        }
+        let p = self.b.ins().iconst(types::I32, pc as i64);
+        self.b.ins().store(Self::flags(), p, self.out, 0);
+        let f = self.b.ins().iconst(types::I32, done as i64);
+        self.b.ins().store(Self::flags(), f, self.out, 4);
+        let s = self.b.ins().iconst(types::I32, stop as i64);
+        self.b.ins().store(Self::flags(), s, self.out, 8);
+        let n = self.b.use_var(self.iters);
+        let n = if whole {
+            self.b.ins().iadd_imm(n, 1)
+        } else {
+            n
+        };
+        self.b.ins().return_(&[n]);
+    }
+
+    fn get(&mut self, r: u8, v: usize) -> Value {
+        if r == 0 {
+            let z = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().splat(types::I32X4, z)
+        } else {
+            self.b.use_var(self.var(r, v))
+        }
+    }
+
+    fn set(&mut self, r: u8, v: usize, val: Value) {
+        if r == 0 {
+            return;
+        }
+        let val = if self.masked {
+            let old = self.b.use_var(self.var(r, v));
+            self.b.ins().bitselect(self.masks[v], val, old)
+        } else {
+            val
+        };
+        self.b.def_var(self.var(r, v), val);
+    }
+
+    fn splat(&mut self, k: u32) -> Value {
+        let s = self.b.ins().iconst(types::I32, k as i32 as i64);
+        self.b.ins().splat(types::I32X4, s)
+    }
+
+    /// One private instruction at `pc`, on every vector.
+    fn inst(&mut self, pc: u32, i: &Inst) {
+        use Op::*;
+        let imm = i.imm as u32;
+        for v in 0..self.nvec {
+            let a = self.get(i.rs1, v);
+            let bv = match i.op {
+                Addi | Slti | Sltiu | Xori | Ori | Andi | Lui => self.splat(imm),
+                Slli | Srli | Srai | Auipc => a,
+                _ => self.get(i.rs2, v),
+            };
+            let ins = self.b.ins();
+            let r = match i.op {
+                Lui => bv,
+                Auipc => {
+                    let s = ins.iconst(types::I32, pc.wrapping_add(imm) as i32 as i64);
+                    self.b.ins().splat(types::I32X4, s)
+                }
+                Add | Addi => ins.iadd(a, bv),
+                Sub => ins.isub(a, bv),
+                Xor | Xori => ins.bxor(a, bv),
+                Or | Ori => ins.bor(a, bv),
+                And | Andi => ins.band(a, bv),
+                Mul => ins.imul(a, bv),
+                Slt | Slti | Sltu | Sltiu => {
+                    let cc = if matches!(i.op, Slt | Slti) {
+                        IntCC::SignedLessThan
+                    } else {
+                        IntCC::UnsignedLessThan
+                    };
+                    let m = ins.icmp(cc, a, bv);
+                    let one = self.splat(1);
+                    self.b.ins().band(m, one)
+                }
+                Slli | Srli | Srai => {
+                    let sh = ins.iconst(types::I32, (imm & 31) as i64);
+                    match i.op {
+                        Slli => self.b.ins().ishl(a, sh),
+                        Srli => self.b.ins().ushr(a, sh),
+                        _ => self.b.ins().sshr(a, sh),
+                    }
+                }
+                _ => self.lanewise(i.op, a, bv),
+            };
+            self.set(i.rd, v, r);
+        }
+    }
+
+    /// `lw`/`sw`, the `k`-th instruction of the body, through the memory port's helper: the
+    /// lanes' addresses (and for `sw` values) go to stack slots; if the helper refuses, the
+    /// block exits before the instruction with `k` instructions of this execution done.
+    fn memory(&mut self, k: usize, pc: u32, i: &Inst) {
+        let (sa, sd) = self.slots.expect("slots for a block with memory accesses");
+        let imm = self.splat(i.imm as u32);
+        for v in 0..self.nvec {
+            let a = self.get(i.rs1, v);
+            let addr = self.b.ins().iadd(a, imm);
+            self.b.ins().stack_store(addr, sa, v as i32 * 16);
+            if i.op == Op::Sw {
+                let val = self.get(i.rs2, v);
+                self.b.ins().stack_store(val, sd, v as i32 * 16);
+            }
+        }
+        let helpers = self.helpers.expect("helpers");
+        let f = if i.op == Op::Lw {
+            helpers.load
+        } else {
+            helpers.store
+        };
+        let pa = self.b.ins().stack_addr(self.ptr, sa, 0);
+        let pd = self.b.ins().stack_addr(self.ptr, sd, 0);
+        let callee = self.b.ins().iconst(self.ptr, f as usize as i64);
+        let sig = self.helper_sig.expect("helper signature");
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, callee, &[self.port, pa, pd]);
+        let ok = self.b.inst_results(call)[0];
+        let cont = self.b.create_block();
+        let bail = self.b.create_block();
+        self.b.ins().brif(ok, cont, &[], bail, &[]);
+        self.b.switch_to_block(bail);
+        self.exit(pc, false, k as u32, true);
+        self.b.switch_to_block(cont);
+        if i.op == Op::Lw {
+            for v in 0..self.nvec {
+                let val = self.b.ins().stack_load(types::I32X4, sd, v as i32 * 16);
+                self.set(i.rd, v, val);
+            }
+        }
+    }
+
+    /// An operation with no vector form, lane by lane on scalars.
+    fn lanewise(&mut self, op: Op, a: Value, bv: Value) -> Value {
+        let mut out = a;
+        for l in 0..4u8 {
+            let x = self.b.ins().extractlane(a, l);
+            let y = self.b.ins().extractlane(bv, l);
+            let r = self.scalar(op, x, y);
+            out = self.b.ins().insertlane(out, r, l);
+        }
+        out
+    }
+
+    /// `op` on two i32 scalars, with RISC-V's rules (shift amounts mod 32, division by zero
+    /// and overflow without traps).
+    fn scalar(&mut self, op: Op, a: Value, b: Value) -> Value {
+        use Op::*;
+        let ins = self.b.ins();
+        match op {
+            Sll => ins.ishl(a, b),
+            Srl => ins.ushr(a, b),
+            Sra => ins.sshr(a, b),
+            Mulh => ins.smulhi(a, b),
+            Mulhu => ins.umulhi(a, b),
+            Mulhsu => {
+                let a64 = ins.sextend(types::I64, a);
+                let b64 = self.b.ins().uextend(types::I64, b);
+                let p = self.b.ins().imul(a64, b64);
+                let h = self.b.ins().sshr_imm(p, 32);
+                self.b.ins().ireduce(types::I32, h)
+            }
+            Div | Rem | Divu | Remu => {
+                let zero = ins.icmp_imm(IntCC::Equal, b, 0);
+                let signed = matches!(op, Div | Rem);
+                // A safe divisor: 1 where RISC-V defines the result without dividing (by zero;
+                // and MIN / -1, whose quotient MIN = MIN / 1 and remainder 0 = MIN % 1).
+                let bad = if signed {
+                    let min = self.b.ins().icmp_imm(IntCC::Equal, a, i32::MIN as i64);
+                    let m1 = self.b.ins().icmp_imm(IntCC::Equal, b, -1);
+                    let ov = self.b.ins().band(min, m1);
+                    self.b.ins().bor(zero, ov)
+                } else {
+                    zero
+                };
+                let one = self.b.ins().iconst(types::I32, 1);
+                let d = self.b.ins().select(bad, one, b);
+                let ins = self.b.ins();
+                let (q, on_zero) = match op {
+                    Div => (ins.sdiv(a, d), None),
+                    Divu => (ins.udiv(a, d), None),
+                    Rem => (ins.srem(a, d), Some(a)),
+                    _ => (ins.urem(a, d), Some(a)),
+                };
+                let z = match on_zero {
+                    Some(v) => v,
+                    None => self.b.ins().iconst(types::I32, -1),
+                };
+                self.b.ins().select(zero, z, q)
+            }
+            _ => unreachable!("{op:?} is not a lane-wise private operation"),
+        }
+    }
+
+    /// A conditional branch's (all active lanes take it, some active lane takes it).
+    fn condition(&mut self, i: &Inst) -> (Value, Value) {
+        use Op::*;
+        let cc = match i.op {
+            Beq => IntCC::Equal,
+            Bne => IntCC::NotEqual,
+            Blt => IntCC::SignedLessThan,
+            Bge => IntCC::SignedGreaterThanOrEqual,
+            Bltu => IntCC::UnsignedLessThan,
+            _ => IntCC::UnsignedGreaterThanOrEqual,
+        };
+        let mut all: Option<Value> = None;
+        let mut any: Option<Value> = None;
+        for v in 0..self.nvec {
+            let a = self.get(i.rs1, v);
+            let b = self.get(i.rs2, v);
+            let t = self.b.ins().icmp(cc, a, b);
+            let (t_all, t_any) = if self.masked {
+                let m = self.masks[v];
+                let nm = self.b.ins().bnot(m);
+                let or = self.b.ins().bor(t, nm);
+                let and = self.b.ins().band(t, m);
+                (or, and)
+            } else {
+                (t, t)
+            };
+            let va = self.b.ins().vall_true(t_all);
+            let vn = self.b.ins().vany_true(t_any);
+            all = Some(match all {
+                Some(p) => self.b.ins().band(p, va),
+                None => va,
+            });
+            any = Some(match any {
+                Some(p) => self.b.ins().bor(p, vn),
+                None => vn,
+            });
+        }
+        (
+            all.expect("at least one vector"),
+            any.expect("at least one vector"),
+        )
+    }
+}
+
+/// Is `op` a conditional branch?
+pub fn is_branch(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu
+    )
+}

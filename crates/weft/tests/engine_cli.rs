@@ -1,0 +1,109 @@
+//! `--engine` through the command line: interp, jit and diff give the same output, statistics
+//! and exit status; a bad engine name is refused; `weft bench` compares the engines, and
+//! `--vs-qemu` runs its QEMU user-mode reference (qemu-user, clang and lld are installed by
+//! .ci/run; without them the test fails rather than skips).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn weft(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("weft runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        !stderr.contains("panicked"),
+        "weft {args:?} panicked:\n{stderr}"
+    );
+    (out.status.code().unwrap_or(-1), stdout, stderr)
+}
+
+fn repo(p: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(p)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn every_engine_gives_the_same_run() {
+    let dir = tempfile::tempdir().unwrap();
+    for prog in ["examples/matmul.s", "tests/kernels/loop_leave.s"] {
+        let mut seen: Vec<(i32, String, String)> = Vec::new();
+        for e in ["interp", "jit", "diff"] {
+            let json = dir.path().join(format!("{e}.json"));
+            let (st, out, err) = weft(&[
+                "run",
+                &repo(prog),
+                "--lanes",
+                "8",
+                "--engine",
+                e,
+                "--stats-json",
+                json.to_str().unwrap(),
+            ]);
+            assert!(!err.contains("differ"), "{prog} on {e}: {err}");
+            let stats = std::fs::read_to_string(&json).expect("stats written");
+            seen.push((st, out, stats));
+        }
+        assert_eq!(seen[0], seen[1], "{prog}: interp and jit");
+        assert_eq!(seen[0], seen[2], "{prog}: interp and diff");
+    }
+}
+
+#[test]
+fn an_unknown_engine_is_refused() {
+    let (st, _, err) = weft(&["run", &repo("examples/matmul.s"), "--engine", "fast"]);
+    assert_eq!(st, 2, "{err}");
+    assert!(err.contains("unknown engine"), "{err}");
+}
+
+#[test]
+fn bench_compares_the_engines() {
+    let (st, out, err) = weft(&[
+        "bench",
+        "--kernel",
+        "alu,diverge",
+        "--lanes",
+        "8",
+        "--warps",
+        "1",
+        "--iterations",
+        "2000",
+        "--repeat",
+        "1",
+    ]);
+    assert_eq!(st, 0, "{err}");
+    assert!(out.contains("interp") && out.contains("jit"), "{out}");
+    assert!(out.contains("× the interp"), "{out}");
+}
+
+#[test]
+fn bench_vs_qemu_runs_the_scalar_reference() {
+    let (st, out, err) = weft(&[
+        "bench",
+        "--vs-qemu",
+        "--kernel",
+        "alu,mem",
+        "--lanes",
+        "4",
+        "--iterations",
+        "3000",
+        "--repeat",
+        "1",
+    ]);
+    assert_eq!(st, 0, "{err}");
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.split_whitespace().nth(2) == Some("qemu"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    // The scalar program does lanes × the iterations: 4 × 3000 × 9 instructions (alu).
+    let alu_qemu = rows[0].split_whitespace().nth(3).unwrap();
+    let n: u64 = alu_qemu.parse().unwrap();
+    assert!((108_000..108_100).contains(&n), "{out}");
+    assert!(out.contains("weft/qemu"), "{out}");
+}
