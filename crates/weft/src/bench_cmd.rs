@@ -228,22 +228,28 @@ pub fn engines(a: &BenchArgs) -> Result<Vec<crate::engine::Engine>, String> {
     })
 }
 
+/// The kernels (default: `all`) and lane counts (default 8 and 32) a run asks for.
+pub fn selection(a: &BenchArgs, all: &[&str]) -> (Vec<String>, Vec<usize>) {
+    let kernels = if a.kernel.is_empty() {
+        all.iter().map(|s| s.to_string()).collect()
+    } else {
+        a.kernel.clone()
+    };
+    let lanes = if a.lanes.is_empty() {
+        vec![8, 32]
+    } else {
+        a.lanes.clone()
+    };
+    (kernels, lanes)
+}
+
 /// Run the benchmarks; returns the exit status.
 pub fn bench(a: &BenchArgs) -> Result<i32, String> {
     if a.vs_qemu {
         return crate::bench_qemu::vs_qemu(a);
     }
     let engines = engines(a)?;
-    let kernels: Vec<String> = if a.kernel.is_empty() {
-        KERNELS.iter().map(|s| s.to_string()).collect()
-    } else {
-        a.kernel.clone()
-    };
-    let lane_counts = if a.lanes.is_empty() {
-        vec![8, 32]
-    } else {
-        a.lanes.clone()
-    };
+    let (kernels, lane_counts) = selection(a, &KERNELS);
     println!(
         "{:<8} {:<6} {:>5} {:>6} {:>12} {:>10} {:>16} {:>14} {:>12}",
         "kernel",

@@ -165,16 +165,7 @@ pub fn vs_qemu(a: &BenchArgs) -> Result<i32, String> {
     need("clang")?;
     need("ld.lld")?;
     let engines = engines(a)?;
-    let kernels: Vec<String> = if a.kernel.is_empty() {
-        KERNELS.iter().map(|s| s.to_string()).collect()
-    } else {
-        a.kernel.clone()
-    };
-    let lane_counts = if a.lanes.is_empty() {
-        vec![8, 32]
-    } else {
-        a.lanes.clone()
-    };
+    let (kernels, lane_counts) = crate::bench_cmd::selection(a, &KERNELS);
     let iter = if a.iterations == 200_000 {
         ITERATIONS
     } else {
