@@ -9,7 +9,7 @@
 #   3. its units alone, out of context: one lane's ALU (weft_alu), one lane's divider
 #      (weft_div), and every other module of rtl/ that the core instantiates.
 # Usage: rtl/synth.sh [WARPS LANES DEPTH [MHZ]]   (defaults 4 8 8 50)
-# Set UNITS=0 to skip step 3, BOARD=0 to skip step 1. Logs: target/synth/<shape>/.
+# Set BOARD=0, CORE_ALONE=0 or UNITS=0 to skip step 1, 2 or 3. Logs: target/synth/<shape>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-4} L=${2:-8} D=${3:-8} MHZ=${4:-50}
@@ -39,7 +39,7 @@ fmax() {
 # synth NAME TOP "SOURCES" [chparam...]: out-of-context yosys + nextpnr; one table row
 synth() {
     local name=$1 top=$2 srcs=$3 params=${4:-}
-    local d=$out/$name
+    local d=$out/$top
     mkdir -p "$d"
     local t0=$SECONDS
     "$YOSYS" -q -l "$d/yosys.log" -p "read_verilog -sv $srcs; ${params:+chparam $params $top;} \
@@ -73,7 +73,7 @@ if [ "${BOARD:-1}" = 1 ]; then
         echo "  timing FAILS at $MHZ MHz: build again with a lower clock (4th argument)"
     fi
 fi
-synth core weft_core "$CORE" "-set WARPS $W -set LANES $L -set DEPTH $D"
+[ "${CORE_ALONE:-1}" = 1 ] && synth core weft_core "$CORE" "-set WARPS $W -set LANES $L -set DEPTH $D"
 if [ "${UNITS:-1}" = 1 ]; then
     synth "lane ALU (weft_alu)" weft_alu "rtl/weft_alu.sv"
     synth "lane divider (weft_div)" weft_div "rtl/weft_div.sv"
