@@ -50,6 +50,12 @@ impl Shape {
         lanes: 8,
         depth: 8,
     };
+    /// The other shape the tests check: 2 warps × 4 lanes, 4 stack entries.
+    pub const SMALL: Shape = Shape {
+        warps: 2,
+        lanes: 4,
+        depth: 4,
+    };
 }
 
 /// Something that stops a lockstep run before it compares anything.

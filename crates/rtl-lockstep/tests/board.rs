@@ -147,11 +147,7 @@ fn isa_tests_report_their_htif_exit_over_the_serial_line() {
 
 #[test]
 fn faults_halts_and_missing_instructions_are_reported_by_the_board() {
-    let shape = Shape {
-        warps: 2,
-        lanes: 4,
-        depth: 4,
-    };
+    let shape = Shape::SMALL;
     let bin = board(shape);
     let root = repo_root();
     // DIVERGE_EMPTY (code 9) at the `diverge` of the program

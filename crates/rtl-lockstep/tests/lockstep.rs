@@ -72,11 +72,7 @@ fn divergence_4x8() {
 
 #[test]
 fn other_shape_2x4() {
-    let s = Shape {
-        warps: 2,
-        lanes: 4,
-        depth: 4,
-    };
+    let s = Shape::SMALL;
     check(
         &[
             "tests/isa/rv32um.s",
@@ -100,14 +96,7 @@ fn other_shape_2x4() {
 fn atomics_shared_words() {
     let p = "crates/rtl-lockstep/tests/programs/atomics.s";
     check(&[p], Shape::DEFAULT);
-    check(
-        &[p],
-        Shape {
-            warps: 2,
-            lanes: 4,
-            depth: 4,
-        },
-    );
+    check(&[p], Shape::SMALL);
 }
 
 /// Barriers (the `barrier` CSR) and the core's banked shared memory: words, bytes and
@@ -137,14 +126,7 @@ fn barriers_and_shared_memory_2x4() {
         .copied()
         .filter(|p| !p.ends_with("kernels/barrier.s"))
         .collect();
-    check(
-        &two_warp,
-        Shape {
-            warps: 2,
-            lanes: 4,
-            depth: 4,
-        },
-    );
+    check(&two_warp, Shape::SMALL);
 }
 
 /// The watchdog (SOFT: the expired bit, a trap to mtvec with mie bit 16; HARD: the
@@ -167,14 +149,7 @@ fn watchdog_and_breakpoints_4x8() {
 
 #[test]
 fn watchdog_and_breakpoints_2x4() {
-    check(
-        WATCH,
-        Shape {
-            warps: 2,
-            lanes: 4,
-            depth: 4,
-        },
-    );
+    check(WATCH, Shape::SMALL);
 }
 
 /// The display counters: `scanline` and `display_frames` across the first vblank (about
@@ -183,14 +158,7 @@ fn watchdog_and_breakpoints_2x4() {
 fn display_counters() {
     let p = "crates/rtl-lockstep/tests/programs/display.s";
     check(&[p], Shape::DEFAULT);
-    check(
-        &[p],
-        Shape {
-            warps: 2,
-            lanes: 4,
-            depth: 4,
-        },
-    );
+    check(&[p], Shape::SMALL);
 }
 
 /// Traps to mtvec: ecall, ebreak, illegal instructions (CSR number, read-only write, xwarp,
@@ -200,14 +168,7 @@ fn display_counters() {
 fn traps() {
     let p = "crates/rtl-lockstep/tests/programs/traps.s";
     check(&[p], Shape::DEFAULT);
-    check(
-        &[p],
-        Shape {
-            warps: 2,
-            lanes: 4,
-            depth: 4,
-        },
-    );
+    check(&[p], Shape::SMALL);
 }
 
 /// `WEFT_PLANTED_BUG` makes the waiting group of a new divergence entry lose its lowest lane:

@@ -80,11 +80,7 @@ fn random_kernels_4x8() {
 
 #[test]
 fn random_kernels_2x4() {
-    let agree = run(Shape {
-        warps: 2,
-        lanes: 4,
-        depth: 4,
-    });
+    let agree = run(Shape::SMALL);
     assert!(agree >= MIN_AGREE, "only {agree} kernels compared in full");
 }
 
