@@ -16,7 +16,11 @@
 #include <ucontext.h>
 #include "weft.h"
 
+/* Stack per thread: 256 KiB on the host; the RISC-V scalar build (weft cc --qemu) passes the
+ * device's 8 KiB, since its C library zeroes what malloc hands out. */
+#ifndef STACK_BYTES
 #define STACK_BYTES (256u << 10)
+#endif
 #define SHARED_BYTES (16u << 10)
 
 struct hthread {
@@ -32,7 +36,10 @@ static struct hthread *running;
 static ucontext_t sched;
 static weft_kernel_fn cur_kernel;
 static void *cur_args;
-static char *host_shared;
+static char *host_shared;  /* the block's shared memory, allocated once */
+static uint32_t shared_high; /* bytes of host_shared handed out since it was last zeroed */
+static struct hthread *pool; /* the threads' stacks, kept from launch to launch */
+static uint32_t pool_size;
 
 weft_thread *weft_self(void) { return current; }
 
@@ -124,15 +131,25 @@ static int launch(dim3 grid, dim3 block, uint32_t shared_bytes, weft_kernel_fn k
                               "65535 threads");
     cur_kernel = kernel;
     cur_args = args;
-    struct hthread *t = calloc(bt, sizeof *t);
-    char *shared = aligned_alloc(16, SHARED_BYTES);
-    if (!t || !shared) abort();
-    for (uint32_t i = 0; i < bt; i++) {
-        t[i].stack = malloc(STACK_BYTES);
-        if (!t[i].stack) abort();
+    if (bt > pool_size) {
+        pool = realloc(pool, bt * sizeof *pool);
+        if (!pool) abort();
+        for (uint32_t i = pool_size; i < bt; i++) {
+            pool[i].stack = malloc(STACK_BYTES);
+            if (!pool[i].stack) abort();
+        }
+        pool_size = (uint32_t)bt;
+    }
+    struct hthread *t = pool;
+    if (!host_shared) {
+        host_shared = aligned_alloc(16, SHARED_BYTES);
+        if (!host_shared) abort();
+        memset(host_shared, 0, SHARED_BYTES);
     }
     for (uint32_t b = 0; b < blocks; b++) {
-        memset(shared, 0, SHARED_BYTES);
+        /* Every block finds its shared memory zeroed: clear what the last one was given. */
+        memset(host_shared, 0, shared_high);
+        shared_high = 0;
         for (uint32_t i = 0; i < bt; i++) {
             weft_thread *r = &t[i].rec;
             r->thread_idx = unflatten(i, block);
@@ -151,7 +168,6 @@ static int launch(dim3 grid, dim3 block, uint32_t shared_bytes, weft_kernel_fn k
             t[i].ctx.uc_link = &sched;
             makecontext(&t[i].ctx, trampoline, 0);
         }
-        host_shared = shared;
         for (;;) {
             int live = 0;
             for (uint32_t i = 0; i < bt; i++) {
@@ -165,9 +181,6 @@ static int launch(dim3 grid, dim3 block, uint32_t shared_bytes, weft_kernel_fn k
             if (!live) break;
         }
     }
-    for (uint32_t i = 0; i < bt; i++) free(t[i].stack);
-    free(t);
-    free(shared);
     flush();
     return 0;
 }
@@ -197,6 +210,7 @@ void *weft_shared_alloc(uint32_t bytes) {
         fail(WEFT_ERR_SHARED, "weft_shared_alloc: out of shared memory for this block");
     void *p = host_shared + t->shared_top;
     t->shared_top += n;
+    if (t->shared_top > shared_high) shared_high = t->shared_top;
     return p;
 }
 

@@ -3,9 +3,11 @@
 //! links them with the device runtime in `device/` (crt0, linker script, libweft, the small C
 //! library) and libgcc, and then either stores the reconvergence table in the ELF
 //! ([`Reconv::Table`]) or also puts a `converge` at each branch's immediate post-dominator
-//! ([`Reconv::Converge`], see [`converge`]). With [`Options::host`] it builds the same source
+//! ([`Reconv::Converge`], see [`converge`]). With [`Target::Host`] it builds the same source
 //! for the host computer instead, against the runtime's host emulation, so the outputs of the
-//! two can be compared.
+//! two can be compared; with [`Target::Qemu`] it builds that sequential runtime for RISC-V
+//! Linux user mode, so that `qemu-riscv32` runs the kernel as one scalar thread (the reference
+//! of `weft bench --vs-qemu`).
 //!
 //! The runtime's sources are compiled into this crate and written to a temporary directory for
 //! each build, so an installed `weft` needs nothing but the compilers.
@@ -27,6 +29,23 @@ pub enum Reconv {
     Converge,
 }
 
+/// What a build is for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// weft (the device runtime).
+    #[default]
+    Device,
+    /// This computer, 32-bit, against the runtime's host emulation (`device/host/host.c`).
+    Host,
+    /// RISC-V Linux user mode (`qemu-riscv32`): the host emulation on one scalar RISC-V
+    /// thread, with picolibc and `device/scalar/` (system calls, a context switch).
+    Qemu,
+    /// The [`Target::Qemu`] program with its two system calls (write, exit) turned into stores
+    /// to weft's console and exit registers, to run on weft with one lane: weft counts the
+    /// instructions the scalar program executes, which QEMU does not.
+    QemuOnWeft,
+}
+
 /// What to build.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -46,8 +65,8 @@ pub struct Options {
     pub reconv: Reconv,
     /// Bytes of stack per lane (a multiple of 64, at least 1024).
     pub stack_size: u32,
-    /// Build for the host computer (32-bit, the runtime's host emulation) instead of weft.
-    pub host: bool,
+    /// What the build is for: weft, or (to compare with) this computer or QEMU.
+    pub target: Target,
     /// Check the stack pointer on entry to every function of the sources (clang's
     /// `-finstrument-functions-after-inlining`, answered by the runtime), so that a lane that
     /// overruns its stack is reported at once. The runtime also checks each lane's canary at
@@ -66,7 +85,7 @@ impl Default for Options {
             defines: Vec::new(),
             reconv: Reconv::Table,
             stack_size: DEFAULT_STACK_SIZE,
-            host: false,
+            target: Target::Device,
             stack_check: true,
         }
     }
@@ -156,6 +175,22 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ),
     ("lib/string.c", include_str!("../../../device/lib/string.c")),
     ("host/host.c", include_str!("../../../device/host/host.c")),
+    (
+        "scalar/ucontext.h",
+        include_str!("../../../device/scalar/ucontext.h"),
+    ),
+    (
+        "scalar/ucontext.S",
+        include_str!("../../../device/scalar/ucontext.S"),
+    ),
+    (
+        "scalar/start.S",
+        include_str!("../../../device/scalar/start.S"),
+    ),
+    (
+        "scalar/linux.c",
+        include_str!("../../../device/scalar/linux.c"),
+    ),
 ];
 
 /// The runtime's C sources linked into every device build.
@@ -257,10 +292,12 @@ fn check_options(o: &Options) -> Result<(), CcError> {
                 i.display()
             )));
         }
-        if lang_of(i) == Some(Lang::Object) && (o.reconv == Reconv::Converge || o.host) {
+        if lang_of(i) == Some(Lang::Object)
+            && (o.reconv == Reconv::Converge || o.target != Target::Device)
+        {
             return Err(CcError::Usage(format!(
                 "{}: an object or library can only be linked for the device with the \
-                 reconvergence table (not with --reconv converge or --host)",
+                 reconvergence table (not with --reconv converge, --host or --qemu)",
                 i.display()
             )));
         }
@@ -297,8 +334,10 @@ pub fn build(o: &Options) -> Result<(), CcError> {
         .map_err(io(Path::new("temporary directory")))?;
     let rt = tmp.path().join("rt");
     write_runtime(&rt)?;
-    if o.host {
-        return build_host(o, &rt);
+    match o.target {
+        Target::Device => {}
+        Target::Host => return build_host(o, &rt),
+        Target::Qemu | Target::QemuOnWeft => return build_scalar(o, &rt),
     }
     let libgcc = find_toolchain()?;
     let b = DeviceBuild {
@@ -538,4 +577,80 @@ fn build_host(o: &Options, rt: &Path) -> Result<(), CcError> {
         }
         e => e,
     })
+}
+
+/// picolibc for rv32imf/ilp32f (Debian's picolibc-riscv64-unknown-elf): its headers and libc.a.
+const PICOLIBC: &str = "/usr/lib/picolibc/riscv64-unknown-elf";
+
+/// [`Target::Qemu`] and [`Target::QemuOnWeft`]: the host emulation built for one RISC-V
+/// thread with clang, picolibc and libgcc, linked at weft's DRAM base (QEMU maps it there too,
+/// so both programs have the same addresses).
+fn build_scalar(o: &Options, rt: &Path) -> Result<(), CcError> {
+    let libgcc = find_toolchain()?;
+    let libc = Path::new(PICOLIBC).join("lib/rv32imf/ilp32f/libc.a");
+    if !libc.is_file() {
+        return Err(CcError::MissingTool {
+            tool: "picolibc (its rv32imf/ilp32f libc.a)",
+            package: "picolibc-riscv64-unknown-elf",
+        });
+    }
+    if o.inputs.iter().any(|p| lang_of(p) == Some(Lang::Cxx)) {
+        return Err(CcError::Usage(
+            "weft cc --qemu builds C and assembly only (picolibc has no C++ library)".into(),
+        ));
+    }
+    let resource = Command::new("clang")
+        .arg("-print-resource-dir")
+        .output()
+        .map_err(io(Path::new("clang")))?;
+    let resource = PathBuf::from(String::from_utf8_lossy(&resource.stdout).trim());
+    let mut c = Command::new("clang");
+    c.args([
+        "--target=riscv32-unknown-elf",
+        "-march=rv32imaf",
+        "-mabi=ilp32f",
+        "-nostdlib",
+        "-nostdinc",
+        "-static",
+        "-fuse-ld=lld",
+        "-Wno-atomic-alignment",
+        "-Wl,--no-relax",
+        "-Wl,-e,_start",
+        "-Wl,--image-base=0x80000000",
+        "-DWEFT_HOST",
+    ])
+    .arg(&o.opt)
+    .arg("-isystem")
+    .arg(Path::new(PICOLIBC).join("include"))
+    .arg("-isystem")
+    .arg(resource.join("include"))
+    .arg("-I")
+    .arg(rt.join("scalar"))
+    .arg("-I")
+    .arg(rt.join("include"));
+    // The device's stack per lane (picolibc's malloc zeroes what it hands out).
+    c.arg(format!("-DSTACK_BYTES={}u", o.stack_size));
+    if o.target == Target::QemuOnWeft {
+        c.arg("-DWEFT_COUNT");
+    }
+    if o.debug {
+        c.arg("-g");
+    }
+    for i in &o.includes {
+        c.arg("-I").arg(i);
+    }
+    for d in &o.defines {
+        c.arg(format!("-D{d}"));
+    }
+    c.args(&o.inputs);
+    for f in [
+        "scalar/start.S",
+        "scalar/ucontext.S",
+        "scalar/linux.c",
+        "host/host.c",
+    ] {
+        c.arg(rt.join(f));
+    }
+    c.arg(&libc).arg(&libgcc).arg("-o").arg(&o.output);
+    run(&mut c)
 }

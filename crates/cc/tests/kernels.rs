@@ -48,6 +48,40 @@ fn library_kernels_match_the_host() {
     }
 }
 
+/// The runtime's sequential emulation built for RISC-V Linux user mode (`weft cc --qemu`, the
+/// scalar reference of `weft bench --vs-qemu`) prints, under qemu-riscv32, what the host build
+/// prints for every kernel of the library; and the same program built to run on one weft lane
+/// prints it there too (so weft's count of its instructions is a count of that program).
+#[test]
+fn library_kernels_run_as_one_scalar_thread_on_qemu() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut names: Vec<_> = std::fs::read_dir(root().join("examples/kernels"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 12, "{names:?}");
+    for src in &names {
+        let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+        let (want, code) = host_output(src, dir.path());
+        assert_eq!(code, 0, "{name} fails on the host:\n{want}");
+        let (got, code) = qemu_output(src, dir.path());
+        assert_eq!(
+            (got.as_str(), code),
+            (want.as_str(), 0),
+            "{name} on qemu-riscv32"
+        );
+        let elf = build_qemu_on_weft(src, dir.path());
+        let (got, code) = run(&elf, 1, 1, 1, mode_of(Reconv::Table));
+        assert_eq!(
+            (got.as_str(), code),
+            (want.as_str(), 0),
+            "{name}: the qemu program on weft"
+        );
+    }
+}
+
 /// Recursion, function pointers, a per-lane switch, early returns, every loop layout and a
 /// tail call, with printf from each thread: -O0, -O2 and -Os, 1, 8 and 32 lanes, both mechanisms.
 #[test]

@@ -11,7 +11,8 @@ use weft_simt::{Config, Machine, RunEnd};
 /// Flags of `weft bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Kernels to run (alu, mem, diverge, fpu, sgemm); default all.
+    /// Kernels to run (alu, mem, diverge, fpu, sgemm; with --vs-qemu also the C kernels of
+    /// examples/kernels, named NAME.c); default all.
     #[arg(long, value_delimiter = ',')]
     pub kernel: Vec<String>,
     /// Lane counts to run; default 8 and 32.

@@ -1,9 +1,9 @@
-//! `weft cc`: build C, C++ and assembly kernels for weft (or, with --host, for this computer)
-//! through the weft-cc crate; and the compile step of `weft run KERNEL.c`.
+//! `weft cc`: build C, C++ and assembly kernels for weft (or, with --host, for this computer,
+//! with --qemu for qemu-riscv32) through the weft-cc crate; and the compile step of `weft run KERNEL.c`.
 
 use clap::Args;
 use std::path::{Path, PathBuf};
-use weft_cc::{CcError, Options, Reconv};
+use weft_cc::{CcError, Options, Reconv, Target};
 
 /// Flags of `weft cc`.
 #[derive(Args, Debug)]
@@ -34,8 +34,12 @@ pub struct CcArgs {
     #[arg(long, value_name = "BYTES", default_value_t = weft_cc::DEFAULT_STACK_SIZE)]
     pub stack_size: u32,
     /// Build for this computer (32-bit, the runtime's host emulation) to compare outputs.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "qemu")]
     pub host: bool,
+    /// Build the runtime's host emulation for RISC-V Linux user mode instead: `qemu-riscv32
+    /// OUT` runs the kernel as one scalar thread (needs picolibc-riscv64-unknown-elf).
+    #[arg(long)]
+    pub qemu: bool,
     /// Leave out the stack-pointer check on function entry (faster; an overflow is then only
     /// found by the stack canaries at the end of a launch).
     #[arg(long)]
@@ -74,7 +78,13 @@ pub fn cc(a: &CcArgs) -> Result<i32, String> {
         defines: a.defines.clone(),
         reconv: a.reconv,
         stack_size: a.stack_size,
-        host: a.host,
+        target: if a.host {
+            Target::Host
+        } else if a.qemu {
+            Target::Qemu
+        } else {
+            Target::Device
+        },
         stack_check: !a.no_stack_check,
     };
     match weft_cc::build(&o) {

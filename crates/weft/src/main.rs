@@ -2,6 +2,7 @@
 //! message on stderr and a non-zero exit status; the tool never panics on bad input.
 
 mod asm_cmd;
+mod bench_c;
 mod bench_cmd;
 mod bench_qemu;
 mod board_cmd;

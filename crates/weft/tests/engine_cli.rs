@@ -107,3 +107,32 @@ fn bench_vs_qemu_runs_the_scalar_reference() {
     assert!((108_000..108_100).contains(&n), "{out}");
     assert!(out.contains("weft/qemu"), "{out}");
 }
+
+/// A C kernel of the library in the QEMU comparison: weft runs its device build (which must
+/// print its own PASS), QEMU the sequential runtime's build for one scalar thread.
+#[test]
+fn bench_vs_qemu_runs_a_c_kernel() {
+    let (st, out, err) = weft(&[
+        "bench",
+        "--vs-qemu",
+        "--kernel",
+        "saxpy.c",
+        "--lanes",
+        "4",
+        "--engine",
+        "interp",
+        "--repeat",
+        "1",
+    ]);
+    assert_eq!(st, 0, "{err}");
+    let col = |engine: &str| -> u64 {
+        let l = out
+            .lines()
+            .find(|l| l.starts_with("saxpy.c") && l.split_whitespace().nth(2) == Some(engine))
+            .unwrap_or_else(|| panic!("no {engine} row:\n{out}"));
+        l.split_whitespace().nth(3).unwrap().parse().unwrap()
+    };
+    // saxpy's 777 threads do at least a handful of instructions each on both sides.
+    assert!(col("interp") > 777 * 5, "{out}");
+    assert!(col("qemu") > 777 * 5, "{out}");
+}

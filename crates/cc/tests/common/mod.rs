@@ -46,7 +46,7 @@ pub fn host_output(src: &Path, dir: &Path) -> (String, i32) {
     let o = Options {
         inputs: vec![src.to_path_buf()],
         output: exe.clone(),
-        host: true,
+        target: weft_cc::Target::Host,
         ..Options::default()
     };
     weft_cc::build(&o).unwrap_or_else(|e| panic!("weft cc --host {}: {e}", src.display()));
@@ -89,4 +89,44 @@ pub fn mode_of(r: Reconv) -> ReconvMode {
         Reconv::Table => ReconvMode::Table,
         Reconv::Converge => ReconvMode::Converge,
     }
+}
+
+/// Build `src` for RISC-V Linux user mode (`weft cc --qemu`), run it on qemu-riscv32, and
+/// return its stdout and exit code.
+pub fn qemu_output(src: &Path, dir: &Path) -> (String, i32) {
+    let exe = dir.join(format!(
+        "{}.qemu",
+        src.file_stem().unwrap().to_string_lossy()
+    ));
+    let o = Options {
+        inputs: vec![src.to_path_buf()],
+        output: exe.clone(),
+        target: weft_cc::Target::Qemu,
+        ..Options::default()
+    };
+    weft_cc::build(&o).unwrap_or_else(|e| panic!("weft cc --qemu {}: {e}", src.display()));
+    let out = Command::new("qemu-riscv32")
+        .arg(&exe)
+        .output()
+        .unwrap_or_else(|e| panic!("qemu-riscv32 (apt-get install qemu-user): {e}"));
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Build `src` as [`qemu_output`] does but for one weft lane (`Target::QemuOnWeft`); the ELF.
+pub fn build_qemu_on_weft(src: &Path, dir: &Path) -> Vec<u8> {
+    let out = dir.join(format!(
+        "{}.qemu-on-weft.elf",
+        src.file_stem().unwrap().to_string_lossy()
+    ));
+    let o = Options {
+        inputs: vec![src.to_path_buf()],
+        output: out.clone(),
+        target: weft_cc::Target::QemuOnWeft,
+        ..Options::default()
+    };
+    weft_cc::build(&o).unwrap_or_else(|e| panic!("weft cc (qemu on weft) {}: {e}", src.display()));
+    std::fs::read(out).unwrap()
 }
