@@ -533,6 +533,19 @@ fn embed_table(elf: &[u8], out: &Path) -> Result<Vec<u8>, CcError> {
         .map_err(|e| CcError::Analysis(format!("{name}: {e}")))
 }
 
+/// The user's `-g`, `-I` and `-D` for a host or QEMU build.
+fn user_flags(c: &mut Command, o: &Options) {
+    if o.debug {
+        c.arg("-g");
+    }
+    for i in &o.includes {
+        c.arg("-I").arg(i);
+    }
+    for d in &o.defines {
+        c.arg(format!("-D{d}"));
+    }
+}
+
 /// `--host`: the same sources for the host (32-bit, so `long` and pointers match the device)
 /// against the runtime's host emulation.
 fn build_host(o: &Options, rt: &Path) -> Result<(), CcError> {
@@ -549,15 +562,7 @@ fn build_host(o: &Options, rt: &Path) -> Result<(), CcError> {
         .arg(&o.opt)
         .arg("-I")
         .arg(rt.join("include"));
-    if o.debug {
-        c.arg("-g");
-    }
-    for i in &o.includes {
-        c.arg("-I").arg(i);
-    }
-    for d in &o.defines {
-        c.arg(format!("-D{d}"));
-    }
+    user_flags(&mut c, o);
     c.args(&o.inputs)
         .args(["-x", "c"])
         .arg(rt.join("host/host.c"))
@@ -633,15 +638,7 @@ fn build_scalar(o: &Options, rt: &Path) -> Result<(), CcError> {
     if o.target == Target::QemuOnWeft {
         c.arg("-DWEFT_COUNT");
     }
-    if o.debug {
-        c.arg("-g");
-    }
-    for i in &o.includes {
-        c.arg("-I").arg(i);
-    }
-    for d in &o.defines {
-        c.arg(format!("-D{d}"));
-    }
+    user_flags(&mut c, o);
     c.args(&o.inputs);
     for f in [
         "scalar/start.S",

@@ -11,16 +11,7 @@ use weft_cc::Reconv;
 #[test]
 fn library_kernels_match_the_host() {
     let dir = tempfile::tempdir().unwrap();
-    let mut names: Vec<_> = std::fs::read_dir(root().join("examples/kernels"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    names.sort();
-    assert!(
-        names.len() >= 12,
-        "the kernel library is missing kernels: {names:?}"
-    );
+    let names = library_kernels();
     for src in &names {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
         let (want, code) = host_output(src, dir.path());
@@ -55,13 +46,7 @@ fn library_kernels_match_the_host() {
 #[test]
 fn library_kernels_run_as_one_scalar_thread_on_qemu() {
     let dir = tempfile::tempdir().unwrap();
-    let mut names: Vec<_> = std::fs::read_dir(root().join("examples/kernels"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    names.sort();
-    assert!(names.len() >= 12, "{names:?}");
+    let names = library_kernels();
     for src in &names {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
         let (want, code) = host_output(src, dir.path());

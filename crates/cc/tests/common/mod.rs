@@ -37,24 +37,74 @@ pub fn build_device(src: &Path, opt: &str, reconv: Reconv, dir: &Path) -> Vec<u8
     std::fs::read(out).unwrap()
 }
 
-/// Build `src` for the host (`weft cc --host`), run it, and return its stdout and exit code.
-pub fn host_output(src: &Path, dir: &Path) -> (String, i32) {
-    let exe = dir.join(format!(
-        "{}.host",
+/// Build `src` for `target` (a host executable or a QEMU program) into `dir`; its path.
+fn build_for(src: &Path, dir: &Path, target: weft_cc::Target, ext: &str) -> PathBuf {
+    let out = dir.join(format!(
+        "{}.{ext}",
         src.file_stem().unwrap().to_string_lossy()
     ));
     let o = Options {
         inputs: vec![src.to_path_buf()],
-        output: exe.clone(),
-        target: weft_cc::Target::Host,
+        output: out.clone(),
+        target,
         ..Options::default()
     };
-    weft_cc::build(&o).unwrap_or_else(|e| panic!("weft cc --host {}: {e}", src.display()));
-    let out = Command::new(&exe).output().unwrap();
+    weft_cc::build(&o).unwrap_or_else(|e| panic!("weft cc ({target:?}) {}: {e}", src.display()));
+    out
+}
+
+/// Run a program; its stdout and exit code.
+fn output(cmd: &mut Command) -> (String, i32) {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd:?} (qemu-riscv32: apt-get install qemu-user): {e}"));
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         out.status.code().unwrap_or(-1),
     )
+}
+
+/// Build `src` for the host (`weft cc --host`), run it, and return its stdout and exit code.
+pub fn host_output(src: &Path, dir: &Path) -> (String, i32) {
+    output(&mut Command::new(build_for(
+        src,
+        dir,
+        weft_cc::Target::Host,
+        "host",
+    )))
+}
+
+/// Build `src` for RISC-V Linux user mode (`weft cc --qemu`), run it on qemu-riscv32, and
+/// return its stdout and exit code.
+pub fn qemu_output(src: &Path, dir: &Path) -> (String, i32) {
+    let exe = build_for(src, dir, weft_cc::Target::Qemu, "qemu");
+    output(Command::new("qemu-riscv32").arg(exe))
+}
+
+/// Build `src` as [`qemu_output`] does but for one weft lane (`Target::QemuOnWeft`); the ELF.
+pub fn build_qemu_on_weft(src: &Path, dir: &Path) -> Vec<u8> {
+    std::fs::read(build_for(
+        src,
+        dir,
+        weft_cc::Target::QemuOnWeft,
+        "qemu-on-weft.elf",
+    ))
+    .unwrap()
+}
+
+/// The kernels of the library (examples/kernels/*.c), sorted; at least twelve.
+pub fn library_kernels() -> Vec<PathBuf> {
+    let mut names: Vec<_> = std::fs::read_dir(root().join("examples/kernels"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    names.sort();
+    assert!(
+        names.len() >= 12,
+        "the kernel library is missing kernels: {names:?}"
+    );
+    names
 }
 
 /// Run an ELF on weft; its console output and exit status.
@@ -89,44 +139,4 @@ pub fn mode_of(r: Reconv) -> ReconvMode {
         Reconv::Table => ReconvMode::Table,
         Reconv::Converge => ReconvMode::Converge,
     }
-}
-
-/// Build `src` for RISC-V Linux user mode (`weft cc --qemu`), run it on qemu-riscv32, and
-/// return its stdout and exit code.
-pub fn qemu_output(src: &Path, dir: &Path) -> (String, i32) {
-    let exe = dir.join(format!(
-        "{}.qemu",
-        src.file_stem().unwrap().to_string_lossy()
-    ));
-    let o = Options {
-        inputs: vec![src.to_path_buf()],
-        output: exe.clone(),
-        target: weft_cc::Target::Qemu,
-        ..Options::default()
-    };
-    weft_cc::build(&o).unwrap_or_else(|e| panic!("weft cc --qemu {}: {e}", src.display()));
-    let out = Command::new("qemu-riscv32")
-        .arg(&exe)
-        .output()
-        .unwrap_or_else(|e| panic!("qemu-riscv32 (apt-get install qemu-user): {e}"));
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
-/// Build `src` as [`qemu_output`] does but for one weft lane (`Target::QemuOnWeft`); the ELF.
-pub fn build_qemu_on_weft(src: &Path, dir: &Path) -> Vec<u8> {
-    let out = dir.join(format!(
-        "{}.qemu-on-weft.elf",
-        src.file_stem().unwrap().to_string_lossy()
-    ));
-    let o = Options {
-        inputs: vec![src.to_path_buf()],
-        output: out.clone(),
-        target: weft_cc::Target::QemuOnWeft,
-        ..Options::default()
-    };
-    weft_cc::build(&o).unwrap_or_else(|e| panic!("weft cc (qemu on weft) {}: {e}", src.display()));
-    std::fs::read(out).unwrap()
 }
