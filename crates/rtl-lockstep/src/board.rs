@@ -3,7 +3,9 @@
 //! how the run ended, a Verilator simulation of the whole board design (`tb_board.cpp`, a
 //! virtual serial port), and a real serial port (`weft board load --port`).
 
-use crate::{repo_root, shape_params, verilate, Error, Shape, Verilate};
+use crate::{
+    reconv_table, repo_root, shape_params, verilate, Error, ReconvMode, Shape, Verilate, RT_WORDS,
+};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -65,7 +67,9 @@ impl std::fmt::Display for BoardEnd {
 }
 
 /// The loader's commands that put `prog` into the board's memory and start it: one 'W' per
-/// segment (with its zero fill), then 'G' with the entry and the HTIF `tohost` address.
+/// segment (with its zero fill), 'T' with the program's reconvergence table (table mode, the
+/// model's default; a table wider than the core's `RT_WORDS` is refused here), then 'G' with
+/// the entry and the HTIF `tohost` address.
 pub fn frames(prog: &Program, dram_bytes: u32) -> Result<Vec<u8>, Error> {
     let mut out = vec![b'R'];
     for s in &prog.segments {
@@ -84,6 +88,13 @@ pub fn frames(prog: &Program, dram_bytes: u32) -> Result<Vec<u8>, Error> {
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(&s.data);
         out.resize(out.len() + (len as usize - s.data.len()), 0);
+    }
+    let (base, table) = reconv_table(prog, ReconvMode::Table, RT_WORDS)?;
+    out.push(b'T');
+    out.extend_from_slice(&base.to_le_bytes());
+    out.extend_from_slice(&(table.len() as u32).to_le_bytes());
+    for w in table {
+        out.extend_from_slice(&w.to_le_bytes());
     }
     out.push(b'G');
     out.extend_from_slice(&prog.entry.to_le_bytes());

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use weft_rtl_lockstep::board::{build_sim, frames, run_sim, BoardEnd, Decoder, DRAM_BYTES};
-use weft_rtl_lockstep::{load, model_config, repo_root, Shape};
+use weft_rtl_lockstep::{load, model_config, repo_root, ReconvMode, Shape};
 use weft_simt::{Machine, RunEnd};
 
 const MAX_CYCLES: u64 = 20_000_000;
@@ -18,7 +18,7 @@ fn board(shape: Shape) -> PathBuf {
 /// The functional model's console and end for `path` at `shape`.
 fn model(path: &Path, shape: Shape) -> (Vec<u8>, BoardEnd) {
     let prog = load(path).unwrap();
-    let mut m = Machine::new(model_config(shape, MAX_CYCLES), &prog).unwrap();
+    let mut m = Machine::new(model_config(shape, ReconvMode::Table, MAX_CYCLES), &prog).unwrap();
     let end = match m.run() {
         RunEnd::Exit(c) => BoardEnd::Exit(c),
         RunEnd::AllHalted => BoardEnd::Halt,

@@ -4,18 +4,26 @@
 //! failure with a message, never a skip.
 
 use std::path::PathBuf;
-use weft_rtl_lockstep::{lockstep, repo_root, sources, Shape};
+use weft_rtl_lockstep::{lockstep, repo_root, sources, ReconvMode, Shape, MODES};
 
 fn prog(p: &str) -> PathBuf {
     repo_root().join(p)
 }
 
+/// Every program in both reconvergence modes (table, the model's default, and converge).
 fn check(programs: &[&str], shape: Shape) {
     let mut failures = Vec::new();
     for p in programs {
-        match lockstep(&prog(p), shape, false) {
-            Ok(a) => eprintln!("{p}: {} warp-instructions agree, end `{}`", a.steps, a.end),
-            Err(e) => failures.push(e),
+        for mode in MODES {
+            match lockstep(&prog(p), shape, mode, false) {
+                Ok(a) => eprintln!(
+                    "{p} ({}): {} warp-instructions agree, end `{}`",
+                    mode.name(),
+                    a.steps,
+                    a.end
+                ),
+                Err(e) => failures.push(e),
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -58,6 +66,10 @@ const DIVERGENCE: &[&str] = &[
     "tests/asm/functions.s",
     "tests/repro/bug2_backward_exit_checked.s",
     "tests/repro/bug2b_exit_fallthrough_checked.s",
+    "examples/divergence/jump_table.s",
+    "examples/divergence/two_exits.s",
+    "examples/divergence/tail_call.s",
+    "tests/kernels/early_exit.s",
 ];
 
 #[test]
@@ -175,8 +187,13 @@ fn traps() {
 /// the lockstep must stop where that group starts with a smaller mask, showing both lines.
 #[test]
 fn planted_bug_is_caught() {
-    let err = lockstep(&prog("examples/divergence/if_else.s"), Shape::DEFAULT, true)
-        .expect_err("the planted divergence bug must make the RTL differ");
+    let err = lockstep(
+        &prog("examples/divergence/if_else.s"),
+        Shape::DEFAULT,
+        ReconvMode::Table,
+        true,
+    )
+    .expect_err("the planted divergence bug must make the RTL differ");
     assert!(err.contains("first difference"), "{err}");
     assert!(err.contains("model:") && err.contains("rtl:"), "{err}");
     eprintln!("{err}");
@@ -187,17 +204,12 @@ fn planted_bug_is_caught() {
 /// compressed code.
 #[test]
 fn unbuilt_features_are_reported() {
-    for p in [
-        "examples/divergence/jump_table.s",
-        "examples/divergence/two_exits.s",
-        "examples/divergence/tail_call.s",
-        "tests/kernels/early_exit.s",
-        "examples/matmul.s",
-        "tests/kernels/compressed.s",
-    ] {
-        let err = lockstep(&prog(p), Shape::DEFAULT, false)
-            .expect_err("the RTL does not implement what this program uses");
-        assert!(err.contains("does not implement"), "{p}: {err}");
+    for p in ["examples/matmul.s", "tests/kernels/compressed.s"] {
+        for mode in MODES {
+            let err = lockstep(&prog(p), Shape::DEFAULT, mode, false)
+                .expect_err("the RTL does not implement what this program uses");
+            assert!(err.contains("does not implement"), "{p}: {err}");
+        }
     }
 }
 

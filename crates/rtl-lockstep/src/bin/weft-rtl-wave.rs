@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use weft_rtl_lockstep::{build_with, load, repo_root, rtl_vcd, Shape};
+use weft_rtl_lockstep::{build_with, load, repo_root, rtl_vcd, ReconvMode, Shape};
 
 /// The controller states, in the order of `state_t` in rtl/weft_core.sv, as drawn (two
 /// letters: a cycle is narrow) and their names for the legend.
@@ -285,7 +285,8 @@ fn run() -> Result<(), String> {
     if let Some(d) = a.vcd.parent() {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
     }
-    let trace = rtl_vcd(&bin, &prog, 100_000, &a.vcd).map_err(|e| e.to_string())?;
+    let trace =
+        rtl_vcd(&bin, &prog, ReconvMode::Table, 100_000, &a.vcd).map_err(|e| e.to_string())?;
     let names = [
         "clk", "st", "cw", "pc", "amask", "taken", "is_br", "cur_len",
     ];
