@@ -18,7 +18,7 @@ module weft_core #(
     parameter int DEPTH = 8,                  // divergence stack entries per warp
     parameter int WAITS = 4,                  // waiting groups per stack entry
     parameter int CDEPTH = 8,                 // call depths with activation ids (weft_diverge)
-    parameter int RT_WORDS = 1024,            // reconvergence-table words
+    parameter int RT_WORDS = 16384,           // reconvergence-table words (64 KiB of code)
     parameter logic [31:0] LOCAL_BASE = 32'hff00_0000,
     parameter int BARRIERS = 16,
     parameter int LOCAL_WORDS = 4096,         // shared memory: 16 KiB from LOCAL_BASE
@@ -38,7 +38,7 @@ module weft_core #(
     input  logic [31:0]            rc_len,
     input  logic                   rc_we,
     input  logic [15:0]            rc_wa,
-    input  logic [31:0]            rc_wd,
+    input  logic [17:0]            rc_wd,     // {offset[15:0], kind[1:0]}
     output logic [31:0]            rc_words,  // RT_WORDS: a loader refuses a larger table
     // memory port: a request is held until mem_ack; mem_err = unmapped / read-only
     output logic                   mem_req,
@@ -66,6 +66,8 @@ module weft_core #(
     output logic [LANES*32-1:0]    rt_vals,
     output logic [4:0]             rt_fault,
     output logic                   rt_unsupported,
+    output logic [1:0]             rt_unsup_why, // 0 not built; the divergence unit's limits:
+                                                 // 1 WAITS, 2 CDEPTH, 3 a compressed point
     output logic                   halted,
     output logic                   deadlock   // halted with warps waiting at a barrier
 );
@@ -384,7 +386,7 @@ module weft_core #(
   logic [EB-1:0] conv_k, at_k, exit_k;
   logic [LANES-1:0] sc_mask;
   logic [31:0]   sc_pc, t_point;
-  logic [1:0]    t_kind;
+  logic [1:0]    t_kind, sp_why;
   wire  wb = st == S_WB;
   // where a split reconverges: a branch's table entry (none in converge mode); a divergent
   // call At(pc + 4); another divergent indirect jump its table entry, else AtExit (table
@@ -408,7 +410,7 @@ module weft_core #(
       .exit_k, .len_w(cur_len), .len_x(x_len),
       .split(d_split), .push_only(is_divg), .act(amask),
       .sec_m(is_divg ? amask & ~pred : sp_second), .sec_pc(is_divg ? br_tgt : sp_second_pc),
-      .kind(sp_kind), .point(sp_point), .sp_full, .sp_unsup,
+      .kind(sp_kind), .point(sp_point), .sp_full, .sp_unsup, .sp_why,
       .arrive(d_arrive), .retire(d_retire), .ak(st == S_CHECK ? at_k : is_conv ? conv_k : exit_k),
       .cur(amask), .resume_pc((wb && is_conv) ? pc + 32'd4 : pc),
       .sched(st == S_SCHED), .sc_go, .sc_empty, .sc_mask, .sc_pc,
@@ -421,6 +423,7 @@ module weft_core #(
   logic [31:0] rpc_q;
   logic [LANES-1:0] rmask_q;
   logic        rwen_q, unsup_q;
+  logic [1:0]  uwhy_q;
   logic [4:0]  rfault_q;
   assign rt_valid = st == S_RETIRE && !rsil_q;
   assign rt_warp = 8'(cw);
@@ -432,6 +435,7 @@ module weft_core #(
   assign rt_rd = rd;
   assign rt_fault = rfault_q;
   assign rt_unsupported = unsup_q;
+  assign rt_unsup_why = uwhy_q;
   assign halted = st == S_HALT;
   assign deadlock = st == S_HALT && (bwait_q | bstop_q) != '0;
   generate
@@ -606,6 +610,7 @@ module weft_core #(
       spawn_set <= '0;
       rfault_q <= 5'd0;
       unsup_q <= 1'b0;
+      uwhy_q <= 2'd0;
       rwen_q <= 1'b0;
       rsil_q <= 1'b0;
       pre_q <= 1'b0;
@@ -646,6 +651,7 @@ module weft_core #(
           rr_q <= WB'((int'(pick) + 1) % WARPS);
           rfault_q <= 5'd0;
           unsup_q <= 1'b0;
+          uwhy_q <= 2'd0;
           rwen_q <= 1'b0;
           rsil_q <= 1'b0;
           pre_q <= 1'b0;
@@ -709,7 +715,9 @@ module weft_core #(
           end
         end
         S_DECODE: begin
-          if (ir[1:0] != 2'b11 || is_unsup) begin
+          // (a 4-byte instruction at a halfword address sits among compressed code, whose
+          // table entries the core cannot hold: unsupported in table mode)
+          if (ir[1:0] != 2'b11 || is_unsup || (rc_mode && pc[1])) begin
             unsup_q <= 1'b1;
             st <= S_RETIRE;
           end else if (!known) do_fault(5'd1, 32'd0);
@@ -812,7 +820,10 @@ module weft_core #(
               pc_q[cw] <= sp_first_pc;
               // split (d_split): join an open entry or push one
               if (sp_full) do_fault(5'd5, 32'd0);   // DIVERGE_OVERFLOW
-              else if (sp_unsup) unsup_q <= 1'b1;
+              else if (sp_unsup) begin
+                unsup_q <= 1'b1;
+                uwhy_q <= sp_why;
+              end
               if (call_split && !sp_full && !sp_unsup) begin
                 // the call (d_call): the running lanes link rd and enter the callee; the
                 // record shows the others' rd as it was (read back through S_TRD)
@@ -825,7 +836,10 @@ module weft_core #(
             else if (pred != amask) begin
               // the other lanes wait at the label in a new entry (d_split, push only)
               if (sp_full) do_fault(5'd5, 32'd0);
-              else if (sp_unsup) unsup_q <= 1'b1;
+              else if (sp_unsup) begin
+                unsup_q <= 1'b1;
+                uwhy_q <= sp_why;
+              end
               else mask_q[cw] <= pred;
             end
           end else if (is_conv) begin

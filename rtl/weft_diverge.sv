@@ -13,10 +13,13 @@
 // counted but a split there is reported as unsupported (sp_unsup), as is a region needing
 // more than WAITS waiting groups; the model has neither limit.
 //
-// The reconvergence table is a RAM of RT_WORDS words, one per instruction word from the
-// loader's base: {point[31:2], kind[1:0]} (kind 0 none, 1 At(point), 2 AtExit); words past
-// the loader's length read as none. It is written through the load port (rc_we) by the
-// testbench or the board's loader and read with the issuing pc while the core fetches.
+// The reconvergence table is a RAM of RT_WORDS 18-bit words, one per instruction word from
+// the loader's base (a side table of the code, like predecode bits): {offset[15:0],
+// kind[1:0]}, kind 0 none, 1 At(pc + 4 * offset) (offset signed), 2 AtExit, 3 a point this
+// RTL cannot reach (a compressed instruction: a split there is unsupported); words past the
+// loader's length read as none. It is written through the load port (rc_we) by the testbench
+// or the board's loader and read with the issuing pc while the core fetches. 16384 words
+// (the default) cover 64 KiB of code in 16 ECP5 block RAMs.
 //
 // The core gives at most one command per cycle for warp `w` (split, arrive, retire, sched,
 // and call or ret with a split); clear starts warp cw_clear with empty stacks.
@@ -27,7 +30,7 @@ module weft_diverge #(
     parameter int WAITS = 4,      // waiting groups per entry
     parameter int CDEPTH = 8,     // call depths whose activation ids are kept
     parameter int AB = 16,        // activation id bits
-    parameter int RT_WORDS = 1024, // reconvergence-table words
+    parameter int RT_WORDS = 16384, // reconvergence-table words (instruction words covered)
     parameter int WB = (WARPS > 1) ? $clog2(WARPS) : 1,
     parameter int EB = (DEPTH > 1) ? $clog2(DEPTH) : 1,
     parameter int DB = $clog2(DEPTH + 1)
@@ -53,10 +56,11 @@ module weft_diverge #(
     input  logic [LANES-1:0] act,
     input  logic [LANES-1:0] sec_m,
     input  logic [31:0]      sec_pc,
-    input  logic [1:0]       kind,       // 0 None, 1 At(point), 2 AtExit
+    input  logic [1:0]       kind,       // 0 None, 1 At(point), 2 AtExit (3: unsupported)
     input  logic [31:0]      point,
     output logic             sp_full,    // DIVERGE_OVERFLOW: nothing changes
     output logic             sp_unsup,   // beyond WAITS or CDEPTH: nothing changes
+    output logic [1:0]       sp_why,     // why: 1 WAITS, 2 CDEPTH, 3 a point at a halfword
     // arrive: cur reaches entry ak's point at pc, to resume at resume_pc; retire: cur halts
     input  logic             arrive,
     input  logic             retire,
@@ -83,7 +87,7 @@ module weft_diverge #(
     input  logic [31:0]      rc_len,
     input  logic             rc_we,
     input  logic [15:0]      rc_wa,
-    input  logic [31:0]      rc_wd,
+    input  logic [17:0]      rc_wd,
     input  logic             lookup,
     output logic [1:0]       t_kind,
     output logic [31:0]      t_point
@@ -155,7 +159,9 @@ module weft_diverge #(
     end
   end
   assign sp_full = split && !jn_hit && int'(len[w]) >= DEPTH;
-  assign sp_unsup = split && (jn_hit ? !parks && !sl_hit && nxt >= WAITS : !sp_full && !cur_ok);
+  assign sp_unsup = split && (kind == 2'd3 ||
+                              (jn_hit ? !parks && !sl_hit && nxt >= WAITS : !sp_full && !cur_ok));
+  assign sp_why = kind == 2'd3 ? 2'd3 : jn_hit ? 2'd1 : 2'd2;
   wire          sp_ok = split && !sp_full && !sp_unsup;
   wire [EB-1:0] pu = EB'(len[w]);
 
@@ -177,8 +183,8 @@ module weft_diverge #(
   end
 
   // ---- the reconvergence table ---------------------------------------------------------------
-  logic [31:0] rt [RT_WORDS];
-  logic [31:0] rt_q;
+  logic [17:0] rt [RT_WORDS];
+  logic [17:0] rt_q;
   logic        rt_v;
   wire  [31:0] roff = pc - rc_base;
   wire  [31:0] ridx = {2'b00, roff[31:2]};
@@ -189,8 +195,8 @@ module weft_diverge #(
       rt_v <= rc_mode && roff[1:0] == 2'd0 && ridx < rc_len && ridx < 32'(RT_WORDS);
     end
   end
-  assign t_kind = (rt_v && rt_q[1:0] != 2'd3) ? rt_q[1:0] : 2'd0;
-  assign t_point = {rt_q[31:2], 2'b00};
+  assign t_kind = rt_v ? rt_q[1:0] : 2'd0;
+  assign t_point = pc + {{14{rt_q[17]}}, rt_q[17:2], 2'b00};   // the pc looked up
 
   // ---- state ------------------------------------------------------------------------------------
   always_ff @(posedge clk) begin

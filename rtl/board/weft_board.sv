@@ -34,7 +34,7 @@ module weft_board #(
     parameter int WARPS = 4,
     parameter int LANES = 8,
     parameter int DEPTH = 8,
-    parameter int RT_WORDS = 1024,
+    parameter int RT_WORDS = 16384,
     parameter int DRAM_BYTES = 65536,
     parameter int CLKS_PER_BIT = 217
 ) (
@@ -64,11 +64,13 @@ module weft_board #(
   logic [4:0]  rt_rd;
   logic [LANES*32-1:0] rt_vals;
   logic [31:0] rc_words;
+  logic [1:0]  rt_unsup_why;
   /* verilator lint_on UNUSEDSIGNAL */
   // the reconvergence table's mode, window and load port (the loader's 'T')
   logic        rc_mode_q, rc_we_q;
-  logic [31:0] rc_base_q, rc_len_q, rc_wd_q;
-  logic [23:0] ld_word;                   // a table word's first three bytes
+  logic [31:0] rc_base_q, rc_len_q;
+  logic [17:0] rc_wd_q;
+  logic [15:0] ld_word;                   // a table word's first two bytes
   logic [15:0] rc_wa_q;
 
   weft_core #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH), .RT_WORDS(RT_WORDS)) core (
@@ -78,7 +80,7 @@ module weft_board #(
       .mem_req, .mem_we, .mem_size, .mem_addr, .mem_wdata, .mem_lane, .mem_fetch, .mem_amo,
       .mem_local, .mem_ack, .mem_err, .mem_rdata,
       .rt_valid, .rt_warp, .rt_pc, .rt_mask, .rt_next_pc, .rt_next_mask, .rt_wen, .rt_rd,
-      .rt_vals, .rt_fault, .rt_unsupported, .halted, .deadlock);
+      .rt_vals, .rt_fault, .rt_unsupported, .rt_unsup_why, .halted, .deadlock);
 
   // ---- serial line -----------------------------------------------------------------------
   logic       rx_valid, tx_busy, tx_send;
@@ -240,14 +242,16 @@ module weft_board #(
           ld_addr <= ld_addr + 32'd1;
           ld_len <= ld_len - 32'd1;
         end else if (ld_tdata) begin
-          // a word's bytes come low first; the last one writes the word into the table
-          ld_word <= {rx_data, ld_word[23:8]};
+          // a word's bytes come low first; its third holds bits 17:16 (the fourth is 0), and
+          // the third writes the 18-bit word into the table
+          if (ld_addr[1:0] == 2'd0) ld_word[7:0] <= rx_data;
+          if (ld_addr[1:0] == 2'd1) ld_word[15:8] <= rx_data;
           ld_addr <= ld_addr + 32'd1;
           ld_len <= ld_len - 32'd1;
-          if (ld_addr[1:0] == 2'd3) begin
+          if (ld_addr[1:0] == 2'd2) begin
             rc_we_q <= bst == B_LOAD;
             rc_wa_q <= ld_addr[17:2];
-            rc_wd_q <= {rx_data, ld_word};
+            rc_wd_q <= {rx_data[1:0], ld_word};
           end
         end else begin
           ld_cmd <= rx_data;

@@ -176,7 +176,11 @@ int main(int argc, char **argv) {
         if (top->rt_valid) {
             printf("w%u pc=%08x mask=%08x", top->rt_warp, top->rt_pc, top->rt_mask);
             if (top->rt_unsupported) {
-                printf(" unsupported\nunsupported\n");
+                static const char *why[4] = {
+                    "", ": more than WAITS waiting groups in one divergence-stack entry",
+                    ": a split more than CDEPTH calls deep",
+                    ": a reconvergence point at a compressed instruction"};
+                printf(" unsupported%s\nunsupported\n", why[top->rt_unsup_why & 3]);
                 end = nullptr;
                 break;
             }

@@ -36,8 +36,9 @@ pub const DRAM_BASE: u32 = 0x8000_0000;
 pub const DRAM_SIZE: u32 = 16 << 20;
 
 /// Words in the core's reconvergence-table memory (`RT_WORDS`, weft_diverge.sv): one per
-/// instruction word from the lowest branch with an entry to the highest.
-pub const RT_WORDS: usize = 1024;
+/// instruction word from the lowest branch with an entry to the highest (64 KiB of code, the
+/// board's whole DRAM).
+pub const RT_WORDS: usize = 16384;
 
 /// The two reconvergence modes the RTL builds, table mode (the model's default) first.
 pub const MODES: [ReconvMode; 2] = [ReconvMode::Table, ReconvMode::Converge];
@@ -288,9 +289,12 @@ pub fn dram_image(prog: &Program) -> Result<Vec<u8>, Error> {
 }
 
 /// The image of `prog`'s reconvergence table for the core's table memory: the code address of
-/// its first word and one word per instruction word from there, `point | kind` (kind 1
-/// At(point), 2 AtExit, 0 none) — empty in converge mode. A table spanning more than
-/// `words` words, or a branch or point that is not 4-byte aligned (compressed code), is
+/// its first word and one 18-bit word per instruction word from there, `offset << 2 | kind`
+/// (kind 1: At(pc + 4 * offset), offset a signed 16-bit count of instruction words; 2:
+/// AtExit; 0: none) — empty in converge mode. The RTL has no C: an entry of a branch at a
+/// halfword address is left out (the core reports an instruction there as unsupported in
+/// table mode), and a point at a halfword address is kind 3 (a split there is unsupported). A
+/// table spanning more than `words` words, or a point farther than the offset reaches, is
 /// refused.
 pub fn reconv_table(
     prog: &Program,
@@ -304,18 +308,21 @@ pub fn reconv_table(
         .reconv
         .iter()
         .filter_map(|(&pc, r)| match *r {
+            _ if pc % 4 != 0 => None,
+            Reconv::At(p) if p % 4 != 0 => Some((pc, pc, 3)),
             Reconv::At(p) => Some((pc, p, 1)),
-            Reconv::AtExit => Some((pc, 0, 2)),
+            Reconv::AtExit => Some((pc, pc, 2)),
             Reconv::None => None,
         })
         .map(|(pc, p, k)| {
-            if pc % 4 != 0 || p % 4 != 0 {
+            let off = (p as i64 - pc as i64) / 4;
+            if i16::try_from(off).is_err() {
                 Err(Error::Program(format!(
-                    "reconvergence-table entry {pc:#010x} -> {p:#010x} is not 4-byte aligned \
-                     (compressed code: the RTL has no C)"
+                    "reconvergence-table entry {pc:#010x} -> {p:#010x}: the point is farther \
+                     than the table's 16-bit word offset reaches"
                 )))
             } else {
-                Ok((pc, p | k))
+                Ok((pc, (off as i16 as u16 as u32) << 2 | k))
             }
         })
         .collect::<Result<_, _>>()?;
@@ -581,7 +588,10 @@ pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
     };
     let (m, mend) = split(model);
     let (r, rend) = split(rtl);
-    if let Some(u) = rtl.lines().find(|l| l.ends_with(" unsupported")) {
+    if let Some(u) = rtl
+        .lines()
+        .find(|l| l.contains(" pc=") && l.contains(" unsupported"))
+    {
         return Err(format!(
             "the RTL met something it does not implement: {u}\n(the model's line there: {})",
             model

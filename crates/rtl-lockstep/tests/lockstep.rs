@@ -66,10 +66,16 @@ const DIVERGENCE: &[&str] = &[
     "tests/asm/functions.s",
     "tests/repro/bug2_backward_exit_checked.s",
     "tests/repro/bug2b_exit_fallthrough_checked.s",
+    "tests/repro/bug3_reentry_two_calls_checked.s",
+    // returns out of divergent regions, table reconvergence (docs/isa.md §5.9, §6.5-6.8)
     "examples/divergence/jump_table.s",
     "examples/divergence/two_exits.s",
     "examples/divergence/tail_call.s",
     "tests/kernels/early_exit.s",
+    "crates/rtl-lockstep/tests/programs/multi_return.s",
+    "crates/rtl-lockstep/tests/programs/nested_break.s",
+    "crates/rtl-lockstep/tests/programs/backward_exit_call.s",
+    "crates/rtl-lockstep/tests/programs/recursion.s",
 ];
 
 #[test]
@@ -199,9 +205,29 @@ fn planted_bug_is_caught() {
     eprintln!("{err}");
 }
 
-/// What the RTL leaves out is reported as such, never run differently: a return out of the
-/// activation of an open divergence entry (these programs rely on table reconvergence), Vortex's `bar` (matmul's global barrier) and
-/// compressed code.
+/// The divergence unit's two limits the model does not have are reported, never run
+/// differently: more than WAITS (4) waiting groups in one entry (a loop with six exits to
+/// one point, table mode; converge mode pushes an entry per exit and runs it), and a split
+/// more than CDEPTH (8) calls deep (both modes).
+#[test]
+fn divergence_unit_limits_are_reported() {
+    let p = "crates/rtl-lockstep/tests/programs/many_exits.s";
+    let err = lockstep(&prog(p), Shape::DEFAULT, ReconvMode::Table, false)
+        .expect_err("a fifth waiting group does not fit an entry");
+    assert!(err.contains("does not implement"), "{p}: {err}");
+    let a = lockstep(&prog(p), Shape::DEFAULT, ReconvMode::Converge, false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{p} (converge): {} warp-instructions agree", a.steps);
+    let p = "crates/rtl-lockstep/tests/programs/deep_recursion.s";
+    for mode in MODES {
+        let err = lockstep(&prog(p), Shape::DEFAULT, mode, false)
+            .expect_err("a split ten calls deep is beyond CDEPTH");
+        assert!(err.contains("does not implement"), "{p}: {err}");
+    }
+}
+
+/// What the RTL leaves out is reported as such, never run differently: Vortex's `bar`
+/// (matmul's global barrier) and compressed code.
 #[test]
 fn unbuilt_features_are_reported() {
     for p in ["examples/matmul.s", "tests/kernels/compressed.s"] {
