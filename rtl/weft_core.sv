@@ -1,17 +1,21 @@
-// weft_core.sv -- one weft SIMT core: WARPS warps of LANES lanes, RV32IM per lane, the
-// warp-core CSR bank subset listed in docs/rtl.md, and weft's table-free divergence unit
-// (auto-diverging branches, `diverge`, `converge`, docs/isa.md §5 in converge mode).
+// weft_core.sv -- one weft SIMT core: WARPS warps of LANES lanes, RV32IMA per lane, the
+// warp-core CSR bank subset listed in docs/rtl.md, and weft's divergence unit
+// (weft_diverge.sv: auto-diverging branches, `diverge`, `converge`, divergent `jalr`,
+// activations, and table reconvergence from the reconvergence-table memory; docs/isa.md
+// §5-6), in table mode or converge mode (rc_mode).
 //
 // The core is multi-cycle, not pipelined: a round-robin scheduler picks a running warp,
-// fetches its instruction through the single memory port, reads the per-lane register files,
-// executes on every lane at once (one weft_alu per lane, one weft_div per lane), walks the
-// active lanes one by one for loads and stores, then writes back and updates the warp's pc,
-// thread mask and divergence stack. Each retired warp-instruction is reported on the rt_*
-// outputs for one cycle (state S_RETIRE); the lockstep testbench prints it.
+// checks it before issue (an At point of its activation, its breakpoint, its watchdog),
+// fetches its instruction through the single memory port (and its reconvergence-table word),
+// reads the per-lane register files, executes on every lane at once (one weft_alu, weft_div
+// and weft_mul per lane), walks the active lanes one by one for loads, stores and atomics,
+// then writes back and updates the warp's pc, thread mask, divergence stack and activation.
+// Each retired warp-instruction is reported on the rt_* outputs for one cycle (state
+// S_RETIRE); the lockstep testbench prints it.
 //
-// Anything the RTL does not implement (F, A, C, Vortex instructions, barriers, watchdog,
-// breakpoints, traps to mtvec, divergent indirect jumps, returning out of a divergent
-// region's activation) raises rt_unsupported instead of doing something else silently.
+// Anything the RTL does not implement (F, C, Vortex instructions, global barriers, the
+// divergence unit's WAITS and CDEPTH limits) raises rt_unsupported (with rt_unsup_why)
+// instead of doing something else silently.
 module weft_core #(
     parameter int WARPS = 4,
     parameter int LANES = 8,

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use weft_rtl_lockstep::board::{build_sim, frames, run_sim, BoardEnd, Decoder, DRAM_BYTES};
-use weft_rtl_lockstep::{load, model_config, repo_root, ReconvMode, Shape};
+use weft_rtl_lockstep::{load, model_config, reconv_table, repo_root, ReconvMode, Shape, RT_WORDS};
 use weft_simt::{Machine, RunEnd};
 
 const MAX_CYCLES: u64 = 20_000_000;
@@ -210,4 +210,65 @@ fn the_loader_refuses_a_program_that_does_not_fit_and_the_decoder_unescapes() {
             pc: 0x8000_0010
         })
     );
+}
+
+/// `pick` returns from three `ret`s inside divergent code; in table mode the branches'
+/// shared AtExit entry closes at the return, so the lanes come back together and the exit
+/// code is the whole mask, 7 (worked out by hand; in converge mode the first group back
+/// would exit with only its own lanes). The board gets the table over the serial line ('T').
+const THREE_RETURNS: &str = r#"
+    .text
+    .globl _start
+_start:
+    li   t0, 7
+    csrw tmask, t0
+    csrr a0, thread_id
+    call pick
+    csrr a0, tmask
+    li   t2, 0xffffff04
+    sw   a0, 0(t2)
+    csrw tmask, zero
+    .globl pick
+    .type pick, @function
+pick:
+    beqz a0, 1f
+    addi a0, a0, -1
+    beqz a0, 2f
+    li   a0, 200
+    ret
+2:  li   a0, 300
+    ret
+1:  li   a0, 100
+    ret
+    .size pick, . - pick
+"#;
+
+#[test]
+fn the_reconvergence_table_reaches_the_board() {
+    let shape = Shape::SMALL;
+    let bin = board(shape);
+    let p = write("three_returns", THREE_RETURNS);
+    let got = on_board(&bin, &p);
+    let (_, end) = model(&p, shape);
+    let prog = load(&p).unwrap();
+    let _ = std::fs::remove_file(&p);
+    assert_eq!(got.end, Some(BoardEnd::Exit(7)), "worked out by hand");
+    assert_eq!(got.end, Some(end));
+    // the table's words: the two branches of `pick` are AtExit (kind 2)
+    let (base, words) = reconv_table(&prog, ReconvMode::Table, RT_WORDS).unwrap();
+    assert_eq!(
+        words.iter().filter(|&&w| w & 3 == 2).count(),
+        2,
+        "{base:#x} {words:x?}"
+    );
+    // a table wider than the memory is refused with the numbers, not loaded in part
+    let e = reconv_table(&prog, ReconvMode::Table, 1)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("holds 1 (RT_WORDS)"), "{e}");
+    // converge mode sends no table
+    assert!(reconv_table(&prog, ReconvMode::Converge, 1)
+        .unwrap()
+        .1
+        .is_empty());
 }
