@@ -76,6 +76,7 @@ const DIVERGENCE: &[&str] = &[
     "crates/rtl-lockstep/tests/programs/nested_break.s",
     "crates/rtl-lockstep/tests/programs/backward_exit_call.s",
     "crates/rtl-lockstep/tests/programs/recursion.s",
+    "crates/rtl-lockstep/tests/programs/resume_chain.s",
 ];
 
 #[test]
