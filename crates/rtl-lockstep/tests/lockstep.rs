@@ -258,3 +258,41 @@ fn rtl_is_lint_clean() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A reconvergence table wider than the core's memory is refused, never loaded in part: by
+/// the host side (`reconv_table`, with the numbers) and by the testbench itself, which reads
+/// the core's `rc_words` and exits with status 3.
+#[test]
+fn a_table_larger_than_the_memory_is_refused() {
+    let p = prog("examples/divergence/two_exits.s");
+    let prog = weft_rtl_lockstep::load(&p).unwrap();
+    let e = weft_rtl_lockstep::reconv_table(&prog, ReconvMode::Table, 2)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the core's table memory holds 2 (RT_WORDS)"),
+        "{e}"
+    );
+    let bin = weft_rtl_lockstep::build(Shape::DEFAULT, false).unwrap_or_else(|e| panic!("{e}"));
+    let dir = repo_root().join("target/rtl");
+    let img = dir.join(format!("big-table-{}.bin", std::process::id()));
+    let table = dir.join(format!("big-table-{}.tbl", std::process::id()));
+    std::fs::write(&img, [0u8; 16]).unwrap();
+    let n = weft_rtl_lockstep::RT_WORDS as u32 + 1;
+    let mut t = Vec::new();
+    for w in [1u32, 0x8000_0000, n].into_iter().chain((0..n).map(|_| 0)) {
+        t.extend_from_slice(&w.to_le_bytes());
+    }
+    std::fs::write(&table, &t).unwrap();
+    let out = std::process::Command::new(&bin)
+        .arg(&img)
+        .args(["80000000", "0", "0", "100", "1000"])
+        .arg(&table)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&img);
+    let _ = std::fs::remove_file(&table);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("(RT_WORDS)"), "{err}");
+}
