@@ -296,3 +296,40 @@ fn a_table_larger_than_the_memory_is_refused() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("(RT_WORDS)"), "{err}");
 }
+
+/// A stack of 2 entries (2 warps × 8 lanes): DIVERGE_OVERFLOW where a split must push onto a
+/// full stack, never where it joins an open entry. Three nested ifs overflow in both modes;
+/// the `&&` chains and the six-exit loop only in converge mode (table mode: their branches
+/// share one point, so the later ones join the first one's entry and the programs halt).
+#[test]
+fn diverge_overflow_at_depth_2() {
+    let shape = Shape {
+        warps: 2,
+        lanes: 8,
+        depth: 2,
+    };
+    let runs = |p: &str| -> Vec<String> {
+        MODES
+            .iter()
+            .map(|&m| {
+                lockstep(&prog(p), shape, m, false)
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .end
+            })
+            .collect()
+    };
+    assert_eq!(
+        runs("crates/rtl-lockstep/tests/programs/nested3.s"),
+        ["fault", "fault"]
+    );
+    for p in [
+        "examples/divergence/and_chain_table.s",
+        "examples/divergence/and_chain.s",
+    ] {
+        assert_eq!(runs(p), ["halt", "fault"], "{p} (table, converge)");
+    }
+    let p = "crates/rtl-lockstep/tests/programs/many_exits.s";
+    let a =
+        lockstep(&prog(p), shape, ReconvMode::Converge, false).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(a.end, "fault");
+}
