@@ -18,8 +18,9 @@
 //                  'T' base[4] n[4] words     the reconvergence table: n words (4 bytes
 //                                             each) for the core's table memory, word i
 //                                             for the instruction at base + 4i, and table
-//                                             mode (weft_diverge.sv; the host refuses a
-//                                             table of more than RT_WORDS words)
+//                                             mode (weft_diverge.sv); a table of more than
+//                                             RT_WORDS words is refused: the next 'G'
+//                                             answers ESC 'T' RT_WORDS[4] instead of running
 //                  'G' entry[4] tohost[4]     start the core at `entry`
 //                  'R'                        stop the core and go back to loading, in
 //                                             converge mode until the next 'T'
@@ -28,6 +29,8 @@
 //                  ESC 'F' code pc[4]         a fault (code as in docs/isa.md)
 //                  ESC 'U' pc[4]              an instruction this RTL does not implement
 //                  ESC 'H'                    every warp halted without an exit
+//                  ESC 'T' words[4]           (instead of a run) the table sent was larger
+//                                             than the board's RT_WORDS words
 // (numbers little-endian). LEDs: 0 heartbeat, 1 loading, 2 running, 3 ended,
 // 7:4 the exit code's low bits (all on for a fault or an unsupported instruction).
 module weft_board #(
@@ -67,7 +70,7 @@ module weft_board #(
   logic [1:0]  rt_unsup_why;
   /* verilator lint_on UNUSEDSIGNAL */
   // the reconvergence table's mode, window and load port (the loader's 'T')
-  logic        rc_mode_q, rc_we_q;
+  logic        rc_mode_q, rc_we_q, rc_over_q;
   logic [31:0] rc_base_q, rc_len_q;
   logic [17:0] rc_wd_q;
   logic [15:0] ld_word;                   // a table word's first two bytes
@@ -213,6 +216,7 @@ module weft_board #(
       rc_mode_q <= 1'b0;
       rc_len_q <= 32'd0;
       rc_we_q <= 1'b0;
+      rc_over_q <= 1'b0;
     end else begin
       rc_we_q <= 1'b0;
       if (push_n != 2'd0 && !(core_go && is_console)) msg_i <= msg_i + 3'd1;
@@ -229,10 +233,19 @@ module weft_board #(
             rc_base_q <= ld_hdr[31:0];
             rc_len_q <= {rx_data, ld_hdr[55:32]};
             rc_mode_q <= 1'b1;
+            rc_over_q <= {rx_data, ld_hdr[55:32]} > 32'(RT_WORDS);
             ld_len <= {rx_data[5:0], ld_hdr[55:32], 2'b00};   // bytes
             ld_addr <= 32'd0;
           end
-          if (ld_need == 4'd1 && ld_cmd == "G" && bst == B_LOAD) begin
+          if (ld_need == 4'd1 && ld_cmd == "G" && bst == B_LOAD && rc_over_q) begin
+            // the table did not fit: refuse to run, saying how many words fit
+            bst <= B_END;
+            msg[0] <= ESC;
+            msg[1] <= "T";
+            {msg[5], msg[4], msg[3], msg[2]} <= 32'(RT_WORDS);
+            msg_len <= 3'd6;
+            msg_i <= '0;
+          end else if (ld_need == 4'd1 && ld_cmd == "G" && bst == B_LOAD) begin
             entry_q <= ld_hdr[31:0];
             tohost_q <= {rx_data, ld_hdr[55:32]};
             bst <= B_RUN;
@@ -261,6 +274,7 @@ module weft_board #(
               bst <= B_LOAD;
               rc_mode_q <= 1'b0;
               rc_len_q <= 32'd0;
+              rc_over_q <= 1'b0;
               end_kind <= 8'd0;
               msg_len <= '0;
               msg_i <= '0;

@@ -5,7 +5,9 @@
 //! functional model's run of the same program, and with values worked out by hand.
 
 use std::path::{Path, PathBuf};
-use weft_rtl_lockstep::board::{build_sim, frames, run_sim, BoardEnd, Decoder, DRAM_BYTES};
+use weft_rtl_lockstep::board::{
+    build_sim, frames, run_sim, run_sim_frames, BoardEnd, Decoder, DRAM_BYTES,
+};
 use weft_rtl_lockstep::{load, model_config, reconv_table, repo_root, ReconvMode, Shape, RT_WORDS};
 use weft_simt::{Machine, RunEnd};
 
@@ -271,4 +273,23 @@ fn the_reconvergence_table_reaches_the_board() {
         .unwrap()
         .1
         .is_empty());
+    // the board refuses a table larger than its memory by itself (a host that does not know
+    // its RT_WORDS): the 'T' block of the frames replaced by one of RT_WORDS + 1 words
+    let f = frames(&prog, DRAM_BYTES).unwrap();
+    let t_at = f.len() - 9 - (9 + 4 * words.len());
+    assert_eq!(f[t_at], b'T');
+    let n = RT_WORDS as u32 + 1;
+    let mut big = f[..t_at].to_vec();
+    big.push(b'T');
+    big.extend_from_slice(&base.to_le_bytes());
+    big.extend_from_slice(&n.to_le_bytes());
+    big.resize(big.len() + 4 * n as usize, 0);
+    big.extend_from_slice(&f[f.len() - 9..]);
+    let d = run_sim_frames(&bin, &big, MAX_CYCLES).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.end,
+        Some(BoardEnd::TableTooLarge {
+            words: RT_WORDS as u32
+        })
+    );
 }
