@@ -4,14 +4,15 @@
 //
 // An entry holds: the region's lanes (saved), the lanes parked at its point and where they
 // resume, up to WAITS waiting groups (mask and pc each; the next to run is the highest
-// non-empty slot, a group at a pc already waiting joins that slot), the source pc, where it
-// reconverges (None: only `converge`; At(point); AtExit: a return from its activation), and
-// its activation: the call depth, the activation id and the whole chain of ids below it
-// (restored when one of its groups runs). Activation ids are AB-bit counters per warp, fresh
-// for every call; an entry is "of the current activation" when its depth and id match the
-// warp's. The chain is kept for the first CDEPTH call depths: calls deeper than that are
-// counted but a split there is reported as unsupported (sp_unsup), as is a region needing
-// more than WAITS waiting groups; the model has neither limit.
+// non-empty slot, a group at a pc already waiting joins that slot, a new group takes the
+// slot after the highest non-empty one: slots emptied below it are not compacted), the
+// source pc, where it reconverges (None: only `converge`; At(point); AtExit: a return from
+// its activation), and its activation: the call depth, the activation id and the whole
+// chain of ids below it (restored when one of its groups runs). Activation ids are AB-bit
+// counters per warp, fresh for every call; an entry is "of the current activation" when its
+// depth and id match the warp's. The chain is kept for the first CDEPTH call depths: calls
+// deeper than that are counted, but a split there is reported as unsupported (sp_unsup), as
+// is a new waiting group that finds no free slot; the model has neither limit.
 //
 // The reconvergence table is a RAM of RT_WORDS 18-bit words, one per instruction word from
 // the loader's base (a side table of the code, like predecode bits): {offset[15:0],
