@@ -21,7 +21,7 @@ module weft_core #(
     parameter int LANES = 8,
     parameter int DEPTH = 8,                  // divergence stack entries per warp
     parameter int WAITS = 4,                  // waiting groups per stack entry
-    parameter int CDEPTH = 8,                 // call depths with activation ids (weft_diverge)
+    parameter int CDEPTH = 16,                // call depths with activation ids (weft_diverge)
     parameter int RT_WORDS = 16384,           // reconvergence-table words (64 KiB of code)
     parameter logic [31:0] LOCAL_BASE = 32'hff00_0000,
     parameter int BARRIERS = 16,

@@ -29,7 +29,7 @@ module weft_diverge #(
     parameter int LANES = 8,
     parameter int DEPTH = 8,
     parameter int WAITS = 4,      // waiting groups per entry
-    parameter int CDEPTH = 8,     // call depths whose activation ids are kept
+    parameter int CDEPTH = 16,    // call depths whose activation ids are kept
     parameter int AB = 16,        // activation id bits
     parameter int RT_WORDS = 16384, // reconvergence-table words (instruction words covered)
     parameter int WB = (WARPS > 1) ? $clog2(WARPS) : 1,

@@ -209,7 +209,7 @@ fn planted_bug_is_caught() {
 /// The divergence unit's two limits the model does not have are reported, never run
 /// differently: more than WAITS (4) waiting groups in one entry (a loop with six exits to
 /// one point, table mode; converge mode pushes an entry per exit and runs it), and a split
-/// more than CDEPTH (8) calls deep (both modes).
+/// more than CDEPTH (16) calls deep (both modes).
 #[test]
 fn divergence_unit_limits_are_reported() {
     let p = "crates/rtl-lockstep/tests/programs/many_exits.s";
@@ -222,7 +222,7 @@ fn divergence_unit_limits_are_reported() {
     let p = "crates/rtl-lockstep/tests/programs/deep_recursion.s";
     for mode in MODES {
         let err = lockstep(&prog(p), Shape::DEFAULT, mode, false)
-            .expect_err("a split ten calls deep is beyond CDEPTH");
+            .expect_err("a split 20 calls deep is beyond CDEPTH");
         assert!(err.contains("does not implement"), "{p}: {err}");
     }
 }

@@ -1,4 +1,4 @@
-# A divergent branch ten calls deep: the RTL keeps activation ids for CDEPTH (8) call depths,
+# A divergent branch 20 calls deep: the RTL keeps activation ids for CDEPTH (16) call depths,
 # so a split deeper than that is reported as unsupported, never run differently (the model
 # has no such limit). Shallower, the same program runs: see recursion.s.
     .text
@@ -8,9 +8,9 @@ _start:
     csrw tmask, t0
     csrr s0, thread_id
     la   sp, stacks_end
-    slli t1, s0, 6
+    slli t1, s0, 7
     sub  sp, sp, t1
-    li   a0, 10
+    li   a0, 20
     call down
     csrw tmask, zero
 
@@ -26,11 +26,11 @@ down:
     addi sp, sp, 4
     ret
 2:  andi t0, s0, 1
-    beqz t0, 1f             # divergent, ten calls deep
+    beqz t0, 1f             # divergent, 20 calls deep
     addi a0, a0, 1
 1:  ret
     .size down, . - down
 
     .data
-stacks: .zero 512
+stacks: .zero 1024
 stacks_end:
