@@ -4,7 +4,7 @@
 //! gcc at -O2, `-march=rv32ima -mabi=ilp32` (the RTL has no F or C; `float_math.c` is left
 //! out) with the campaign's runtime (`tests/compiled/rt`: every lane of warp 0 runs
 //! `kernel(tid)`, the last one prints the results and exits) — in lockstep with the model at
-//! 4 warps × 8 lanes in table and in converge mode. Their reconvergence tables are computed
+//! 4 warps × 8 lanes and 2 warps × 4 lanes, in table and in converge mode. Their reconvergence tables are computed
 //! on load from the ELF, as the model does. Every kernel must be compared in full. The tools
 //! (clang with lld, riscv64-unknown-elf-gcc for gcc and its rv32 libgcc) missing is a
 //! failure with a message, never a skip.
@@ -68,13 +68,25 @@ fn build(
 
 #[test]
 fn compiled_c_kernels_4x8() {
+    compiled_c_kernels(Shape::DEFAULT);
+}
+
+#[test]
+fn compiled_c_kernels_2x4() {
+    compiled_c_kernels(Shape::SMALL);
+}
+
+fn compiled_c_kernels(shape: Shape) {
     let libgcc = run(Command::new("riscv64-unknown-elf-gcc").args([
         "-march=rv32ima",
         "-mabi=ilp32",
         "-print-libgcc-file-name",
     ]))
     .unwrap_or_else(|e| panic!("{e}"));
-    let dir = repo_root().join("target/rtl/compiled");
+    let dir = repo_root().join(format!(
+        "target/rtl/compiled-{}x{}",
+        shape.warps, shape.lanes
+    ));
     std::fs::create_dir_all(&dir).expect("target/rtl/compiled");
     let mut kernels: Vec<PathBuf> = std::fs::read_dir(repo_root().join("tests/compiled/kernels"))
         .expect("tests/compiled/kernels")
@@ -94,7 +106,7 @@ fn compiled_c_kernels_4x8() {
             ));
             build(compiler, level, k, &libgcc, &elf).unwrap_or_else(|e| panic!("{e}"));
             for mode in MODES {
-                match lockstep(&elf, Shape::DEFAULT, mode, false) {
+                match lockstep(&elf, shape, mode, false) {
                     Ok(a) => {
                         assert_eq!(a.end, "exit 0", "{name} {compiler} {level}");
                         agree += 1;
