@@ -80,7 +80,7 @@ if [ "${UNITS:-1}" = 1 ]; then
     synth "lane divider (weft_div)" weft_div "rtl/weft_div.sv"
     for f in $(ls rtl/weft_*.sv | grep -v -e weft_alu -e weft_div -e weft_core); do
         m=$(basename "$f" .sv)
-        synth "$m" "$m" "$CORE" "$(grep -q 'WARPS' "$f" && echo "-set WARPS $W") $(grep -q 'LANES' "$f" && echo "-set LANES $L")"
+        synth "$m" "$m" "$CORE" "$(grep -q 'WARPS' "$f" && echo "-set WARPS $W") $(grep -q 'LANES' "$f" && echo "-set LANES $L") $(grep -q 'parameter int DEPTH' "$f" && echo "-set DEPTH $D")"
     done
 fi
 [ "${BOARD:-1}" = 1 ] && echo "bitstream: $out/weft-ulx3s.bit (load: openFPGALoader -b ulx3s $out/weft-ulx3s.bit)"

@@ -1,21 +1,28 @@
-// weft_core.sv -- one weft SIMT core: WARPS warps of LANES lanes, RV32IM per lane, the
-// warp-core CSR bank subset listed in docs/rtl.md, and weft's table-free divergence unit
-// (auto-diverging branches, `diverge`, `converge`, docs/isa.md §5 in converge mode).
+// weft_core.sv -- one weft SIMT core: WARPS warps of LANES lanes, RV32IMA per lane, the
+// warp-core CSR bank subset listed in docs/rtl.md, and weft's divergence unit
+// (weft_diverge.sv: auto-diverging branches, `diverge`, `converge`, divergent `jalr`,
+// activations, and table reconvergence from the reconvergence-table memory; docs/isa.md
+// §5-6), in table mode or converge mode (rc_mode).
 //
 // The core is multi-cycle, not pipelined: a round-robin scheduler picks a running warp,
-// fetches its instruction through the single memory port, reads the per-lane register files,
-// executes on every lane at once (one weft_alu per lane, one weft_div per lane), walks the
-// active lanes one by one for loads and stores, then writes back and updates the warp's pc,
-// thread mask and divergence stack. Each retired warp-instruction is reported on the rt_*
-// outputs for one cycle (state S_RETIRE); the lockstep testbench prints it.
+// checks it before issue (an At point of its activation, its breakpoint, its watchdog),
+// fetches its instruction through the single memory port (and its reconvergence-table word),
+// reads the per-lane register files, executes on every lane at once (one weft_alu, weft_div
+// and weft_mul per lane), walks the active lanes one by one for loads, stores and atomics,
+// then writes back and updates the warp's pc, thread mask, divergence stack and activation.
+// Each retired warp-instruction is reported on the rt_* outputs for one cycle (state
+// S_RETIRE); the lockstep testbench prints it.
 //
-// Anything the RTL does not implement (F, A, C, Vortex instructions, barriers, watchdog,
-// breakpoints, traps to mtvec, divergent indirect jumps, returning out of a divergent
-// region's activation) raises rt_unsupported instead of doing something else silently.
+// Anything the RTL does not implement (F, C, Vortex instructions, global barriers, the
+// divergence unit's WAITS and CDEPTH limits) raises rt_unsupported (with rt_unsup_why)
+// instead of doing something else silently.
 module weft_core #(
     parameter int WARPS = 4,
     parameter int LANES = 8,
     parameter int DEPTH = 8,                  // divergence stack entries per warp
+    parameter int WAITS = 4,                  // waiting groups per stack entry
+    parameter int CDEPTH = 16,                // call depths with activation ids (weft_diverge)
+    parameter int RT_WORDS = 16384,           // reconvergence-table words (64 KiB of code)
     parameter logic [31:0] LOCAL_BASE = 32'hff00_0000,
     parameter int BARRIERS = 16,
     parameter int LOCAL_WORDS = 4096,         // shared memory: 16 KiB from LOCAL_BASE
@@ -28,6 +35,15 @@ module weft_core #(
     input  logic                   clk,
     input  logic                   rst,
     input  logic [31:0]            entry_pc,
+    // the reconvergence table (weft_diverge.sv): table mode (0: converge mode), the code
+    // address of word 0 and the words in use, written through rc_we while the core is reset
+    input  logic                   rc_mode,
+    input  logic [31:0]            rc_base,
+    input  logic [31:0]            rc_len,
+    input  logic                   rc_we,
+    input  logic [15:0]            rc_wa,
+    input  logic [17:0]            rc_wd,     // {offset[15:0], kind[1:0]}
+    output logic [31:0]            rc_words,  // RT_WORDS: a loader refuses a larger table
     // memory port: a request is held until mem_ack; mem_err = unmapped / read-only
     output logic                   mem_req,
     output logic                   mem_we,
@@ -54,6 +70,8 @@ module weft_core #(
     output logic [LANES*32-1:0]    rt_vals,
     output logic [4:0]             rt_fault,
     output logic                   rt_unsupported,
+    output logic [1:0]             rt_unsup_why, // 0 not built; the divergence unit's limits:
+                                                 // 1 WAITS, 2 CDEPTH, 3 a compressed point
     output logic                   halted,
     output logic                   deadlock   // halted with warps waiting at a barrier
 );
@@ -75,18 +93,11 @@ module weft_core #(
   logic [31:0]      pc_q    [WARPS];
   logic [LANES-1:0] mask_q  [WARPS];
   logic [WARPS-1:0] run_q, done_q;
-  logic [15:0]      cdep_q  [WARPS];   // call depth (activations, docs/rtl.md)
   logic [31:0]      mstatus_q [WARPS], mscratch_q [WARPS], mtvec_q [WARPS];
   logic [31:0]      mepc_q [WARPS], mcause_q [WARPS], mtval_q [WARPS];
   logic [31:0]      fcode_q [WARPS], fpc_q [WARPS], faddr_q [WARPS];
   logic [WB-1:0]    xwarp_q [WARPS];
   logic [7:0]       fcsr_q  [WARPS][LANES];
-  // divergence stack
-  logic [LANES-1:0] st_saved [WARPS][DEPTH], st_wait [WARPS][DEPTH], st_park [WARPS][DEPTH];
-  logic [31:0]      st_wpc [WARPS][DEPTH], st_rpc [WARPS][DEPTH], st_src [WARPS][DEPTH];
-  logic [15:0]      st_dep [WARPS][DEPTH];
-  logic             st_at [WARPS][DEPTH];    // a divergent call's entry: At(source + 4)
-  logic [DB-1:0]    st_len [WARPS];
   // core
   logic [31:0]      spawn_pc_q, spawn_args_q;
   logic [63:0]      instret_q;
@@ -113,6 +124,7 @@ module weft_core #(
   logic [LB:0]      lp;                 // next lane for the memory walk
   logic             rsil_q;             // retiring without a record (a silent trap)
   logic             pre_q;              // S_SCHED runs before issue (an At arrival)
+  logic             retq;               // S_SCHED after a return reached an AtExit point
   logic [LANES-1:0] tdone_q;            // lanes an atomic finished before it trapped
   logic             aph;                // an AMO's lane: 0 reads the word, 1 writes it back
   logic [31:0]      old_q;              // the word the AMO read
@@ -130,7 +142,7 @@ module weft_core #(
 
   wire [31:0]       pc   = pc_q[cw];
   wire [LANES-1:0]  amask = mask_q[cw];
-  wire [DB-1:0]     cur_len = st_len[cw];   // the warp's divergence-stack depth
+  logic [DB-1:0]    cur_len, x_len;      // the divergence-stack depths of cw and xwarp
 
   // ---- decode ----------------------------------------------------------------------------
   wire [4:0] rd = ir[11:7], rs1 = ir[19:15], rs2 = ir[24:20];
@@ -267,7 +279,7 @@ module weft_core #(
       12'h84a: begin csr_old = fpc_q[xw]; csr_ro = 1'b1; end
       12'h84b: begin csr_old = faddr_q[xw]; csr_ro = 1'b1; end
       12'h851: begin csr_old = pc_q[xw]; csr_ro = 1'b1; end
-      12'h852: begin csr_old = 32'(st_len[xw]); csr_ro = 1'b1; end
+      12'h852: begin csr_old = 32'(x_len); csr_ro = 1'b1; end
       // cycle: the issue slots before this one (docs/rtl.md); instret: retired before it
       12'hb00, 12'hc00, 12'hc01: begin
         csr_old = mcyc[31:0]; csr_ro = csr[11:8] == 4'hc;
@@ -333,36 +345,6 @@ module weft_core #(
     end
   end
 
-  // ---- divergence-stack search: the topmost entry of this activation made at `key` --------
-  wire [31:0] key = is_conv ? pc + imm_b : pc;
-  logic          hit;
-  logic [EB-1:0] hk;
-  always_comb begin
-    hit = 1'b0;
-    hk = '0;
-    for (int e = 0; e < DEPTH; e++)
-      if (e < int'(st_len[cw]) && st_src[cw][e] == key && st_dep[cw][e] == cdep_q[cw]) begin
-        hit = 1'b1;
-        hk = EB'(e);
-      end
-  end
-  // before issue: the topmost divergent-call entry of this activation whose point is pc
-  logic          at_hit;
-  logic [EB-1:0] at_k;
-  always_comb begin
-    at_hit = 1'b0;
-    at_k = '0;
-    for (int e = 0; e < DEPTH; e++)
-      if (e < int'(st_len[cw]) && st_at[cw][e] && st_src[cw][e] + 32'd4 == pc &&
-          st_dep[cw][e] == cdep_q[cw]) begin
-        at_hit = 1'b1;
-        at_k = EB'(e);
-      end
-  end
-  wire [DB-1:0] len_m1 = cur_len - DB'(1);
-  wire [EB-1:0] top = EB'(len_m1);
-  wire [EB-1:0] pu = EB'(st_len[cw]);
-
   // ---- branch / jump outcome ---------------------------------------------------------------
   wire [LANES-1:0] taken = br_t & amask;
   wire [LANES-1:0] ntaken = amask & ~taken;
@@ -401,10 +383,51 @@ module weft_core #(
   wire [31:0] sp_first_pc = is_jalr ? jalr_t0 : first_pc;
   wire [31:0] sp_second_pc = is_jalr ? pc : second_pc;
 
+  // ---- the divergence unit (weft_diverge.sv): stacks, activations, reconvergence table --
+  wire [31:0] key = is_conv ? pc + imm_b : pc;   // a converge names its branch
+  logic [WB-1:0] sp_w;                           // the warp S_SPAWN starts
+  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty;
+  logic [EB-1:0] conv_k, at_k, exit_k;
+  logic [LANES-1:0] sc_mask;
+  logic [31:0]   sc_pc, t_point;
+  logic [1:0]    t_kind, sp_why;
+  wire  wb = st == S_WB;
+  // where a split reconverges: a branch's table entry (none in converge mode); a divergent
+  // call At(pc + 4); another divergent indirect jump its table entry, else AtExit (table
+  // mode) or None (converge mode)
+  wire [1:0]  sp_kind = call_split ? 2'd1 : (is_jalr && rc_mode && t_kind == 2'd0) ? 2'd2 :
+                        is_divg ? 2'd0 : t_kind;
+  wire [31:0] sp_point = call_split ? pc + 32'd4 : t_point;
+  wire d_split = wb && ((is_br && taken != amask && taken != '0) || jump_split ||
+                        (is_divg && pred != '0 && pred != amask));
+  wire d_ret_exit = wb && is_jalr && is_ret && exit_hit;   // a return reaching AtExit
+  wire d_arrive = (st == S_CHECK && at_hit) || (wb && is_conv && conv_hit) || d_ret_exit;
+  wire d_retire = wb && is_csr && !csr_fp && csr_writes && csr == 12'h804 &&
+                  csr_new[LANES-1:0] == '0;
+  wire d_call = wb && ((is_jal && rd != 5'd0) ||
+                       (is_jalr && !jump_split && jalr_agree && rd != 5'd0) ||
+                       (call_split && !sp_full && !sp_unsup));
+  wire d_ret = wb && is_jalr && is_ret && !exit_hit && jalr_agree;
+  weft_diverge #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH), .WAITS(WAITS), .CDEPTH(CDEPTH),
+                 .RT_WORDS(RT_WORDS)) dv (
+      .clk, .rst, .w(cw), .xw, .pc, .key, .conv_hit, .conv_k, .at_hit, .at_k, .exit_hit,
+      .exit_k, .len_w(cur_len), .len_x(x_len),
+      .split(d_split), .push_only(is_divg), .act(amask),
+      .sec_m(is_divg ? amask & ~pred : sp_second), .sec_pc(is_divg ? br_tgt : sp_second_pc),
+      .kind(sp_kind), .point(sp_point), .sp_full, .sp_unsup, .sp_why,
+      .arrive(d_arrive), .retire(d_retire), .ak(st == S_CHECK ? at_k : is_conv ? conv_k : exit_k),
+      .cur(amask), .resume_pc((wb && is_conv) ? pc + 32'd4 : pc),
+      .sched(st == S_SCHED), .sc_go, .sc_empty, .sc_mask, .sc_pc,
+      .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),
+      .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH), .t_kind,
+      .t_point);
+  assign rc_words = 32'(RT_WORDS);
+
   // ---- retire record -------------------------------------------------------------------------
   logic [31:0] rpc_q;
   logic [LANES-1:0] rmask_q;
   logic        rwen_q, unsup_q;
+  logic [1:0]  uwhy_q;
   logic [4:0]  rfault_q;
   assign rt_valid = st == S_RETIRE && !rsil_q;
   assign rt_warp = 8'(cw);
@@ -416,6 +439,7 @@ module weft_core #(
   assign rt_rd = rd;
   assign rt_fault = rfault_q;
   assign rt_unsupported = unsup_q;
+  assign rt_unsup_why = uwhy_q;
   assign halted = st == S_HALT;
   assign deadlock = st == S_HALT && (bwait_q | bstop_q) != '0;
   generate
@@ -505,7 +529,6 @@ module weft_core #(
   wire [31:0] m_rdata = m_local ? sm_rd2[31:0] : mem_rdata;
 
   // ---- register-file write port (write-back and warp start) -------------------------------
-  logic [WB-1:0] sp_w;
   always_comb begin
     sp_w = '0;
     for (int w = WARPS - 1; w >= 0; w--) if (spawn_set[w]) sp_w = WB'(w);
@@ -591,9 +614,11 @@ module weft_core #(
       spawn_set <= '0;
       rfault_q <= 5'd0;
       unsup_q <= 1'b0;
+      uwhy_q <= 2'd0;
       rwen_q <= 1'b0;
       rsil_q <= 1'b0;
       pre_q <= 1'b0;
+      retq <= 1'b0;
       aph <= 1'b0;
       xph <= 1'b0;
       bwait_q <= '0;
@@ -602,8 +627,6 @@ module weft_core #(
         resv_v[w] <= '0;
         pc_q[w] <= entry_pc;
         mask_q[w] <= (w == 0) ? LANES'(1) : '0;
-        cdep_q[w] <= 16'd0;
-        st_len[w] <= '0;
         mstatus_q[w] <= 32'h2000;            // FS = Initial
         mscratch_q[w] <= 32'd0;
         mtvec_q[w] <= 32'd0;
@@ -632,9 +655,11 @@ module weft_core #(
           rr_q <= WB'((int'(pick) + 1) % WARPS);
           rfault_q <= 5'd0;
           unsup_q <= 1'b0;
+          uwhy_q <= 2'd0;
           rwen_q <= 1'b0;
           rsil_q <= 1'b0;
           pre_q <= 1'b0;
+          retq <= 1'b0;
           slots_q <= slots_q + 64'd1;
           // the display model's event at this cycle: a vblank counts if a warp is started
           line_q <= by_q;
@@ -653,15 +678,9 @@ module weft_core #(
           st <= S_FETCH;
           pre_q <= 1'b0;   // the instruction issues: a later S_SCHED ends it as usual
           if (at_hit) begin
-            // a group reaching a divergent call's return point parks there (to resume at
-            // it), groups waiting there park too, and the next group is scheduled; the check
-            // repeats for it in the same slot
-            for (int e = 0; e < DEPTH; e++)
-              if (e > int'(at_k)) st_saved[cw][e] <= st_saved[cw][e] & ~amask;
-            st_park[cw][at_k] <= st_park[cw][at_k] | amask |
-                                 ((st_wpc[cw][at_k] == pc) ? st_wait[cw][at_k] : '0);
-            if (st_wpc[cw][at_k] == pc) st_wait[cw][at_k] <= '0;
-            st_rpc[cw][at_k] <= pc;
+            // a group reaching an At point of its activation parks there (to resume at it;
+            // weft_diverge), groups waiting there park too, and the next group is scheduled;
+            // the check repeats for it in the same slot
             pre_q <= 1'b1;
             st <= S_SCHED;
           end else if (bpc_q[cw] != 32'd0 && bpc_q[cw] == pc) begin
@@ -700,7 +719,9 @@ module weft_core #(
           end
         end
         S_DECODE: begin
-          if (ir[1:0] != 2'b11 || is_unsup) begin
+          // (a 4-byte instruction at a halfword address sits among compressed code, whose
+          // table entries the core cannot hold: unsupported in table mode)
+          if (ir[1:0] != 2'b11 || is_unsup || (rc_mode && pc[1])) begin
             unsup_q <= 1'b1;
             st <= S_RETIRE;
           end else if (!known) do_fault(5'd1, 32'd0);
@@ -782,56 +803,34 @@ module weft_core #(
           st <= S_RETIRE;
           pc_q[cw] <= pc + 32'd4;
           if (is_jal) begin
-            pc_q[cw] <= pc + imm_j;
-            if (rd != 5'd0) cdep_q[cw] <= cdep_q[cw] + 16'd1;
+            pc_q[cw] <= pc + imm_j;                 // a call when it links (d_call)
+          end else if (d_ret_exit) begin
+            // a return reaching the AtExit point of its activation arrives there (d_arrive);
+            // if the group that runs next is back at this return (the entry popped), the
+            // return goes on with it (S_SCHED -> S_WB)
+            pc_q[cw] <= pc;
+            retq <= 1'b1;
+            st <= S_SCHED;
           end else if (is_jalr && !jump_split) begin
             if (!jalr_agree) begin
               rwen_q <= 1'b0;
               do_fault(5'd6, jalr_other);   // a return whose lanes disagree
-            end else begin
-              pc_q[cw] <= jalr_t0;
-              if (rd != 5'd0) cdep_q[cw] <= cdep_q[cw] + 16'd1;
-              else if (is_ret && cdep_q[cw] != 16'd0) begin
-                cdep_q[cw] <= cdep_q[cw] - 16'd1;
-                // Leaving the activation of an open entry: the RTL keys entries by call
-                // depth, which is exact only while entries' activations stay open.
-                if (st_len[cw] != '0 && st_dep[cw][top] == cdep_q[cw]) unsup_q <= 1'b1;
-              end
-            end
+            end else pc_q[cw] <= jalr_t0;  // a call (d_call), a return (d_ret) or a jump
           end else if (is_br || is_jalr) begin
             // a conditional branch, or a divergent indirect jump (its lanes split by target)
             if (is_br && taken == amask) pc_q[cw] <= br_tgt;
             else if (is_jalr || taken != '0) begin
               mask_q[cw] <= sp_first;
               pc_q[cw] <= sp_first_pc;
-              if (hit) begin
-                for (int e = 0; e < DEPTH; e++)
-                  if (e > int'(hk)) st_saved[cw][e] <= st_saved[cw][e] & ~sp_second;
-                if (st_wait[cw][hk] != '0 && st_wpc[cw][hk] != sp_second_pc) unsup_q <= 1'b1;
-                st_wait[cw][hk] <= st_wait[cw][hk] | sp_second;
-                st_wpc[cw][hk] <= sp_second_pc;
-              end else if (int'(st_len[cw]) >= DEPTH) do_fault(5'd5, 32'd0);
-              else begin
-                st_saved[cw][pu] <= amask;
-`ifdef WEFT_PLANTED_BUG
-                // Planted bug (crates/rtl-lockstep/tests/lockstep.rs): the waiting group of a
-                // new entry loses its lowest lane, which then never runs its path.
-                st_wait[cw][pu] <= sp_second & (sp_second - LANES'(1));
-`else
-                st_wait[cw][pu] <= sp_second;
-`endif
-                st_wpc[cw][pu] <= sp_second_pc;
-                st_park[cw][pu] <= '0;
-                st_rpc[cw][pu] <= 32'd0;
-                st_src[cw][pu] <= pc;
-                st_dep[cw][pu] <= cdep_q[cw];
-                st_at[cw][pu] <= call_split;
-                st_len[cw] <= st_len[cw] + DB'(1);
+              // split (d_split): join an open entry or push one
+              if (sp_full) do_fault(5'd5, 32'd0);   // DIVERGE_OVERFLOW
+              else if (sp_unsup) begin
+                unsup_q <= 1'b1;
+                uwhy_q <= sp_why;
               end
-              if (call_split && (hit || int'(st_len[cw]) < DEPTH)) begin
-                // the call: the running lanes link rd and enter the callee; the record
-                // shows the others' rd as it was (read back through S_TRD)
-                cdep_q[cw] <= cdep_q[cw] + 16'd1;
+              if (call_split && !sp_full && !sp_unsup) begin
+                // the call (d_call): the running lanes link rd and enter the callee; the
+                // record shows the others' rd as it was (read back through S_TRD)
                 tdone_q <= jgo;
                 st <= S_TRD;
               end
@@ -839,31 +838,17 @@ module weft_core #(
           end else if (is_divg) begin
             if (pred == '0) do_fault(5'd9, 32'd0);
             else if (pred != amask) begin
-              if (int'(st_len[cw]) >= DEPTH) do_fault(5'd5, 32'd0);
-              else begin
-                mask_q[cw] <= pred;
-                st_saved[cw][pu] <= amask;
-                st_wait[cw][pu] <= amask & ~pred;
-                st_wpc[cw][pu] <= br_tgt;
-                st_at[cw][pu] <= 1'b0;
-                st_park[cw][pu] <= '0;
-                st_rpc[cw][pu] <= 32'd0;
-                st_src[cw][pu] <= pc;
-                st_dep[cw][pu] <= cdep_q[cw];
-                st_len[cw] <= st_len[cw] + DB'(1);
+              // the other lanes wait at the label in a new entry (d_split, push only)
+              if (sp_full) do_fault(5'd5, 32'd0);
+              else if (sp_unsup) begin
+                unsup_q <= 1'b1;
+                uwhy_q <= sp_why;
               end
+              else mask_q[cw] <= pred;
             end
           end else if (is_conv) begin
-            if (hit) begin
-              // arrive: park here, leave the entries above, then schedule
-              for (int e = 0; e < DEPTH; e++)
-                if (e > int'(hk)) st_saved[cw][e] <= st_saved[cw][e] & ~amask;
-              st_park[cw][hk] <= st_park[cw][hk] | amask |
-                                 ((st_wpc[cw][hk] == pc) ? st_wait[cw][hk] : '0);
-              if (st_wpc[cw][hk] == pc) st_wait[cw][hk] <= '0;
-              st_rpc[cw][hk] <= pc + 32'd4;
-              st <= S_SCHED;
-            end
+            // arrive (d_arrive): park here, leave the entries above, then schedule
+            if (conv_hit) st <= S_SCHED;
           end else if (is_mret) begin
             pc_q[cw] <= mepc_q[cw];
           end else if (is_csr) begin
@@ -923,12 +908,7 @@ module weft_core #(
                   do_fault(5'd1, 32'd0);
                 end else xwarp_q[cw] <= WB'(csr_new);
                 12'h804: if ((csr_new[LANES-1:0]) == '0) begin
-                  // halt this group: its lanes leave every entry
-                  for (int e = 0; e < DEPTH; e++) begin
-                    st_saved[cw][e] <= st_saved[cw][e] & ~amask;
-                    st_park[cw][e] <= st_park[cw][e] & ~amask;
-                    st_wait[cw][e] <= st_wait[cw][e] & ~amask;
-                  end
+                  // halt this group: its lanes leave every entry (d_retire)
                   st <= S_SCHED;
                 end else mask_q[cw] <= csr_new[LANES-1:0];
                 12'h800: begin
@@ -952,33 +932,20 @@ module weft_core #(
             run_q[sp_w] <= 1'b1;
             pc_q[sp_w] <= spawn_pc_q;
             mask_q[sp_w] <= FULL;
-            st_len[sp_w] <= '0;
-            cdep_q[sp_w] <= 16'd0;
             resv_v[sp_w] <= '0;
           end
         end
         S_SCHED: begin
-          // the top entry has no running lanes: run its waiting group, or pop it
-          if (st_len[cw] == '0) begin
+          // the top entry has no running lanes: run its waiting group, or pop it (weft_diverge)
+          if (sc_empty) begin
             mask_q[cw] <= '0;
             run_q[cw] <= 1'b0;
             done_q[cw] <= 1'b1;
             st <= S_RETIRE;
-          end else if (st_wait[cw][top] != '0) begin
-            mask_q[cw] <= st_wait[cw][top];
-            pc_q[cw] <= st_wpc[cw][top];
-            cdep_q[cw] <= st_dep[cw][top];
-            st_wait[cw][top] <= '0;
-            if (st_saved[cw][top] == st_wait[cw][top]) st_len[cw] <= len_m1;
-            st <= pre_q ? S_CHECK : S_RETIRE;
-          end else begin
-            st_len[cw] <= len_m1;
-            if (st_park[cw][top] != '0) begin
-              mask_q[cw] <= st_park[cw][top];
-              pc_q[cw] <= st_rpc[cw][top];
-              cdep_q[cw] <= st_dep[cw][top];
-              st <= pre_q ? S_CHECK : S_RETIRE;
-            end
+          end else if (sc_go) begin
+            mask_q[cw] <= sc_mask;
+            pc_q[cw] <= sc_pc;
+            st <= pre_q ? S_CHECK : (retq && sc_pc == rpc_q) ? S_WB : S_RETIRE;
           end
         end
         S_TRD: st <= S_TRW;   // rv1 reads rd; the atomic's finished lanes are written

@@ -79,6 +79,7 @@ int main(int argc, char **argv) {
                     case 'F': need = 5; break;
                     case 'U': need = 4; break;
                     case 'H': need = 0; break;
+                    case 'T': need = 4; break;         // refused: the table did not fit
                     default: break;                    // ESC ESC: a console byte
                     }
                 } else if (rx_byte == 0x1b) {

@@ -15,19 +15,29 @@
 //   host -> board  'I'                        identify: the board answers ESC 'I' W L K K
 //                                             (warps, lanes, DRAM KiB as 16 bits LE)
 //                  'W' addr[4] len[4] bytes   write `len` bytes from `addr` (while loading)
+//                  'T' base[4] n[4] words     the reconvergence table: n words (4 bytes
+//                                             each) for the core's table memory, word i
+//                                             for the instruction at base + 4i, and table
+//                                             mode (weft_diverge.sv); a table of more than
+//                                             RT_WORDS words is refused: the next 'G'
+//                                             answers ESC 'T' RT_WORDS[4] instead of running
 //                  'G' entry[4] tohost[4]     start the core at `entry`
-//                  'R'                        stop the core and go back to loading
+//                  'R'                        stop the core and go back to loading, in
+//                                             converge mode until the next 'T'
 //   board -> host  console bytes, ESC (0x1b) sent as ESC ESC; at the end of a run one of
 //                  ESC 'X' code[4]            exit code
 //                  ESC 'F' code pc[4]         a fault (code as in docs/isa.md)
 //                  ESC 'U' pc[4]              an instruction this RTL does not implement
 //                  ESC 'H'                    every warp halted without an exit
+//                  ESC 'T' words[4]           (instead of a run) the table sent was larger
+//                                             than the board's RT_WORDS words
 // (numbers little-endian). LEDs: 0 heartbeat, 1 loading, 2 running, 3 ended,
 // 7:4 the exit code's low bits (all on for a fault or an unsupported instruction).
 module weft_board #(
     parameter int WARPS = 4,
     parameter int LANES = 8,
     parameter int DEPTH = 8,
+    parameter int RT_WORDS = 16384,
     parameter int DRAM_BYTES = 65536,
     parameter int CLKS_PER_BIT = 217
 ) (
@@ -56,14 +66,24 @@ module weft_board #(
   logic [31:0] rt_mask, rt_next_pc, rt_next_mask;
   logic [4:0]  rt_rd;
   logic [LANES*32-1:0] rt_vals;
+  logic [31:0] rc_words;
+  logic [1:0]  rt_unsup_why;
   /* verilator lint_on UNUSEDSIGNAL */
+  // the reconvergence table's mode, window and load port (the loader's 'T')
+  logic        rc_mode_q, rc_we_q, rc_over_q;
+  logic [31:0] rc_base_q, rc_len_q;
+  logic [17:0] rc_wd_q;
+  logic [15:0] ld_word;                   // a table word's first two bytes
+  logic [15:0] rc_wa_q;
 
-  weft_core #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH)) core (
+  weft_core #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH), .RT_WORDS(RT_WORDS)) core (
       .clk, .rst(core_rst), .entry_pc(entry_q),
+      .rc_mode(rc_mode_q), .rc_base(rc_base_q), .rc_len(rc_len_q), .rc_we(rc_we_q),
+      .rc_wa(rc_wa_q), .rc_wd(rc_wd_q), .rc_words,
       .mem_req, .mem_we, .mem_size, .mem_addr, .mem_wdata, .mem_lane, .mem_fetch, .mem_amo,
       .mem_local, .mem_ack, .mem_err, .mem_rdata,
       .rt_valid, .rt_warp, .rt_pc, .rt_mask, .rt_next_pc, .rt_next_mask, .rt_wen, .rt_rd,
-      .rt_vals, .rt_fault, .rt_unsupported, .halted, .deadlock);
+      .rt_vals, .rt_fault, .rt_unsupported, .rt_unsup_why, .halted, .deadlock);
 
   // ---- serial line -----------------------------------------------------------------------
   logic       rx_valid, tx_busy, tx_send;
@@ -150,6 +170,8 @@ module weft_board #(
   // a data byte of a 'W' (written only while loading)
   wire         ld_data = rx_valid && ld_need == 4'd0 && ld_cmd == "W" && ld_len != 32'd0;
   wire         ld_write = ld_data && bst == B_LOAD;
+  // a byte of a 'T' table word
+  wire         ld_tdata = rx_valid && ld_need == 4'd0 && ld_cmd == "T" && ld_len != 32'd0;
 
   always_comb begin
     acc_go = core_go || ld_write;
@@ -191,7 +213,12 @@ module weft_board #(
       end_kind <= 8'd0;
       entry_q <= 32'h8000_0000;
       tohost_q <= 32'd0;
+      rc_mode_q <= 1'b0;
+      rc_len_q <= 32'd0;
+      rc_we_q <= 1'b0;
+      rc_over_q <= 1'b0;
     end else begin
+      rc_we_q <= 1'b0;
       if (push_n != 2'd0 && !(core_go && is_console)) msg_i <= msg_i + 3'd1;
       // the loader: commands are taken in any state, 'R' stops a run
       if (rx_valid) begin
@@ -202,7 +229,23 @@ module weft_board #(
             ld_addr <= ld_hdr[31:0];
             ld_len <= {rx_data, ld_hdr[55:32]};
           end
-          if (ld_need == 4'd1 && ld_cmd == "G" && bst == B_LOAD) begin
+          if (ld_need == 4'd1 && ld_cmd == "T" && bst == B_LOAD) begin
+            rc_base_q <= ld_hdr[31:0];
+            rc_len_q <= {rx_data, ld_hdr[55:32]};
+            rc_mode_q <= 1'b1;
+            rc_over_q <= {rx_data, ld_hdr[55:32]} > 32'(RT_WORDS);
+            ld_len <= {rx_data[5:0], ld_hdr[55:32], 2'b00};   // bytes
+            ld_addr <= 32'd0;
+          end
+          if (ld_need == 4'd1 && ld_cmd == "G" && bst == B_LOAD && rc_over_q) begin
+            // the table did not fit: refuse to run, saying how many words fit
+            bst <= B_END;
+            msg[0] <= ESC;
+            msg[1] <= "T";
+            {msg[5], msg[4], msg[3], msg[2]} <= 32'(RT_WORDS);
+            msg_len <= 3'd6;
+            msg_i <= '0;
+          end else if (ld_need == 4'd1 && ld_cmd == "G" && bst == B_LOAD) begin
             entry_q <= ld_hdr[31:0];
             tohost_q <= {rx_data, ld_hdr[55:32]};
             bst <= B_RUN;
@@ -211,12 +254,27 @@ module weft_board #(
         end else if (ld_data) begin
           ld_addr <= ld_addr + 32'd1;
           ld_len <= ld_len - 32'd1;
+        end else if (ld_tdata) begin
+          // a word's bytes come low first; its third holds bits 17:16 (the fourth is 0), and
+          // the third writes the 18-bit word into the table
+          if (ld_addr[1:0] == 2'd0) ld_word[7:0] <= rx_data;
+          if (ld_addr[1:0] == 2'd1) ld_word[15:8] <= rx_data;
+          ld_addr <= ld_addr + 32'd1;
+          ld_len <= ld_len - 32'd1;
+          if (ld_addr[1:0] == 2'd2) begin
+            rc_we_q <= bst == B_LOAD;
+            rc_wa_q <= ld_addr[17:2];
+            rc_wd_q <= {rx_data[1:0], ld_word};
+          end
         end else begin
           ld_cmd <= rx_data;
           case (rx_data)
-            "W", "G": ld_need <= 4'd8;
+            "W", "G", "T": ld_need <= 4'd8;
             "R": begin
               bst <= B_LOAD;
+              rc_mode_q <= 1'b0;
+              rc_len_q <= 32'd0;
+              rc_over_q <= 1'b0;
               end_kind <= 8'd0;
               msg_len <= '0;
               msg_i <= '0;

@@ -8,9 +8,12 @@
 // (a: the words AMOs and successful sc.w wrote, shown when rd is not x0: the model's record
 // gives the written value through rd)
 // then one final line: "exit <code>", "halt", "deadlock", "fault", "unsupported" or "timeout".
-// Usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE [VCD]  (numbers in hex,
-// 0 = none). VCD: dump every signal to that file (a testbench built with --trace; time unit
-// 1 ns, one clock cycle = 10).
+// Usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE TABLE [VCD]  (numbers in
+// hex, 0 = none). TABLE: the reconvergence table for the core's table memory, little-endian
+// words: mode (1 table, 0 converge), base (code address of word 0), length, the words; it is
+// written through the core's load port during reset, and a table longer than the core's
+// (rc_words) is refused (exit status 3). VCD: dump every signal to that file (a testbench
+// built with --trace; time unit 1 ns, one clock cycle = 10).
 #include "Vweft_core.h"
 #include "verilated.h"
 #if VM_TRACE
@@ -89,8 +92,8 @@ struct Mem {
 };
 
 int main(int argc, char **argv) {
-    if (argc < 7) {
-        fprintf(stderr, "usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE\n");
+    if (argc < 8) {
+        fprintf(stderr, "usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE TABLE [VCD]\n");
         return 2;
     }
     Mem m;
@@ -104,20 +107,30 @@ int main(int argc, char **argv) {
     size_t got = fread(m.dram.data(), 1, m.dram.size(), f);
     fclose(f);
     (void)got;
+    std::vector<uint32_t> table;
+    f = fopen(argv[7], "rb");
+    if (!f) { fprintf(stderr, "tb_core: cannot open %s\n", argv[7]); return 2; }
+    uint32_t word;
+    while (fread(&word, 4, 1, f) == 1) table.push_back(word);
+    fclose(f);
+    if (table.size() < 3 || table.size() != 3 + (size_t)table[2]) {
+        fprintf(stderr, "tb_core: %s is not a reconvergence-table file\n", argv[7]);
+        return 2;
+    }
 
     Verilated::commandArgs(argc, argv);
 #if VM_TRACE
     VerilatedVcdC *vcd = nullptr;
-    if (argc > 7) Verilated::traceEverOn(true);
+    if (argc > 8) Verilated::traceEverOn(true);
 #else
-    if (argc > 7) { fprintf(stderr, "tb_core: built without --trace: no VCD\n"); return 2; }
+    if (argc > 8) { fprintf(stderr, "tb_core: built without --trace: no VCD\n"); return 2; }
 #endif
     Vweft_core *top = new Vweft_core;
 #if VM_TRACE
-    if (argc > 7) {
+    if (argc > 8) {
         vcd = new VerilatedVcdC;
         top->trace(vcd, 99);
-        vcd->open(argv[7]);
+        vcd->open(argv[8]);
     }
     uint64_t t = 0;
 #define DUMP() do { if (vcd) vcd->dump(t); t += 5; } while (0)
@@ -127,10 +140,26 @@ int main(int argc, char **argv) {
     top->entry_pc = entry;
     top->rst = 1;
     top->mem_ack = 0;
-    for (int i = 0; i < 2; i++) {
+    top->rc_mode = table[0];
+    top->rc_base = table[1];
+    top->rc_len = table[2];
+    top->rc_we = 0;
+    top->clk = 0; top->eval();
+    if (table[2] > top->rc_words) {
+        fprintf(stderr, "tb_core: the reconvergence table has %u words; the core's holds %u "
+                "(RT_WORDS)\n", table[2], top->rc_words);
+        delete top;
+        return 3;
+    }
+    // the table through the load port, one word per clock, during reset
+    for (uint32_t i = 0; i < table[2] || i < 2; i++) {
+        top->rc_we = i < table[2];
+        top->rc_wa = i;
+        top->rc_wd = i < table[2] ? table[3 + i] : 0;
         top->clk = 0; top->eval(); DUMP();
         top->clk = 1; top->eval(); DUMP();
     }
+    top->rc_we = 0;
     top->rst = 0;
 
     bool pending = false, perr = false;
@@ -147,7 +176,11 @@ int main(int argc, char **argv) {
         if (top->rt_valid) {
             printf("w%u pc=%08x mask=%08x", top->rt_warp, top->rt_pc, top->rt_mask);
             if (top->rt_unsupported) {
-                printf(" unsupported\nunsupported\n");
+                static const char *why[4] = {
+                    "", ": more than WAITS waiting groups in one divergence-stack entry",
+                    ": a split more than CDEPTH calls deep",
+                    ": a reconvergence point at a compressed instruction"};
+                printf(" unsupported%s\nunsupported\n", why[top->rt_unsup_why & 3]);
                 end = nullptr;
                 break;
             }

@@ -3,7 +3,9 @@
 //! how the run ended, a Verilator simulation of the whole board design (`tb_board.cpp`, a
 //! virtual serial port), and a real serial port (`weft board load --port`).
 
-use crate::{repo_root, shape_params, verilate, Error, Shape, Verilate};
+use crate::{
+    reconv_table, repo_root, shape_params, verilate, Error, ReconvMode, Shape, Verilate, RT_WORDS,
+};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,6 +34,9 @@ pub enum BoardEnd {
     Unsupported { pc: u32 },
     /// Every warp halted without an exit.
     Halt,
+    /// The board refused to run: the reconvergence table was larger than its table memory
+    /// (`words`, its `RT_WORDS`).
+    TableTooLarge { words: u32 },
 }
 
 impl BoardEnd {
@@ -41,7 +46,7 @@ impl BoardEnd {
         match self {
             BoardEnd::Exit(c) => RunEnd::Exit(*c).exit_status(),
             BoardEnd::Fault { code, .. } => 128 + *code as i32,
-            BoardEnd::Unsupported { .. } => 2,
+            BoardEnd::Unsupported { .. } | BoardEnd::TableTooLarge { .. } => 2,
             BoardEnd::Halt => RunEnd::AllHalted.exit_status(),
         }
     }
@@ -60,12 +65,19 @@ impl std::fmt::Display for BoardEnd {
                 "the instruction at pc {pc:#010x} is not built in the RTL (docs/rtl.md)"
             ),
             BoardEnd::Halt => write!(f, "every warp halted without an exit"),
+            BoardEnd::TableTooLarge { words } => write!(
+                f,
+                "the board refused the program: its reconvergence table is larger than the \
+                 board's table memory ({words} words, RT_WORDS)"
+            ),
         }
     }
 }
 
 /// The loader's commands that put `prog` into the board's memory and start it: one 'W' per
-/// segment (with its zero fill), then 'G' with the entry and the HTIF `tohost` address.
+/// segment (with its zero fill), 'T' with the program's reconvergence table (table mode, the
+/// model's default; a table wider than the core's `RT_WORDS` is refused here), then 'G' with
+/// the entry and the HTIF `tohost` address.
 pub fn frames(prog: &Program, dram_bytes: u32) -> Result<Vec<u8>, Error> {
     let mut out = vec![b'R'];
     for s in &prog.segments {
@@ -84,6 +96,13 @@ pub fn frames(prog: &Program, dram_bytes: u32) -> Result<Vec<u8>, Error> {
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(&s.data);
         out.resize(out.len() + (len as usize - s.data.len()), 0);
+    }
+    let (base, table) = reconv_table(prog, ReconvMode::Table, RT_WORDS)?;
+    out.push(b'T');
+    out.extend_from_slice(&base.to_le_bytes());
+    out.extend_from_slice(&(table.len() as u32).to_le_bytes());
+    for w in table {
+        out.extend_from_slice(&w.to_le_bytes());
     }
     out.push(b'G');
     out.extend_from_slice(&prog.entry.to_le_bytes());
@@ -114,7 +133,7 @@ impl Decoder {
         } else if self.esc {
             self.esc = false;
             match b {
-                b'X' | b'F' | b'U' | b'H' | b'I' => self.kind = b,
+                b'X' | b'F' | b'U' | b'H' | b'I' | b'T' => self.kind = b,
                 _ => self.console.push(b),
             }
         } else if b == ESC {
@@ -132,6 +151,7 @@ impl Decoder {
             }),
             (b'U', 4) => Some(BoardEnd::Unsupported { pc: word(a) }),
             (b'H', 0) => Some(BoardEnd::Halt),
+            (b'T', 4) => Some(BoardEnd::TableTooLarge { words: word(a) }),
             (b'I', 4) => {
                 // identify answer (warps, lanes, DRAM KiB): not part of a run
                 self.kind = 0;
@@ -181,10 +201,15 @@ pub fn build_sim(shape: Shape) -> Result<PathBuf, Error> {
 /// Run `prog` on the simulated board `bin` (from [`build_sim`]) for at most `max_cycles`
 /// clock cycles: load it over the virtual serial line, run it, decode the answer.
 pub fn run_sim(bin: &Path, prog: &Program, max_cycles: u64) -> Result<Decoder, Error> {
-    let f = frames(prog, DRAM_BYTES)?;
+    run_sim_frames(bin, &frames(prog, DRAM_BYTES)?, max_cycles)
+}
+
+/// Send the loader commands `f` (as [`frames`] makes them) to the simulated board `bin` and
+/// decode its answer until the end of the run.
+pub fn run_sim_frames(bin: &Path, f: &[u8], max_cycles: u64) -> Result<Decoder, Error> {
     let dir = bin.parent().unwrap_or(Path::new("."));
     let file = dir.join(format!("frames-{}.bin", std::process::id()));
-    std::fs::write(&file, &f).map_err(|e| Error::Tool(format!("{}: {e}", file.display())))?;
+    std::fs::write(&file, f).map_err(|e| Error::Tool(format!("{}: {e}", file.display())))?;
     let out = Command::new(bin)
         .arg(&file)
         .arg(max_cycles.to_string())

@@ -13,8 +13,9 @@
 //! and a last line saying how the run ended (`exit N`, `halt`, `fault`). [`compare`] checks
 //! the two per warp (the RTL's round-robin scheduler issues in the model's order, but a
 //! per-warp comparison does not depend on that) and reports the first difference with the
-//! lines before it from both sides. The model runs in converge mode (`--reconv converge`):
-//! the RTL builds the table-free divergence mechanism (docs/rtl.md).
+//! lines before it from both sides. Both sides run in the same reconvergence mode: table
+//! mode (the model's default; the testbench loads the program's reconvergence table into the
+//! core's table memory, [`reconv_table`]) or converge mode (`--reconv converge`, no table).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -23,7 +24,9 @@ use std::process::Command;
 use std::rc::Rc;
 use weft_isa::Op;
 use weft_simt::record::{memory_access, AccessKind, Observer, RegFile, StepRecord};
-use weft_simt::{Config, Machine, Program, ReconvMode, RunEnd};
+use weft_simt::{Config, Machine, Program, Reconv, RunEnd};
+
+pub use weft_simt::ReconvMode;
 
 pub mod board;
 
@@ -31,6 +34,14 @@ pub mod board;
 pub const DRAM_BASE: u32 = 0x8000_0000;
 /// 16 MiB: enough for every test program, small for the testbench.
 pub const DRAM_SIZE: u32 = 16 << 20;
+
+/// Words in the core's reconvergence-table memory (`RT_WORDS`, weft_diverge.sv): one per
+/// instruction word from the lowest branch with an entry to the highest (64 KiB of code, the
+/// board's whole DRAM).
+pub const RT_WORDS: usize = 16384;
+
+/// The two reconvergence modes the RTL builds, table mode (the model's default) first.
+pub const MODES: [ReconvMode; 2] = [ReconvMode::Table, ReconvMode::Converge];
 
 /// The core's shape: the RTL's parameters and the model's configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,27 +288,108 @@ pub fn dram_image(prog: &Program) -> Result<Vec<u8>, Error> {
     Ok(img)
 }
 
-/// Run the RTL testbench `bin` on `prog` for at most `max_cycles` clock cycles; its trace.
-pub fn rtl_trace(bin: &Path, prog: &Program, max_cycles: u64) -> Result<String, Error> {
-    run_tb(bin, prog, max_cycles, None)
+/// The image of `prog`'s reconvergence table for the core's table memory: the code address of
+/// its first word and one 18-bit word per instruction word from there, `offset << 2 | kind`
+/// (kind 1: At(pc + 4 * offset), offset a signed 16-bit count of instruction words; 2:
+/// AtExit; 0: none) — empty in converge mode. The RTL has no C: an entry of a branch at a
+/// halfword address is left out (the core reports an instruction there as unsupported in
+/// table mode), and a point at a halfword address is kind 3 (a split there is unsupported). A
+/// table spanning more than `words` words, or a point farther than the offset reaches, is
+/// refused.
+pub fn reconv_table(
+    prog: &Program,
+    mode: ReconvMode,
+    words: usize,
+) -> Result<(u32, Vec<u32>), Error> {
+    if mode != ReconvMode::Table {
+        return Ok((0, Vec::new()));
+    }
+    let entries: BTreeMap<u32, u32> = prog
+        .reconv
+        .iter()
+        .filter_map(|(&pc, r)| match *r {
+            _ if pc % 4 != 0 => None,
+            Reconv::At(p) if p % 4 != 0 => Some((pc, pc, 3)),
+            Reconv::At(p) => Some((pc, p, 1)),
+            Reconv::AtExit => Some((pc, pc, 2)),
+            Reconv::None => None,
+        })
+        .map(|(pc, p, k)| {
+            let off = (p as i64 - pc as i64) / 4;
+            if i16::try_from(off).is_err() {
+                Err(Error::Program(format!(
+                    "reconvergence-table entry {pc:#010x} -> {p:#010x}: the point is farther \
+                     than the table's 16-bit word offset reaches"
+                )))
+            } else {
+                Ok((pc, (off as i16 as u16 as u32) << 2 | k))
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    let (Some((&lo, _)), Some((&hi, _))) = (entries.first_key_value(), entries.last_key_value())
+    else {
+        return Ok((0, Vec::new()));
+    };
+    let span = ((hi - lo) / 4 + 1) as usize;
+    if span > words {
+        return Err(Error::Program(format!(
+            "the reconvergence table spans {span} instruction words ({lo:#010x}..={hi:#010x}, \
+             {} entries); the core's table memory holds {words} (RT_WORDS)",
+            entries.len()
+        )));
+    }
+    let mut v = vec![0u32; span];
+    for (pc, w) in entries {
+        v[((pc - lo) / 4) as usize] = w;
+    }
+    Ok((lo, v))
+}
+
+/// Run the RTL testbench `bin` on `prog` in `mode` for at most `max_cycles` clock cycles;
+/// its trace.
+pub fn rtl_trace(
+    bin: &Path,
+    prog: &Program,
+    mode: ReconvMode,
+    max_cycles: u64,
+) -> Result<String, Error> {
+    run_tb(bin, prog, mode, max_cycles, None)
 }
 
 /// [`rtl_trace`], dumping every signal to the VCD file `vcd` (a testbench built by
 /// [`build_with`] with `trace`).
-pub fn rtl_vcd(bin: &Path, prog: &Program, max_cycles: u64, vcd: &Path) -> Result<String, Error> {
-    run_tb(bin, prog, max_cycles, Some(vcd))
+pub fn rtl_vcd(
+    bin: &Path,
+    prog: &Program,
+    mode: ReconvMode,
+    max_cycles: u64,
+    vcd: &Path,
+) -> Result<String, Error> {
+    run_tb(bin, prog, mode, max_cycles, Some(vcd))
 }
 
 fn run_tb(
     bin: &Path,
     prog: &Program,
+    mode: ReconvMode,
     max_cycles: u64,
     vcd: Option<&Path>,
 ) -> Result<String, Error> {
     let img = dram_image(prog)?;
+    let (base, table) = reconv_table(prog, mode, RT_WORDS)?;
     let dir = bin.parent().unwrap_or(Path::new("."));
     let file = dir.join(format!("image-{}.bin", std::process::id()));
+    let tfile = dir.join(format!("table-{}.bin", std::process::id()));
     std::fs::write(&file, &img).map_err(|e| Error::Tool(format!("{}: {e}", file.display())))?;
+    // the table file: mode, base, length, then the words (little-endian)
+    let mut t = Vec::with_capacity(12 + 4 * table.len());
+    for w in [(mode == ReconvMode::Table) as u32, base, table.len() as u32]
+        .into_iter()
+        .chain(table)
+    {
+        t.extend_from_slice(&w.to_le_bytes());
+    }
+    std::fs::write(&tfile, &t).map_err(|e| Error::Tool(format!("{}: {e}", tfile.display())))?;
     let out = Command::new(bin)
         .arg(&file)
         .arg(format!("{:x}", prog.entry))
@@ -305,10 +397,12 @@ fn run_tb(
         .arg(format!("{:x}", prog.fromhost.unwrap_or(0)))
         .arg(format!("{max_cycles:x}"))
         .arg(format!("{DRAM_SIZE:x}"))
+        .arg(&tfile)
         .args(vcd)
         .output()
         .map_err(|e| Error::Tool(format!("{}: {e}", bin.display())));
     let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&tfile);
     let out = out?;
     if !out.status.success() {
         return Err(Error::Tool(format!(
@@ -319,13 +413,13 @@ fn run_tb(
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// The model's configuration for `shape`: converge mode, the testbench's DRAM.
-pub fn model_config(shape: Shape, max_cycles: u64) -> Config {
+/// The model's configuration for `shape` in `mode`, with the testbench's DRAM.
+pub fn model_config(shape: Shape, mode: ReconvMode, max_cycles: u64) -> Config {
     Config {
         warps: shape.warps,
         lanes: shape.lanes,
         stack_depth: shape.depth,
-        reconv: ReconvMode::Converge,
+        reconv: mode,
         dram_size: DRAM_SIZE,
         max_cycles,
         ..Config::default()
@@ -431,9 +525,14 @@ impl Observer for Lines {
     }
 }
 
-/// Run the functional model on `prog`; its trace in the testbench's format.
-pub fn model_trace(prog: &Program, shape: Shape, max_cycles: u64) -> Result<String, Error> {
-    let mut m = Machine::new(model_config(shape, max_cycles), prog)
+/// Run the functional model on `prog` in `mode`; its trace in the testbench's format.
+pub fn model_trace(
+    prog: &Program,
+    shape: Shape,
+    mode: ReconvMode,
+    max_cycles: u64,
+) -> Result<String, Error> {
+    let mut m = Machine::new(model_config(shape, mode, max_cycles), prog)
         .map_err(|e| Error::Program(e.to_string()))?;
     m.set_console(Box::new(std::io::sink()));
     let buf = Rc::new(RefCell::new(String::new()));
@@ -489,7 +588,10 @@ pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
     };
     let (m, mend) = split(model);
     let (r, rend) = split(rtl);
-    if let Some(u) = rtl.lines().find(|l| l.ends_with(" unsupported")) {
+    if let Some(u) = rtl
+        .lines()
+        .find(|l| l.contains(" pc=") && l.contains(" unsupported"))
+    {
         return Err(format!(
             "the RTL met something it does not implement: {u}\n(the model's line there: {})",
             model
@@ -543,24 +645,31 @@ pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
     Ok(Agreement { steps, end: mend })
 }
 
-/// Build the RTL for `shape`, run both sides on the program at `path`, compare.
-pub fn lockstep(path: &Path, shape: Shape, planted_bug: bool) -> Result<Agreement, String> {
+/// Build the RTL for `shape`, run both sides on the program at `path` in `mode`, compare.
+pub fn lockstep(
+    path: &Path,
+    shape: Shape,
+    mode: ReconvMode,
+    planted_bug: bool,
+) -> Result<Agreement, String> {
     let prog = load(path).map_err(|e| e.to_string())?;
-    lockstep_program(&prog, shape, planted_bug).map_err(|e| format!("{}: {e}", path.display()))
+    lockstep_program(&prog, shape, mode, planted_bug)
+        .map_err(|e| format!("{} ({}): {e}", path.display(), mode.name()))
 }
 
-/// Build the RTL for `shape`, run both sides on `prog`, compare.
+/// Build the RTL for `shape`, run both sides on `prog` in `mode`, compare.
 pub fn lockstep_program(
     prog: &Program,
     shape: Shape,
+    mode: ReconvMode,
     planted_bug: bool,
 ) -> Result<Agreement, String> {
     let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
-    let model = model_trace(prog, shape, 1_000_000).map_err(|e| e.to_string())?;
+    let model = model_trace(prog, shape, mode, 1_000_000).map_err(|e| e.to_string())?;
     // The RTL takes a few cycles per warp-instruction, more for memory (two per lane) and
     // division (33): a bound from the model's count stops an RTL that went astray.
     let steps = model.lines().count() as u64;
     let bound = steps * (48 + 2 * shape.lanes as u64) + 10_000;
-    let rtl = rtl_trace(&bin, prog, bound).map_err(|e| e.to_string())?;
+    let rtl = rtl_trace(&bin, prog, mode, bound).map_err(|e| e.to_string())?;
     compare(&model, &rtl)
 }

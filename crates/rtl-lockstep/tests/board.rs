@@ -5,8 +5,10 @@
 //! functional model's run of the same program, and with values worked out by hand.
 
 use std::path::{Path, PathBuf};
-use weft_rtl_lockstep::board::{build_sim, frames, run_sim, BoardEnd, Decoder, DRAM_BYTES};
-use weft_rtl_lockstep::{load, model_config, repo_root, Shape};
+use weft_rtl_lockstep::board::{
+    build_sim, frames, run_sim, run_sim_frames, BoardEnd, Decoder, DRAM_BYTES,
+};
+use weft_rtl_lockstep::{load, model_config, reconv_table, repo_root, ReconvMode, Shape, RT_WORDS};
 use weft_simt::{Machine, RunEnd};
 
 const MAX_CYCLES: u64 = 20_000_000;
@@ -18,7 +20,7 @@ fn board(shape: Shape) -> PathBuf {
 /// The functional model's console and end for `path` at `shape`.
 fn model(path: &Path, shape: Shape) -> (Vec<u8>, BoardEnd) {
     let prog = load(path).unwrap();
-    let mut m = Machine::new(model_config(shape, MAX_CYCLES), &prog).unwrap();
+    let mut m = Machine::new(model_config(shape, ReconvMode::Table, MAX_CYCLES), &prog).unwrap();
     let end = match m.run() {
         RunEnd::Exit(c) => BoardEnd::Exit(c),
         RunEnd::AllHalted => BoardEnd::Halt,
@@ -208,6 +210,86 @@ fn the_loader_refuses_a_program_that_does_not_fit_and_the_decoder_unescapes() {
         Some(BoardEnd::Fault {
             code: 5,
             pc: 0x8000_0010
+        })
+    );
+}
+
+/// `pick` returns from three `ret`s inside divergent code; in table mode the branches'
+/// shared AtExit entry closes at the return, so the lanes come back together and the exit
+/// code is the whole mask, 7 (worked out by hand; in converge mode the first group back
+/// would exit with only its own lanes). The board gets the table over the serial line ('T').
+const THREE_RETURNS: &str = r#"
+    .text
+    .globl _start
+_start:
+    li   t0, 7
+    csrw tmask, t0
+    csrr a0, thread_id
+    call pick
+    csrr a0, tmask
+    li   t2, 0xffffff04
+    sw   a0, 0(t2)
+    csrw tmask, zero
+    .globl pick
+    .type pick, @function
+pick:
+    beqz a0, 1f
+    addi a0, a0, -1
+    beqz a0, 2f
+    li   a0, 200
+    ret
+2:  li   a0, 300
+    ret
+1:  li   a0, 100
+    ret
+    .size pick, . - pick
+"#;
+
+#[test]
+fn the_reconvergence_table_reaches_the_board() {
+    let shape = Shape::SMALL;
+    let bin = board(shape);
+    let p = write("three_returns", THREE_RETURNS);
+    let got = on_board(&bin, &p);
+    let (_, end) = model(&p, shape);
+    let prog = load(&p).unwrap();
+    let _ = std::fs::remove_file(&p);
+    assert_eq!(got.end, Some(BoardEnd::Exit(7)), "worked out by hand");
+    assert_eq!(got.end, Some(end));
+    // the table's words: the two branches of `pick` are AtExit (kind 2)
+    let (base, words) = reconv_table(&prog, ReconvMode::Table, RT_WORDS).unwrap();
+    assert_eq!(
+        words.iter().filter(|&&w| w & 3 == 2).count(),
+        2,
+        "{base:#x} {words:x?}"
+    );
+    // a table wider than the memory is refused with the numbers, not loaded in part
+    let e = reconv_table(&prog, ReconvMode::Table, 1)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("holds 1 (RT_WORDS)"), "{e}");
+    // converge mode sends no table
+    assert!(reconv_table(&prog, ReconvMode::Converge, 1)
+        .unwrap()
+        .1
+        .is_empty());
+    // the board refuses a table larger than its memory by itself (a host that does not know
+    // its RT_WORDS): the 'T' block of the frames replaced by one of RT_WORDS + 1 words
+    let f = frames(&prog, DRAM_BYTES).unwrap();
+    let t_at = f.len() - 9 - (9 + 4 * words.len());
+    assert_eq!(f[t_at], b'T');
+    let n = RT_WORDS as u32 + 1;
+    let mut big = f[..t_at].to_vec();
+    big.push(b'T');
+    big.extend_from_slice(&base.to_le_bytes());
+    big.extend_from_slice(&n.to_le_bytes());
+    big.resize(big.len() + 4 * n as usize, 0);
+    big.extend_from_slice(&f[f.len() - 9..]);
+    let d = run_sim_frames(&bin, &big, MAX_CYCLES).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.end,
+        Some(BoardEnd::TableTooLarge {
+            words: RT_WORDS as u32
         })
     );
 }

@@ -4,18 +4,26 @@
 //! failure with a message, never a skip.
 
 use std::path::PathBuf;
-use weft_rtl_lockstep::{lockstep, repo_root, sources, Shape};
+use weft_rtl_lockstep::{lockstep, repo_root, sources, ReconvMode, Shape, MODES};
 
 fn prog(p: &str) -> PathBuf {
     repo_root().join(p)
 }
 
+/// Every program in both reconvergence modes (table, the model's default, and converge).
 fn check(programs: &[&str], shape: Shape) {
     let mut failures = Vec::new();
     for p in programs {
-        match lockstep(&prog(p), shape, false) {
-            Ok(a) => eprintln!("{p}: {} warp-instructions agree, end `{}`", a.steps, a.end),
-            Err(e) => failures.push(e),
+        for mode in MODES {
+            match lockstep(&prog(p), shape, mode, false) {
+                Ok(a) => eprintln!(
+                    "{p} ({}): {} warp-instructions agree, end `{}`",
+                    mode.name(),
+                    a.steps,
+                    a.end
+                ),
+                Err(e) => failures.push(e),
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -58,6 +66,17 @@ const DIVERGENCE: &[&str] = &[
     "tests/asm/functions.s",
     "tests/repro/bug2_backward_exit_checked.s",
     "tests/repro/bug2b_exit_fallthrough_checked.s",
+    "tests/repro/bug3_reentry_two_calls_checked.s",
+    // returns out of divergent regions, table reconvergence (docs/isa.md §5.9, §6.5-6.8)
+    "examples/divergence/jump_table.s",
+    "examples/divergence/two_exits.s",
+    "examples/divergence/tail_call.s",
+    "tests/kernels/early_exit.s",
+    "crates/rtl-lockstep/tests/programs/multi_return.s",
+    "crates/rtl-lockstep/tests/programs/nested_break.s",
+    "crates/rtl-lockstep/tests/programs/backward_exit_call.s",
+    "crates/rtl-lockstep/tests/programs/recursion.s",
+    "crates/rtl-lockstep/tests/programs/resume_chain.s",
 ];
 
 #[test]
@@ -175,29 +194,49 @@ fn traps() {
 /// the lockstep must stop where that group starts with a smaller mask, showing both lines.
 #[test]
 fn planted_bug_is_caught() {
-    let err = lockstep(&prog("examples/divergence/if_else.s"), Shape::DEFAULT, true)
-        .expect_err("the planted divergence bug must make the RTL differ");
+    let err = lockstep(
+        &prog("examples/divergence/if_else.s"),
+        Shape::DEFAULT,
+        ReconvMode::Table,
+        true,
+    )
+    .expect_err("the planted divergence bug must make the RTL differ");
     assert!(err.contains("first difference"), "{err}");
     assert!(err.contains("model:") && err.contains("rtl:"), "{err}");
     eprintln!("{err}");
 }
 
-/// What the RTL leaves out is reported as such, never run differently: a return out of the
-/// activation of an open divergence entry (these programs rely on table reconvergence), Vortex's `bar` (matmul's global barrier) and
-/// compressed code.
+/// The divergence unit's two limits the model does not have are reported, never run
+/// differently: more than WAITS (4) waiting groups in one entry (a loop with six exits to
+/// one point, table mode; converge mode pushes an entry per exit and runs it), and a split
+/// more than CDEPTH (16) calls deep (both modes).
+#[test]
+fn divergence_unit_limits_are_reported() {
+    let p = "crates/rtl-lockstep/tests/programs/many_exits.s";
+    let err = lockstep(&prog(p), Shape::DEFAULT, ReconvMode::Table, false)
+        .expect_err("a fifth waiting group does not fit an entry");
+    assert!(err.contains("does not implement"), "{p}: {err}");
+    let a = lockstep(&prog(p), Shape::DEFAULT, ReconvMode::Converge, false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{p} (converge): {} warp-instructions agree", a.steps);
+    let p = "crates/rtl-lockstep/tests/programs/deep_recursion.s";
+    for mode in MODES {
+        let err = lockstep(&prog(p), Shape::DEFAULT, mode, false)
+            .expect_err("a split 20 calls deep is beyond CDEPTH");
+        assert!(err.contains("does not implement"), "{p}: {err}");
+    }
+}
+
+/// What the RTL leaves out is reported as such, never run differently: Vortex's `bar`
+/// (matmul's global barrier) and compressed code.
 #[test]
 fn unbuilt_features_are_reported() {
-    for p in [
-        "examples/divergence/jump_table.s",
-        "examples/divergence/two_exits.s",
-        "examples/divergence/tail_call.s",
-        "tests/kernels/early_exit.s",
-        "examples/matmul.s",
-        "tests/kernels/compressed.s",
-    ] {
-        let err = lockstep(&prog(p), Shape::DEFAULT, false)
-            .expect_err("the RTL does not implement what this program uses");
-        assert!(err.contains("does not implement"), "{p}: {err}");
+    for p in ["examples/matmul.s", "tests/kernels/compressed.s"] {
+        for mode in MODES {
+            let err = lockstep(&prog(p), Shape::DEFAULT, mode, false)
+                .expect_err("the RTL does not implement what this program uses");
+            assert!(err.contains("does not implement"), "{p}: {err}");
+        }
     }
 }
 
@@ -218,4 +257,79 @@ fn rtl_is_lint_clean() {
         "lint: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A reconvergence table wider than the core's memory is refused, never loaded in part: by
+/// the host side (`reconv_table`, with the numbers) and by the testbench itself, which reads
+/// the core's `rc_words` and exits with status 3.
+#[test]
+fn a_table_larger_than_the_memory_is_refused() {
+    let p = prog("examples/divergence/two_exits.s");
+    let prog = weft_rtl_lockstep::load(&p).unwrap();
+    let e = weft_rtl_lockstep::reconv_table(&prog, ReconvMode::Table, 2)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the core's table memory holds 2 (RT_WORDS)"),
+        "{e}"
+    );
+    let bin = weft_rtl_lockstep::build(Shape::DEFAULT, false).unwrap_or_else(|e| panic!("{e}"));
+    let dir = repo_root().join("target/rtl");
+    let img = dir.join(format!("big-table-{}.bin", std::process::id()));
+    let table = dir.join(format!("big-table-{}.tbl", std::process::id()));
+    std::fs::write(&img, [0u8; 16]).unwrap();
+    let n = weft_rtl_lockstep::RT_WORDS as u32 + 1;
+    let mut t = Vec::new();
+    for w in [1u32, 0x8000_0000, n].into_iter().chain((0..n).map(|_| 0)) {
+        t.extend_from_slice(&w.to_le_bytes());
+    }
+    std::fs::write(&table, &t).unwrap();
+    let out = std::process::Command::new(&bin)
+        .arg(&img)
+        .args(["80000000", "0", "0", "100", "1000"])
+        .arg(&table)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&img);
+    let _ = std::fs::remove_file(&table);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("(RT_WORDS)"), "{err}");
+}
+
+/// A stack of 2 entries (2 warps × 8 lanes): DIVERGE_OVERFLOW where a split must push onto a
+/// full stack, never where it joins an open entry. Three nested ifs overflow in both modes;
+/// the `&&` chains and the six-exit loop only in converge mode (table mode: their branches
+/// share one point, so the later ones join the first one's entry and the programs halt).
+#[test]
+fn diverge_overflow_at_depth_2() {
+    let shape = Shape {
+        warps: 2,
+        lanes: 8,
+        depth: 2,
+    };
+    let runs = |p: &str| -> Vec<String> {
+        MODES
+            .iter()
+            .map(|&m| {
+                lockstep(&prog(p), shape, m, false)
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .end
+            })
+            .collect()
+    };
+    assert_eq!(
+        runs("crates/rtl-lockstep/tests/programs/nested3.s"),
+        ["fault", "fault"]
+    );
+    for p in [
+        "examples/divergence/and_chain_table.s",
+        "examples/divergence/and_chain.s",
+    ] {
+        assert_eq!(runs(p), ["halt", "fault"], "{p} (table, converge)");
+    }
+    let p = "crates/rtl-lockstep/tests/programs/many_exits.s";
+    let a =
+        lockstep(&prog(p), shape, ReconvMode::Converge, false).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(a.end, "fault");
 }

@@ -1,6 +1,7 @@
 //! `weft board`: run a program on the ULX3S board design — on a board over its serial port
 //! (`--port /dev/ttyUSB0`, the bitstream from rtl/synth.sh), or on the same design simulated
-//! whole under Verilator (`--sim`). The program is sent with the board's serial loader; its
+//! whole under Verilator (`--sim`). The program is sent with the board's serial loader, with
+//! its reconvergence table (the board runs in table mode, as `weft run` does by default); its
 //! console comes back on stdout and the run's end sets the exit status as `weft run` does.
 
 use clap::Args;

@@ -1,21 +1,33 @@
-//! `weft-rtl-lockstep PROGRAM... [--shape WxLxD] [--planted-bug] [--print]`: run each program
-//! on the RTL core (Verilator) and the functional model and compare them warp-instruction by
-//! warp-instruction; exit status 1 at the first difference, with both sides shown. `--print`
-//! prints the RTL's trace instead of comparing.
+//! `weft-rtl-lockstep PROGRAM... [--shape WxLxD] [--reconv table|converge] [--planted-bug]
+//! [--print]`: run each program on the RTL core (Verilator) and the functional model and
+//! compare them warp-instruction by warp-instruction; exit status 1 at the first difference,
+//! with both sides shown. `--reconv` picks the reconvergence mode of both (table, the
+//! model's default, unless told). `--print` prints the RTL's trace instead of comparing.
 
 use std::path::Path;
-use weft_rtl_lockstep::{build, load, lockstep, rtl_trace, Shape};
+use weft_rtl_lockstep::{build, load, lockstep, rtl_trace, ReconvMode, Shape};
 
 fn main() {
     let mut shape = Shape::DEFAULT;
     let mut bug = false;
     let mut print = false;
+    let mut mode = ReconvMode::Table;
     let mut progs = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--planted-bug" => bug = true,
             "--print" => print = true,
+            "--reconv" => {
+                mode = match args.next().as_deref() {
+                    Some("table") => ReconvMode::Table,
+                    Some("converge") => ReconvMode::Converge,
+                    _ => {
+                        eprintln!("weft-rtl-lockstep: --reconv wants `table` or `converge`");
+                        std::process::exit(2);
+                    }
+                }
+            }
             "--shape" => {
                 let v: Vec<usize> = args
                     .next()
@@ -40,7 +52,7 @@ fn main() {
     for p in &progs {
         if print {
             let t = build(shape, bug).and_then(|bin| {
-                load(Path::new(p)).and_then(|prog| rtl_trace(&bin, &prog, 10_000_000))
+                load(Path::new(p)).and_then(|prog| rtl_trace(&bin, &prog, mode, 10_000_000))
             });
             match t {
                 Ok(t) => print!("{t}"),
@@ -51,7 +63,7 @@ fn main() {
             }
             continue;
         }
-        match lockstep(Path::new(p), shape, bug) {
+        match lockstep(Path::new(p), shape, mode, bug) {
             Ok(a) => println!("{p}: {} warp-instructions agree, end `{}`", a.steps, a.end),
             Err(e) => {
                 println!("{e}");

@@ -1,5 +1,6 @@
-//! `weft-rtl-wave PROGRAM OUT.svg [--shape WxLxD] [--vcd FILE] [--warp N] [--from CYCLE]
-//! [--cycles N]`: run PROGRAM on the RTL core under Verilator with signal tracing (a
+//! `weft-rtl-wave PROGRAM OUT.svg [--shape WxLxD] [--reconv converge|table] [--vcd FILE]
+//! [--warp N] [--from CYCLE] [--cycles N]`: run PROGRAM on the RTL core under Verilator, in
+//! converge mode unless told (the picture in docs/rtl.md is), with signal tracing (a
 //! testbench built with `--trace`), keep the VCD (default `target/rtl/wave.vcd`), and draw
 //! the signals that show a branch diverging in hardware as an SVG timing diagram: the clock,
 //! the controller state, the warp being issued, its pc, thread mask and divergence-stack
@@ -8,7 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use weft_rtl_lockstep::{build_with, load, repo_root, rtl_vcd, Shape};
+use weft_rtl_lockstep::{build_with, load, repo_root, rtl_vcd, ReconvMode, Shape};
 
 /// The controller states, in the order of `state_t` in rtl/weft_core.sv, as drawn (two
 /// letters: a cycle is narrow) and their names for the legend.
@@ -34,6 +35,7 @@ struct Args {
     prog: PathBuf,
     out: PathBuf,
     shape: Shape,
+    mode: ReconvMode,
     vcd: PathBuf,
     from: u64,
     cycles: Option<u64>,
@@ -43,6 +45,7 @@ fn args() -> Result<Args, String> {
     let mut a = std::env::args().skip(1);
     let mut pos = Vec::new();
     let mut shape = Shape::DEFAULT;
+    let mut mode = ReconvMode::Converge;
     let mut vcd = repo_root().join("target/rtl/wave.vcd");
     let (mut from, mut cycles) = (0, None);
     let num = |v: Option<String>, what: &str| -> Result<u64, String> {
@@ -67,6 +70,13 @@ fn args() -> Result<Args, String> {
                     depth: v[2],
                 };
             }
+            "--reconv" => {
+                mode = match a.next().as_deref() {
+                    Some("table") => ReconvMode::Table,
+                    Some("converge") => ReconvMode::Converge,
+                    _ => return Err("--reconv wants `table` or `converge`".into()),
+                }
+            }
             "--vcd" => vcd = PathBuf::from(a.next().ok_or("--vcd wants a file")?),
             "--from" => from = num(a.next(), "--from")?,
             "--cycles" => cycles = Some(num(a.next(), "--cycles")?),
@@ -75,8 +85,8 @@ fn args() -> Result<Args, String> {
     }
     if pos.len() != 2 {
         return Err(
-            "usage: weft-rtl-wave PROGRAM OUT.svg [--shape WxLxD] [--vcd FILE] \
-                    [--from CYCLE] [--cycles N]"
+            "usage: weft-rtl-wave PROGRAM OUT.svg [--shape WxLxD] [--reconv converge|table] \
+                    [--vcd FILE] [--from CYCLE] [--cycles N]"
                 .into(),
         );
     }
@@ -84,6 +94,7 @@ fn args() -> Result<Args, String> {
         out: pos.pop().unwrap_or_default(),
         prog: pos.pop().unwrap_or_default(),
         shape,
+        mode,
         vcd,
         from,
         cycles,
@@ -285,7 +296,7 @@ fn run() -> Result<(), String> {
     if let Some(d) = a.vcd.parent() {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
     }
-    let trace = rtl_vcd(&bin, &prog, 100_000, &a.vcd).map_err(|e| e.to_string())?;
+    let trace = rtl_vcd(&bin, &prog, a.mode, 100_000, &a.vcd).map_err(|e| e.to_string())?;
     let names = [
         "clk", "st", "cw", "pc", "amask", "taken", "is_br", "cur_len",
     ];
