@@ -23,7 +23,7 @@ YOSYS=$(tool yosys) NEXTPNR=$(tool nextpnr-ecp5) ECPPLL=$(tool ecppll) ECPPACK=$
 # The YoWASP tools see only the directory they start in: every path here is relative.
 out=target/synth/w${W}l${L}d${D}
 mkdir -p "$out"
-CORE="rtl/weft_alu.sv rtl/weft_div.sv $(ls rtl/weft_*.sv | grep -v -e weft_alu -e weft_div -e weft_core | tr '\n' ' ')rtl/weft_core.sv"
+CORE="rtl/weft_alu.sv rtl/weft_div.sv $(ls rtl/weft_*.sv | grep -v -E '/weft_(alu|div|core)\.sv$' | tr '\n' ' ')rtl/weft_core.sv"
 BOARD_SV="rtl/board/weft_uart_rx.sv rtl/board/weft_uart_tx.sv rtl/board/weft_bram8.sv rtl/board/weft_board.sv rtl/board/ulx3s_top.sv"
 
 # resources of a yosys `stat` report: LUT4 FF EBR DSP (the carry chains' CCU2C count as two
@@ -78,7 +78,7 @@ fi
 if [ "${UNITS:-1}" = 1 ]; then
     synth "lane ALU (weft_alu)" weft_alu "rtl/weft_alu.sv"
     synth "lane divider (weft_div)" weft_div "rtl/weft_div.sv"
-    for f in $(ls rtl/weft_*.sv | grep -v -e weft_alu -e weft_div -e weft_core); do
+    for f in $(ls rtl/weft_*.sv | grep -v -E '/weft_(alu|div|core)\.sv$'); do
         m=$(basename "$f" .sv)
         synth "$m" "$m" "$CORE" "$(grep -q 'WARPS' "$f" && echo "-set WARPS $W") $(grep -q 'LANES' "$f" && echo "-set LANES $L") $(grep -q 'parameter int DEPTH' "$f" && echo "-set DEPTH $D")"
     done
