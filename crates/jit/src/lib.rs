@@ -7,6 +7,7 @@
 //! dropped whenever the decoded-instruction cache changes (self-modifying code, `fence.i`,
 //! modules loaded).
 
+mod float;
 mod translate;
 
 use cranelift_codegen::settings::{self, Configurable};
@@ -14,7 +15,7 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
-use translate::{BlockFn, Helpers, Plan, Term, MAX_BLOCK};
+use translate::{BlockFn, Helpers, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK};
 
 /// `lw` for translated code: the memory port does it, or refuses (0).
 ///
@@ -62,7 +63,7 @@ const HELPERS: Helpers = Helpers {
     store: store_helper,
 };
 use weft_isa::Op;
-use weft_simt::{is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
+use weft_simt::{is_block_float, is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
 
 pub use translate::is_branch;
 
@@ -219,7 +220,7 @@ impl Jit {
             }
             let Some(i) = run
                 .fetch(at)
-                .filter(|i| is_private(i) || is_block_memory(i))
+                .filter(|i| is_private(i) || is_block_memory(i) || is_block_float(i))
             else {
                 break Term::Fall(at);
             };
@@ -292,6 +293,24 @@ impl Jit {
     }
 }
 
+/// The float environment of a run (it cannot change inside blocks: their float operations
+/// add no flag, and `frm` and `mstatus` change only in CSR instructions): each lane's
+/// `fflags` (all flags for an inactive lane: its guards never matter), then whether the float
+/// state is Dirty and whether every active lane's `frm` is RNE.
+fn float_env(run: &PrivateRun<'_>) -> [u32; 33] {
+    let mut env = [0x1fu32; 33];
+    let w = &*run.warp;
+    let mut rne = true;
+    for (l, e) in env[..32].iter_mut().enumerate() {
+        if w.mask >> l & 1 != 0 {
+            *e = w.fflags[l] as u32;
+            rne &= w.frm[l] == 0;
+        }
+    }
+    env[32] = if run.float_dirty() { ENV_FS_DIRTY } else { 0 } | if rne { ENV_DYN_RNE } else { 0 };
+    env
+}
+
 impl Drop for Jit {
     fn drop(&mut self) {
         // SAFETY: the module is not used again; no translated function outlives the engine
@@ -324,6 +343,7 @@ impl BlockEngine for Jit {
                 *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
             }
         }
+        let env = float_env(run);
         let budget = run.budget();
         let mut done = 0u64;
         loop {
@@ -362,16 +382,19 @@ impl BlockEngine for Jit {
             let func = t.func;
             let iters = {
                 let (warp, mut port) = run.parts();
-                // SAFETY: the function reads and writes the 32 × 32 register words of the
-                // warp and 32 mask words, writes three words of `out`, and hands `port` to
-                // the memory helpers, as it was built to.
+                // SAFETY: the function reads and writes the 32 × 32 integer and float
+                // register words of the warp, reads 32 mask words and 33 environment words,
+                // writes three words of `out`, and hands `port` to the memory helpers, as it
+                // was built to.
                 unsafe {
                     func(
                         warp.x.as_mut_ptr().cast::<u32>(),
+                        warp.f.as_mut_ptr().cast::<u32>(),
                         lane_masks.as_ptr(),
                         left as i64,
                         out.as_mut_ptr(),
                         (&mut port as *mut MemPort<'_>).cast(),
+                        env.as_ptr(),
                     )
                 }
             } as u64;

@@ -54,9 +54,28 @@ pub fn is_private(i: &Inst) -> bool {
 /// Can a block engine run `i` as a memory access of the warp (a super-step runs one warp
 /// alone, so nothing else can see when it happens)? Only through [`MemPort`], which does
 /// the access when every active lane takes the interpreter's direct path and refuses
-/// otherwise: `lw` and `sw`.
+/// otherwise: `lw` and `sw`, and `flw` and `fsw` while the float state is Dirty
+/// ([`PrivateRun::float_dirty`]).
 pub fn is_block_memory(i: &Inst) -> bool {
-    matches!(i.op, Op::Lw | Op::Sw)
+    matches!(i.op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
+}
+
+/// Can a block engine run the float instruction `i` — under guards it checks on every active
+/// lane before the instruction, exiting before it when one fails (docs/engine.md): the float
+/// state is Dirty ([`PrivateRun::float_dirty`]); a rounding operation uses round-to-nearest-
+/// even (static, or dynamic with every active lane's `frm` = 0); no input is a NaN; and the
+/// flags the instruction could raise on a lane are already set in that lane's `fflags`.
+/// Under them the host's IEEE result is the interpreter's and `fflags` does not change.
+pub fn is_block_float(i: &Inst) -> bool {
+    use Op::*;
+    match i.op {
+        FaddS | FsubS | FmulS | FdivS | FsqrtS | FmaddS | FmsubS | FnmsubS | FnmaddS | FcvtSW
+        | FcvtSWu => matches!(i.rm, 0 | 7),
+        // 0 RNE, 1 RTZ, 2 RDN, 3 RUP: each a host rounding to an integral value.
+        FcvtWS | FcvtWuS => matches!(i.rm, 0..=3 | 7),
+        FsgnjS | FsgnjnS | FsgnjxS | FminS | FmaxS | FeqS | FltS | FleS | FmvXW | FmvWX => true,
+        _ => false,
+    }
 }
 
 /// The memory side of a [`PrivateRun`]: word loads and stores of the warp's active lanes,
@@ -189,6 +208,13 @@ impl PrivateRun<'_> {
         )
     }
 
+    /// Is the float state Dirty (`mstatus.FS` = 3)? Then a float instruction changes no
+    /// `mstatus` bit (the interpreter sets Dirty on every one, and faults while it is Off).
+    pub fn float_dirty(&self) -> bool {
+        use crate::trap::mstatus::FS;
+        self.warp.csr.mstatus & FS == FS
+    }
+
     /// Say that a block may start here once the code is hot (the machine offers it again at
     /// once instead of spacing out its attempts).
     pub fn warming(&mut self) {
@@ -256,7 +282,9 @@ impl Machine {
         // The common refusal first, at the cost of a decoded-cache lookup.
         let pc = self.cores[c].warps[w].pc;
         match self.code.fetch(&self.mem, pc) {
-            Ok(s) if (is_private(&s.inst) || is_block_memory(&s.inst)) && !s.no_block => {}
+            Ok(s)
+                if (is_private(&s.inst) || is_block_memory(&s.inst) || is_block_float(&s.inst))
+                    && !s.no_block => {}
             _ => return 0,
         }
         let now = self.cycle;
