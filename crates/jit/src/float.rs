@@ -77,11 +77,7 @@ impl Emit<'_, '_> {
         self.fs_off = Some(self.b.ins().icmp_imm(IntCC::Equal, fs, 0));
         let rne = self.b.ins().band_imm(bits, ENV_DYN_RNE as i64);
         self.dyn_not_rne = Some(self.b.ins().icmp_imm(IntCC::Equal, rne, 0));
-        for v in 0..self.nvec {
-            let have = self.b.ins().load(types::I32X4, fl, env, v as i32 * 16);
-            let missing = self.b.ins().bnot(have);
-            self.missing.push(missing);
-        }
+        self.float_env_missing(env);
     }
 
     /// The float instruction `i`, the `k`-th of the body, at `pc`: every vector computed and
@@ -97,7 +93,8 @@ impl Emit<'_, '_> {
             results.push(r);
             if let Some(b) = b {
                 let b = if self.masked {
-                    self.b.ins().band(b, self.masks[v])
+                    let m = self.mask(v);
+                    self.b.ins().band(b, m)
                 } else {
                     b
                 };
@@ -148,16 +145,6 @@ impl Emit<'_, '_> {
         self.cmp(IntCC::UnsignedGreaterThan, a, INF)
     }
 
-    fn is_inf(&mut self, x: Value) -> Value {
-        let a = self.abs(x);
-        self.cmp(IntCC::Equal, a, INF)
-    }
-
-    fn is_zero(&mut self, x: Value) -> Value {
-        let a = self.abs(x);
-        self.cmp(IntCC::Equal, a, 0)
-    }
-
     /// `flags` on the lanes of `m`, 0 elsewhere.
     fn flags_where(&mut self, m: Value, flags: u32) -> Value {
         let f = self.splat(flags);
@@ -174,7 +161,8 @@ impl Emit<'_, '_> {
 
     /// Lanes where flags in `possible` are missing from the lane's `fflags`.
     fn new_flags(&mut self, possible: Value, v: usize) -> Value {
-        let m = self.b.ins().band(possible, self.missing[v]);
+        let missing = self.missing(v);
+        let m = self.b.ins().band(possible, missing);
         self.cmp(IntCC::NotEqual, m, 0)
     }
 
@@ -327,30 +315,29 @@ impl Emit<'_, '_> {
             }
         };
         let ri = self.iv(r);
-        let mut nans = vec![self.is_nan(ri)];
-        let mut infs = Vec::new();
-        for &x in ins {
-            let n = self.is_nan(x);
-            nans.push(n);
-            let i = self.is_inf(x);
-            infs.push(i);
-        }
-        let nan = self.or_all(&nans);
+        // A NaN operand makes a NaN result: the result's test covers the operands'.
+        let ar = self.abs(ri);
+        let nan = self.cmp(IntCC::UnsignedGreaterThan, ar, INF);
+        let abs_in: Vec<Value> = ins.iter().map(|&x| self.abs(x)).collect();
+        let infs: Vec<Value> = abs_in
+            .iter()
+            .map(|&x| self.cmp(IntCC::Equal, x, INF))
+            .collect();
         let inf_in = self.or_all(&infs);
         // Lanes where a zero result is exact (no underflow).
         let exact_zero = match op {
             FaddS | FsubS | FsqrtS => None,
             FdivS => {
-                let za = self.is_zero(ins[0]);
+                let za = self.cmp(IntCC::Equal, abs_in[0], 0);
                 Some(self.b.ins().bor(za, infs[1]))
             }
             _ => {
-                let za = self.is_zero(ins[0]);
-                let zb = self.is_zero(ins[1]);
+                let za = self.cmp(IntCC::Equal, abs_in[0], 0);
+                let zb = self.cmp(IntCC::Equal, abs_in[1], 0);
                 Some(self.b.ins().bor(za, zb))
             }
         };
-        let ar = self.abs(ri);
+        // Below 2^-125: UF and NX, unless an exact zero.
         let small = self.cmp(IntCC::UnsignedLessThan, ar, SAFE_MIN);
         let zero = self.cmp(IntCC::Equal, ar, 0);
         let under = match exact_zero {
@@ -360,23 +347,22 @@ impl Emit<'_, '_> {
                 self.b.ins().band_not(small, ez)
             }
         };
-        let big = self.cmp(IntCC::UnsignedGreaterThanOrEqual, ar, SAFE_MIN);
-        let finite = self.cmp(IntCC::UnsignedLessThan, ar, INF);
-        let normal = self.b.ins().band(big, finite);
-        let inf_r = self.cmp(IntCC::Equal, ar, INF);
-        let over = self.b.ins().band_not(inf_r, inf_in);
+        let p_small = self.flags_where(under, UF | NX);
+        // Infinite: nothing from an infinite operand, DZ for a finite dividend over zero,
+        // else an overflow; otherwise (normal) NX.
         let over_flags = if op == FdivS {
-            let zb = self.is_zero(ins[1]);
+            let zb = self.cmp(IntCC::Equal, abs_in[1], 0);
             let dz = self.splat(DZ);
             let of = self.splat(OF | NX);
             self.b.ins().bitselect(zb, dz, of)
         } else {
             self.splat(OF | NX)
         };
-        let p_normal = self.flags_where(normal, NX);
-        let p_under = self.flags_where(under, UF | NX);
-        let p_over = self.b.ins().band(over, over_flags);
-        let p = self.or_all(&[p_normal, p_under, p_over]);
+        let p_inf = self.b.ins().band_not(over_flags, inf_in);
+        let inf_r = self.cmp(IntCC::Equal, ar, INF);
+        let nx = self.splat(NX);
+        let p_big = self.b.ins().bitselect(inf_r, p_inf, nx);
+        let p = self.b.ins().bitselect(small, p_small, p_big);
         let new = self.new_flags(p, v);
         let bad = self.b.ins().bor(nan, new);
         (ri, Some(bad))

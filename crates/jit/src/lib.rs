@@ -105,11 +105,17 @@ type Index = HashMap<u64, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
 /// interpret than to compile.
 const HOT: u32 = 64;
 
+/// How many times more offers a block that does not loop on itself needs.
+const STRAIGHT: u32 = 8;
+
 /// What the index knows of a block start.
 #[derive(Clone, Copy)]
 enum Entry {
     /// Offered this many times, not translated yet.
     Cold(u32),
+    /// Offered this many times; the block does not loop on itself, so it waits for
+    /// [`STRAIGHT`] times as many offers (each saves only one execution's worth).
+    Straight(u32),
     /// Translated: the index into `blocks`.
     Block(usize),
     /// No block starts here.
@@ -150,6 +156,15 @@ fn new_module() -> Result<JITModule, String> {
         ("use_colocated_libcalls", "false"),
         ("is_pic", "false"),
         ("opt_level", "speed"),
+        // The IR is checked by the tests (and the verifier costs a third of compile time).
+        (
+            "enable_verifier",
+            if cfg!(debug_assertions) {
+                "true"
+            } else {
+                "false"
+            },
+        ),
     ] {
         flags.set(k, v).map_err(|e| e.to_string())?;
     }
@@ -242,6 +257,15 @@ impl Jit {
         (plan.len() >= min_block.max(1) || (loops && plan.len() > 0)).then_some(plan)
     }
 
+    /// Does the block at `pc` (if any) loop on itself?
+    fn loops_at(run: &mut PrivateRun<'_>, pc: u32) -> bool {
+        match Self::plan(run, pc, 1).map(|p| p.term) {
+            Some(Term::Jump(t)) => t == pc,
+            Some(Term::Branch(i, at)) => at.wrapping_add(i.imm as u32) == pc,
+            _ => false,
+        }
+    }
+
     /// No block starts at `pc`: inside a translated loop, the warp reaches its start within a
     /// few instructions (ask again at once); elsewhere, never offer it again.
     fn decline(&self, run: &mut PrivateRun<'_>, pc: u32) {
@@ -268,7 +292,7 @@ impl Jit {
             self.loops.push((pc, last));
         }
         let nvec = run.lanes.div_ceil(4);
-        match translate::compile(
+        let r = translate::compile(
             &mut self.module,
             &mut self.ctx,
             &mut self.fctx,
@@ -276,7 +300,8 @@ impl Jit {
             nvec,
             masked,
             HELPERS,
-        ) {
+        );
+        match r {
             Ok(func) => {
                 self.blocks.push(Translated {
                     func,
@@ -346,6 +371,14 @@ impl BlockEngine for Jit {
         let env = float_env(run);
         let budget = run.budget();
         let mut done = 0u64;
+        // Translation costs grow with the vectors per register (about 2.5 µs per Cranelift
+        // instruction here), the interpreter's cost per warp-instruction much less (its lane
+        // loops are vectorised): wide warps wait for more offers.
+        let hot = if self.hot <= 1 {
+            1
+        } else {
+            self.hot * nvec as u32
+        };
         loop {
             let pc = run.warp.pc;
             let entry = self.index.entry(key(pc, masked)).or_insert(Entry::Cold(0));
@@ -355,12 +388,22 @@ impl BlockEngine for Jit {
                     self.decline(run, pc);
                     break;
                 }
-                Entry::Cold(n) if n + 1 < self.hot => {
+                Entry::Cold(n) if n + 1 < hot => {
                     *entry = Entry::Cold(n + 1);
                     run.warming();
                     break;
                 }
-                Entry::Cold(_) => {
+                Entry::Straight(n) if n + 1 < hot * STRAIGHT => {
+                    *entry = Entry::Straight(n + 1);
+                    run.warming();
+                    break;
+                }
+                Entry::Cold(n) if hot > 1 && !Self::loops_at(run, pc) => {
+                    self.index.insert(key(pc, masked), Entry::Straight(n + 1));
+                    run.warming();
+                    break;
+                }
+                Entry::Cold(_) | Entry::Straight(_) => {
                     let k = self.translate(run, pc, masked);
                     self.index
                         .insert(key(pc, masked), k.map_or(Entry::Never, Entry::Block));

@@ -22,8 +22,8 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, InstBuilder, MemFlags, SigRef, Signature, StackSlot, StackSlotData,
-    StackSlotKind, Value,
+    types, AbiParam, ConstantData, InstBuilder, MemFlags, SigRef, Signature, StackSlot,
+    StackSlotData, StackSlotKind, Value,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
@@ -159,12 +159,19 @@ pub(crate) struct Emit<'a, 'b> {
     /// registers ([`freg`]).
     written: [bool; 64],
     used: [bool; 64],
-    pub(crate) masks: Vec<Value>,
+    masks: Vec<Value>,
+    /// Registers live in the warp's register file, not in SSA values: each use loads, each
+    /// result is stored (wide warps, whose registers would not fit the host's vector
+    /// registers anyway: this keeps compile time low and exits free).
+    in_memory: bool,
+    /// The lane-mask and float-environment pointers (read at each use when `in_memory`).
+    mask_ptr: Value,
+    env: Value,
     x: Value,
     f: Value,
     /// Per vector: the flags missing from each lane's `fflags` (`!fflags`), for the float
     /// guards; empty in a block with no float operation.
-    pub(crate) missing: Vec<Value>,
+    missing: Vec<Value>,
     /// Scalar (i8) conditions from the float environment: the float state is not Dirty;
     /// dynamic rounding is not RNE on some active lane.
     pub(crate) fs_off: Option<Value>,
@@ -209,6 +216,9 @@ impl<'a, 'b> Emit<'a, 'b> {
             written,
             used,
             masks: Vec::new(),
+            in_memory: nvec >= 4,
+            mask_ptr: Value::from_u32(0),
+            env: Value::from_u32(0),
             x: Value::from_u32(0),
             f: Value::from_u32(0),
             missing: Vec::new(),
@@ -254,6 +264,8 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.out = out;
         self.port = params[5];
         let env = params[6];
+        self.env = env;
+        self.mask_ptr = mp;
         if self.plan.body.iter().any(|(_, i)| is_memory(i.op)) {
             let data = || StackSlotData::new(StackSlotKind::ExplicitSlot, 128, 4);
             let sa = b.create_sized_stack_slot(data());
@@ -269,7 +281,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             for v in 0..self.nvec {
                 let var = self.var(r, v);
                 self.b.declare_var(var, types::I32X4);
-                if self.used[r as usize] {
+                if self.used[r as usize] && !self.in_memory {
                     let (base, off) = self.home(r);
                     let off = off + v as i32 * 16;
                     let val = self.b.ins().load(types::I32X4, Self::flags(), base, off);
@@ -285,7 +297,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         {
             self.float_env(env);
         }
-        if self.masked {
+        if self.masked && !self.in_memory {
             for v in 0..self.nvec {
                 let m = self
                     .b
@@ -360,7 +372,7 @@ impl<'a, 'b> Emit<'a, 'b> {
     /// hand over to the interpreter.
     pub(crate) fn exit(&mut self, pc: u32, whole: bool, done: u32, stop: bool) {
         for r in 1..64u8 {
-            if !self.written[r as usize] {
+            if !self.written[r as usize] || self.in_memory {
                 continue;
             }
             for v in 0..self.nvec {
@@ -388,8 +400,12 @@ impl<'a, 'b> Emit<'a, 'b> {
 
     pub(crate) fn get(&mut self, r: u8, v: usize) -> Value {
         if r == 0 {
-            let z = self.b.ins().iconst(types::I32, 0);
-            self.b.ins().splat(types::I32X4, z)
+            self.splat(0)
+        } else if self.in_memory {
+            let (base, off) = self.home(r);
+            self.b
+                .ins()
+                .load(types::I32X4, Self::flags(), base, off + v as i32 * 16)
         } else {
             self.b.use_var(self.var(r, v))
         }
@@ -400,17 +416,66 @@ impl<'a, 'b> Emit<'a, 'b> {
             return;
         }
         let val = if self.masked {
-            let old = self.b.use_var(self.var(r, v));
-            self.b.ins().bitselect(self.masks[v], val, old)
+            let old = self.get(r, v);
+            let m = self.mask(v);
+            self.b.ins().bitselect(m, val, old)
         } else {
             val
         };
-        self.b.def_var(self.var(r, v), val);
+        if self.in_memory {
+            let (base, off) = self.home(r);
+            self.b
+                .ins()
+                .store(Self::flags(), val, base, off + v as i32 * 16);
+        } else {
+            self.b.def_var(self.var(r, v), val);
+        }
     }
 
+    /// Vector `v` of the lane mask (all-ones lanes active).
+    pub(crate) fn mask(&mut self, v: usize) -> Value {
+        if self.in_memory {
+            self.b
+                .ins()
+                .load(types::I32X4, Self::flags(), self.mask_ptr, v as i32 * 16)
+        } else {
+            self.masks[v]
+        }
+    }
+
+    /// Vector `v` of the flags missing from each lane's `fflags`.
+    pub(crate) fn missing(&mut self, v: usize) -> Value {
+        if self.in_memory {
+            let have = self
+                .b
+                .ins()
+                .load(types::I32X4, Self::flags(), self.env, v as i32 * 16);
+            self.b.ins().bnot(have)
+        } else {
+            self.missing[v]
+        }
+    }
+
+    pub(crate) fn float_env_missing(&mut self, env: Value) {
+        if self.in_memory {
+            return;
+        }
+        for v in 0..self.nvec {
+            let have = self
+                .b
+                .ins()
+                .load(types::I32X4, Self::flags(), env, v as i32 * 16);
+            let missing = self.b.ins().bnot(have);
+            self.missing.push(missing);
+        }
+    }
+
+    /// `k` in every lane: a constant-pool vector, which the host instruction using it can
+    /// read from memory (no register, no code to build it).
     pub(crate) fn splat(&mut self, k: u32) -> Value {
-        let s = self.b.ins().iconst(types::I32, k as i32 as i64);
-        self.b.ins().splat(types::I32X4, s)
+        let bytes: Vec<u8> = (0..4).flat_map(|_| k.to_le_bytes()).collect();
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.b.ins().vconst(types::I32X4, c)
     }
 
     /// One private instruction at `pc`, on every vector.
@@ -431,10 +496,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             let ins = self.b.ins();
             let r = match i.op {
                 Lui => bv,
-                Auipc => {
-                    let s = ins.iconst(types::I32, pc.wrapping_add(imm) as i32 as i64);
-                    self.b.ins().splat(types::I32X4, s)
-                }
+                Auipc => self.splat(pc.wrapping_add(imm)),
                 Add | Addi => ins.iadd(a, bv),
                 Sub => ins.isub(a, bv),
                 Xor | Xori => ins.bxor(a, bv),
@@ -606,7 +668,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             let b = self.get(i.rs2, v);
             let t = self.b.ins().icmp(cc, a, b);
             let (t_all, t_any) = if self.masked {
-                let m = self.masks[v];
+                let m = self.mask(v);
                 let nm = self.b.ins().bnot(m);
                 let or = self.b.ins().bor(t, nm);
                 let and = self.b.ins().band(t, m);
