@@ -143,6 +143,8 @@ pub struct Jit {
     pub failures: u64,
     /// Offers before a block is translated.
     hot: u32,
+    /// Host features switched off (tests).
+    features_off: Vec<&'static str>,
     /// Shortest block translated unless it loops on itself.
     min_block: u64,
     /// The pc ranges (first, last instruction) of translated blocks that loop on themselves:
@@ -150,7 +152,7 @@ pub struct Jit {
     loops: Vec<(u32, u32)>,
 }
 
-fn new_module() -> Result<JITModule, String> {
+fn new_module(features_off: &[&'static str]) -> Result<JITModule, String> {
     let mut flags = settings::builder();
     for (k, v) in [
         ("use_colocated_libcalls", "false"),
@@ -168,21 +170,66 @@ fn new_module() -> Result<JITModule, String> {
     ] {
         flags.set(k, v).map_err(|e| e.to_string())?;
     }
-    let isa = cranelift_native::builder()
-        .map_err(|e| format!("no Cranelift back end for this host: {e}"))?
+    let mut isa = cranelift_native::builder()
+        .map_err(|e| format!("no Cranelift back end for this host: {e}"))?;
+    for f in features_off {
+        isa.set(f, "false").map_err(|e| format!("{f}: {e}"))?;
+    }
+    let isa = isa
         .finish(settings::Flags::new(flags))
         .map_err(|e| e.to_string())?;
-    Ok(JITModule::new(JITBuilder::with_isa(
-        isa,
-        cranelift_module::default_libcall_names(),
-    )))
+    let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    // Where the host lacks an instruction, Cranelift calls these by their C names (the JIT
+    // does not find the C library's on its own): Rust's, each correctly rounded.
+    builder.symbol("fmaf", host_fmaf as *const u8);
+    builder.symbol("ceilf", host_ceilf as *const u8);
+    builder.symbol("floorf", host_floorf as *const u8);
+    builder.symbol("truncf", host_truncf as *const u8);
+    builder.symbol("nearbyintf", host_nearbyintf as *const u8);
+    Ok(JITModule::new(builder))
+}
+
+extern "C" fn host_fmaf(a: f32, b: f32, c: f32) -> f32 {
+    a.mul_add(b, c)
+}
+
+extern "C" fn host_ceilf(a: f32) -> f32 {
+    a.ceil()
+}
+
+extern "C" fn host_floorf(a: f32) -> f32 {
+    a.floor()
+}
+
+extern "C" fn host_truncf(a: f32) -> f32 {
+    a.trunc()
+}
+
+extern "C" fn host_nearbyintf(a: f32) -> f32 {
+    a.round_ties_even()
 }
 
 impl Jit {
     /// A block engine for this host, or why there is none (no Cranelift back end).
     pub fn new() -> Result<Jit, String> {
-        let module = new_module()?;
+        Jit::with_features_off(&[])
+    }
+
+    /// Like [`Jit::eager`], with host features the code may use switched off by their
+    /// Cranelift names (`has_fma`, `has_avx` … on x86-64), for tests of the fallback paths:
+    /// without `has_fma`, a fused multiply-add becomes four calls to the C library's
+    /// correctly rounded `fmaf`.
+    pub fn eager_with_features_off(features: &[&'static str]) -> Result<Jit, String> {
+        let mut j = Jit::with_features_off(features)?;
+        j.hot = 1;
+        j.min_block = 1;
+        Ok(j)
+    }
+
+    fn with_features_off(features: &[&'static str]) -> Result<Jit, String> {
+        let module = new_module(features)?;
         Ok(Jit {
+            features_off: features.to_vec(),
             ctx: cranelift_codegen::Context::new(),
             module: ManuallyDrop::new(module),
             fctx: FunctionBuilderContext::new(),
@@ -215,7 +262,7 @@ impl Jit {
         self.index.clear();
         self.loops.clear();
         if self.blocks.len() >= MAX_TRANSLATIONS {
-            if let Ok(fresh) = new_module() {
+            if let Ok(fresh) = new_module(&self.features_off) {
                 self.blocks.clear();
                 let old = std::mem::replace(&mut *self.module, fresh);
                 // SAFETY: no function of the old module is referenced any more (the index

@@ -10,11 +10,19 @@ use weft_simt::load::program_from_elf;
 use weft_simt::{Config, Machine, RunEnd};
 
 fn machine(src: &str, cfg: &Config, jit: bool) -> Machine {
+    machine_with(
+        src,
+        cfg,
+        jit.then(|| Jit::eager().expect("a Cranelift back end")),
+    )
+}
+
+fn machine_with(src: &str, cfg: &Config, jit: Option<Jit>) -> Machine {
     let bytes = weft_asm::assemble(src, "t.s").unwrap_or_else(|e| panic!("assembly:\n{e}"));
     let (prog, _) = program_from_elf(&bytes).expect("load");
     let mut m = Machine::new(cfg.clone(), &prog).expect("machine");
-    if jit {
-        m.set_engine(Some(Box::new(Jit::eager().expect("a Cranelift back end"))));
+    if let Some(j) = jit {
+        m.set_engine(Some(Box::new(j)));
     }
     m
 }
@@ -31,8 +39,12 @@ fn cfg(lanes: usize) -> Config {
 
 /// Run `src` on both engines; assert the same final state; return the jit's machine.
 fn same(src: &str, cfg: &Config) -> Machine {
+    same_with(src, cfg, Jit::eager().expect("a Cranelift back end"))
+}
+
+fn same_with(src: &str, cfg: &Config, jit: Jit) -> Machine {
     let mut a = machine(src, cfg, false);
-    let mut b = machine(src, cfg, true);
+    let mut b = machine_with(src, cfg, Some(jit));
     let ea = a.run();
     let eb = b.run();
     assert_eq!(ea, eb, "run ends differ");
@@ -392,4 +404,43 @@ fn a_float_loop_overflowing_to_infinity_runs_in_the_engine() {
             m.super_step_cycles()
         );
     }
+}
+
+/// On an x86-64 host without FMA, AVX or SSE4.1, Cranelift turns each lane's fused
+/// multiply-add and rounding to an integral value into calls (`fmaf`, `nearbyintf` …), which
+/// weft-jit provides from Rust's correctly rounded functions: the same results.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn without_host_fma_the_libm_fallback_gives_the_same_results() {
+    for (lanes, mask) in [(8, u32::MAX), (5, 0b11011)] {
+        for (fflags, frm) in [(0x1f, 0), (0, 0)] {
+            let src = kernel(lanes, 16, 99 + lanes as u64, fflags, frm, mask, false);
+            let jit =
+                Jit::eager_with_features_off(&["has_fma", "has_avx", "has_sse41"]).expect("jit");
+            let m = same_with(&src, &cfg(lanes), jit);
+            assert!(m.super_step_cycles() > 0);
+        }
+    }
+    let fma_loop = "    .text\n    .globl _start\n_start:
+    li t0, -1
+    csrw tmask, t0
+    csrr a0, thread_id
+    li t0, 0x1f
+    csrw fflags, t0
+    fcvt.s.w fa0, a0
+    li a2, 3
+    fcvt.s.w fa1, a2
+    li a2, 0x3f8ccccd
+    fmv.w.x fa2, a2
+    li a1, 500
+1:  fmadd.s fa2, fa2, fa1, fa0
+    fnmsub.s fa3, fa2, fa1, fa0
+    fmsub.s fa4, fa3, fa0, fa2
+    fnmadd.s fa2, fa4, fa1, fa2
+    addi a1, a1, -1
+    bnez a1, 1b
+    csrw tmask, zero\n";
+    let jit = Jit::eager_with_features_off(&["has_fma", "has_avx", "has_sse41"]).expect("jit");
+    let m = same_with(fma_loop, &cfg(8), jit);
+    assert!(m.super_step_cycles() > 1000, "the loop ran in the engine");
 }
