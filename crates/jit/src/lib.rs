@@ -305,8 +305,8 @@ impl Jit {
     }
 
     /// Does the block at `pc` (if any) loop on itself?
-    fn loops_at(run: &mut PrivateRun<'_>, pc: u32) -> bool {
-        match Self::plan(run, pc, 1).map(|p| p.term) {
+    fn loops_at(run: &mut PrivateRun<'_>, pc: u32, min_block: u64) -> bool {
+        match Self::plan(run, pc, min_block).map(|p| p.term) {
             Some(Term::Jump(t)) => t == pc,
             Some(Term::Branch(i, at)) => at.wrapping_add(i.imm as u32) == pc,
             _ => false,
@@ -415,7 +415,8 @@ impl BlockEngine for Jit {
                 *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
             }
         }
-        let env = float_env(run);
+        let mut env: Option<[u32; 33]> = None;
+        let min_block = self.min_block;
         let budget = run.budget();
         let mut done = 0u64;
         // Translation costs grow with the vectors per register (about 2.5 µs per Cranelift
@@ -445,9 +446,15 @@ impl BlockEngine for Jit {
                     run.warming();
                     break;
                 }
-                Entry::Cold(n) if hot > 1 && !Self::loops_at(run, pc) => {
-                    self.index.insert(key(pc, masked), Entry::Straight(n + 1));
-                    run.warming();
+                Entry::Cold(n) if hot > 1 && !Self::loops_at(run, pc, min_block) => {
+                    // No block at all (the decline is remembered), or one to wait longer for.
+                    if Self::plan(run, pc, self.min_block).is_none() {
+                        self.index.insert(key(pc, masked), Entry::Never);
+                        self.decline(run, pc);
+                    } else {
+                        self.index.insert(key(pc, masked), Entry::Straight(n + 1));
+                        run.warming();
+                    }
                     break;
                 }
                 Entry::Cold(_) | Entry::Straight(_) => {
@@ -470,6 +477,7 @@ impl BlockEngine for Jit {
             }
             let mut out = [0u32; 3];
             let func = t.func;
+            let env = *env.get_or_insert_with(|| float_env(run));
             let iters = {
                 let (warp, mut port) = run.parts();
                 // SAFETY: the function reads and writes the 32 × 32 integer and float

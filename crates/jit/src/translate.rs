@@ -1,11 +1,15 @@
 //! Translating one block of warp-private instructions into a Cranelift function.
 //!
-//! A block starts at a pc and runs straight-line private instructions (`weft_simt::is_private`)
-//! and word accesses (`weft_simt::is_block_memory`, through the memory port's helpers) up to a
-//! terminator: a conditional branch, a `jal x0`, the first instruction that is not
-//! private, or [`MAX_BLOCK`] instructions. Lane registers live in SIMD values of four lanes
-//! (`i32x4`): a register of an `n`-lane warp is `ceil(n / 4)` vectors, loaded once at entry
-//! and stored back at every exit. A *masked* translation blends each result into the old
+//! A block starts at a pc and runs straight-line private instructions (`weft_simt::is_private`),
+//! word accesses (`weft_simt::is_block_memory`, through the memory port's helpers) and float
+//! operations (`weft_simt::is_block_float`, `float.rs`) up to a terminator: a conditional
+//! branch, a `jal x0`, the first instruction that is none of these, or [`MAX_BLOCK`]
+//! instructions. Lane registers (integer and float) are SIMD values of four lanes (`i32x4`): a
+//! register of an `n`-lane warp is `ceil(n / 4)` vectors. Up to 3 vectors a register (12
+//! lanes) they are loaded once at entry, kept in SSA values and stored back at every exit; from
+//! 4 vectors on (which would not fit the host's 16 vector registers anyway) each use loads and
+//! each result is stored, which keeps Cranelift's register allocation — most of the compile
+//! time — cheap and the exits free. A *masked* translation blends each result into the old
 //! value with the warp's lane mask (`bitselect`); an unmasked one (every lane of every vector
 //! active) writes whole vectors. Operations with no lane-wise vector form on the host (shifts
 //! by a register, high multiplies, division) are done lane by lane on scalars.

@@ -5,8 +5,10 @@
 //! interpreter's one warp-instruction per core per cycle, and books the cycles and statistics
 //! exactly as single steps would.
 //!
-//! Word loads and stores may run in blocks too, through [`MemPort`], which takes exactly
-//! the interpreter's direct path or refuses.
+//! Word loads and stores (`lw`/`sw`, and `flw`/`fsw` while the float state is Dirty) may run
+//! in blocks too, through [`MemPort`], which takes exactly the interpreter's direct path or
+//! refuses; and float operations ([`is_block_float`]) under guards the engine checks on every
+//! active lane, exiting before the instruction when one fails.
 //!
 //! The rule (a *super-step*): exactly one warp runs in the whole machine, with no divergence
 //! entries open, no breakpoint and no watchdog armed; the KMU is idle; no observer is
