@@ -187,6 +187,8 @@ pub struct Machine {
     pub(crate) accel_cycles: u64,
     /// Super-step attempts that failed in a row.
     pub(crate) accel_misses: u32,
+    /// The last attempt was over several warps.
+    pub(crate) accel_multi: bool,
 }
 
 impl Machine {
@@ -231,6 +233,7 @@ impl Machine {
             accel_retry: 0,
             accel_cycles: 0,
             accel_misses: 0,
+            accel_multi: false,
         };
         if m.cfg.profile == crate::config::Profile::Vortex {
             crate::vortex::reset(&mut m)?;
