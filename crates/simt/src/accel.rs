@@ -247,8 +247,8 @@ impl PrivateRun<'_> {
 /// cycles).
 const BACKOFF_STEPS: u32 = 8;
 
-/// The same after attempts over several warps (up to 4095 cycles apart).
-const MULTI_BACKOFF_STEPS: u32 = 12;
+/// The same after attempts over several warps (up to 16,383 cycles apart).
+const MULTI_BACKOFF_STEPS: u32 = 14;
 
 impl Machine {
     /// Use `e` for warp-private instruction runs from now on (`None`: the interpreter only).
@@ -278,10 +278,10 @@ impl Machine {
             return 0;
         }
         let n = self.try_super_step(bound);
+        let multi = std::mem::take(&mut self.accel_multi);
         if n == u64::MAX {
             return 0;
         }
-        let multi = std::mem::take(&mut self.accel_multi);
         if n == 0 {
             // Attempts over several warps cost more: they may wait longer.
             let cap = if multi {
@@ -357,16 +357,21 @@ impl Machine {
 
     /// The running warps of the machine, if at least one runs, the KMU is idle and none has
     /// anything to check before issue (no divergence entry, breakpoint or watchdog).
-    fn quiet_running_warps(&self) -> Option<Running> {
+    fn quiet_running_warps(&mut self) -> Option<Running> {
         if self.kmu_busy() {
             return None;
         }
         let mut one = None;
-        let mut many: Vec<(usize, usize)> = Vec::new();
+        let mut count = 0;
         for (c, core) in self.cores.iter().enumerate() {
             for (w, warp) in core.warps.iter().enumerate() {
                 if !warp.is_running() {
                     continue;
+                }
+                count += 1;
+                if count > 1 {
+                    // A failure with several warps running waits as long as one over them.
+                    self.accel_multi = true;
                 }
                 let quiet = warp.stack.is_empty()
                     && warp.csr.break_pc == 0
@@ -374,20 +379,26 @@ impl Machine {
                 if !quiet {
                     return None;
                 }
-                match one {
-                    None => one = Some((c, w)),
-                    Some(first) => {
-                        if many.is_empty() {
-                            many.push(first);
-                        }
-                        many.push((c, w));
-                    }
-                }
+                one.get_or_insert((c, w));
             }
         }
-        match (one, many.is_empty()) {
-            (Some((c, w)), true) => Some(Running::One(c, w)),
-            (Some(_), false) => Some(Running::Many(many)),
+        match (one, count) {
+            (Some((c, w)), 1) => Some(Running::One(c, w)),
+            (Some(_), _) => {
+                let many = self
+                    .cores
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(c, core)| {
+                        core.warps
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, w)| w.is_running())
+                            .map(move |(w, _)| (c, w))
+                    })
+                    .collect();
+                Some(Running::Many(many))
+            }
             (None, _) => None,
         }
     }
@@ -469,7 +480,6 @@ impl Machine {
         }
         let lanes = self.cfg.lanes;
         let mut rounds = 0;
-        let mut warming = false;
         let short = MULTI_SHORT * list.len() as u64;
         if t < short {
             return 0;
@@ -513,7 +523,6 @@ impl Machine {
                         deferred: Some(&mut s.counts),
                     };
                     n += engine.run(&mut run).min(target - n);
-                    warming |= run.warming;
                     if n == target {
                         break;
                     }
@@ -545,8 +554,9 @@ impl Machine {
                         snap.restore(&mut self.cores[s.c].warps[s.w]);
                     }
                 }
-                // An engine warming up to a block (counting offers) is asked again at once.
-                return if warming { u64::MAX } else { 0 };
+                // Even while the engine warms up to a block (counting offers), the next
+                // attempt waits: these cost snapshots and runs.
+                return 0;
             }
         }
         // Book what T cycles of single issues would have.
