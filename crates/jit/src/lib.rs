@@ -7,6 +7,7 @@
 //! dropped whenever the decoded-instruction cache changes (self-modifying code, `fence.i`,
 //! modules loaded).
 
+mod float;
 mod translate;
 
 use cranelift_codegen::settings::{self, Configurable};
@@ -14,7 +15,7 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
-use translate::{BlockFn, Helpers, Plan, Term, MAX_BLOCK};
+use translate::{BlockFn, Helpers, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK};
 
 /// `lw` for translated code: the memory port does it, or refuses (0).
 ///
@@ -62,7 +63,7 @@ const HELPERS: Helpers = Helpers {
     store: store_helper,
 };
 use weft_isa::Op;
-use weft_simt::{is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
+use weft_simt::{is_block_float, is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
 
 pub use translate::is_branch;
 
@@ -104,11 +105,17 @@ type Index = HashMap<u64, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
 /// interpret than to compile.
 const HOT: u32 = 64;
 
+/// How many times more offers a block that does not loop on itself needs.
+const STRAIGHT: u32 = 8;
+
 /// What the index knows of a block start.
 #[derive(Clone, Copy)]
 enum Entry {
     /// Offered this many times, not translated yet.
     Cold(u32),
+    /// Offered this many times; the block does not loop on itself, so it waits for
+    /// [`STRAIGHT`] times as many offers (each saves only one execution's worth).
+    Straight(u32),
     /// Translated: the index into `blocks`.
     Block(usize),
     /// No block starts here.
@@ -136,6 +143,8 @@ pub struct Jit {
     pub failures: u64,
     /// Offers before a block is translated.
     hot: u32,
+    /// Host features switched off (tests).
+    features_off: Vec<&'static str>,
     /// Shortest block translated unless it loops on itself.
     min_block: u64,
     /// The pc ranges (first, last instruction) of translated blocks that loop on themselves:
@@ -143,30 +152,84 @@ pub struct Jit {
     loops: Vec<(u32, u32)>,
 }
 
-fn new_module() -> Result<JITModule, String> {
+fn new_module(features_off: &[&'static str]) -> Result<JITModule, String> {
     let mut flags = settings::builder();
     for (k, v) in [
         ("use_colocated_libcalls", "false"),
         ("is_pic", "false"),
         ("opt_level", "speed"),
+        // The IR is checked by the tests (and the verifier costs a third of compile time).
+        (
+            "enable_verifier",
+            if cfg!(debug_assertions) {
+                "true"
+            } else {
+                "false"
+            },
+        ),
     ] {
         flags.set(k, v).map_err(|e| e.to_string())?;
     }
-    let isa = cranelift_native::builder()
-        .map_err(|e| format!("no Cranelift back end for this host: {e}"))?
+    let mut isa = cranelift_native::builder()
+        .map_err(|e| format!("no Cranelift back end for this host: {e}"))?;
+    for f in features_off {
+        isa.set(f, "false").map_err(|e| format!("{f}: {e}"))?;
+    }
+    let isa = isa
         .finish(settings::Flags::new(flags))
         .map_err(|e| e.to_string())?;
-    Ok(JITModule::new(JITBuilder::with_isa(
-        isa,
-        cranelift_module::default_libcall_names(),
-    )))
+    let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    // Where the host lacks an instruction, Cranelift calls these by their C names (the JIT
+    // does not find the C library's on its own): Rust's, each correctly rounded.
+    builder.symbol("fmaf", host_fmaf as *const u8);
+    builder.symbol("ceilf", host_ceilf as *const u8);
+    builder.symbol("floorf", host_floorf as *const u8);
+    builder.symbol("truncf", host_truncf as *const u8);
+    builder.symbol("nearbyintf", host_nearbyintf as *const u8);
+    Ok(JITModule::new(builder))
+}
+
+extern "C" fn host_fmaf(a: f32, b: f32, c: f32) -> f32 {
+    a.mul_add(b, c)
+}
+
+extern "C" fn host_ceilf(a: f32) -> f32 {
+    a.ceil()
+}
+
+extern "C" fn host_floorf(a: f32) -> f32 {
+    a.floor()
+}
+
+extern "C" fn host_truncf(a: f32) -> f32 {
+    a.trunc()
+}
+
+extern "C" fn host_nearbyintf(a: f32) -> f32 {
+    a.round_ties_even()
 }
 
 impl Jit {
     /// A block engine for this host, or why there is none (no Cranelift back end).
     pub fn new() -> Result<Jit, String> {
-        let module = new_module()?;
+        Jit::with_features_off(&[])
+    }
+
+    /// Like [`Jit::eager`], with host features the code may use switched off by their
+    /// Cranelift names (`has_fma`, `has_avx` … on x86-64), for tests of the fallback paths:
+    /// without `has_fma`, a fused multiply-add becomes four calls to the C library's
+    /// correctly rounded `fmaf`.
+    pub fn eager_with_features_off(features: &[&'static str]) -> Result<Jit, String> {
+        let mut j = Jit::with_features_off(features)?;
+        j.hot = 1;
+        j.min_block = 1;
+        Ok(j)
+    }
+
+    fn with_features_off(features: &[&'static str]) -> Result<Jit, String> {
+        let module = new_module(features)?;
         Ok(Jit {
+            features_off: features.to_vec(),
             ctx: cranelift_codegen::Context::new(),
             module: ManuallyDrop::new(module),
             fctx: FunctionBuilderContext::new(),
@@ -199,7 +262,7 @@ impl Jit {
         self.index.clear();
         self.loops.clear();
         if self.blocks.len() >= MAX_TRANSLATIONS {
-            if let Ok(fresh) = new_module() {
+            if let Ok(fresh) = new_module(&self.features_off) {
                 self.blocks.clear();
                 let old = std::mem::replace(&mut *self.module, fresh);
                 // SAFETY: no function of the old module is referenced any more (the index
@@ -219,7 +282,7 @@ impl Jit {
             }
             let Some(i) = run
                 .fetch(at)
-                .filter(|i| is_private(i) || is_block_memory(i))
+                .filter(|i| is_private(i) || is_block_memory(i) || is_block_float(i))
             else {
                 break Term::Fall(at);
             };
@@ -239,6 +302,15 @@ impl Jit {
             Term::Fall(_) => false,
         };
         (plan.len() >= min_block.max(1) || (loops && plan.len() > 0)).then_some(plan)
+    }
+
+    /// Does the block at `pc` (if any) loop on itself?
+    fn loops_at(run: &mut PrivateRun<'_>, pc: u32, min_block: u64) -> bool {
+        match Self::plan(run, pc, min_block).map(|p| p.term) {
+            Some(Term::Jump(t)) => t == pc,
+            Some(Term::Branch(i, at)) => at.wrapping_add(i.imm as u32) == pc,
+            _ => false,
+        }
     }
 
     /// No block starts at `pc`: inside a translated loop, the warp reaches its start within a
@@ -267,7 +339,7 @@ impl Jit {
             self.loops.push((pc, last));
         }
         let nvec = run.lanes.div_ceil(4);
-        match translate::compile(
+        let r = translate::compile(
             &mut self.module,
             &mut self.ctx,
             &mut self.fctx,
@@ -275,7 +347,8 @@ impl Jit {
             nvec,
             masked,
             HELPERS,
-        ) {
+        );
+        match r {
             Ok(func) => {
                 self.blocks.push(Translated {
                     func,
@@ -290,6 +363,24 @@ impl Jit {
             }
         }
     }
+}
+
+/// The float environment of a run (it cannot change inside blocks: their float operations
+/// add no flag, and `frm` and `mstatus` change only in CSR instructions): each lane's
+/// `fflags` (all flags for an inactive lane: its guards never matter), then whether the float
+/// state is Dirty and whether every active lane's `frm` is RNE.
+fn float_env(run: &PrivateRun<'_>) -> [u32; 33] {
+    let mut env = [0x1fu32; 33];
+    let w = &*run.warp;
+    let mut rne = true;
+    for (l, e) in env[..32].iter_mut().enumerate() {
+        if w.mask >> l & 1 != 0 {
+            *e = w.fflags[l] as u32;
+            rne &= w.frm[l] == 0;
+        }
+    }
+    env[32] = if run.float_dirty() { ENV_FS_DIRTY } else { 0 } | if rne { ENV_DYN_RNE } else { 0 };
+    env
 }
 
 impl Drop for Jit {
@@ -324,8 +415,18 @@ impl BlockEngine for Jit {
                 *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
             }
         }
+        let mut env: Option<[u32; 33]> = None;
+        let min_block = self.min_block;
         let budget = run.budget();
         let mut done = 0u64;
+        // Translation costs grow with the vectors per register (about 2.5 µs per Cranelift
+        // instruction here), the interpreter's cost per warp-instruction much less (its lane
+        // loops are vectorised): wide warps wait for more offers.
+        let hot = if self.hot <= 1 {
+            1
+        } else {
+            self.hot * nvec as u32
+        };
         loop {
             let pc = run.warp.pc;
             let entry = self.index.entry(key(pc, masked)).or_insert(Entry::Cold(0));
@@ -335,12 +436,28 @@ impl BlockEngine for Jit {
                     self.decline(run, pc);
                     break;
                 }
-                Entry::Cold(n) if n + 1 < self.hot => {
+                Entry::Cold(n) if n + 1 < hot => {
                     *entry = Entry::Cold(n + 1);
                     run.warming();
                     break;
                 }
-                Entry::Cold(_) => {
+                Entry::Straight(n) if n + 1 < hot * STRAIGHT => {
+                    *entry = Entry::Straight(n + 1);
+                    run.warming();
+                    break;
+                }
+                Entry::Cold(n) if hot > 1 && !Self::loops_at(run, pc, min_block) => {
+                    // No block at all (the decline is remembered), or one to wait longer for.
+                    if Self::plan(run, pc, self.min_block).is_none() {
+                        self.index.insert(key(pc, masked), Entry::Never);
+                        self.decline(run, pc);
+                    } else {
+                        self.index.insert(key(pc, masked), Entry::Straight(n + 1));
+                        run.warming();
+                    }
+                    break;
+                }
+                Entry::Cold(_) | Entry::Straight(_) => {
                     let k = self.translate(run, pc, masked);
                     self.index
                         .insert(key(pc, masked), k.map_or(Entry::Never, Entry::Block));
@@ -360,18 +477,22 @@ impl BlockEngine for Jit {
             }
             let mut out = [0u32; 3];
             let func = t.func;
+            let env = *env.get_or_insert_with(|| float_env(run));
             let iters = {
                 let (warp, mut port) = run.parts();
-                // SAFETY: the function reads and writes the 32 × 32 register words of the
-                // warp and 32 mask words, writes three words of `out`, and hands `port` to
-                // the memory helpers, as it was built to.
+                // SAFETY: the function reads and writes the 32 × 32 integer and float
+                // register words of the warp, reads 32 mask words and 33 environment words,
+                // writes three words of `out`, and hands `port` to the memory helpers, as it
+                // was built to.
                 unsafe {
                     func(
                         warp.x.as_mut_ptr().cast::<u32>(),
+                        warp.f.as_mut_ptr().cast::<u32>(),
                         lane_masks.as_ptr(),
                         left as i64,
                         out.as_mut_ptr(),
                         (&mut port as *mut MemPort<'_>).cast(),
+                        env.as_ptr(),
                     )
                 }
             } as u64;

@@ -1,11 +1,15 @@
 //! Translating one block of warp-private instructions into a Cranelift function.
 //!
-//! A block starts at a pc and runs straight-line private instructions (`weft_simt::is_private`)
-//! and word accesses (`weft_simt::is_block_memory`, through the memory port's helpers) up to a
-//! terminator: a conditional branch, a `jal x0`, the first instruction that is not
-//! private, or [`MAX_BLOCK`] instructions. Lane registers live in SIMD values of four lanes
-//! (`i32x4`): a register of an `n`-lane warp is `ceil(n / 4)` vectors, loaded once at entry
-//! and stored back at every exit. A *masked* translation blends each result into the old
+//! A block starts at a pc and runs straight-line private instructions (`weft_simt::is_private`),
+//! word accesses (`weft_simt::is_block_memory`, through the memory port's helpers) and float
+//! operations (`weft_simt::is_block_float`, `float.rs`) up to a terminator: a conditional
+//! branch, a `jal x0`, the first instruction that is none of these, or [`MAX_BLOCK`]
+//! instructions. Lane registers (integer and float) are SIMD values of four lanes (`i32x4`): a
+//! register of an `n`-lane warp is `ceil(n / 4)` vectors. Up to 3 vectors a register (12
+//! lanes) they are loaded once at entry, kept in SSA values and stored back at every exit; from
+//! 4 vectors on (which would not fit the host's 16 vector registers anyway) each use loads and
+//! each result is stored, which keeps Cranelift's register allocation — most of the compile
+//! time — cheap and the exits free. A *masked* translation blends each result into the old
 //! value with the warp's lane mask (`bitselect`); an unmasked one (every lane of every vector
 //! active) writes whole vectors. Operations with no lane-wise vector form on the host (shifts
 //! by a register, high multiplies, division) are done lane by lane on scalars.
@@ -22,13 +26,15 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, InstBuilder, MemFlags, SigRef, Signature, StackSlot, StackSlotData,
-    StackSlotKind, Value,
+    types, AbiParam, ConstantData, InstBuilder, MemFlags, SigRef, Signature, StackSlot,
+    StackSlotData, StackSlotKind, Value,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
 use weft_isa::{Inst, Op};
+
+pub use crate::float::{ENV_DYN_RNE, ENV_FS_DIRTY};
 
 /// Longest block translated (instructions, the terminator included).
 pub const MAX_BLOCK: usize = 64;
@@ -70,9 +76,18 @@ impl Plan {
     }
 }
 
-/// The translated function's type: (registers, lane masks, budget, out, memory port).
-pub type BlockFn =
-    unsafe extern "C" fn(*mut u32, *const u32, i64, *mut u32, *mut std::ffi::c_void) -> i64;
+/// The translated function's type: (integer registers, float registers, lane masks, budget,
+/// out, memory port, float environment). The float environment is 33 words: each lane's
+/// `fflags`, then [`ENV_FS_DIRTY`] | [`ENV_DYN_RNE`].
+pub type BlockFn = unsafe extern "C" fn(
+    *mut u32,
+    *mut u32,
+    *const u32,
+    i64,
+    *mut u32,
+    *mut std::ffi::c_void,
+    *const u32,
+) -> i64;
 
 /// A memory helper the translated code calls: (memory port, 32 addresses, 32 data words) →
 /// nonzero if done, 0 if the interpreter must execute the instruction.
@@ -102,12 +117,13 @@ pub fn compile(
     let call_conv = module.target_config().default_call_conv;
     module.clear_context(ctx);
     let sig = &mut ctx.func.signature;
-    for _ in 0..2 {
+    for _ in 0..3 {
         sig.params.push(AbiParam::new(ptr));
     }
     sig.params.push(AbiParam::new(types::I64));
-    sig.params.push(AbiParam::new(ptr));
-    sig.params.push(AbiParam::new(ptr));
+    for _ in 0..3 {
+        sig.params.push(AbiParam::new(ptr));
+    }
     sig.returns.push(AbiParam::new(types::I64));
     let mut helper_sig = Signature::new(call_conv);
     for _ in 0..3 {
@@ -138,16 +154,32 @@ pub fn compile(
 }
 
 /// The emitter of one block.
-struct Emit<'a, 'b> {
-    b: &'a mut FunctionBuilder<'b>,
+pub(crate) struct Emit<'a, 'b> {
+    pub(crate) b: &'a mut FunctionBuilder<'b>,
     plan: &'a Plan,
-    nvec: usize,
-    masked: bool,
-    /// Variable of register r, vector v: `reg[r * nvec + v]` (r = 1..31 used).
-    written: [bool; 32],
-    used: [bool; 32],
+    pub(crate) nvec: usize,
+    pub(crate) masked: bool,
+    /// Registers by id: 0–31 the integer registers (`x0` is never stored), 32–63 the float
+    /// registers ([`freg`]).
+    written: [bool; 64],
+    used: [bool; 64],
     masks: Vec<Value>,
+    /// Registers live in the warp's register file, not in SSA values: each use loads, each
+    /// result is stored (wide warps, whose registers would not fit the host's vector
+    /// registers anyway: this keeps compile time low and exits free).
+    in_memory: bool,
+    /// The lane-mask and float-environment pointers (read at each use when `in_memory`).
+    mask_ptr: Value,
+    env: Value,
     x: Value,
+    f: Value,
+    /// Per vector: the flags missing from each lane's `fflags` (`!fflags`), for the float
+    /// guards; empty in a block with no float operation.
+    missing: Vec<Value>,
+    /// Scalar (i8) conditions from the float environment: the float state is not Dirty;
+    /// dynamic rounding is not RNE on some active lane.
+    pub(crate) fs_off: Option<Value>,
+    pub(crate) dyn_not_rne: Option<Value>,
     out: Value,
     port: Value,
     iters: Variable,
@@ -161,18 +193,21 @@ struct Emit<'a, 'b> {
 
 impl<'a, 'b> Emit<'a, 'b> {
     fn new(b: &'a mut FunctionBuilder<'b>, plan: &'a Plan, nvec: usize, masked: bool) -> Self {
-        let mut used = [false; 32];
-        let mut written = [false; 32];
+        let mut used = [false; 64];
+        let mut written = [false; 64];
         let mut insts: Vec<Inst> = plan.body.iter().map(|(_, i)| *i).collect();
         if let Term::Branch(i, _) = plan.term {
             insts.push(i);
         }
         for i in &insts {
-            used[i.rs1 as usize] = true;
-            used[i.rs2 as usize] = true;
-            if !is_branch(i.op) && i.op != Op::Sw {
-                used[i.rd as usize] = true;
-                written[i.rd as usize] = true;
+            let (dst, srcs) = operands(i);
+            for s in srcs.into_iter().flatten() {
+                used[s as usize] = true;
+            }
+            if let Some(d) = dst {
+                // A partial write blends with the old value: it is an input too.
+                used[d as usize] = true;
+                written[d as usize] = true;
             }
         }
         used[0] = false;
@@ -185,7 +220,14 @@ impl<'a, 'b> Emit<'a, 'b> {
             written,
             used,
             masks: Vec::new(),
+            in_memory: nvec >= 4,
+            mask_ptr: Value::from_u32(0),
+            env: Value::from_u32(0),
             x: Value::from_u32(0),
+            f: Value::from_u32(0),
+            missing: Vec::new(),
+            fs_off: None,
+            dyn_not_rne: None,
             out: Value::from_u32(0),
             port: Value::from_u32(0),
             iters: Variable::from_u32(0),
@@ -201,6 +243,15 @@ impl<'a, 'b> Emit<'a, 'b> {
         Variable::from_u32(2 + (r as usize * self.nvec + v) as u32)
     }
 
+    /// The register file holding register id `r`, and `r`'s offset in it.
+    fn home(&self, r: u8) -> (Value, i32) {
+        if r >= 32 {
+            (self.f, (r as i32 - 32) * REG_BYTES)
+        } else {
+            (self.x, r as i32 * REG_BYTES)
+        }
+    }
+
     fn flags() -> MemFlags {
         MemFlags::new().with_notrap()
     }
@@ -211,16 +262,15 @@ impl<'a, 'b> Emit<'a, 'b> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let params = b.block_params(entry).to_vec();
-        let (x, mp, budget, out) = (params[0], params[1], params[2], params[3]);
+        let (x, mp, budget, out) = (params[0], params[2], params[3], params[4]);
         self.x = x;
+        self.f = params[1];
         self.out = out;
-        self.port = params[4];
-        if self
-            .plan
-            .body
-            .iter()
-            .any(|(_, i)| matches!(i.op, Op::Lw | Op::Sw))
-        {
+        self.port = params[5];
+        let env = params[6];
+        self.env = env;
+        self.mask_ptr = mp;
+        if self.plan.body.iter().any(|(_, i)| is_memory(i.op)) {
             let data = || StackSlotData::new(StackSlotKind::ExplicitSlot, 128, 4);
             let sa = b.create_sized_stack_slot(data());
             let sd = b.create_sized_stack_slot(data());
@@ -231,18 +281,27 @@ impl<'a, 'b> Emit<'a, 'b> {
         let zero = b.ins().iconst(types::I64, 0);
         b.def_var(self.iters, zero);
         b.def_var(self.left, budget);
-        for r in 1..32u8 {
+        for r in 1..64u8 {
             for v in 0..self.nvec {
                 let var = self.var(r, v);
                 self.b.declare_var(var, types::I32X4);
-                if self.used[r as usize] {
-                    let off = r as i32 * REG_BYTES + v as i32 * 16;
-                    let val = self.b.ins().load(types::I32X4, Self::flags(), x, off);
+                if self.used[r as usize] && !self.in_memory {
+                    let (base, off) = self.home(r);
+                    let off = off + v as i32 * 16;
+                    let val = self.b.ins().load(types::I32X4, Self::flags(), base, off);
                     self.b.def_var(var, val);
                 }
             }
         }
-        if self.masked {
+        if self
+            .plan
+            .body
+            .iter()
+            .any(|(_, i)| is_float(i.op) || matches!(i.op, Op::Flw | Op::Fsw))
+        {
+            self.float_env(env);
+        }
+        if self.masked && !self.in_memory {
             for v in 0..self.nvec {
                 let m = self
                     .b
@@ -267,8 +326,10 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.switch_to_block(body);
         for k in 0..self.plan.body.len() {
             let (pc, i) = self.plan.body[k];
-            if matches!(i.op, Op::Lw | Op::Sw) {
+            if is_memory(i.op) {
                 self.memory(k, pc, &i);
+            } else if is_float(i.op) {
+                self.float(k, pc, &i);
             } else {
                 self.inst(pc, &i);
             }
@@ -313,15 +374,17 @@ impl<'a, 'b> Emit<'a, 'b> {
     /// Store the written registers and return, the pc at `pc`: `whole` counts one more whole
     /// execution; `done` instructions of an incomplete one ran; `stop` tells the engine to
     /// hand over to the interpreter.
-    fn exit(&mut self, pc: u32, whole: bool, done: u32, stop: bool) {
-        for r in 1..32u8 {
-            if !self.written[r as usize] {
+    pub(crate) fn exit(&mut self, pc: u32, whole: bool, done: u32, stop: bool) {
+        for r in 1..64u8 {
+            if !self.written[r as usize] || self.in_memory {
                 continue;
             }
             for v in 0..self.nvec {
                 let val = self.b.use_var(self.var(r, v));
-                let off = r as i32 * REG_BYTES + v as i32 * 16;
-                self.b.ins().store(Self::flags(), val, self.x, off);
+                let (base, off) = self.home(r);
+                self.b
+                    .ins()
+                    .store(Self::flags(), val, base, off + v as i32 * 16);
             }
         }
         let p = self.b.ins().iconst(types::I32, pc as i64);
@@ -339,31 +402,84 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.ins().return_(&[n]);
     }
 
-    fn get(&mut self, r: u8, v: usize) -> Value {
+    pub(crate) fn get(&mut self, r: u8, v: usize) -> Value {
         if r == 0 {
-            let z = self.b.ins().iconst(types::I32, 0);
-            self.b.ins().splat(types::I32X4, z)
+            self.splat(0)
+        } else if self.in_memory {
+            let (base, off) = self.home(r);
+            self.b
+                .ins()
+                .load(types::I32X4, Self::flags(), base, off + v as i32 * 16)
         } else {
             self.b.use_var(self.var(r, v))
         }
     }
 
-    fn set(&mut self, r: u8, v: usize, val: Value) {
+    pub(crate) fn set(&mut self, r: u8, v: usize, val: Value) {
         if r == 0 {
             return;
         }
         let val = if self.masked {
-            let old = self.b.use_var(self.var(r, v));
-            self.b.ins().bitselect(self.masks[v], val, old)
+            let old = self.get(r, v);
+            let m = self.mask(v);
+            self.b.ins().bitselect(m, val, old)
         } else {
             val
         };
-        self.b.def_var(self.var(r, v), val);
+        if self.in_memory {
+            let (base, off) = self.home(r);
+            self.b
+                .ins()
+                .store(Self::flags(), val, base, off + v as i32 * 16);
+        } else {
+            self.b.def_var(self.var(r, v), val);
+        }
     }
 
-    fn splat(&mut self, k: u32) -> Value {
-        let s = self.b.ins().iconst(types::I32, k as i32 as i64);
-        self.b.ins().splat(types::I32X4, s)
+    /// Vector `v` of the lane mask (all-ones lanes active).
+    pub(crate) fn mask(&mut self, v: usize) -> Value {
+        if self.in_memory {
+            self.b
+                .ins()
+                .load(types::I32X4, Self::flags(), self.mask_ptr, v as i32 * 16)
+        } else {
+            self.masks[v]
+        }
+    }
+
+    /// Vector `v` of the flags missing from each lane's `fflags`.
+    pub(crate) fn missing(&mut self, v: usize) -> Value {
+        if self.in_memory {
+            let have = self
+                .b
+                .ins()
+                .load(types::I32X4, Self::flags(), self.env, v as i32 * 16);
+            self.b.ins().bnot(have)
+        } else {
+            self.missing[v]
+        }
+    }
+
+    pub(crate) fn float_env_missing(&mut self, env: Value) {
+        if self.in_memory {
+            return;
+        }
+        for v in 0..self.nvec {
+            let have = self
+                .b
+                .ins()
+                .load(types::I32X4, Self::flags(), env, v as i32 * 16);
+            let missing = self.b.ins().bnot(have);
+            self.missing.push(missing);
+        }
+    }
+
+    /// `k` in every lane: a constant-pool vector, which the host instruction using it can
+    /// read from memory (no register, no code to build it).
+    pub(crate) fn splat(&mut self, k: u32) -> Value {
+        let bytes: Vec<u8> = (0..4).flat_map(|_| k.to_le_bytes()).collect();
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.b.ins().vconst(types::I32X4, c)
     }
 
     /// One private instruction at `pc`, on every vector.
@@ -371,7 +487,11 @@ impl<'a, 'b> Emit<'a, 'b> {
         use Op::*;
         let imm = i.imm as u32;
         for v in 0..self.nvec {
-            let a = self.get(i.rs1, v);
+            let a = if matches!(i.op, Lui | Auipc) {
+                self.splat(0)
+            } else {
+                self.get(i.rs1, v)
+            };
             let bv = match i.op {
                 Addi | Slti | Sltiu | Xori | Ori | Andi | Lui => self.splat(imm),
                 Slli | Srli | Srai | Auipc => a,
@@ -380,10 +500,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             let ins = self.b.ins();
             let r = match i.op {
                 Lui => bv,
-                Auipc => {
-                    let s = ins.iconst(types::I32, pc.wrapping_add(imm) as i32 as i64);
-                    self.b.ins().splat(types::I32X4, s)
-                }
+                Auipc => self.splat(pc.wrapping_add(imm)),
                 Add | Addi => ins.iadd(a, bv),
                 Sub => ins.isub(a, bv),
                 Xor | Xori => ins.bxor(a, bv),
@@ -414,23 +531,29 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
     }
 
-    /// `lw`/`sw`, the `k`-th instruction of the body, through the memory port's helper: the
-    /// lanes' addresses (and for `sw` values) go to stack slots; if the helper refuses, the
-    /// block exits before the instruction with `k` instructions of this execution done.
+    /// `lw`/`sw`/`flw`/`fsw`, the `k`-th instruction of the body, through the memory port's
+    /// helper: the lanes' addresses (and for stores values) go to stack slots; if the helper
+    /// refuses (or, for `flw`/`fsw`, the float state is not Dirty), the block exits before
+    /// the instruction with `k` instructions of this execution done.
     fn memory(&mut self, k: usize, pc: u32, i: &Inst) {
         let (sa, sd) = self.slots.expect("slots for a block with memory accesses");
+        if matches!(i.op, Op::Flw | Op::Fsw) {
+            let off = self.fs_off.expect("float environment");
+            self.bail_if(off, k, pc);
+        }
+        let (dst, srcs) = operands(i);
         let imm = self.splat(i.imm as u32);
         for v in 0..self.nvec {
             let a = self.get(i.rs1, v);
             let addr = self.b.ins().iadd(a, imm);
             self.b.ins().stack_store(addr, sa, v as i32 * 16);
-            if i.op == Op::Sw {
-                let val = self.get(i.rs2, v);
+            if let Some(s) = srcs[1] {
+                let val = self.get(s, v);
                 self.b.ins().stack_store(val, sd, v as i32 * 16);
             }
         }
         let helpers = self.helpers.expect("helpers");
-        let f = if i.op == Op::Lw {
+        let f = if dst.is_some() {
             helpers.load
         } else {
             helpers.store
@@ -450,12 +573,23 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.switch_to_block(bail);
         self.exit(pc, false, k as u32, true);
         self.b.switch_to_block(cont);
-        if i.op == Op::Lw {
+        if let Some(d) = dst {
             for v in 0..self.nvec {
                 let val = self.b.ins().stack_load(types::I32X4, sd, v as i32 * 16);
-                self.set(i.rd, v, val);
+                self.set(d, v, val);
             }
         }
+    }
+
+    /// If the scalar (i8) `cond` holds, exit before the `k`-th instruction of the body (at
+    /// `pc`) for the interpreter to execute it.
+    pub(crate) fn bail_if(&mut self, cond: Value, k: usize, pc: u32) {
+        let cont = self.b.create_block();
+        let bail = self.b.create_block();
+        self.b.ins().brif(cond, bail, &[], cont, &[]);
+        self.b.switch_to_block(bail);
+        self.exit(pc, false, k as u32, true);
+        self.b.switch_to_block(cont);
     }
 
     /// An operation with no vector form, lane by lane on scalars.
@@ -538,7 +672,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             let b = self.get(i.rs2, v);
             let t = self.b.ins().icmp(cc, a, b);
             let (t_all, t_any) = if self.masked {
-                let m = self.masks[v];
+                let m = self.mask(v);
                 let nm = self.b.ins().bnot(m);
                 let or = self.b.ins().bor(t, nm);
                 let and = self.b.ins().band(t, m);
@@ -561,6 +695,72 @@ impl<'a, 'b> Emit<'a, 'b> {
             all.expect("at least one vector"),
             any.expect("at least one vector"),
         )
+    }
+}
+
+/// Is `op` a memory access done through the port's helpers?
+fn is_memory(op: Op) -> bool {
+    matches!(op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
+}
+
+/// Is `op` a float operation (other than `flw`/`fsw`)?
+pub(crate) fn is_float(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        FaddS
+            | FsubS
+            | FmulS
+            | FdivS
+            | FsqrtS
+            | FmaddS
+            | FmsubS
+            | FnmsubS
+            | FnmaddS
+            | FsgnjS
+            | FsgnjnS
+            | FsgnjxS
+            | FminS
+            | FmaxS
+            | FeqS
+            | FltS
+            | FleS
+            | FmvXW
+            | FmvWX
+            | FcvtWS
+            | FcvtWuS
+            | FcvtSW
+            | FcvtSWu
+    )
+}
+
+/// The register id of float register `r`.
+pub(crate) fn freg(r: u8) -> u8 {
+    r + 32
+}
+
+/// An instruction's destination and sources as register ids (integer 0–31, float 32–63).
+pub(crate) fn operands(i: &Inst) -> (Option<u8>, [Option<u8>; 3]) {
+    use Op::*;
+    let (d, a, b, c) = (i.rd, i.rs1, i.rs2, i.rs3);
+    let f = freg;
+    match i.op {
+        Beq | Bne | Blt | Bge | Bltu | Bgeu | Sw => (None, [Some(a), Some(b), None]),
+        Fsw => (None, [Some(a), Some(f(b)), None]),
+        Flw => (Some(f(d)), [Some(a), None, None]),
+        Lui | Auipc | Jal => (Some(d), [None; 3]),
+        Lw | Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai => {
+            (Some(d), [Some(a), None, None])
+        }
+        FaddS | FsubS | FmulS | FdivS | FsgnjS | FsgnjnS | FsgnjxS | FminS | FmaxS => {
+            (Some(f(d)), [Some(f(a)), Some(f(b)), None])
+        }
+        FsqrtS => (Some(f(d)), [Some(f(a)), None, None]),
+        FmaddS | FmsubS | FnmsubS | FnmaddS => (Some(f(d)), [Some(f(a)), Some(f(b)), Some(f(c))]),
+        FeqS | FltS | FleS => (Some(d), [Some(f(a)), Some(f(b)), None]),
+        FmvXW | FcvtWS | FcvtWuS => (Some(d), [Some(f(a)), None, None]),
+        FmvWX | FcvtSW | FcvtSWu => (Some(f(d)), [Some(a), None, None]),
+        _ => (Some(d), [Some(a), Some(b), None]),
     }
 }
 

@@ -5,14 +5,18 @@
 //! interpreter's one warp-instruction per core per cycle, and books the cycles and statistics
 //! exactly as single steps would.
 //!
-//! Word loads and stores may run in blocks too, through [`MemPort`], which takes exactly
-//! the interpreter's direct path or refuses.
+//! Word loads and stores (`lw`/`sw`, and `flw`/`fsw` while the float state is Dirty) may run
+//! in blocks too, through [`MemPort`], which takes exactly the interpreter's direct path or
+//! refuses; and float operations ([`is_block_float`]) under guards the engine checks on every
+//! active lane, exiting before the instruction when one fails.
 //!
 //! The rule (a *super-step*): exactly one warp runs in the whole machine, with no divergence
 //! entries open, no breakpoint and no watchdog armed; the KMU is idle; no observer is
 //! attached. Then each cycle issues one instruction of that warp, so `n` private instructions
 //! are `n` cycles, bounded so that the run stays before the next I/O event and the cycle
-//! bound. Everything else — memory, CSRs, divergent branches, SIMT instructions, faults — is
+//! bound. With several running warps (all quiet as above), a super-step of T cycles gives
+//! each warp exactly its round-robin share of T, with no memory access at all
+//! (`multi_super_step`). Everything else — memory, CSRs, divergent branches, SIMT instructions, faults — is
 //! left to the interpreter, which is the one source of truth for it.
 
 use crate::code::CodeCache;
@@ -54,9 +58,28 @@ pub fn is_private(i: &Inst) -> bool {
 /// Can a block engine run `i` as a memory access of the warp (a super-step runs one warp
 /// alone, so nothing else can see when it happens)? Only through [`MemPort`], which does
 /// the access when every active lane takes the interpreter's direct path and refuses
-/// otherwise: `lw` and `sw`.
+/// otherwise: `lw` and `sw`, and `flw` and `fsw` while the float state is Dirty
+/// ([`PrivateRun::float_dirty`]).
 pub fn is_block_memory(i: &Inst) -> bool {
-    matches!(i.op, Op::Lw | Op::Sw)
+    matches!(i.op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
+}
+
+/// Can a block engine run the float instruction `i` — under guards it checks on every active
+/// lane before the instruction, exiting before it when one fails (docs/engine.md): the float
+/// state is Dirty ([`PrivateRun::float_dirty`]); a rounding operation uses round-to-nearest-
+/// even (static, or dynamic with every active lane's `frm` = 0); no input is a NaN; and the
+/// flags the instruction could raise on a lane are already set in that lane's `fflags`.
+/// Under them the host's IEEE result is the interpreter's and `fflags` does not change.
+pub fn is_block_float(i: &Inst) -> bool {
+    use Op::*;
+    match i.op {
+        FaddS | FsubS | FmulS | FdivS | FsqrtS | FmaddS | FmsubS | FnmsubS | FnmaddS | FcvtSW
+        | FcvtSWu => matches!(i.rm, 0 | 7),
+        // 0 RNE, 1 RTZ, 2 RDN, 3 RUP: each a host rounding to an integral value.
+        FcvtWS | FcvtWuS => matches!(i.rm, 0..=3 | 7),
+        FsgnjS | FsgnjnS | FsgnjxS | FminS | FmaxS | FeqS | FltS | FleS | FmvXW | FmvWX => true,
+        _ => false,
+    }
 }
 
 /// The memory side of a [`PrivateRun`]: word loads and stores of the warp's active lanes,
@@ -70,6 +93,8 @@ pub struct MemPort<'a> {
     stats: &'a mut Stats,
     reservations: bool,
     mask: u32,
+    /// False in a super-step over several warps: another warp could see the access early.
+    allowed: bool,
 }
 
 impl MemPort<'_> {
@@ -77,6 +102,9 @@ impl MemPort<'_> {
     /// read) if some lane needs the interpreter.
     pub fn load_words(&mut self, addrs: &[u32; 32], out: &mut [u32; 32]) -> bool {
         let m = self.mask;
+        if !self.allowed {
+            return false;
+        }
         if let Some(n) = consecutive(m, addrs) {
             if self.mem.load_words_fast(addrs[0], &mut out[..n]) {
                 self.stats.loads += n as u64;
@@ -97,7 +125,7 @@ impl MemPort<'_> {
     /// lane needs the interpreter.
     pub fn store_words(&mut self, addrs: &[u32; 32], vals: &[u32; 32]) -> bool {
         let m = self.mask;
-        if self.reservations {
+        if self.reservations || !self.allowed {
             return false;
         }
         if let Some(n) = consecutive(m, addrs) {
@@ -149,6 +177,9 @@ pub struct PrivateRun<'a> {
     mem: &'a mut Memory,
     stats: &'a mut Stats,
     reservations: bool,
+    /// Operation counts held back (a super-step over several warps may undo a warp's run);
+    /// `None`: counted at once.
+    deferred: Option<&'a mut Vec<(Op, u64)>>,
 }
 
 impl PrivateRun<'_> {
@@ -185,8 +216,16 @@ impl PrivateRun<'_> {
                 stats: self.stats,
                 reservations: self.reservations,
                 mask,
+                allowed: self.deferred.is_none(),
             },
         )
+    }
+
+    /// Is the float state Dirty (`mstatus.FS` = 3)? Then a float instruction changes no
+    /// `mstatus` bit (the interpreter sets Dirty on every one, and faults while it is Off).
+    pub fn float_dirty(&self) -> bool {
+        use crate::trap::mstatus::FS;
+        self.warp.csr.mstatus & FS == FS
     }
 
     /// Say that a block may start here once the code is hot (the machine offers it again at
@@ -197,13 +236,19 @@ impl PrivateRun<'_> {
 
     /// Count `n` executions of `op` in the statistics.
     pub fn count(&mut self, op: Op, n: u64) {
-        self.stats.count_n(op, n);
+        match &mut self.deferred {
+            Some(d) => d.push((op, n)),
+            None => self.stats.count_n(op, n),
+        }
     }
 }
 
 /// Failed attempts in a row after which the wait between attempts stops growing (2^8 − 1
 /// cycles).
 const BACKOFF_STEPS: u32 = 8;
+
+/// The same after attempts over several warps (up to 16,383 cycles apart).
+const MULTI_BACKOFF_STEPS: u32 = 14;
 
 impl Machine {
     /// Use `e` for warp-private instruction runs from now on (`None`: the interpreter only).
@@ -233,11 +278,18 @@ impl Machine {
             return 0;
         }
         let n = self.try_super_step(bound);
+        let multi = std::mem::take(&mut self.accel_multi);
         if n == u64::MAX {
             return 0;
         }
         if n == 0 {
-            self.accel_misses = (self.accel_misses + 1).min(BACKOFF_STEPS);
+            // Attempts over several warps cost more: they may wait longer.
+            let cap = if multi {
+                MULTI_BACKOFF_STEPS
+            } else {
+                BACKOFF_STEPS
+            };
+            self.accel_misses = (self.accel_misses + 1).min(cap);
             self.accel_retry = self.cycle + (1 << self.accel_misses) - 1;
         } else {
             self.accel_misses = 0;
@@ -250,13 +302,17 @@ impl Machine {
         if self.engine.is_none() || !self.observers.is_empty() {
             return 0;
         }
-        let Some((c, w)) = self.sole_private_warp() else {
-            return 0;
+        let (c, w) = match self.quiet_running_warps() {
+            Some(Running::One(c, w)) => (c, w),
+            Some(Running::Many(list)) => return self.multi_super_step(bound, list),
+            None => return 0,
         };
         // The common refusal first, at the cost of a decoded-cache lookup.
         let pc = self.cores[c].warps[w].pc;
         match self.code.fetch(&self.mem, pc) {
-            Ok(s) if (is_private(&s.inst) || is_block_memory(&s.inst)) && !s.no_block => {}
+            Ok(s)
+                if (is_private(&s.inst) || is_block_memory(&s.inst) || is_block_float(&s.inst))
+                    && !s.no_block => {}
             _ => return 0,
         }
         let now = self.cycle;
@@ -283,6 +339,7 @@ impl Machine {
             mem: &mut self.mem,
             stats: &mut self.stats,
             reservations: !self.reservations.is_empty(),
+            deferred: None,
         };
         let n = engine.run(&mut run).min(budget);
         if n == 0 {
@@ -298,28 +355,312 @@ impl Machine {
         n
     }
 
-    /// The one running warp of the machine, if exactly one runs, the KMU is idle and the
-    /// warp has nothing to check before issue (no divergence entry, breakpoint or watchdog).
-    fn sole_private_warp(&self) -> Option<(usize, usize)> {
+    /// The running warps of the machine, if at least one runs, the KMU is idle and none has
+    /// anything to check before issue (no divergence entry, breakpoint or watchdog).
+    fn quiet_running_warps(&mut self) -> Option<Running> {
         if self.kmu_busy() {
             return None;
         }
-        let mut found = None;
+        let mut one = None;
+        let mut count = 0;
         for (c, core) in self.cores.iter().enumerate() {
             for (w, warp) in core.warps.iter().enumerate() {
-                if warp.is_running() {
-                    if found.is_some() {
-                        return None;
-                    }
-                    found = Some((c, w));
+                if !warp.is_running() {
+                    continue;
                 }
+                count += 1;
+                if count > 1 {
+                    // A failure with several warps running waits as long as one over them.
+                    self.accel_multi = true;
+                }
+                let quiet = warp.stack.is_empty()
+                    && warp.csr.break_pc == 0
+                    && warp.csr.watchdog & watchdog::MODE == 0;
+                if !quiet {
+                    return None;
+                }
+                one.get_or_insert((c, w));
             }
         }
-        let (c, w) = found?;
-        let warp = &self.cores[c].warps[w];
-        let quiet = warp.stack.is_empty()
-            && warp.csr.break_pc == 0
-            && warp.csr.watchdog & watchdog::MODE == 0;
-        quiet.then_some((c, w))
+        match (one, count) {
+            (Some((c, w)), 1) => Some(Running::One(c, w)),
+            (Some(_), _) => {
+                let many = self
+                    .cores
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(c, core)| {
+                        core.warps
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, w)| w.is_running())
+                            .map(move |(w, _)| (c, w))
+                    })
+                    .collect();
+                Some(Running::Many(many))
+            }
+            (None, _) => None,
+        }
+    }
+
+    /// Are the next [`MULTI_AHEAD`] instructions from `pc` (following plain jumps and
+    /// backward branches, which loops take, past forward ones) ones a super-step over several
+    /// warps may run?
+    fn private_ahead(&mut self, mut pc: u32) -> bool {
+        for _ in 0..MULTI_AHEAD {
+            let Ok(s) = self.code.fetch(&self.mem, pc) else {
+                return false;
+            };
+            let i = s.inst;
+            if !(is_private(&i) || is_block_float(&i)) {
+                return false;
+            }
+            let next = pc.wrapping_add(i.len());
+            pc = match i.op {
+                Op::Jal => pc.wrapping_add(i.imm as u32),
+                Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu if i.imm < 0 => {
+                    pc.wrapping_add(i.imm as u32)
+                }
+                _ => next,
+            };
+        }
+        true
+    }
+
+    /// A super-step over several running warps (docs/engine.md § Super-steps over several
+    /// warps): T cycles in which each core issues its running warps in rotation, warp `i` of
+    /// a core with `k` of them (in rotation order from the core's pointer) exactly
+    /// ⌈(T − i)/k⌉ instructions. Only instructions no other warp can observe run (no memory
+    /// access: the port refuses them all), so issuing a warp's share at once computes what
+    /// the interleaving does. Each warp runs its share of a T; a warp that stops short lowers
+    /// T, and the warps that went beyond their share of the lower T are restored from a
+    /// snapshot of their registers and run again (their counts were held back), until every
+    /// warp ran exactly its share, or T is 0 and nothing happened.
+    fn multi_super_step(&mut self, bound: u64, list: Vec<(usize, usize)>) -> u64 {
+        self.accel_multi = true;
+        if list.len() > MULTI_WARPS {
+            return 0;
+        }
+        // A cheap look ahead first: every warp must have a run of instructions that can go
+        // in such a step (no memory access) ahead of it, or the attempt would not pay for its
+        // snapshots.
+        for &(c, w) in &list {
+            let pc = self.cores[c].warps[w].pc;
+            if !self.private_ahead(pc) {
+                return 0;
+            }
+        }
+        let now = self.cycle;
+        let io = if self.io.next_event > now {
+            self.io.next_event - now
+        } else {
+            1
+        };
+        let mut t = bound.saturating_sub(now).min(io).min(MULTI_CYCLES);
+        // Each warp's rotation position and its core's running warps.
+        let mut shares: Vec<Share> = Vec::with_capacity(list.len());
+        for &(c, w) in &list {
+            // The list is in (core, warp) order: the core's running warps in index order.
+            let on_core = list.iter().filter(|x| x.0 == c).map(|x| x.1);
+            let k = on_core.clone().count();
+            let next = self.cores[c].next;
+            let first = on_core.clone().position(|x| x >= next).unwrap_or(0);
+            let at = on_core.clone().position(|x| x == w).unwrap_or(0);
+            let k = k as u64;
+            let pos = (at as u64 + k - first as u64) % k;
+            shares.push(Share {
+                c,
+                w,
+                k,
+                pos,
+                ran: None,
+                snap: None,
+                counts: Vec::new(),
+            });
+        }
+        let lanes = self.cfg.lanes;
+        let mut rounds = 0;
+        let short = MULTI_SHORT * list.len() as u64;
+        if t < short {
+            return 0;
+        }
+        loop {
+            let mut settled = true;
+            rounds += 1;
+            for s in shares.iter_mut() {
+                let target = s.share(t);
+                if s.ran == Some(target) {
+                    continue;
+                }
+                settled = false;
+                let warp = &mut self.cores[s.c].warps[s.w];
+                match &s.snap {
+                    Some(snap) => snap.restore(warp),
+                    None => s.snap = Some(Snapshot::of(warp, lanes)),
+                }
+                s.counts.clear();
+                if target == 0 {
+                    s.ran = Some(0);
+                    continue;
+                }
+                // The engine runs what it has blocks for; the interpreter issues what it has
+                // none for (a pc no block starts at, the rest of a share smaller than the next
+                // block) while the instructions cannot trap, branch apart or touch memory.
+                let mut n = 0;
+                while n < target {
+                    let Some(engine) = self.engine.as_mut() else {
+                        return 0;
+                    };
+                    let mut run = PrivateRun {
+                        warp: &mut self.cores[s.c].warps[s.w],
+                        lanes,
+                        budget: target - n,
+                        warming: false,
+                        code: &mut self.code,
+                        mem: &mut self.mem,
+                        stats: &mut self.stats,
+                        reservations: true,
+                        deferred: Some(&mut s.counts),
+                    };
+                    n += engine.run(&mut run).min(target - n);
+                    if n == target {
+                        break;
+                    }
+                    match self.execute_private(s.c, s.w) {
+                        Some(op) => {
+                            s.counts.push((op, 1));
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if n < target {
+                    t = t.min(s.k * n + s.pos);
+                }
+                s.ran = Some(n);
+                if t < short {
+                    break;
+                }
+            }
+            if settled {
+                break;
+            }
+            // T falls in every round that does not settle; a few rounds usually do. A short
+            // step (the warps soon reach memory accesses or other boundaries) would not pay
+            // for its snapshots and runs: give up.
+            if t < short || rounds > MULTI_ROUNDS {
+                for s in &shares {
+                    if let Some(snap) = &s.snap {
+                        snap.restore(&mut self.cores[s.c].warps[s.w]);
+                    }
+                }
+                // Even while the engine warms up to a block (counting offers), the next
+                // attempt waits: these cost snapshots and runs.
+                return 0;
+            }
+        }
+        // Book what T cycles of single issues would have.
+        for s in &shares {
+            let n = s.share(t);
+            let warp = &mut self.cores[s.c].warps[s.w];
+            warp.stats.warp_instructions += n;
+            warp.stats.thread_instructions += n * warp.mask.count_ones() as u64;
+            for &(op, m) in &s.counts {
+                self.stats.count_n(op, m);
+            }
+            // The core's last issue, in cycle T − 1, was its warp at position (T − 1) mod k.
+            if (t - 1) % s.k == s.pos {
+                self.cores[s.c].next = s.w + 1;
+            }
+        }
+        self.cycle += t;
+        self.accel_cycles += t;
+
+        t
+    }
+}
+
+/// Most cycles a super-step over several warps covers: a warp that ran beyond its share of
+/// a lower T runs again from its snapshot, so long steps would waste more.
+const MULTI_CYCLES: u64 = 1 << 16;
+
+/// Instructions a warp must have ahead of it, none a memory access, for an attempt over
+/// several warps.
+const MULTI_AHEAD: usize = 16;
+
+/// Cycles per warp below which a super-step over several warps is not worth its cost.
+const MULTI_SHORT: u64 = 64;
+
+/// Rounds of re-running before a super-step over several warps gives up.
+const MULTI_ROUNDS: u32 = 8;
+
+/// Most warps a super-step over several warps takes (snapshots cost 8 KiB a warp).
+const MULTI_WARPS: usize = 64;
+
+/// The running warps of a machine where a super-step may happen.
+enum Running {
+    One(usize, usize),
+    Many(Vec<(usize, usize)>),
+}
+
+/// One warp's part in a super-step over several warps.
+struct Share {
+    c: usize,
+    w: usize,
+    /// Running warps on its core, and its position in their rotation.
+    k: u64,
+    pos: u64,
+    /// Instructions it ran (from its snapshot), if it ran.
+    ran: Option<u64>,
+    snap: Option<Snapshot>,
+    counts: Vec<(Op, u64)>,
+}
+
+impl Share {
+    /// Instructions it issues in `t` cycles.
+    fn share(&self, t: u64) -> u64 {
+        if t <= self.pos {
+            0
+        } else {
+            (t - self.pos).div_ceil(self.k)
+        }
+    }
+}
+
+/// What a block, or an instruction `Machine::execute_private` runs, can change in a warp:
+/// registers, pc and float flags (the mask, CSRs and the divergence state never change).
+/// Only the machine's lanes are kept (a warp's registers are 32 lanes wide).
+struct Snapshot {
+    pc: u32,
+    lanes: usize,
+    /// `x[r][..lanes]` for every r, then `f[r][..lanes]`.
+    regs: Vec<u32>,
+    fflags: [u8; crate::config::MAX_LANES],
+}
+
+impl Snapshot {
+    fn of(w: &Warp, lanes: usize) -> Snapshot {
+        let mut regs = Vec::with_capacity(64 * lanes);
+        for r in w.x.iter().chain(w.f.iter()) {
+            regs.extend_from_slice(&r[..lanes]);
+        }
+        Snapshot {
+            pc: w.pc,
+            lanes,
+            regs,
+            fflags: w.fflags,
+        }
+    }
+
+    fn restore(&self, w: &mut Warp) {
+        w.pc = self.pc;
+        for (r, saved) in
+            w.x.iter_mut()
+                .chain(w.f.iter_mut())
+                .zip(self.regs.chunks_exact(self.lanes))
+        {
+            r[..self.lanes].copy_from_slice(saved);
+        }
+        w.fflags = self.fflags;
     }
 }

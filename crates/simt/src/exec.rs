@@ -109,6 +109,54 @@ impl Machine {
         }
     }
 
+    /// Execute warp `w`'s next instruction without counting it, if it is one a super-step
+    /// over several warps may complete a warp's share with (`accel.rs`): a warp-private
+    /// instruction (a conditional branch only when every active lane agrees: no divergence),
+    /// or a float operation blocks may hold with the float state Dirty and every active
+    /// lane's `frm` valid — none of them can trap or touch anything but the warp's registers,
+    /// float flags and pc. Returns its operation, or `None` (nothing done).
+    pub(crate) fn execute_private(&mut self, c: usize, w: usize) -> Option<weft_isa::Op> {
+        use weft_isa::Op::*;
+        let warp = &self.cores[c].warps[w];
+        let pc = warp.pc;
+        let slot = self.code.fetch(&self.mem, pc).ok()?;
+        let op = slot.inst.op;
+        let i = slot.inst;
+        let agree = |f: fn(u32, u32) -> bool| {
+            let (a, b) = (&warp.x[i.rs1 as usize], &warp.x[i.rs2 as usize]);
+            let mut taken = lanes(warp.mask).map(|l| f(a[l], b[l]));
+            let first = taken.next();
+            taken.all(|t| Some(t) == first)
+        };
+        use weft_sem::alu;
+        let plain = crate::accel::is_private(&i)
+            && match op {
+                Beq => agree(alu::beq),
+                Bne => agree(alu::bne),
+                Blt => agree(alu::blt),
+                Bge => agree(alu::bge),
+                Bltu => agree(alu::bltu),
+                Bgeu => agree(alu::bgeu),
+                _ => true,
+            };
+        let float = crate::accel::is_block_float(&slot.inst)
+            && warp.csr.mstatus & crate::trap::mstatus::FS == crate::trap::mstatus::FS
+            && lanes(warp.mask).all(|l| warp.frm[l] <= 4);
+        if !plain && !float {
+            return None;
+        }
+        let mut x = Issue {
+            m: self,
+            c,
+            w,
+            pc,
+            i: slot.inst,
+            reconv: slot.reconv,
+        };
+        (slot.handler)(&mut x).ok()?;
+        Some(op)
+    }
+
     /// The instruction warp `w` of core `c` would issue next, after the checks before issue
     /// (reconvergence of a group reaching its point, breakpoint, watchdog): `Some((pc,
     /// instruction, mask))`, or `None` if the warp does not issue (it stopped, or faulted

@@ -41,7 +41,7 @@ pub mod vortex;
 pub mod vxbin;
 pub mod warp;
 
-pub use accel::{is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
+pub use accel::{is_block_float, is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
 pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
 pub use display::{Frame, FrameSink};
 pub use divergence::Reconv;

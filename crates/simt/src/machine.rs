@@ -187,6 +187,8 @@ pub struct Machine {
     pub(crate) accel_cycles: u64,
     /// Super-step attempts that failed in a row.
     pub(crate) accel_misses: u32,
+    /// The last attempt was over several warps.
+    pub(crate) accel_multi: bool,
 }
 
 impl Machine {
@@ -231,6 +233,7 @@ impl Machine {
             accel_retry: 0,
             accel_cycles: 0,
             accel_misses: 0,
+            accel_multi: false,
         };
         if m.cfg.profile == crate::config::Profile::Vortex {
             crate::vortex::reset(&mut m)?;
@@ -381,30 +384,65 @@ impl Machine {
     pub fn run_until(&mut self, max_cycles: u64) -> RunEnd {
         let bound = self.cfg.cycle_bound().min(max_cycles);
         let end = loop {
-            if let Some(end) = self.ended(bound) {
+            // The interpreter alone up to the next super-step attempt (with no block engine,
+            // up to the end): the attempt's cycle is the bound its loop tests anyway, so
+            // cycles between attempts cost nothing more than with no engine at all.
+            let stop = if self.engine.is_some() {
+                bound.min(self.accel_retry)
+            } else {
+                bound
+            };
+            if let Some(end) = self.interpret_until(bound, stop) {
                 break end;
             }
+            // An attempt is due at this cycle (and the run has not ended).
             self.begin_cycle();
-            if self.engine.is_some() && self.super_step(bound) > 0 {
+            if self.super_step(bound) > 0 {
                 self.pump_console();
                 continue;
             }
-            let mut issued = false;
-            for c in 0..self.cores.len() {
-                if let Some(w) = self.pick(c) {
-                    self.step(c, w);
-                    issued = true;
-                }
-            }
-            self.cycle += 1;
-            self.pump_console();
-            if !issued {
-                if let Some(end) = self.stalled() {
-                    break end;
-                }
+            if let Some(end) = self.interpret_cycle() {
+                break end;
             }
         };
         self.finish_run(end)
+    }
+
+    /// Interpreter cycles until the run ends (`Some`) or the cycle reaches `stop` before the
+    /// bound (`None`).
+    #[inline(always)]
+    fn interpret_until(&mut self, bound: u64, stop: u64) -> Option<RunEnd> {
+        loop {
+            if let Some(end) = self.ended(stop) {
+                let early = matches!(end, RunEnd::CycleLimit(_))
+                    && self.cycle < bound
+                    && !self.io.display.stop;
+                return (!early).then_some(end);
+            }
+            self.begin_cycle();
+            if let Some(end) = self.interpret_cycle() {
+                return Some(end);
+            }
+        }
+    }
+
+    /// One cycle of the interpreter (after `begin_cycle`): each core issues one instruction
+    /// of its next ready warp. `Some` if no warp can issue any more.
+    #[inline(always)]
+    fn interpret_cycle(&mut self) -> Option<RunEnd> {
+        let mut issued = false;
+        for c in 0..self.cores.len() {
+            if let Some(w) = self.pick(c) {
+                self.step(c, w);
+                issued = true;
+            }
+        }
+        self.cycle += 1;
+        self.pump_console();
+        if !issued {
+            return self.stalled();
+        }
+        None
     }
 
     /// Work at the start of each cycle before any warp issues: the display's line starts

@@ -1,0 +1,370 @@
+//! Translating RV32F instructions: host IEEE single-precision operations on `f32x4` vectors,
+//! under guards that make the host's result provably the interpreter's (`weft-sem`'s
+//! soft-float, docs/engine.md § Float operations in blocks).
+//!
+//! Every active lane is checked before the instruction; if one fails, the block exits before
+//! it with its count exact and the interpreter executes it (as for a memory access the port
+//! refuses). The guards:
+//!
+//! - the float state is Dirty (so the instruction changes no `mstatus` bit);
+//! - a rounding operation rounds to nearest, ties to even: a static `rm` of 0, or `rm` = 7
+//!   with every active lane's `frm` = 0 (checked at entry; `frm` can only change through a
+//!   CSR instruction, which ends blocks);
+//! - no input and no result is a NaN (RISC-V's canonical NaN and its invalid-operation rules
+//!   are the interpreter's business);
+//! - every flag the instruction *could* raise on a lane, judged from the operands and the
+//!   host's correctly rounded result, is already set in the lane's `fflags` — so `fflags`
+//!   does not change, and whether an inexact result really was inexact never matters.
+//!
+//! Which flags a result could raise: a normal result of exponent field 2–254 only NX (it was
+//! not tiny before rounding either); a result below 2⁻¹²⁵ (subnormal, the smallest normal
+//! binade, or zero) UF and NX unless it is an exact zero (a sum that is zero is exact; a
+//! product or quotient is zero exactly when a factor is zero or the divisor infinite); an
+//! infinite result none if an operand is infinite, DZ for a finite non-zero dividend over
+//! zero, else OF and NX (an overflow, which rounds to infinity under RNE). Under RNE, without
+//! NaNs, the host's IEEE operations (SSE/AVX, `fmaf` where the host has no FMA; Rust leaves
+//! FTZ/DAZ off, so subnormals are exact) return the correctly rounded value RISC-V specifies,
+//! signs of zero included.
+
+use crate::translate::{operands, Emit};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, Endianness, InstBuilder, MemFlags, Value};
+use weft_isa::{Inst, Op};
+
+/// Float environment bit: `mstatus.FS` is Dirty (float instructions may run).
+pub const ENV_FS_DIRTY: u32 = 1;
+/// Float environment bit: every active lane's `frm` is 0 (dynamic rounding is RNE).
+pub const ENV_DYN_RNE: u32 = 2;
+
+const NX: u32 = 0x01;
+const UF: u32 = 0x02;
+const OF: u32 = 0x04;
+const DZ: u32 = 0x08;
+
+const SIGN: u32 = 0x8000_0000;
+const ABS: u32 = 0x7fff_ffff;
+const INF: u32 = 0x7f80_0000;
+/// The smallest magnitude with exponent field 2 (2⁻¹²⁵).
+const SAFE_MIN: u32 = 0x0100_0000;
+
+/// Does `op` round (use `rm`)?
+fn rounds(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        FaddS
+            | FsubS
+            | FmulS
+            | FdivS
+            | FsqrtS
+            | FmaddS
+            | FmsubS
+            | FnmsubS
+            | FnmaddS
+            | FcvtSW
+            | FcvtSWu
+            | FcvtWS
+            | FcvtWuS
+    )
+}
+
+impl Emit<'_, '_> {
+    /// Read the float environment at entry (`env`: 32 lanes' `fflags`, then the bits).
+    pub(crate) fn float_env(&mut self, env: Value) {
+        let fl = MemFlags::new().with_notrap();
+        let bits = self.b.ins().load(types::I32, fl, env, 128);
+        let fs = self.b.ins().band_imm(bits, ENV_FS_DIRTY as i64);
+        self.fs_off = Some(self.b.ins().icmp_imm(IntCC::Equal, fs, 0));
+        let rne = self.b.ins().band_imm(bits, ENV_DYN_RNE as i64);
+        self.dyn_not_rne = Some(self.b.ins().icmp_imm(IntCC::Equal, rne, 0));
+        self.float_env_missing(env);
+    }
+
+    /// The float instruction `i`, the `k`-th of the body, at `pc`: every vector computed and
+    /// checked, then (all guards passed) written.
+    pub(crate) fn float(&mut self, k: usize, pc: u32, i: &Inst) {
+        let (dst, srcs) = operands(i);
+        let d = dst.expect("a float operation writes a register");
+        let mut results = Vec::with_capacity(self.nvec);
+        let mut bad: Option<Value> = None;
+        for v in 0..self.nvec {
+            let ins: Vec<Value> = srcs.iter().flatten().map(|&s| self.get(s, v)).collect();
+            let (r, b) = self.float_vec(i, &ins, v);
+            results.push(r);
+            if let Some(b) = b {
+                let b = if self.masked {
+                    let m = self.mask(v);
+                    self.b.ins().band(b, m)
+                } else {
+                    b
+                };
+                bad = Some(match bad {
+                    Some(p) => self.b.ins().bor(p, b),
+                    None => b,
+                });
+            }
+        }
+        let mut cond = self.fs_off.expect("float environment");
+        if let Some(b) = bad {
+            let any = self.b.ins().vany_true(b);
+            cond = self.b.ins().bor(cond, any);
+        }
+        if rounds(i.op) && i.rm == 7 {
+            let dynamic = self.dyn_not_rne.expect("float environment");
+            cond = self.b.ins().bor(cond, dynamic);
+        }
+        self.bail_if(cond, k, pc);
+        for (v, r) in results.into_iter().enumerate() {
+            self.set(d, v, r);
+        }
+    }
+
+    fn fv(&mut self, x: Value) -> Value {
+        let fl = MemFlags::new().with_endianness(Endianness::Little);
+        self.b.ins().bitcast(types::F32X4, fl, x)
+    }
+
+    fn iv(&mut self, x: Value) -> Value {
+        let fl = MemFlags::new().with_endianness(Endianness::Little);
+        self.b.ins().bitcast(types::I32X4, fl, x)
+    }
+
+    /// Lanes where `x cc k` (unsigned or signed per `cc`), as an all-ones mask.
+    fn cmp(&mut self, cc: IntCC, x: Value, k: u32) -> Value {
+        let k = self.splat(k);
+        self.b.ins().icmp(cc, x, k)
+    }
+
+    fn abs(&mut self, x: Value) -> Value {
+        let m = self.splat(ABS);
+        self.b.ins().band(x, m)
+    }
+
+    fn is_nan(&mut self, x: Value) -> Value {
+        let a = self.abs(x);
+        self.cmp(IntCC::UnsignedGreaterThan, a, INF)
+    }
+
+    /// `flags` on the lanes of `m`, 0 elsewhere.
+    fn flags_where(&mut self, m: Value, flags: u32) -> Value {
+        let f = self.splat(flags);
+        self.b.ins().band(m, f)
+    }
+
+    fn or_all(&mut self, vals: &[Value]) -> Value {
+        let mut acc = vals[0];
+        for &v in &vals[1..] {
+            acc = self.b.ins().bor(acc, v);
+        }
+        acc
+    }
+
+    /// Lanes where flags in `possible` are missing from the lane's `fflags`.
+    fn new_flags(&mut self, possible: Value, v: usize) -> Value {
+        let missing = self.missing(v);
+        let m = self.b.ins().band(possible, missing);
+        self.cmp(IntCC::NotEqual, m, 0)
+    }
+
+    /// One vector of `i` on its inputs (`ins`, as the lanes' bits): the result's bits, and
+    /// the lanes on which a guard fails (`None`: none can).
+    fn float_vec(&mut self, i: &Inst, ins: &[Value], v: usize) -> (Value, Option<Value>) {
+        use Op::*;
+        match i.op {
+            FmvXW | FmvWX => (ins[0], None),
+            FsgnjS | FsgnjnS | FsgnjxS => {
+                let (a, b) = (ins[0], ins[1]);
+                let sign = self.splat(SIGN);
+                let r = match i.op {
+                    FsgnjS => {
+                        let mag = self.abs(a);
+                        let s = self.b.ins().band(b, sign);
+                        self.b.ins().bor(mag, s)
+                    }
+                    FsgnjnS => {
+                        let mag = self.abs(a);
+                        let s = self.b.ins().band_not(sign, b);
+                        self.b.ins().bor(mag, s)
+                    }
+                    _ => {
+                        let s = self.b.ins().band(b, sign);
+                        self.b.ins().bxor(a, s)
+                    }
+                };
+                (r, None)
+            }
+            FminS | FmaxS | FeqS | FltS | FleS => {
+                let (a, b) = (ins[0], ins[1]);
+                let na = self.is_nan(a);
+                let nb = self.is_nan(b);
+                let nan = self.b.ins().bor(na, nb);
+                let (fa, fb) = (self.fv(a), self.fv(b));
+                let r = match i.op {
+                    FminS | FmaxS => {
+                        let lt = self.b.ins().fcmp(FloatCC::LessThan, fa, fb);
+                        let gt = self.b.ins().fcmp(FloatCC::LessThan, fb, fa);
+                        // Equal values are the same bits but for ±0: the minimum of −0 and +0
+                        // is −0 (the bits or-ed), the maximum +0 (and-ed).
+                        if i.op == FminS {
+                            let eq = self.b.ins().bor(a, b);
+                            let r = self.b.ins().bitselect(gt, b, eq);
+                            self.b.ins().bitselect(lt, a, r)
+                        } else {
+                            let eq = self.b.ins().band(a, b);
+                            let r = self.b.ins().bitselect(lt, b, eq);
+                            self.b.ins().bitselect(gt, a, r)
+                        }
+                    }
+                    _ => {
+                        let cc = match i.op {
+                            FeqS => FloatCC::Equal,
+                            FltS => FloatCC::LessThan,
+                            _ => FloatCC::LessThanOrEqual,
+                        };
+                        let m = self.b.ins().fcmp(cc, fa, fb);
+                        let one = self.splat(1);
+                        self.b.ins().band(m, one)
+                    }
+                };
+                (r, Some(nan))
+            }
+            FcvtWS | FcvtWuS => {
+                let a = ins[0];
+                let fa = self.fv(a);
+                let rr = match i.rm {
+                    1 => self.b.ins().trunc(fa),
+                    2 => self.b.ins().floor(fa),
+                    3 => self.b.ins().ceil(fa),
+                    _ => self.b.ins().nearest(fa),
+                };
+                // The integral value must convert without clamping: [−2³¹, 2³¹) or [0, 2³²)
+                // (−0 included: fcvt.wu.s of −0.5 towards zero is 0 with NX only).
+                let (lo, hi) = if i.op == FcvtWS {
+                    (0xcf00_0000, 0x4f00_0000)
+                } else {
+                    (0, 0x4f80_0000)
+                };
+                let lo = self.splat(lo);
+                let lo = self.fv(lo);
+                let hi = self.splat(hi);
+                let hi = self.fv(hi);
+                let ge = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, rr, lo);
+                let lt = self.b.ins().fcmp(FloatCC::LessThan, rr, hi);
+                let ok = self.b.ins().band(ge, lt);
+                let inexact = self.b.ins().fcmp(FloatCC::NotEqual, rr, fa);
+                let p = self.flags_where(inexact, NX);
+                let new = self.new_flags(p, v);
+                let r = if i.op == FcvtWS {
+                    self.b.ins().fcvt_to_sint_sat(types::I32X4, rr)
+                } else {
+                    self.b.ins().fcvt_to_uint_sat(types::I32X4, rr)
+                };
+                let not_ok = self.b.ins().bnot(ok);
+                let bad = self.b.ins().bor(new, not_ok);
+                (r, Some(bad))
+            }
+            FcvtSW | FcvtSWu => {
+                let a = ins[0];
+                // Exact when converting back gives the integer again (2³¹ and 2³² are no
+                // i32/u32: rounding up to them is inexact).
+                let (r, back, top) = if i.op == FcvtSW {
+                    let r = self.b.ins().fcvt_from_sint(types::F32X4, a);
+                    let back = self.b.ins().fcvt_to_sint_sat(types::I32X4, r);
+                    (r, back, 0x4f00_0000)
+                } else {
+                    let r = self.b.ins().fcvt_from_uint(types::F32X4, a);
+                    let back = self.b.ins().fcvt_to_uint_sat(types::I32X4, r);
+                    (r, back, 0x4f80_0000)
+                };
+                let ri = self.iv(r);
+                let same = self.b.ins().icmp(IntCC::Equal, back, a);
+                let not_top = self.cmp(IntCC::NotEqual, ri, top);
+                let exact = self.b.ins().band(same, not_top);
+                let nx = self.splat(NX);
+                let p = self.b.ins().band_not(nx, exact);
+                let bad = self.new_flags(p, v);
+                (ri, Some(bad))
+            }
+            _ => self.arith(i.op, ins, v),
+        }
+    }
+
+    /// The rounding arithmetic operations (add, sub, mul, div, sqrt, the fused four).
+    fn arith(&mut self, op: Op, ins: &[Value], v: usize) -> (Value, Option<Value>) {
+        use Op::*;
+        let f: Vec<Value> = ins.iter().map(|&x| self.fv(x)).collect();
+        let r = match op {
+            FaddS => self.b.ins().fadd(f[0], f[1]),
+            FsubS => self.b.ins().fsub(f[0], f[1]),
+            FmulS => self.b.ins().fmul(f[0], f[1]),
+            FdivS => self.b.ins().fdiv(f[0], f[1]),
+            FsqrtS => self.b.ins().sqrt(f[0]),
+            FmaddS => self.b.ins().fma(f[0], f[1], f[2]),
+            FmsubS => {
+                let c = self.b.ins().fneg(f[2]);
+                self.b.ins().fma(f[0], f[1], c)
+            }
+            FnmsubS => {
+                let a = self.b.ins().fneg(f[0]);
+                self.b.ins().fma(a, f[1], f[2])
+            }
+            _ => {
+                let a = self.b.ins().fneg(f[0]);
+                let c = self.b.ins().fneg(f[2]);
+                self.b.ins().fma(a, f[1], c)
+            }
+        };
+        let ri = self.iv(r);
+        // A NaN operand makes a NaN result: the result's test covers the operands'.
+        let ar = self.abs(ri);
+        let nan = self.cmp(IntCC::UnsignedGreaterThan, ar, INF);
+        let abs_in: Vec<Value> = ins.iter().map(|&x| self.abs(x)).collect();
+        let infs: Vec<Value> = abs_in
+            .iter()
+            .map(|&x| self.cmp(IntCC::Equal, x, INF))
+            .collect();
+        let inf_in = self.or_all(&infs);
+        // Lanes where a zero result is exact (no underflow).
+        let exact_zero = match op {
+            FaddS | FsubS | FsqrtS => None,
+            FdivS => {
+                let za = self.cmp(IntCC::Equal, abs_in[0], 0);
+                Some(self.b.ins().bor(za, infs[1]))
+            }
+            _ => {
+                let za = self.cmp(IntCC::Equal, abs_in[0], 0);
+                let zb = self.cmp(IntCC::Equal, abs_in[1], 0);
+                Some(self.b.ins().bor(za, zb))
+            }
+        };
+        // Below 2^-125: UF and NX, unless an exact zero.
+        let small = self.cmp(IntCC::UnsignedLessThan, ar, SAFE_MIN);
+        let zero = self.cmp(IntCC::Equal, ar, 0);
+        let under = match exact_zero {
+            None => self.b.ins().band_not(small, zero),
+            Some(e) => {
+                let ez = self.b.ins().band(zero, e);
+                self.b.ins().band_not(small, ez)
+            }
+        };
+        let p_small = self.flags_where(under, UF | NX);
+        // Infinite: nothing from an infinite operand, DZ for a finite dividend over zero,
+        // else an overflow; otherwise (normal) NX.
+        let over_flags = if op == FdivS {
+            let zb = self.cmp(IntCC::Equal, abs_in[1], 0);
+            let dz = self.splat(DZ);
+            let of = self.splat(OF | NX);
+            self.b.ins().bitselect(zb, dz, of)
+        } else {
+            self.splat(OF | NX)
+        };
+        let p_inf = self.b.ins().band_not(over_flags, inf_in);
+        let inf_r = self.cmp(IntCC::Equal, ar, INF);
+        let nx = self.splat(NX);
+        let p_big = self.b.ins().bitselect(inf_r, p_inf, nx);
+        let p = self.b.ins().bitselect(small, p_small, p_big);
+        let new = self.new_flags(p, v);
+        let bad = self.b.ins().bor(nan, new);
+        (ri, Some(bad))
+    }
+}
