@@ -6,40 +6,13 @@
 //! must have run those loops with several warps running.
 
 use weft_jit::Jit;
-use weft_simt::load::program_from_elf;
-use weft_simt::{Config, Machine, RunEnd};
+use weft_simt::{Config, RunEnd};
 
-fn machine(src: &str, cfg: &Config, jit: bool) -> Machine {
-    let bytes = weft_asm::assemble(src, "t.s").unwrap_or_else(|e| panic!("assembly:\n{e}"));
-    let (prog, _) = program_from_elf(&bytes).expect("load");
-    let mut m = Machine::new(cfg.clone(), &prog).expect("machine");
-    if jit {
-        m.set_engine(Some(Box::new(Jit::eager().expect("a Cranelift back end"))));
-    }
-    m
-}
+mod common;
+use common::{machine, same};
 
 fn cfg(lanes: usize, warps: usize, cores: usize) -> Config {
-    Config {
-        lanes,
-        warps,
-        cores,
-        max_cycles: 20_000_000,
-        ..Config::default()
-    }
-}
-
-/// Run on both engines; the same whole state; the jit's machine and end.
-fn same(src: &str, cfg: &Config) -> (Machine, RunEnd) {
-    let mut a = machine(src, cfg, false);
-    let mut b = machine(src, cfg, true);
-    let ea = a.run();
-    let eb = b.run();
-    assert_eq!(ea, eb, "run ends differ");
-    if let Some(d) = a.first_difference(&b, "interp", "jit") {
-        panic!("engines differ: {d}");
-    }
-    (b, eb)
+    common::shape(lanes, warps, cores, 20_000_000)
 }
 
 /// Every warp of every core: a warp-dependent delay (a different phase), then a loop of
