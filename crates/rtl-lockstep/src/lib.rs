@@ -67,6 +67,32 @@ impl Shape {
         lanes: 4,
         depth: 4,
     };
+
+    /// A `--shape` argument: `WARPSxLANESxDEPTH`, e.g. `4x8x8`.
+    pub fn parse(s: Option<&str>) -> Result<Shape, String> {
+        let v: Vec<usize> = s
+            .unwrap_or_default()
+            .split('x')
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        match v[..] {
+            [warps, lanes, depth] => Ok(Shape {
+                warps,
+                lanes,
+                depth,
+            }),
+            _ => Err("--shape wants WARPSxLANESxDEPTH, e.g. 4x8x8".into()),
+        }
+    }
+}
+
+/// A `--reconv` argument: `table` or `converge`.
+pub fn parse_reconv(s: Option<&str>) -> Result<ReconvMode, String> {
+    match s {
+        Some("table") => Ok(ReconvMode::Table),
+        Some("converge") => Ok(ReconvMode::Converge),
+        _ => Err("--reconv wants `table` or `converge`".into()),
+    }
 }
 
 /// Something that stops a lockstep run before it compares anything.

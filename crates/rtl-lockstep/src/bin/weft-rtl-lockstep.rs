@@ -5,7 +5,7 @@
 //! model's default, unless told). `--print` prints the RTL's trace instead of comparing.
 
 use std::path::Path;
-use weft_rtl_lockstep::{build, load, lockstep, rtl_trace, ReconvMode, Shape};
+use weft_rtl_lockstep::{build, load, lockstep, parse_reconv, rtl_trace, ReconvMode, Shape};
 
 fn main() {
     let mut shape = Shape::DEFAULT;
@@ -19,31 +19,16 @@ fn main() {
             "--planted-bug" => bug = true,
             "--print" => print = true,
             "--reconv" => {
-                mode = match args.next().as_deref() {
-                    Some("table") => ReconvMode::Table,
-                    Some("converge") => ReconvMode::Converge,
-                    _ => {
-                        eprintln!("weft-rtl-lockstep: --reconv wants `table` or `converge`");
-                        std::process::exit(2);
-                    }
-                }
+                mode = parse_reconv(args.next().as_deref()).unwrap_or_else(|e| {
+                    eprintln!("weft-rtl-lockstep: {e}");
+                    std::process::exit(2);
+                })
             }
             "--shape" => {
-                let v: Vec<usize> = args
-                    .next()
-                    .unwrap_or_default()
-                    .split('x')
-                    .filter_map(|x| x.parse().ok())
-                    .collect();
-                if v.len() != 3 {
-                    eprintln!("weft-rtl-lockstep: --shape wants WARPSxLANESxDEPTH, e.g. 4x8x8");
+                shape = Shape::parse(args.next().as_deref()).unwrap_or_else(|e| {
+                    eprintln!("weft-rtl-lockstep: {e}");
                     std::process::exit(2);
-                }
-                shape = Shape {
-                    warps: v[0],
-                    lanes: v[1],
-                    depth: v[2],
-                };
+                })
             }
             _ => progs.push(a),
         }

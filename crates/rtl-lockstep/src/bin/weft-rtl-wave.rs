@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use weft_rtl_lockstep::{build_with, load, repo_root, rtl_vcd, ReconvMode, Shape};
+use weft_rtl_lockstep::{build_with, load, parse_reconv, repo_root, rtl_vcd, ReconvMode, Shape};
 
 /// The controller states, in the order of `state_t` in rtl/weft_core.sv, as drawn (two
 /// letters: a cycle is narrow) and their names for the legend.
@@ -54,29 +54,8 @@ fn args() -> Result<Args, String> {
     };
     while let Some(x) = a.next() {
         match x.as_str() {
-            "--shape" => {
-                let v: Vec<usize> = a
-                    .next()
-                    .unwrap_or_default()
-                    .split('x')
-                    .filter_map(|x| x.parse().ok())
-                    .collect();
-                if v.len() != 3 {
-                    return Err("--shape wants WARPSxLANESxDEPTH, e.g. 4x8x8".into());
-                }
-                shape = Shape {
-                    warps: v[0],
-                    lanes: v[1],
-                    depth: v[2],
-                };
-            }
-            "--reconv" => {
-                mode = match a.next().as_deref() {
-                    Some("table") => ReconvMode::Table,
-                    Some("converge") => ReconvMode::Converge,
-                    _ => return Err("--reconv wants `table` or `converge`".into()),
-                }
-            }
+            "--shape" => shape = Shape::parse(a.next().as_deref())?,
+            "--reconv" => mode = parse_reconv(a.next().as_deref())?,
             "--vcd" => vcd = PathBuf::from(a.next().ok_or("--vcd wants a file")?),
             "--from" => from = num(a.next(), "--from")?,
             "--cycles" => cycles = Some(num(a.next(), "--cycles")?),
