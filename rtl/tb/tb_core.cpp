@@ -91,6 +91,18 @@ struct Mem {
     }
 };
 
+// A memory write of the current warp-instruction, as the retire line lists it: an AMO's (or
+// sc.w's) write as " aLANE@ADDR=VALUE", a store as " stLANE@ADDR/BYTES=VALUE".
+static void note_write(std::string &to, bool amo, uint32_t lane, uint32_t a, uint32_t n,
+                       uint32_t v) {
+    char buf[64];
+    if (amo)
+        snprintf(buf, sizeof buf, " a%u@%08x=%08x", lane, a, v);
+    else
+        snprintf(buf, sizeof buf, " st%u@%08x/%u=%08x", lane, a, n, v);
+    to += buf;
+}
+
 int main(int argc, char **argv) {
     if (argc < 8) {
         fprintf(stderr, "usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE TABLE [VCD]\n");
@@ -211,14 +223,7 @@ int main(int argc, char **argv) {
         if (top->mem_local && top->mem_we) {
             uint32_t n = 1u << top->mem_size, a = top->mem_addr;
             uint32_t v = n == 4 ? top->mem_wdata : top->mem_wdata & ((1u << (8 * n)) - 1);
-            char buf[64];
-            if (top->mem_amo) {
-                snprintf(buf, sizeof buf, " a%u@%08x=%08x", top->mem_lane, a, v);
-                atomics += buf;
-            } else {
-                snprintf(buf, sizeof buf, " st%u@%08x/%u=%08x", top->mem_lane, a, n, v);
-                stores += buf;
-            }
+            note_write(top->mem_amo ? atomics : stores, top->mem_amo, top->mem_lane, a, n, v);
         }
         // memory: a request seen now is answered in the next cycle
         bool ack_now = pending;
@@ -231,16 +236,9 @@ int main(int argc, char **argv) {
             if (top->mem_we) {
                 uint32_t v = n == 4 ? top->mem_wdata : top->mem_wdata & ((1u << (8 * n)) - 1);
                 perr = !m.store(a, n, v);
-                if (!perr) {
-                    char buf[64];
-                    if (top->mem_amo) {
-                        snprintf(buf, sizeof buf, " a%u@%08x=%08x", top->mem_lane, a, v);
-                        atomics += buf;
-                    } else {
-                        snprintf(buf, sizeof buf, " st%u@%08x/%u=%08x", top->mem_lane, a, n, v);
-                        stores += buf;
-                    }
-                }
+                if (!perr)
+                    note_write(top->mem_amo ? atomics : stores, top->mem_amo, top->mem_lane, a, n,
+                               v);
                 prdata = 0;
             } else {
                 perr = !m.load(a, n, prdata);
