@@ -218,6 +218,12 @@ pub fn vs_qemu(a: &BenchArgs) -> Result<i32, String> {
     } else {
         a.iterations
     };
+    if let Some(k) = kernels.iter().find(|k| !all.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown kernel {k} for --vs-qemu (expected one of {})",
+            all.join(", ")
+        ));
+    }
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     println!(
         "{:<12} {:>5} {:<6} {:>14} {:>10} {:>12} {:>14} {:>10}",

@@ -136,3 +136,12 @@ fn bench_vs_qemu_runs_a_c_kernel() {
     assert!(col("interp") > 777 * 5, "{out}");
     assert!(col("qemu") > 777 * 5, "{out}");
 }
+
+/// A kernel --vs-qemu does not know is one clear error before anything runs.
+#[test]
+fn bench_vs_qemu_names_an_unknown_kernel() {
+    let (st, out, err) = weft(&["bench", "--vs-qemu", "--kernel", "nope.c"]);
+    assert_eq!(st, 2, "{out}{err}");
+    assert!(err.contains("unknown kernel nope.c"), "{err}");
+    assert!(out.is_empty(), "{out}");
+}
