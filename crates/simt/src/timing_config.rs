@@ -172,6 +172,9 @@ pub struct CacheConfig {
     /// multiple of the set stride apart — per-lane stacks, matrix columns — do not all fall
     /// into one set. False: the set is the line number modulo the number of sets.
     pub hash: bool,
+    /// Sequential prefetch (the I-cache only): on a miss, the next `prefetch` lines are
+    /// fetched too, if absent and an MSHR is free. 0: none.
+    pub prefetch: u32,
 }
 
 impl CacheConfig {
@@ -186,6 +189,7 @@ impl CacheConfig {
             hit_latency,
             write_policy: WritePolicy::WriteThrough,
             hash: true,
+            prefetch: 0,
         }
     }
 
@@ -200,6 +204,18 @@ impl CacheConfig {
         pow2(key("ways"), self.ways as u64, 1, 64)?;
         pow2(key("banks"), self.banks as u64, 1, 64)?;
         range(key("mshrs"), self.mshrs as u64, 1, 1024, "1..=1024")?;
+        let most = if name == "icache" { 16 } else { 0 };
+        range(
+            key("prefetch"),
+            self.prefetch as u64,
+            0,
+            most,
+            if most == 0 {
+                "0 (only the I-cache prefetches)"
+            } else {
+                "0..=16"
+            },
+        )?;
         pow2(
             key("size"),
             self.size as u64,
@@ -273,9 +289,14 @@ pub fn default_l1() -> CacheConfig {
     CacheConfig::new(16 << 10, 256, 2, 16, 2)
 }
 
-/// The defaults of the instruction cache.
+/// The defaults of the instruction cache: 16 KiB, 2-way, 64-byte lines, and the next line
+/// prefetched (tagged sequential prefetch, as GPU front ends do), so straight-line code does
+/// not stall at every line boundary.
 pub fn default_icache() -> CacheConfig {
-    CacheConfig::new(16 << 10, 64, 2, 4, 1)
+    CacheConfig {
+        prefetch: 1,
+        ..CacheConfig::new(16 << 10, 64, 2, 4, 1)
+    }
 }
 
 /// The defaults of the shared L2 (off unless enabled).

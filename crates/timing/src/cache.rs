@@ -15,6 +15,8 @@ struct Line {
     used: u64,
     /// When the fill completes.
     ready: u64,
+    /// Brought in by the prefetcher and not yet used.
+    prefetched: bool,
 }
 
 /// Counters of one cache.
@@ -36,6 +38,8 @@ pub struct CacheStats {
     pub bank_conflicts: u64,
     /// Cycles requests waited for a free MSHR.
     pub mshr_stall_cycles: u64,
+    /// Lines the prefetcher fetched (not counted as accesses or misses).
+    pub prefetches: u64,
 }
 
 impl CacheStats {
@@ -49,6 +53,7 @@ impl CacheStats {
         self.writebacks += o.writebacks;
         self.bank_conflicts += o.bank_conflicts;
         self.mshr_stall_cycles += o.mshr_stall_cycles;
+        self.prefetches += o.prefetches;
     }
 }
 
@@ -108,6 +113,8 @@ pub struct Cache {
     mshr: Vec<u64>,
     /// Counters.
     pub stats: CacheStats,
+    /// The last access missed or first used a prefetched line: the prefetcher should run.
+    trigger: bool,
 }
 
 impl Cache {
@@ -122,6 +129,7 @@ impl Cache {
             bank_free: vec![0; cfg.banks as usize],
             mshr: Vec::with_capacity(cfg.mshrs as usize),
             stats: CacheStats::default(),
+            trigger: false,
         }
     }
 
@@ -196,6 +204,7 @@ impl Cache {
             if write && wb {
                 l.dirty = true;
             }
+            self.trigger = std::mem::take(&mut l.prefetched);
             if l.ready <= t0 {
                 self.stats.hits += 1;
                 return Outcome::Hit(t0 + hit_lat);
@@ -205,6 +214,7 @@ impl Cache {
             return Outcome::Hit(l.ready + hit_lat);
         }
         self.stats.misses += 1;
+        self.trigger = true;
         if write && !wb {
             return Outcome::Bypass(t0 + hit_lat);
         }
@@ -229,8 +239,61 @@ impl Cache {
             dirty: write && wb,
             used: start,
             ready: u64::MAX,
+            prefetched: false,
         };
         Outcome::Miss { start, victim }
+    }
+
+    /// A prefetch of `line` at `t`: if the line is absent and an MSHR is free at once, it is
+    /// allocated as a miss would allocate it (LRU way, no bank or counter of a request) and
+    /// `Some` tells the caller to fetch it and call [`Cache::filled`], as for a miss;
+    /// otherwise nothing happens (a prefetch never waits and never delays a request).
+    pub fn prefetch(&mut self, line: u32, t: u64) -> Option<Outcome> {
+        let (set, tag) = self.place(line >> self.line_shift);
+        let ways = self.cfg.ways as usize;
+        let base = set * ways;
+        if self.lines[base..base + ways]
+            .iter()
+            .any(|l| l.valid && l.tag == tag)
+        {
+            return None;
+        }
+        self.mshr.retain(|&d| d > t);
+        if self.mshr.len() >= self.cfg.mshrs as usize {
+            return None;
+        }
+        self.stats.prefetches += 1;
+        let v = (base..base + ways)
+            .min_by_key(|&k| (self.lines[k].valid, self.lines[k].used))
+            .expect("ways is at least 1");
+        let old = self.lines[v];
+        let mut victim = None;
+        if old.valid {
+            self.stats.evictions += 1;
+            if old.dirty {
+                self.stats.writebacks += 1;
+                victim = Some(self.line_address(set, old.tag));
+            }
+        }
+        self.lines[v] = Line {
+            tag,
+            valid: true,
+            dirty: false,
+            used: t,
+            ready: u64::MAX,
+            prefetched: true,
+        };
+        Some(Outcome::Miss { start: t, victim })
+    }
+
+    /// Lines to prefetch now (tagged sequential prefetch): the configuration's `prefetch`
+    /// if the last [`Cache::access`] missed or was the first use of a prefetched line, else 0.
+    pub fn take_prefetch(&mut self) -> u32 {
+        if std::mem::take(&mut self.trigger) {
+            self.cfg.prefetch
+        } else {
+            0
+        }
     }
 
     /// The fill of `line` (after a [`Outcome::Miss`]) completes at `done`; returns when the
@@ -264,6 +327,7 @@ mod tests {
             hit_latency: 1,
             write_policy: WritePolicy::WriteThrough,
             hash: false,
+            prefetch: 0,
         }
     }
 
@@ -281,6 +345,33 @@ mod tests {
         assert_eq!(c.stats.misses, 2);
         assert_eq!(c.stats.mshr_merges, 1);
         assert_eq!(c.stats.hits + c.stats.misses, c.stats.accesses);
+    }
+
+    #[test]
+    fn a_prefetch_allocates_once_never_waits_and_its_first_use_triggers_the_next() {
+        let mut c = Cache::new(CacheConfig {
+            prefetch: 1,
+            ..small()
+        });
+        let Outcome::Miss { .. } = c.access(0x000, 0, false) else {
+            panic!("cold miss")
+        };
+        c.filled(0x000, 50);
+        assert_eq!(c.take_prefetch(), 1, "a miss triggers");
+        assert_eq!(c.take_prefetch(), 0, "once");
+        assert!(c.prefetch(0x020, 1).is_some());
+        c.filled(0x020, 60);
+        assert!(c.prefetch(0x020, 2).is_none(), "present: nothing to do");
+        // Both MSHRs are busy until 50: a prefetch does not wait for one.
+        assert!(c.prefetch(0x040, 3).is_none());
+        assert_eq!(c.stats.prefetches, 1);
+        assert_eq!(c.stats.accesses, 1, "prefetches are not accesses");
+        // The first use of the prefetched line merges into its fill and triggers; the second
+        // does not.
+        assert_eq!(c.access(0x020, 10, false), Outcome::Hit(61));
+        assert_eq!(c.take_prefetch(), 1);
+        assert_eq!(c.access(0x020, 70, false), Outcome::Hit(71));
+        assert_eq!(c.take_prefetch(), 0);
     }
 
     #[test]

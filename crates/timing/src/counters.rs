@@ -209,8 +209,8 @@ impl TimingReport {
         let c = &self.icache;
         let _ = writeln!(
             s,
-            "  I-cache           {:>12} accesses, {} misses",
-            c.accesses, c.misses
+            "  I-cache           {:>12} accesses, {} misses, {} lines prefetched",
+            c.accesses, c.misses, c.prefetches
         );
         if let Some(c) = &self.l2 {
             let _ = writeln!(

@@ -188,16 +188,32 @@ impl MemSys {
     pub fn fetch(&mut self, c: usize, pc: u32, t: u64) -> u64 {
         let ic = &mut self.cores[c].icache;
         let line = ic.line_of(pc);
-        match ic.access(line, t, false) {
-            Outcome::Hit(d) => d.saturating_sub(ic.hit_latency()).max(t),
-            Outcome::Bypass(d) => d,
+        let size = ic.line_size();
+        let (ready, start) = match ic.access(line, t, false) {
+            Outcome::Hit(d) => (d.saturating_sub(ic.hit_latency()).max(t), t),
+            Outcome::Bypass(d) => (d, t),
             Outcome::Miss { start, .. } => {
-                let size = ic.line_size();
                 let fill = self.below(c, line, size, start, false);
-                self.cores[c].icache.filled(line, fill);
-                fill
+                (self.cores[c].icache.filled(line, fill), start)
+            }
+        };
+        // Tagged sequential prefetch: after a miss, or the first use of a line the prefetcher
+        // brought in, the next lines are requested one cycle apart, each only if absent and
+        // an MSHR is free.
+        for k in 1..=self.cores[c].icache.take_prefetch() {
+            let Some(next) = line.checked_add(k * size) else {
+                break;
+            };
+            let at = start + k as u64;
+            if let Some(Outcome::Miss { victim, .. }) = self.cores[c].icache.prefetch(next, at) {
+                if let Some(v) = victim {
+                    self.below(c, v, size, at, true);
+                }
+                let done = self.below(c, next, size, at, false);
+                self.cores[c].icache.filled(next, done);
             }
         }
+        ready
     }
 
     /// A warp memory instruction of core `c` issued at `t` (address generation done at

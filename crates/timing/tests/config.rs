@@ -64,6 +64,8 @@ fn impossible_values_name_their_key() {
         ("[l2]\nenabled = true\nline = 128\n", "l2.line"),
         ("[units.alu]\nlatencyy = 1\n", "latencyy"),
         ("[pipeline]\nscheduler = \"round-robin\"\n", "round-robin"),
+        ("[l1]\nprefetch = 1\n", "l1.prefetch"),
+        ("[icache]\nprefetch = 17\n", "icache.prefetch"),
     ] {
         let e = Config::from_toml(toml).expect_err(toml).to_string();
         assert!(e.contains(key), "{toml}: {e}");
