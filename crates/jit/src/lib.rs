@@ -1,5 +1,5 @@
 //! weft-jit: a block engine for weft's functional model (docs/engine.md). It translates
-//! blocks of warp-private instructions (`weft_simt::is_private`) with Cranelift into host code
+//! regions — loops and their arms — of warp-private instructions (`weft_simt::is_private`) with Cranelift into host code
 //! that runs every lane of a warp at once on SIMD registers, and plugs into a
 //! [`Machine`](weft_simt::Machine) as its [`BlockEngine`]: the machine decides when a run of
 //! such instructions may go at once (a super-step, `weft_simt::accel`), this crate only computes
@@ -15,7 +15,9 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
-use translate::{BlockFn, Helpers, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK};
+use translate::{
+    Block, BlockFn, Helpers, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK, OUT_HEAD,
+};
 
 /// `lw` for translated code: the memory port does it, or refuses (0).
 ///
@@ -72,6 +74,9 @@ pub use translate::is_branch;
 /// block between float loads in sgemm's inner loop was no faster translated).
 const MIN_BLOCK: u64 = 8;
 
+/// Most basic blocks in one translated region.
+const MAX_REGION_BLOCKS: usize = 16;
+
 /// Translations made before the module is rebuilt (its code memory freed).
 const MAX_TRANSLATIONS: usize = 8192;
 
@@ -111,22 +116,24 @@ const STRAIGHT: u32 = 8;
 /// What the index knows of a block start.
 #[derive(Clone, Copy)]
 enum Entry {
-    /// Offered this many times, not translated yet.
-    Cold(u32),
-    /// Offered this many times; the block does not loop on itself, so it waits for
-    /// [`STRAIGHT`] times as many offers (each saves only one execution's worth).
-    Straight(u32),
-    /// Translated: the index into `blocks`.
-    Block(usize),
+    /// Offered this many times, not translated yet; the straight-line instructions from here
+    /// (offers wait until they have run: [`PrivateRun::warming_for`]).
+    Cold(u32, u8),
+    /// Offered this many times (the first number), waiting for as many offers as the
+    /// second ([`wait_factor`]) before it is translated; the straight-line instructions from
+    /// here.
+    Wait(u32, u32, u8),
+    /// Translated: the index into `blocks`, and the block of that region starting here.
+    Block(usize, usize),
     /// No block starts here.
     Never,
 }
 
-/// One translated block.
+/// One translated region.
 struct Translated {
     func: BlockFn,
-    len: u64,
-    ops: Vec<Op>,
+    /// Each block's instructions in a whole execution, and their operations.
+    blocks: Vec<(u64, Vec<Op>)>,
 }
 
 /// The Cranelift block engine.
@@ -272,12 +279,12 @@ impl Jit {
         }
     }
 
-    /// The block starting at `pc`, or `None` if its first instruction is not private.
-    fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64) -> Option<Plan> {
+    /// The basic block starting at `pc` (empty if its first instruction cannot run in one).
+    fn block(run: &mut PrivateRun<'_>, pc: u32, room: usize) -> Block {
         let mut body = Vec::new();
         let mut at = pc;
         let term = loop {
-            if body.len() + 1 >= MAX_BLOCK {
+            if body.len() + 1 >= room.min(MAX_BLOCK) {
                 break Term::Fall(at);
             }
             let Some(i) = run
@@ -295,28 +302,44 @@ impl Jit {
             body.push((at, i));
             at = at.wrapping_add(i.len());
         };
-        let plan = Plan { pc, body, term };
-        let loops = match plan.term {
-            Term::Jump(t) => t == pc,
-            Term::Branch(i, at) => at.wrapping_add(i.imm as u32) == pc,
-            Term::Fall(_) => false,
-        };
-        (plan.len() >= min_block.max(1) || (loops && plan.len() > 0)).then_some(plan)
+        Block { pc, body, term }
     }
 
-    /// Does the block at `pc` (if any) loop on itself?
-    fn loops_at(run: &mut PrivateRun<'_>, pc: u32, min_block: u64) -> bool {
-        match Self::plan(run, pc, min_block).map(|p| p.term) {
-            Some(Term::Jump(t)) => t == pc,
-            Some(Term::Branch(i, at)) => at.wrapping_add(i.imm as u32) == pc,
-            _ => false,
+    /// The region starting at `pc` — its basic block and those reached from it through
+    /// jumps and branches, breadth first, up to [`MAX_REGION_BLOCKS`] blocks and
+    /// [`MAX_BLOCK`] instructions — or `None` if its first instruction is not private, or
+    /// it is shorter than `min_block` and has no loop.
+    fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64) -> Option<Plan> {
+        let first = Self::block(run, pc, MAX_BLOCK);
+        if first.len() == 0 {
+            return None;
         }
+        let mut plan = Plan {
+            blocks: vec![first],
+        };
+        let mut next = 0;
+        while next < plan.blocks.len() && plan.blocks.len() < MAX_REGION_BLOCKS {
+            for t in plan.blocks[next].successors() {
+                let room = MAX_BLOCK.saturating_sub(plan.len() as usize);
+                if plan.index_of(t).is_some() || plan.blocks.len() >= MAX_REGION_BLOCKS || room < 2
+                {
+                    continue;
+                }
+                let b = Self::block(run, t, room);
+                if b.len() > 0 {
+                    plan.blocks.push(b);
+                }
+            }
+            next += 1;
+        }
+        plan.keep_loop_of_entry();
+        (plan.len() >= min_block.max(1) || plan.loops()).then_some(plan)
     }
 
     /// No block starts at `pc`: inside a translated loop, the warp reaches its start within a
     /// few instructions (ask again at once); elsewhere, never offer it again.
     fn decline(&self, run: &mut PrivateRun<'_>, pc: u32) {
-        if self.loops.iter().any(|&(a, b)| (a..=b).contains(&pc)) {
+        if in_loop(&self.loops, pc) {
             run.warming();
         } else {
             run.refuse(pc);
@@ -325,18 +348,8 @@ impl Jit {
 
     fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
         let plan = Self::plan(run, pc, self.min_block)?;
-        let last = match plan.term {
-            Term::Branch(_, at) => Some(at),
-            Term::Jump(t) if t == pc => plan.body.last().map(|(at, i)| at + i.len()),
-            _ => None,
-        };
-        let loops = match plan.term {
-            Term::Branch(i, at) => at.wrapping_add(i.imm as u32) == pc,
-            Term::Jump(t) => t == pc,
-            Term::Fall(_) => false,
-        };
-        if let (true, Some(last)) = (loops, last) {
-            self.loops.push((pc, last));
+        if plan.loops() {
+            self.loops.push(plan.span());
         }
         let nvec = run.lanes.div_ceil(4);
         let r = translate::compile(
@@ -352,10 +365,17 @@ impl Jit {
             Ok(func) => {
                 self.blocks.push(Translated {
                     func,
-                    len: plan.len(),
-                    ops: plan.ops(),
+                    blocks: plan.blocks.iter().map(|b| (b.len(), b.ops())).collect(),
                 });
-                Some(self.blocks.len() - 1)
+                let k = self.blocks.len() - 1;
+                // Every block start of the region enters it there (unless it has its own).
+                for (j, b) in plan.blocks.iter().enumerate().skip(1) {
+                    let e = self.index.entry(key(b.pc, masked)).or_insert(Entry::Never);
+                    if !matches!(e, Entry::Block(..)) {
+                        *e = Entry::Block(k, j);
+                    }
+                }
+                Some(k)
             }
             Err(_) => {
                 self.failures += 1;
@@ -363,6 +383,25 @@ impl Jit {
             }
         }
     }
+}
+
+/// How many times [`HOT`] offers a region waits for before it is translated. An offer is
+/// about one pass through the region's first block; translation costs about as much per
+/// instruction of the whole region, and more when the translation blends with a lane mask
+/// (measured: 2–4×, each result loads the old value and selects), so a region waits in
+/// proportion to its size over its first block's and for a mask. A region that does not loop
+/// saves only one pass per offer: it waits [`STRAIGHT`] times longer.
+fn wait_factor(plan: &Plan, masked: bool) -> u32 {
+    let first = plan.blocks[0].len().max(1);
+    let size = plan.len().div_ceil(first).min(8) as u32;
+    let mask = if masked { 4 } else { 1 };
+    let straight = if plan.loops() { 1 } else { STRAIGHT };
+    size * mask * straight
+}
+
+/// Is `pc` inside one of the spans of translated regions that loop?
+fn in_loop(loops: &[(u32, u32)], pc: u32) -> bool {
+    loops.iter().any(|&(a, b)| (a..=b).contains(&pc))
 }
 
 /// The float environment of a run (it cannot change inside blocks: their float operations
@@ -409,19 +448,15 @@ impl BlockEngine for Jit {
         };
         let mask = run.warp.mask;
         let masked = mask != all;
-        let mut lane_masks = [0u32; 32];
-        if masked {
-            for (l, m) in lane_masks.iter_mut().enumerate() {
-                *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
-            }
-        }
+        // Built when a translation first runs (most calls only count an offer).
+        let mut lane_masks: Option<[u32; 32]> = None;
         let mut env: Option<[u32; 33]> = None;
         let min_block = self.min_block;
         let budget = run.budget();
         let mut done = 0u64;
-        // Translation costs grow with the vectors per register (about 2.5 µs per Cranelift
-        // instruction here), the interpreter's cost per warp-instruction much less (its lane
-        // loops are vectorised): wide warps wait for more offers.
+        // Translation costs grow with the vectors per register, the interpreter's cost per
+        // warp-instruction much less (its lane loops are vectorised): wide warps wait for more
+        // offers (and large and masked regions longer still: `wait_factor`).
         let hot = if self.hot <= 1 {
             1
         } else {
@@ -429,40 +464,74 @@ impl BlockEngine for Jit {
         };
         loop {
             let pc = run.warp.pc;
-            let entry = self.index.entry(key(pc, masked)).or_insert(Entry::Cold(0));
-            let k = match *entry {
-                Entry::Block(k) => k,
+            let entry = match self.index.entry(key(pc, masked)) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    let straight = Self::block(run, pc, MAX_BLOCK).len().clamp(1, 255);
+                    v.insert(Entry::Cold(0, straight as u8))
+                }
+            };
+            let (k, at) = match *entry {
+                Entry::Block(k, at) => (k, at),
                 Entry::Never => {
                     self.decline(run, pc);
                     break;
                 }
-                Entry::Cold(n) if n + 1 < hot => {
-                    *entry = Entry::Cold(n + 1);
-                    run.warming();
+                Entry::Cold(n, len) if n + 1 < hot => {
+                    *entry = Entry::Cold(n + 1, len);
+                    run.warming_for(len as u64);
                     break;
                 }
-                Entry::Straight(n) if n + 1 < hot * STRAIGHT => {
-                    *entry = Entry::Straight(n + 1);
-                    run.warming();
+                Entry::Cold(..) | Entry::Wait(..) if hot > 1 && in_loop(&self.loops, pc) => {
+                    // Inside a translated loop but not at one of its block starts (an exit
+                    // before an instruction the interpreter had to run): the warp reaches a
+                    // block start within a few instructions; another region here would
+                    // translate the same loop again.
+                    self.index.insert(key(pc, masked), Entry::Never);
+                    self.decline(run, pc);
                     break;
                 }
-                Entry::Cold(n) if hot > 1 && !Self::loops_at(run, pc, min_block) => {
-                    // No block at all (the decline is remembered), or one to wait longer for.
-                    if Self::plan(run, pc, self.min_block).is_none() {
+                Entry::Wait(n, target, len) if n + 1 < target => {
+                    *entry = Entry::Wait(n + 1, target, len);
+                    run.warming_for(len as u64);
+                    break;
+                }
+                Entry::Cold(n, len) if hot > 1 => {
+                    // Hot enough to look at the region: no region (the decline is
+                    // remembered), or one whose translation must pay for itself first.
+                    let Some(plan) = Self::plan(run, pc, min_block) else {
                         self.index.insert(key(pc, masked), Entry::Never);
                         self.decline(run, pc);
-                    } else {
-                        self.index.insert(key(pc, masked), Entry::Straight(n + 1));
-                        run.warming();
+                        break;
+                    };
+                    let target = hot.saturating_mul(wait_factor(&plan, masked));
+                    if n + 1 < target {
+                        self.index
+                            .insert(key(pc, masked), Entry::Wait(n + 1, target, len));
+                        run.warming_for(len as u64);
+                        break;
                     }
-                    break;
-                }
-                Entry::Cold(_) | Entry::Straight(_) => {
                     let k = self.translate(run, pc, masked);
-                    self.index
-                        .insert(key(pc, masked), k.map_or(Entry::Never, Entry::Block));
+                    self.index.insert(
+                        key(pc, masked),
+                        k.map_or(Entry::Never, |k| Entry::Block(k, 0)),
+                    );
                     match k {
-                        Some(k) => k,
+                        Some(k) => (k, 0),
+                        None => {
+                            self.decline(run, pc);
+                            break;
+                        }
+                    }
+                }
+                Entry::Cold(..) | Entry::Wait(..) => {
+                    let k = self.translate(run, pc, masked);
+                    self.index.insert(
+                        key(pc, masked),
+                        k.map_or(Entry::Never, |k| Entry::Block(k, 0)),
+                    );
+                    match k {
+                        Some(k) => (k, 0),
                         None => {
                             self.decline(run, pc);
                             break;
@@ -472,41 +541,56 @@ impl BlockEngine for Jit {
             };
             let t = &self.blocks[k];
             let left = budget - done;
-            if left < t.len {
+            if left < t.blocks[at].0 {
                 break;
             }
-            let mut out = [0u32; 3];
+            let mut out = [0u64; OUT_HEAD + MAX_REGION_BLOCKS];
             let func = t.func;
             let env = *env.get_or_insert_with(|| float_env(run));
-            let iters = {
+            lane_masks.get_or_insert_with(|| {
+                std::array::from_fn(|l| if mask >> l & 1 != 0 { u32::MAX } else { 0 })
+            });
+            {
                 let (warp, mut port) = run.parts();
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
                 // register words of the warp, reads 32 mask words and 33 environment words,
-                // writes three words of `out`, and hands `port` to the memory helpers, as it
-                // was built to.
+                // writes the head of `out` and a counter per block, and hands `port` to the
+                // memory helpers, as it was built to.
                 unsafe {
                     func(
                         warp.x.as_mut_ptr().cast::<u32>(),
                         warp.f.as_mut_ptr().cast::<u32>(),
-                        lane_masks.as_ptr(),
+                        lane_masks.as_ref().expect("built above").as_ptr(),
                         left as i64,
                         out.as_mut_ptr(),
                         (&mut port as *mut MemPort<'_>).cast(),
                         env.as_ptr(),
+                        at as i64,
                     )
-                }
-            } as u64;
+                };
+            }
             let t = &self.blocks[k];
-            let (extra, stop) = (out[1] as usize, out[2] != 0);
-            for (j, &op) in t.ops.iter().enumerate() {
-                let n = iters + u64::from(j < extra);
-                if n > 0 {
-                    run.count(op, n);
+            let (stop, part, extra) = (out[1] != 0, out[2] as usize, out[3] as usize);
+            let mut ran = 0;
+            for (b, (len, ops)) in t.blocks.iter().enumerate() {
+                // An incomplete execution was counted when it began.
+                let whole = out[OUT_HEAD + b] - u64::from(part == b + 1);
+                if whole > 0 {
+                    for &op in ops {
+                        run.count(op, whole);
+                    }
+                    ran += whole * len;
+                }
+                if part == b + 1 {
+                    for &op in &ops[..extra] {
+                        run.count(op, 1);
+                    }
+                    ran += extra as u64;
                 }
             }
-            done += iters * t.len + extra as u64;
-            run.warp.pc = out[0];
-            if stop || iters == 0 {
+            done += ran;
+            run.warp.pc = out[0] as u32;
+            if stop || ran == 0 {
                 break;
             }
         }

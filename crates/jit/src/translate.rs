@@ -1,35 +1,36 @@
-//! Translating one block of warp-private instructions into a Cranelift function.
+//! Translating a region of warp-private instructions into a Cranelift function.
 //!
 //! A block starts at a pc and runs straight-line private instructions (`weft_simt::is_private`),
 //! word accesses (`weft_simt::is_block_memory`, through the memory port's helpers) and float
 //! operations (`weft_simt::is_block_float`, `float.rs`) up to a terminator: a conditional
 //! branch, a `jal x0`, the first instruction that is none of these, or [`MAX_BLOCK`]
-//! instructions. Lane registers (integer and float) are SIMD values of four lanes (`i32x4`): a
-//! register of an `n`-lane warp is `ceil(n / 4)` vectors. Up to 3 vectors a register (12
-//! lanes) they are loaded once at entry, kept in SSA values and stored back at every exit; from
-//! 4 vectors on (which would not fit the host's 16 vector registers anyway) each use loads and
-//! each result is stored, which keeps Cranelift's register allocation — most of the compile
-//! time — cheap and the exits free. A *masked* translation blends each result into the old
-//! value with the warp's lane mask (`bitselect`); an unmasked one (every lane of every vector
-//! active) writes whole vectors. Operations with no lane-wise vector form on the host (shifts
-//! by a register, high multiplies, division) are done lane by lane on scalars.
+//! instructions. A region ([`Plan`]) is blocks linked by their jumps and branches; an edge to
+//! one of them is a jump inside the function, any other edge an exit. Lane registers (integer
+//! and float) are SIMD values of four lanes (`i32x4`): a register of an `n`-lane warp is
+//! `ceil(n / 4)` vectors. In a one-block region of up to 3 vectors a register (12 lanes) they
+//! are loaded once at entry, kept in SSA values and stored back at every exit; in larger
+//! regions, and from 4 vectors on (which would not fit the host's 16 vector registers anyway),
+//! each use loads and each result is stored, which keeps Cranelift's register allocation —
+//! most of the compile time — cheap and the exits free. A *masked* translation blends each
+//! result into the old value with the warp's lane mask (`bitselect`); an unmasked one (every
+//! lane of every vector active) writes whole vectors. Operations with no lane-wise vector form
+//! on the host (shifts by a register, high multiplies, division) are done lane by lane on
+//! scalars.
 //!
-//! The function is `fn(x, masks, budget, out, port) -> iterations`: `x` is the warp's register
-//! file (`[[u32; 32]; 32]`, register-major), `masks` the lane mask as 32 words of all-ones or
-//! zero, `budget` the instructions it may run, `port` the memory port for the helpers. A block
-//! whose terminator jumps back to its own start loops inside the function while the active
-//! lanes agree on the branch and the budget lasts. It returns the whole executions of the
-//! block and writes `out = [next pc, done, stop]`: `done` instructions of an incomplete
-//! execution ran — the body when the lanes disagreed at the closing branch (the interpreter
-//! executes it, splitting the warp), the instructions before a memory access the port refused
-//! (the interpreter executes it) — and `stop` says to hand over to the interpreter.
+//! The function is `fn(x, f, masks, budget, out, port, env, entry)` ([`BlockFn`]): it starts at
+//! block `entry`, runs whole block executions while the budget lasts, the active lanes agree
+//! at each branch and the next block is in the region, counts the executions it began per
+//! block in `out`, and writes the next pc, whether to hand over to the interpreter, and the
+//! part of an incomplete execution that ran — the body when the lanes disagreed at the
+//! closing branch (the interpreter executes it, splitting the warp), the instructions before a
+//! memory access the port refused or a float guard failed.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, ConstantData, InstBuilder, MemFlags, SigRef, Signature, StackSlot,
     StackSlotData, StackSlotKind, Value,
 };
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
 use weft_isa::{Inst, Op};
@@ -50,15 +51,15 @@ pub enum Term {
     Branch(Inst, u32),
 }
 
-/// A block to translate: its start, straight-line body and terminator.
+/// A basic block of a region: its start, straight-line body and terminator.
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub struct Block {
     pub pc: u32,
     pub body: Vec<(u32, Inst)>,
     pub term: Term,
 }
 
-impl Plan {
+impl Block {
     /// Instructions in a whole execution (body and terminator).
     pub fn len(&self) -> u64 {
         self.body.len() as u64 + u64::from(!matches!(self.term, Term::Fall(_)))
@@ -74,19 +75,123 @@ impl Plan {
         }
         v
     }
+
+    /// Where a whole execution may go next: the jump's target, or the branch's taken target
+    /// and fall-through (none for a fall-through to an untranslatable instruction).
+    pub fn successors(&self) -> Vec<u32> {
+        match self.term {
+            Term::Fall(_) => Vec::new(),
+            Term::Jump(t) => vec![t],
+            Term::Branch(i, at) => vec![at.wrapping_add(i.imm as u32), at.wrapping_add(i.len())],
+        }
+    }
 }
 
+/// A region to translate: basic blocks reached from the first one's start through jumps and
+/// branches the active lanes agree on (blocks[0] is the entry). An edge to a block of the
+/// region stays in the translated code; any other edge exits to the engine.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub blocks: Vec<Block>,
+}
+
+impl Plan {
+    /// Instructions in all the blocks.
+    pub fn len(&self) -> u64 {
+        self.blocks.iter().map(Block::len).sum()
+    }
+
+    /// The block starting at `pc`, if the region has one.
+    pub fn index_of(&self, pc: u32) -> Option<usize> {
+        self.blocks.iter().position(|b| b.pc == pc)
+    }
+
+    /// Does some path through the region come back to a block it has run (a loop that runs
+    /// inside the translated code)?
+    pub fn loops(&self) -> bool {
+        // Depth-first search for an edge back to a block on the current path.
+        fn visit(p: &Plan, b: usize, state: &mut [u8]) -> bool {
+            state[b] = 1;
+            for t in p.blocks[b].successors() {
+                if let Some(j) = p.index_of(t) {
+                    if state[j] == 1 || (state[j] == 0 && visit(p, j, state)) {
+                        return true;
+                    }
+                }
+            }
+            state[b] = 2;
+            false
+        }
+        let mut state = vec![0u8; self.blocks.len()];
+        visit(self, 0, &mut state)
+    }
+
+    /// If the entry is on a loop of the region, keep only the blocks from which it can be
+    /// reached again (the loop, with the paths back to it): the others lead out of it, and
+    /// the engine runs them after the loop is left, as well as from inside the region, while
+    /// each costs compile time.
+    pub fn keep_loop_of_entry(&mut self) {
+        let n = self.blocks.len();
+        let mut back = vec![false; n];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for k in 0..n {
+                if back[k] {
+                    continue;
+                }
+                let reaches = self.blocks[k]
+                    .successors()
+                    .into_iter()
+                    .any(|t| self.index_of(t).is_some_and(|j| j == 0 || back[j]));
+                if reaches {
+                    back[k] = true;
+                    changed = true;
+                }
+            }
+        }
+        if back[0] {
+            let mut k = 0;
+            self.blocks.retain(|_| {
+                k += 1;
+                back[k - 1]
+            });
+        }
+    }
+
+    /// The lowest and highest pc of the region's instructions.
+    pub fn span(&self) -> (u32, u32) {
+        let pcs = self.blocks.iter().flat_map(|b| {
+            let last = match b.term {
+                Term::Branch(_, at) => Some(at),
+                _ => None,
+            };
+            b.body.iter().map(|(at, _)| *at).chain(last).chain([b.pc])
+        });
+        pcs.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)))
+    }
+}
+
+/// Words of a translated function's `out` before the per-block counters: next pc, stop, the
+/// block an incomplete execution was in (plus one; 0: none), and the instructions of it that
+/// ran.
+pub const OUT_HEAD: usize = 4;
+
 /// The translated function's type: (integer registers, float registers, lane masks, budget,
-/// out, memory port, float environment). The float environment is 33 words: each lane's
-/// `fflags`, then [`ENV_FS_DIRTY`] | [`ENV_DYN_RNE`].
+/// out, memory port, float environment, entry block). The code starts at the entry block (an
+/// index into the region's blocks: a region translated for one block start serves every
+/// block start in it). `out` is [`OUT_HEAD`] words and then one counter
+/// per block (all zero on entry), 64 bits each. The float environment is 33 words: each
+/// lane's `fflags`, then [`ENV_FS_DIRTY`] | [`ENV_DYN_RNE`].
 pub type BlockFn = unsafe extern "C" fn(
     *mut u32,
     *mut u32,
     *const u32,
     i64,
-    *mut u32,
+    *mut u64,
     *mut std::ffi::c_void,
     *const u32,
+    i64,
 ) -> i64;
 
 /// A memory helper the translated code calls: (memory port, 32 addresses, 32 data words) →
@@ -124,6 +229,7 @@ pub fn compile(
     for _ in 0..3 {
         sig.params.push(AbiParam::new(ptr));
     }
+    sig.params.push(AbiParam::new(types::I64));
     sig.returns.push(AbiParam::new(types::I64));
     let mut helper_sig = Signature::new(call_conv);
     for _ in 0..3 {
@@ -182,8 +288,9 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) dyn_not_rne: Option<Value>,
     out: Value,
     port: Value,
-    iters: Variable,
     left: Variable,
+    /// The block being emitted (its index in the region).
+    cur: usize,
     ptr: types::Type,
     helpers: Option<Helpers>,
     helper_sig: Option<SigRef>,
@@ -195,9 +302,12 @@ impl<'a, 'b> Emit<'a, 'b> {
     fn new(b: &'a mut FunctionBuilder<'b>, plan: &'a Plan, nvec: usize, masked: bool) -> Self {
         let mut used = [false; 64];
         let mut written = [false; 64];
-        let mut insts: Vec<Inst> = plan.body.iter().map(|(_, i)| *i).collect();
-        if let Term::Branch(i, _) = plan.term {
-            insts.push(i);
+        let mut insts: Vec<Inst> = Vec::new();
+        for blk in &plan.blocks {
+            insts.extend(blk.body.iter().map(|(_, i)| *i));
+            if let Term::Branch(i, _) = blk.term {
+                insts.push(i);
+            }
         }
         for i in &insts {
             let (dst, srcs) = operands(i);
@@ -220,7 +330,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             written,
             used,
             masks: Vec::new(),
-            in_memory: nvec >= 4,
+            in_memory: nvec >= 4 || plan.blocks.len() > 1,
             mask_ptr: Value::from_u32(0),
             env: Value::from_u32(0),
             x: Value::from_u32(0),
@@ -230,8 +340,8 @@ impl<'a, 'b> Emit<'a, 'b> {
             dyn_not_rne: None,
             out: Value::from_u32(0),
             port: Value::from_u32(0),
-            iters: Variable::from_u32(0),
-            left: Variable::from_u32(1),
+            left: Variable::from_u32(0),
+            cur: 0,
             ptr: types::I64,
             helpers: None,
             helper_sig: None,
@@ -240,7 +350,7 @@ impl<'a, 'b> Emit<'a, 'b> {
     }
 
     fn var(&self, r: u8, v: usize) -> Variable {
-        Variable::from_u32(2 + (r as usize * self.nvec + v) as u32)
+        Variable::from_u32(1 + (r as usize * self.nvec + v) as u32)
     }
 
     /// The register file holding register id `r`, and `r`'s offset in it.
@@ -270,16 +380,15 @@ impl<'a, 'b> Emit<'a, 'b> {
         let env = params[6];
         self.env = env;
         self.mask_ptr = mp;
-        if self.plan.body.iter().any(|(_, i)| is_memory(i.op)) {
+        let insts = || self.plan.blocks.iter().flat_map(|blk| blk.body.iter());
+        if insts().any(|(_, i)| is_memory(i.op)) {
             let data = || StackSlotData::new(StackSlotKind::ExplicitSlot, 128, 4);
             let sa = b.create_sized_stack_slot(data());
             let sd = b.create_sized_stack_slot(data());
             self.slots = Some((sa, sd));
         }
-        b.declare_var(self.iters, types::I64);
+        let float = insts().any(|(_, i)| is_float(i.op) || matches!(i.op, Op::Flw | Op::Fsw));
         b.declare_var(self.left, types::I64);
-        let zero = b.ins().iconst(types::I64, 0);
-        b.def_var(self.iters, zero);
         b.def_var(self.left, budget);
         for r in 1..64u8 {
             for v in 0..self.nvec {
@@ -293,12 +402,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                 }
             }
         }
-        if self
-            .plan
-            .body
-            .iter()
-            .any(|(_, i)| is_float(i.op) || matches!(i.op, Op::Flw | Op::Fsw))
-        {
+        if float {
             self.float_env(env);
         }
         if self.masked && !self.in_memory {
@@ -310,71 +414,89 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.masks.push(m);
             }
         }
-        let header = self.b.create_block();
-        let body = self.b.create_block();
-        let budget_exit = self.b.create_block();
-        self.b.ins().jump(header, &[]);
-        self.b.switch_to_block(header);
-        let left = self.b.use_var(self.left);
-        let short = self
-            .b
-            .ins()
-            .icmp_imm(IntCC::SignedLessThan, left, self.plan.len() as i64);
-        self.b.ins().brif(short, budget_exit, &[], body, &[]);
-        self.b.switch_to_block(budget_exit);
-        self.exit(self.plan.pc, false, 0, false);
-        self.b.switch_to_block(body);
-        for k in 0..self.plan.body.len() {
-            let (pc, i) = self.plan.body[k];
-            if is_memory(i.op) {
-                self.memory(k, pc, &i);
-            } else if is_float(i.op) {
-                self.float(k, pc, &i);
-            } else {
-                self.inst(pc, &i);
-            }
-        }
-        match self.plan.term {
-            Term::Fall(pc) => self.exit(pc, true, 0, false),
-            Term::Jump(t) => self.go(t, header),
-            Term::Branch(i, pc) => {
-                let (all, any) = self.condition(&i);
-                let taken = self.b.create_block();
-                let not_all = self.b.create_block();
-                let none = self.b.create_block();
-                let mixed = self.b.create_block();
-                self.b.ins().brif(all, taken, &[], not_all, &[]);
-                self.b.switch_to_block(taken);
-                self.go(pc.wrapping_add(i.imm as u32), header);
-                self.b.switch_to_block(not_all);
-                self.b.ins().brif(any, mixed, &[], none, &[]);
-                self.b.switch_to_block(none);
-                self.go(pc.wrapping_add(i.len()), header);
-                self.b.switch_to_block(mixed);
-                self.exit(pc, false, self.plan.body.len() as u32, true);
-            }
-        }
-    }
-
-    /// After a whole execution, go on at `target`: loop if it is the block's start.
-    fn go(&mut self, target: u32, header: cranelift_codegen::ir::Block) {
-        if target == self.plan.pc {
-            let n = self.b.use_var(self.iters);
-            let n = self.b.ins().iadd_imm(n, 1);
-            self.b.def_var(self.iters, n);
-            let l = self.b.use_var(self.left);
-            let l = self.b.ins().iadd_imm(l, -(self.plan.len() as i64));
-            self.b.def_var(self.left, l);
-            self.b.ins().jump(header, &[]);
+        // Each block: a header that checks the budget for a whole execution, then the body,
+        // which counts the execution, runs the instructions and goes to the next block.
+        let n = self.plan.blocks.len();
+        let headers: Vec<_> = (0..n).map(|_| self.b.create_block()).collect();
+        if n == 1 {
+            self.b.ins().jump(headers[0], &[]);
         } else {
-            self.exit(target, true, 0, false);
+            let mut switch = Switch::new();
+            for (k, &h) in headers.iter().enumerate() {
+                switch.set_entry(k as u128, h);
+            }
+            switch.emit(self.b, params[7], headers[0]);
+        }
+        for k in 0..n {
+            self.cur = k;
+            let blk = &self.plan.blocks[k];
+            let (len, start) = (blk.len() as i64, blk.pc);
+            self.b.switch_to_block(headers[k]);
+            let left = self.b.use_var(self.left);
+            let short = self.b.ins().icmp_imm(IntCC::SignedLessThan, left, len);
+            let body = self.b.create_block();
+            let budget_exit = self.b.create_block();
+            self.b.ins().brif(short, budget_exit, &[], body, &[]);
+            self.b.switch_to_block(budget_exit);
+            self.exit(start, None, false);
+            self.b.switch_to_block(body);
+            let left = self.b.ins().iadd_imm(left, -len);
+            self.b.def_var(self.left, left);
+            let at = (OUT_HEAD + k) as i32 * 8;
+            let c = self.b.ins().load(types::I64, Self::flags(), self.out, at);
+            let c = self.b.ins().iadd_imm(c, 1);
+            self.b.ins().store(Self::flags(), c, self.out, at);
+            let blk = &self.plan.blocks[k];
+            for j in 0..blk.body.len() {
+                let (pc, i) = self.plan.blocks[k].body[j];
+                if is_memory(i.op) {
+                    self.memory(j, pc, &i);
+                } else if is_float(i.op) {
+                    self.float(j, pc, &i);
+                } else {
+                    self.inst(pc, &i);
+                }
+            }
+            let blk = &self.plan.blocks[k];
+            let done = blk.body.len() as u32;
+            match blk.term {
+                Term::Fall(pc) => self.exit(pc, None, false),
+                Term::Jump(t) => self.go(t, &headers),
+                Term::Branch(i, pc) => {
+                    let (all, any) = self.condition(&i);
+                    let taken = self.b.create_block();
+                    let not_all = self.b.create_block();
+                    let none = self.b.create_block();
+                    let mixed = self.b.create_block();
+                    self.b.ins().brif(all, taken, &[], not_all, &[]);
+                    self.b.switch_to_block(taken);
+                    self.go(pc.wrapping_add(i.imm as u32), &headers);
+                    self.b.switch_to_block(not_all);
+                    self.b.ins().brif(any, mixed, &[], none, &[]);
+                    self.b.switch_to_block(none);
+                    self.go(pc.wrapping_add(i.len()), &headers);
+                    self.b.switch_to_block(mixed);
+                    self.exit(pc, Some(done), true);
+                }
+            }
         }
     }
 
-    /// Store the written registers and return, the pc at `pc`: `whole` counts one more whole
-    /// execution; `done` instructions of an incomplete one ran; `stop` tells the engine to
-    /// hand over to the interpreter.
-    pub(crate) fn exit(&mut self, pc: u32, whole: bool, done: u32, stop: bool) {
+    /// After a whole execution, go on at `target`: in the translated code if a block of the
+    /// region starts there, else back to the engine.
+    fn go(&mut self, target: u32, headers: &[cranelift_codegen::ir::Block]) {
+        match self.plan.index_of(target) {
+            Some(k) => {
+                self.b.ins().jump(headers[k], &[]);
+            }
+            None => self.exit(target, None, false),
+        }
+    }
+
+    /// Store the written registers and return, the pc at `pc`: `done` instructions of an
+    /// incomplete execution of the current block ran (`None`: the last execution counted was
+    /// whole, or none began); `stop` tells the engine to hand over to the interpreter.
+    pub(crate) fn exit(&mut self, pc: u32, done: Option<u32>, stop: bool) {
         for r in 1..64u8 {
             if !self.written[r as usize] || self.in_memory {
                 continue;
@@ -387,19 +509,16 @@ impl<'a, 'b> Emit<'a, 'b> {
                     .store(Self::flags(), val, base, off + v as i32 * 16);
             }
         }
-        let p = self.b.ins().iconst(types::I32, pc as i64);
-        self.b.ins().store(Self::flags(), p, self.out, 0);
-        let f = self.b.ins().iconst(types::I32, done as i64);
-        self.b.ins().store(Self::flags(), f, self.out, 4);
-        let s = self.b.ins().iconst(types::I32, stop as i64);
-        self.b.ins().store(Self::flags(), s, self.out, 8);
-        let n = self.b.use_var(self.iters);
-        let n = if whole {
-            self.b.ins().iadd_imm(n, 1)
-        } else {
-            n
+        let (part, k) = match done {
+            Some(k) => (self.cur as i64 + 1, k as i64),
+            None => (0, 0),
         };
-        self.b.ins().return_(&[n]);
+        for (w, val) in [(0, pc as i64), (1, stop as i64), (2, part), (3, k)] {
+            let x = self.b.ins().iconst(types::I64, val);
+            self.b.ins().store(Self::flags(), x, self.out, w * 8);
+        }
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().return_(&[zero]);
     }
 
     pub(crate) fn get(&mut self, r: u8, v: usize) -> Value {
@@ -571,7 +690,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         let bail = self.b.create_block();
         self.b.ins().brif(ok, cont, &[], bail, &[]);
         self.b.switch_to_block(bail);
-        self.exit(pc, false, k as u32, true);
+        self.exit(pc, Some(k as u32), true);
         self.b.switch_to_block(cont);
         if let Some(d) = dst {
             for v in 0..self.nvec {
@@ -588,7 +707,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         let bail = self.b.create_block();
         self.b.ins().brif(cond, bail, &[], cont, &[]);
         self.b.switch_to_block(bail);
-        self.exit(pc, false, k as u32, true);
+        self.exit(pc, Some(k as u32), true);
         self.b.switch_to_block(cont);
     }
 

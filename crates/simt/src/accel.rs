@@ -172,7 +172,9 @@ pub struct PrivateRun<'a> {
     pub lanes: usize,
     budget: u64,
     /// The engine will have a block here soon: ask again without waiting.
-    warming: bool,
+    /// The engine is warming up to a block here: the next attempt is due after this many
+    /// instructions of the warp (0: not warming).
+    warming: u64,
     code: &'a mut CodeCache,
     mem: &'a mut Memory,
     stats: &'a mut Stats,
@@ -231,7 +233,14 @@ impl PrivateRun<'_> {
     /// Say that a block may start here once the code is hot (the machine offers it again at
     /// once instead of spacing out its attempts).
     pub fn warming(&mut self) {
-        self.warming = true;
+        self.warming = 1;
+    }
+
+    /// Like [`PrivateRun::warming`], when the next `n` instructions run straight on from here
+    /// (a block the engine is warming up to): the machine offers again after them, not at
+    /// each (their pcs start no block worth an offer).
+    pub fn warming_for(&mut self, n: u64) {
+        self.warming = n.max(1);
     }
 
     /// Count `n` executions of `op` in the statistics.
@@ -334,7 +343,7 @@ impl Machine {
             warp,
             lanes,
             budget,
-            warming: false,
+            warming: 0,
             code: &mut self.code,
             mem: &mut self.mem,
             stats: &mut self.stats,
@@ -343,8 +352,13 @@ impl Machine {
         };
         let n = engine.run(&mut run).min(budget);
         if n == 0 {
-            // u64::MAX: no cycle covered, and no back-off either.
-            return if run.warming { u64::MAX } else { 0 };
+            // u64::MAX: no cycle covered, and no back-off: the next attempt is when the
+            // engine asked for it (one warp runs: a cycle is one of its instructions).
+            if run.warming > 0 {
+                self.accel_retry = self.cycle + run.warming;
+                return u64::MAX;
+            }
+            return 0;
         }
         let warp = &mut self.cores[c].warps[w];
         warp.stats.warp_instructions += n;
@@ -515,7 +529,7 @@ impl Machine {
                         warp: &mut self.cores[s.c].warps[s.w],
                         lanes,
                         budget: target - n,
-                        warming: false,
+                        warming: 0,
                         code: &mut self.code,
                         mem: &mut self.mem,
                         stats: &mut self.stats,
