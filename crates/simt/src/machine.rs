@@ -189,6 +189,9 @@ pub struct Machine {
     pub(crate) accel_misses: u32,
     /// The last attempt was over several warps.
     pub(crate) accel_multi: bool,
+    /// The memory records of super-steps over several warps (`step_mem.rs`), made when first
+    /// needed and reused.
+    pub(crate) accel_mem: Option<Box<crate::step_mem::StepMem>>,
 }
 
 impl Machine {
@@ -234,6 +237,7 @@ impl Machine {
             accel_cycles: 0,
             accel_misses: 0,
             accel_multi: false,
+            accel_mem: None,
         };
         if m.cfg.profile == crate::config::Profile::Vortex {
             crate::vortex::reset(&mut m)?;
