@@ -22,7 +22,7 @@
 use crate::code::CodeCache;
 use crate::machine::Machine;
 use crate::stats::Stats;
-use crate::step_mem::StepMem;
+use crate::step_mem::{StepMem, Write};
 use crate::warp::{watchdog, Warp};
 use weft_isa::{Inst, Op};
 use weft_mem::Memory;
@@ -211,23 +211,33 @@ impl MemPort<'_> {
         if let Some(n) = consecutive(m, addrs) {
             let a = addrs[0];
             let outside = !self.code.overlaps(weft_mem::Span::new(a, 4 * n as u32));
-            let mut old = [0u32; 32];
-            // Reading them checks that the words are DRAM, aligned, in one page.
-            if outside && self.mem.load_words_fast(a, &mut old[..n]) {
-                let Some((step, who)) = self.step.as_mut() else {
-                    return false;
-                };
-                let who = *who;
-                if !step.write_span(who, a, n) {
-                    return false;
+            let Some((step, who)) = self.step.as_mut() else {
+                return false;
+            };
+            let who = *who;
+            if outside {
+                match step.write_span(who, a, n) {
+                    Write::Refused => return false,
+                    Write::Logged => {
+                        if self.mem.store_words_fast(a, &vals[..n]) {
+                            step.stores[who] += n as u64;
+                            return true;
+                        }
+                    }
+                    Write::Log => {
+                        let mut old = [0u32; 32];
+                        // Reading them checks that the words are DRAM, aligned, in one page.
+                        if self.mem.load_words_fast(a, &mut old[..n])
+                            && self.mem.store_words_fast(a, &vals[..n])
+                        {
+                            step.log(who, a, &old[..n]);
+                            step.stores[who] += n as u64;
+                            return true;
+                        }
+                    }
                 }
-                if self.mem.store_words_fast(a, &vals[..n]) {
-                    step.log(who, a, &old[..n]);
-                    step.stores[who] += n as u64;
-                    return true;
-                }
-                // The HTIF words: the per-lane check below refuses them too (the records
-                // made stay, which can only refuse more).
+                // Across a page, or the HTIF words (which the per-lane check below refuses
+                // too): the records made stay, which can only refuse more.
             }
         }
         if !self.stores_direct(addrs) {

@@ -31,6 +31,24 @@ const UNDO_CAP: usize = 1 << 20;
 /// the two values above).
 pub(crate) const MAX_WARPS: usize = 0xfe;
 
+/// What [`StepMem::write_span`] says of a store.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Write {
+    /// Another warp of the step read or wrote one of the words (or the logs are full).
+    Refused,
+    /// Allowed: log the old words.
+    Log,
+    /// Allowed, and the warp's log holds these words already.
+    Logged,
+}
+
+/// A warp's last spans in a step: (first address, words); 0 words for none.
+#[derive(Clone, Copy, Default)]
+struct Recent {
+    read: (u32, usize),
+    write: (u32, usize),
+}
+
 /// Per-step access records and undo logs, kept by the machine across steps (the pages and
 /// logs are reused).
 pub(crate) struct StepMem {
@@ -48,6 +66,8 @@ pub(crate) struct StepMem {
     undo: Vec<Vec<u32>>,
     /// Words in all undo logs.
     logged: usize,
+    /// Per warp: the (address, words) of the span it last read and wrote in this step.
+    recent: Vec<Recent>,
     /// Per warp: thread loads and stores done (booked when the step is).
     pub(crate) loads: Vec<u64>,
     pub(crate) stores: Vec<u64>,
@@ -62,6 +82,7 @@ impl StepMem {
             pages: vec![None; n],
             epoch: 0,
             undo: Vec::new(),
+            recent: Vec::new(),
             logged: 0,
             loads: Vec::new(),
             stores: Vec::new(),
@@ -83,6 +104,8 @@ impl StepMem {
         }
         self.undo.resize_with(warps, Vec::new);
         self.logged = 0;
+        self.recent.clear();
+        self.recent.resize(warps, Recent::default());
         self.loads.clear();
         self.loads.resize(warps, 0);
         self.stores.clear();
@@ -151,52 +174,75 @@ impl StepMem {
     /// ever refuse more).
     #[inline]
     pub(crate) fn read_span(&mut self, who: usize, a: u32, n: usize) -> bool {
-        let (epoch, who) = (self.epoch, who as u32);
+        // The span the warp last read or wrote (a loop's access, again): nobody else wrote
+        // it since (that write would have been refused), so nothing changes.
+        let recent = &self.recent[who];
+        if (a, n) == recent.read || (a, n) == recent.write {
+            return true;
+        }
+        let (epoch, w_who) = (self.epoch, who as u32);
         let Some(es) = self.span(a, n) else {
-            return self.read(who as usize, || {
-                (0..n as u32).map(|l| a.wrapping_add(4 * l))
-            });
+            return self.read(who, || (0..n as u32).map(|l| a.wrapping_add(4 * l)));
         };
-        let mut bad = false;
+        // Without branches, so that the loop is done on vectors. Marking as it checks is
+        // safe: a reader added to a word changes no writer, and only refuses more.
+        let mut bad = 0u32;
         for e in es.iter_mut() {
-            let cur = *e >> 16 == epoch;
-            let (w, r) = if cur {
-                (*e >> 8 & 0xff, *e & 0xff)
+            let v = *e;
+            let cur = v >> 16 == epoch;
+            let w = if cur { v >> 8 & 0xff } else { NONE };
+            let r = if cur { v & 0xff } else { NONE };
+            bad |= ((w != NONE) & (w != w_who)) as u32;
+            let r = if (r == NONE) | (r == w_who) {
+                w_who
             } else {
-                (NONE, NONE)
+                MANY
             };
-            bad |= w != NONE && w != who;
-            let r = if r == NONE || r == who { who } else { MANY };
             *e = epoch << 16 | w << 8 | r;
         }
-        !bad
-    }
-
-    /// Record that warp `who` writes the `n` words from DRAM address `a`: false if another
-    /// warp read or wrote one of them in this step, or the undo logs are full.
-    #[inline]
-    pub(crate) fn write_span(&mut self, who: usize, a: u32, n: usize) -> bool {
-        if self.logged + n > UNDO_CAP {
+        if bad != 0 {
             return false;
         }
-        let (epoch, who) = (self.epoch, who as u32);
-        let Some(es) = self.span(a, n) else {
-            return self.write(who as usize, n, || {
-                (0..n as u32).map(|l| a.wrapping_add(4 * l))
-            });
-        };
-        let mut bad = false;
-        for e in es.iter_mut() {
-            let cur = *e >> 16 == epoch;
-            let (w, r) = if cur {
-                (*e >> 8 & 0xff, *e & 0xff)
-            } else {
-                (NONE, NONE)
-            };
-            bad |= (w != NONE && w != who) || (r != NONE && r != who);
-            *e = epoch << 16 | who << 8 | r;
+        self.recent[who].read = (a, n);
+        true
+    }
+
+    /// Record that warp `who` writes the `n` words from DRAM address `a`: whether it may (not
+    /// if another warp read or wrote one of them in this step, or the undo logs are full),
+    /// and if so whether their old contents must go to its undo log (not when the warp
+    /// wrote exactly these words last: the log holds them already, and undoing restores the
+    /// oldest).
+    #[inline]
+    pub(crate) fn write_span(&mut self, who: usize, a: u32, n: usize) -> Write {
+        if (a, n) == self.recent[who].write {
+            return Write::Logged;
         }
-        !bad
+        if self.logged + n > UNDO_CAP {
+            return Write::Refused;
+        }
+        let (epoch, w_who) = (self.epoch, who as u32);
+        let Some(es) = self.span(a, n) else {
+            let ok = self.write(who, n, || (0..n as u32).map(|l| a.wrapping_add(4 * l)));
+            return if ok { Write::Log } else { Write::Refused };
+        };
+        // Check all, then mark (a refused write must not take another warp's place as the
+        // writer of a word); without branches, so that the loops are done on vectors.
+        let mut bad = 0u32;
+        for &v in es.iter() {
+            let cur = v >> 16 == epoch;
+            let w = if cur { v >> 8 & 0xff } else { NONE };
+            let r = if cur { v & 0xff } else { NONE };
+            bad |= (((w != NONE) & (w != w_who)) | ((r != NONE) & (r != w_who))) as u32;
+        }
+        if bad != 0 {
+            return Write::Refused;
+        }
+        for e in es.iter_mut() {
+            let v = *e;
+            let r = if v >> 16 == epoch { v & 0xff } else { NONE };
+            *e = epoch << 16 | w_who << 8 | r;
+        }
+        Write::Log
     }
 
     /// Record that warp `who` reads the words at `addrs` (DRAM words): false if another warp
@@ -258,7 +304,7 @@ impl StepMem {
         true
     }
 
-    /// Warp `who` is about to overwrite the words from `addr` (consecutive), which hold `old`.
+    /// Warp `who` overwrote the words from `addr` (consecutive), which held `old`.
     #[inline(always)]
     pub(crate) fn log(&mut self, who: usize, addr: u32, old: &[u32]) {
         let u = &mut self.undo[who];
@@ -266,6 +312,7 @@ impl StepMem {
         u.push(addr);
         u.push(old.len() as u32);
         self.logged += old.len();
+        self.recent[who].write = (addr, old.len());
     }
 
     /// Take back every store of warp `who` in this step (newest first), and its counts. Its
@@ -285,7 +332,62 @@ impl StepMem {
             end -= 2 + n;
         }
         log.clear();
+        self.recent[who] = Recent::default();
         self.loads[who] = 0;
         self.stores[who] = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_mem::{MemConfig, Memory};
+
+    fn store(s: &mut StepMem, m: &mut Memory, who: usize, a: u32, vals: &[u32]) -> Write {
+        let w = s.write_span(who, a, vals.len());
+        if w == Write::Log {
+            let mut old = vec![0; vals.len()];
+            assert!(m.load_words_fast(a, &mut old));
+            s.log(who, a, &old);
+        }
+        if w != Write::Refused {
+            assert!(m.store_words_fast(a, vals));
+        }
+        w
+    }
+
+    #[test]
+    fn conflicts_refuse_and_undo_restores_the_oldest_contents() {
+        let cfg = MemConfig::default();
+        let mut m = Memory::new(cfg.clone()).unwrap();
+        let a = cfg.dram_base + 0x100;
+        m.store_words_fast(a, &[1, 2, 3, 4]);
+        let mut s = StepMem::new(cfg.dram_base, cfg.dram_size);
+        s.begin(3);
+        assert!(s.read_span(1, a + 12, 1));
+        assert_eq!(store(&mut s, &mut m, 0, a + 0x40, &[5]), Write::Log);
+        assert_eq!(store(&mut s, &mut m, 0, a, &[5, 6]), Write::Log);
+        assert_eq!(store(&mut s, &mut m, 0, a, &[7, 8]), Write::Logged);
+        // Warp 1 may not read what warp 0 wrote, nor warp 2 write it or what warp 1 read.
+        assert!(!s.read_span(1, a + 0x40, 1));
+        assert_eq!(store(&mut s, &mut m, 2, a, &[9]), Write::Refused);
+        assert_eq!(store(&mut s, &mut m, 2, a + 12, &[9]), Write::Refused);
+        // Two warps reading one word is no conflict; a write to it then is.
+        assert!(s.read_span(2, a + 12, 1));
+        assert_eq!(store(&mut s, &mut m, 1, a + 12, &[9]), Write::Refused);
+        // Undone, run again and undone again: the first contents come back.
+        s.undo(0, &mut m);
+        assert_eq!(m.load_word_fast(a), Some(1));
+        assert_eq!(store(&mut s, &mut m, 0, a, &[7, 8]), Write::Log);
+        s.undo(0, &mut m);
+        let mut back = [0; 4];
+        assert!(m.load_words_fast(a, &mut back));
+        assert_eq!(back, [1, 2, 3, 4]);
+        assert_eq!(m.load_word_fast(a + 0x40), Some(0));
+        // A new step forgets the records; a refused write leaves the word's writer alone.
+        s.begin(3);
+        assert_eq!(store(&mut s, &mut m, 2, a + 12, &[9]), Write::Log);
+        assert_eq!(store(&mut s, &mut m, 0, a + 8, &[9, 9]), Write::Refused);
+        assert!(!s.read_span(0, a + 12, 1));
     }
 }
