@@ -701,19 +701,30 @@ impl Machine {
                         step: Some((&mut *step, i)),
                     };
                     n += engine.run(&mut run).min(target - n);
-                    if n == target {
-                        break;
-                    }
-                    let op = match self.execute_private(s.c, s.w) {
-                        Some(op) => Some(op),
-                        None => self.execute_memory(s.c, s.w, step, i),
-                    };
-                    match op {
-                        Some(op) => {
-                            s.counts.push((op, 1));
-                            n += 1;
+                    // Then the interpreter, up to and including the next branch or jump (the
+                    // engine is offered block starts, not every pc of a straight run it has
+                    // no block for: offers make blocks hot).
+                    let mut stuck = false;
+                    while n < target {
+                        let op = match self.execute_private(s.c, s.w) {
+                            Some(op) => Some(op),
+                            None => self.execute_memory(s.c, s.w, step, i),
+                        };
+                        let Some(op) = op else {
+                            stuck = true;
+                            break;
+                        };
+                        s.counts.push((op, 1));
+                        n += 1;
+                        if matches!(
+                            op,
+                            Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu | Op::Jal
+                        ) {
+                            break;
                         }
-                        None => break,
+                    }
+                    if stuck {
+                        break;
                     }
                 }
                 if n < target {
