@@ -210,23 +210,26 @@ impl MemPort<'_> {
         let m = self.mask;
         if let Some(n) = consecutive(m, addrs) {
             let a = addrs[0];
-            let outside = !self.code.overlaps(weft_mem::Span::new(a, 4 * n as u32));
+            let span = weft_mem::Span::new(a, 4 * n as u32);
             let Some((step, who)) = self.step.as_mut() else {
                 return false;
             };
             let who = *who;
-            if outside {
+            if !self.code.overlaps(span) && !self.mem.overlaps_htif(span) {
+                // Recorded as one span when the words lie in one page of DRAM (then the
+                // memory's direct path takes them as one too); else lane by lane below.
                 match step.write_span(who, a, n) {
-                    Write::Refused => return false,
-                    Write::Logged => {
+                    None => {}
+                    Some(Write::Refused) => return false,
+                    Some(Write::Logged) => {
                         if self.mem.store_words_fast(a, &vals[..n]) {
                             step.stores[who] += n as u64;
                             return true;
                         }
+                        return false;
                     }
-                    Write::Log => {
+                    Some(Write::Log) => {
                         let mut old = [0u32; 32];
-                        // Reading them checks that the words are DRAM, aligned, in one page.
                         if self.mem.load_words_fast(a, &mut old[..n])
                             && self.mem.store_words_fast(a, &vals[..n])
                         {
@@ -234,10 +237,10 @@ impl MemPort<'_> {
                             step.stores[who] += n as u64;
                             return true;
                         }
+                        step.forget_write(a, n);
+                        return false;
                     }
                 }
-                // Across a page, or the HTIF words (which the per-lane check below refuses
-                // too): the records made stay, which can only refuse more.
             }
         }
         if !self.stores_direct(addrs) {

@@ -207,42 +207,44 @@ impl StepMem {
         true
     }
 
-    /// Record that warp `who` writes the `n` words from DRAM address `a`: whether it may (not
-    /// if another warp read or wrote one of them in this step, or the undo logs are full),
-    /// and if so whether their old contents must go to its undo log (not when the warp
-    /// wrote exactly these words last: the log holds them already, and undoing restores the
-    /// oldest).
+    /// Record that warp `who` writes the `n` words from DRAM address `a` (the caller writes
+    /// them if allowed): whether it may (not if another warp read or wrote one of them in this
+    /// step, or the undo logs are full), and if so whether their old contents must go to its
+    /// undo log (not when the warp wrote every one of them already in this step: its log
+    /// holds them, and undoing restores the oldest). `None` (nothing recorded) if the words
+    /// do not lie in one page: the caller records them one by one ([`StepMem::write`]).
     #[inline]
-    pub(crate) fn write_span(&mut self, who: usize, a: u32, n: usize) -> Write {
+    pub(crate) fn write_span(&mut self, who: usize, a: u32, n: usize) -> Option<Write> {
         if (a, n) == self.recent[who].write {
-            return Write::Logged;
+            return Some(Write::Logged);
         }
         if self.logged + n > UNDO_CAP {
-            return Write::Refused;
+            return Some(Write::Refused);
         }
         let (epoch, w_who) = (self.epoch, who as u32);
-        let Some(es) = self.span(a, n) else {
-            let ok = self.write(who, n, || (0..n as u32).map(|l| a.wrapping_add(4 * l)));
-            return if ok { Write::Log } else { Write::Refused };
-        };
+        let es = self.span(a, n)?;
         // Check all, then mark (a refused write must not take another warp's place as the
         // writer of a word); without branches, so that the loops are done on vectors.
-        let mut bad = 0u32;
+        let (mut bad, mut mine) = (0u32, 1u32);
         for &v in es.iter() {
             let cur = v >> 16 == epoch;
             let w = if cur { v >> 8 & 0xff } else { NONE };
             let r = if cur { v & 0xff } else { NONE };
             bad |= (((w != NONE) & (w != w_who)) | ((r != NONE) & (r != w_who))) as u32;
+            mine &= (w == w_who) as u32;
         }
         if bad != 0 {
-            return Write::Refused;
+            return Some(Write::Refused);
+        }
+        if mine != 0 {
+            return Some(Write::Logged);
         }
         for e in es.iter_mut() {
             let v = *e;
             let r = if v >> 16 == epoch { v & 0xff } else { NONE };
             *e = epoch << 16 | w_who << 8 | r;
         }
-        Write::Log
+        Some(Write::Log)
     }
 
     /// Record that warp `who` reads the words at `addrs` (DRAM words): false if another warp
@@ -279,8 +281,9 @@ impl StepMem {
         true
     }
 
-    /// Record that warp `who` writes the words at `addrs` (`n` of them): false if another
-    /// warp read or wrote one of them in this step, or the undo logs are full.
+    /// Record that warp `who` writes the words at `addrs` (`n` of them; DRAM words the
+    /// caller writes if allowed, logging each): false, and nothing recorded, if another warp
+    /// read or wrote one of them in this step, or the undo logs are full.
     pub(crate) fn write<I: Iterator<Item = u32>>(
         &mut self,
         who: usize,
@@ -299,6 +302,9 @@ impl StepMem {
             if !self.may_write(e, who) {
                 return false;
             }
+        }
+        for a in addrs() {
+            let e = *self.entry(a);
             *self.entry(a) = self.with_writer(e, who);
         }
         true
@@ -315,11 +321,32 @@ impl StepMem {
         self.recent[who].write = (addr, old.len());
     }
 
+    /// Forget the writer of the `n` words from DRAM address `a` (a write recorded, then not
+    /// done; or undone).
+    fn unmark(pages: &mut [Option<Box<[u32]>>], base: u32, epoch: u32, a: u32, n: usize) {
+        let ws = (a.wrapping_sub(base) >> 2) as usize;
+        for w in ws..ws + n {
+            if let Some(Some(p)) = pages.get_mut(w >> PAGE_WORDS_BITS) {
+                let e = &mut p[w & ((1 << PAGE_WORDS_BITS) - 1)];
+                if *e >> 16 == epoch {
+                    *e |= NONE << 8;
+                }
+            }
+        }
+    }
+
+    /// A write [`StepMem::write_span`] allowed (`Write::Log`) could not be done after all:
+    /// forget it.
+    pub(crate) fn forget_write(&mut self, a: u32, n: usize) {
+        Self::unmark(&mut self.pages, self.base, self.epoch, a, n);
+    }
+
     /// Take back every store of warp `who` in this step (newest first), and its counts. Its
     /// records stay (a run again does a part of the same accesses).
     pub(crate) fn undo(&mut self, who: usize, mem: &mut weft_mem::Memory) {
         let log = &mut self.undo[who];
         let mut end = log.len();
+        let epoch = self.epoch;
         while end >= 2 {
             let (a, n) = (log[end - 2], log[end - 1] as usize);
             let old = &log[end - 2 - n..end - 2];
@@ -328,8 +355,11 @@ impl StepMem {
                     mem.store_word_fast(a.wrapping_add(4 * l as u32), o);
                 }
             }
-            self.logged -= n;
             end -= 2 + n;
+            self.logged -= n;
+            // The words are back: nobody wrote them (a word the warp wrote is in its log, so
+            // its writer mark goes with it).
+            Self::unmark(&mut self.pages, self.base, epoch, a, n);
         }
         log.clear();
         self.recent[who] = Recent::default();
@@ -344,7 +374,7 @@ mod tests {
     use weft_mem::{MemConfig, Memory};
 
     fn store(s: &mut StepMem, m: &mut Memory, who: usize, a: u32, vals: &[u32]) -> Write {
-        let w = s.write_span(who, a, vals.len());
+        let w = s.write_span(who, a, vals.len()).unwrap();
         if w == Write::Log {
             let mut old = vec![0; vals.len()];
             assert!(m.load_words_fast(a, &mut old));
@@ -384,6 +414,9 @@ mod tests {
         assert!(m.load_words_fast(a, &mut back));
         assert_eq!(back, [1, 2, 3, 4]);
         assert_eq!(m.load_word_fast(a + 0x40), Some(0));
+        // Undone words have no writer any more: another warp may take them.
+        assert_eq!(store(&mut s, &mut m, 2, a, &[3]), Write::Log);
+        assert!(!s.read_span(1, a, 1));
         // A new step forgets the records; a refused write leaves the word's writer alone.
         s.begin(3);
         assert_eq!(store(&mut s, &mut m, 2, a + 12, &[9]), Write::Log);
