@@ -341,3 +341,36 @@ fn the_default_engine_on_several_warps_with_memory_matches() {
         assert!(b.super_step_cycles() > b.report().cycles / 2);
     }
 }
+
+/// Every warp increments shared bins without atomics in a loop (the warps meet in memory at
+/// once, every time): attempts are given up and spaced out; the state must be the
+/// interpreter's on both the eager and the default engine, across I/O events.
+#[test]
+fn warps_incrementing_shared_bins_match() {
+    let src = program(
+        "
+    la a3, table
+    li a1, 20000
+    li a2, 0
+1:  add t1, a1, a0
+    andi t1, t1, 15
+    slli t1, t1, 2
+    add t1, t1, a3
+    lw t2, 0(t1)
+    addi t2, t2, 1
+    sw t2, 0(t1)
+    add a2, a2, t2
+    addi a1, a1, -1
+    bnez a1, 1b
+",
+    );
+    for (lanes, warps, cores) in [(8, 4, 1), (4, 3, 2)] {
+        let (_, end) = same(&src, &cfg(lanes, warps, cores));
+        assert_eq!(end, RunEnd::AllHalted);
+        let mut a = machine(&src, &cfg(lanes, warps, cores), false);
+        let mut b = machine(&src, &cfg(lanes, warps, cores), false);
+        b.set_engine(Some(Box::new(Jit::new().expect("a Cranelift back end"))));
+        assert_eq!(a.run(), b.run());
+        assert_eq!(a.first_difference(&b, "interp", "jit"), None);
+    }
+}

@@ -408,6 +408,7 @@ impl Machine {
             self.accel_retry = self.cycle + (1 << self.accel_misses) - 1;
         } else {
             self.accel_misses = 0;
+            self.accel_hold = false;
         }
         n
     }
@@ -573,8 +574,11 @@ impl Machine {
         } else {
             1
         };
-        let t = bound.saturating_sub(now).min(io).min(MULTI_CYCLES);
         let short = MULTI_SHORT * list.len() as u64;
+        let t = bound
+            .saturating_sub(now)
+            .min(io)
+            .min(self.accel_cap.max(2 * short));
         if t < short {
             return 0;
         }
@@ -619,7 +623,10 @@ impl Machine {
             }
             self.accel_mem = Some(step);
             // Even while the engine warms up to a block (counting offers), the next attempt
-            // waits: these cost snapshots and runs.
+            // waits: these cost snapshots and runs. And it tries fewer cycles: what the warps
+            // ran before one stopped short (warps meeting in memory, most likely) was wasted.
+            self.accel_cap = (self.accel_cap / 4).max(2 * short);
+            self.accel_hold = true;
             return 0;
         }
         // Book what T cycles of single issues would have.
@@ -639,6 +646,8 @@ impl Machine {
             }
         }
         self.accel_mem = Some(step);
+        self.accel_cap = (self.accel_cap * 2).min(MULTI_CYCLES);
+        self.accel_hold = false;
         self.cycle += t;
         self.accel_cycles += t;
         t
@@ -812,7 +821,7 @@ impl Machine {
 
 /// Most cycles a super-step over several warps covers: a warp that ran beyond its share of
 /// a lower T runs again from its snapshot, so long steps would waste more.
-const MULTI_CYCLES: u64 = 1 << 16;
+pub(crate) const MULTI_CYCLES: u64 = 1 << 16;
 
 /// Instructions a warp must have ahead of it, none a memory access, for an attempt over
 /// several warps.
