@@ -101,21 +101,40 @@ fn key(pc: u32, masked: bool) -> u64 {
 
 type Index = HashMap<u64, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
 
-/// Offers of a block start before it is translated: code run only a few times is cheaper to
-/// interpret than to compile.
+/// Offers of a block start before it is translated (1: at once, the eager engine; otherwise
+/// [`hot_offers`]).
 const HOT: u32 = 64;
 
-/// How many times more offers a block that does not loop on itself needs.
-const STRAIGHT: u32 = 8;
+/// How many times more offers a block that does not loop on itself needs (it saves less per
+/// execution: each is a call into translated code and back).
+const STRAIGHT: u32 = 4;
+
+/// Offers of a block of `len` instructions (at `nvec` vectors per register) before it is
+/// translated: the classic break-even rule — translate once the interpreter has spent in the
+/// block about half of what translating it costs (offers are executions), so that a block
+/// that then stops running cost at most about 3× what the interpreter alone would have, and
+/// one that goes on running soon repays its translation. The estimates were measured on the
+/// project's VM (docs/performance.md): translation about 0.3 ms plus (40 + 25 × vectors) µs
+/// per instruction, most of it register allocation; the interpreter about (25 + 4 × vectors)
+/// ns per warp-instruction. About 2,000 offers at 8 lanes, 2,500 at 32 for a 7-instruction
+/// loop.
+fn hot_offers(len: u32, nvec: usize) -> u32 {
+    let (len, v) = (u64::from(len.max(1)), nvec as u64);
+    let compile_ns = 300_000 + len * (40_000 + 25_000 * v);
+    let interp_ns = len * (25 + 4 * v);
+    (compile_ns / interp_ns / 2).clamp(u64::from(HOT), 1 << 20) as u32
+}
 
 /// What the index knows of a block start.
 #[derive(Clone, Copy)]
 enum Entry {
-    /// Offered this many times, not translated yet.
-    Cold(u32),
+    /// Offered this many times, not translated yet; the instructions of the straight run
+    /// from here (to the first branch, jump or instruction no block holds, inclusive of a
+    /// branch or jump).
+    Cold(u32, u32),
     /// Offered this many times; the block does not loop on itself, so it waits for
     /// [`STRAIGHT`] times as many offers (each saves only one execution's worth).
-    Straight(u32),
+    Straight(u32, u32),
     /// Translated: the index into `blocks`.
     Block(usize),
     /// No block starts here.
@@ -339,6 +358,7 @@ impl Jit {
             self.loops.push((pc, last));
         }
         let nvec = run.lanes.div_ceil(4);
+        let t0 = std::time::Instant::now();
         let r = translate::compile(
             &mut self.module,
             &mut self.ctx,
@@ -348,6 +368,13 @@ impl Jit {
             masked,
             HELPERS,
         );
+        if std::env::var_os("JITLOG").is_some() {
+            eprintln!(
+                "compile pc {pc:x} masked {masked} len {} loops {loops} {:?}",
+                plan.len(),
+                t0.elapsed()
+            );
+        }
         match r {
             Ok(func) => {
                 self.blocks.push(Translated {
@@ -409,55 +436,51 @@ impl BlockEngine for Jit {
         };
         let mask = run.warp.mask;
         let masked = mask != all;
-        let mut lane_masks = [0u32; 32];
-        if masked {
-            for (l, m) in lane_masks.iter_mut().enumerate() {
-                *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
-            }
-        }
+        // Made when a block is about to run (most offers of cold code run none).
+        let mut lane_masks: Option<[u32; 32]> = None;
         let mut env: Option<[u32; 33]> = None;
         let min_block = self.min_block;
         let budget = run.budget();
         let mut done = 0u64;
-        // Translation costs grow with the vectors per register (about 2.5 µs per Cranelift
-        // instruction here), the interpreter's cost per warp-instruction much less (its lane
-        // loops are vectorised): wide warps wait for more offers.
-        let hot = if self.hot <= 1 {
-            1
-        } else {
-            self.hot * nvec as u32
-        };
+        let eager = self.hot <= 1;
         loop {
             let pc = run.warp.pc;
-            let entry = self.index.entry(key(pc, masked)).or_insert(Entry::Cold(0));
+            let entry = match self.index.entry(key(pc, masked)) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let len = Self::plan(run, pc, 1).map_or(0, |p| p.len() as u32);
+                    e.insert(Entry::Cold(0, len))
+                }
+            };
             let k = match *entry {
                 Entry::Block(k) => k,
                 Entry::Never => {
                     self.decline(run, pc);
                     break;
                 }
-                Entry::Cold(n) if n + 1 < hot => {
-                    *entry = Entry::Cold(n + 1);
-                    run.warming();
+                Entry::Cold(n, len) if !eager && n + 1 < hot_offers(len, nvec) => {
+                    *entry = Entry::Cold(n + 1, len);
+                    run.warming_for(len as u64);
                     break;
                 }
-                Entry::Straight(n) if n + 1 < hot * STRAIGHT => {
-                    *entry = Entry::Straight(n + 1);
-                    run.warming();
+                Entry::Straight(n, len) if n + 1 < hot_offers(len, nvec) * STRAIGHT => {
+                    *entry = Entry::Straight(n + 1, len);
+                    run.warming_for(len as u64);
                     break;
                 }
-                Entry::Cold(n) if hot > 1 && !Self::loops_at(run, pc, min_block) => {
+                Entry::Cold(n, len) if !eager && !Self::loops_at(run, pc, min_block) => {
                     // No block at all (the decline is remembered), or one to wait longer for.
                     if Self::plan(run, pc, self.min_block).is_none() {
                         self.index.insert(key(pc, masked), Entry::Never);
                         self.decline(run, pc);
                     } else {
-                        self.index.insert(key(pc, masked), Entry::Straight(n + 1));
-                        run.warming();
+                        self.index
+                            .insert(key(pc, masked), Entry::Straight(n + 1, len));
+                        run.warming_for(len as u64);
                     }
                     break;
                 }
-                Entry::Cold(_) | Entry::Straight(_) => {
+                Entry::Cold(..) | Entry::Straight(..) => {
                     let k = self.translate(run, pc, masked);
                     self.index
                         .insert(key(pc, masked), k.map_or(Entry::Never, Entry::Block));
@@ -478,6 +501,15 @@ impl BlockEngine for Jit {
             let mut out = [0u32; 3];
             let func = t.func;
             let env = *env.get_or_insert_with(|| float_env(run));
+            lane_masks.get_or_insert_with(|| {
+                let mut lm = [0u32; 32];
+                if masked {
+                    for (l, m) in lm.iter_mut().enumerate() {
+                        *m = if mask >> l & 1 != 0 { u32::MAX } else { 0 };
+                    }
+                }
+                lm
+            });
             let iters = {
                 let (warp, mut port) = run.parts();
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
@@ -488,7 +520,7 @@ impl BlockEngine for Jit {
                     func(
                         warp.x.as_mut_ptr().cast::<u32>(),
                         warp.f.as_mut_ptr().cast::<u32>(),
-                        lane_masks.as_ptr(),
+                        lane_masks.as_ref().map_or(std::ptr::null(), |m| m.as_ptr()),
                         left as i64,
                         out.as_mut_ptr(),
                         (&mut port as *mut MemPort<'_>).cast(),

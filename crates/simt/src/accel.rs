@@ -284,8 +284,10 @@ pub struct PrivateRun<'a> {
     /// Lanes per warp.
     pub lanes: usize,
     budget: u64,
-    /// The engine will have a block here soon: ask again without waiting.
+    /// The engine will have a block here soon: ask again without waiting (or after `skip`
+    /// cycles, the straight run it starts).
     warming: bool,
+    skip: u64,
     code: &'a mut CodeCache,
     mem: &'a mut Memory,
     stats: &'a mut Stats,
@@ -347,6 +349,15 @@ impl PrivateRun<'_> {
     /// once instead of spacing out its attempts).
     pub fn warming(&mut self) {
         self.warming = true;
+    }
+
+    /// Say that a block may start here once the code is hot, and that it is the start of a
+    /// straight run of `n` instructions (none of which starts a block of its own): with one
+    /// warp running, the machine offers the engine the pc after them, `n` cycles on, instead
+    /// of every pc in between.
+    pub fn warming_for(&mut self, n: u64) {
+        self.warming = true;
+        self.skip = n;
     }
 
     /// Count `n` executions of `op` in the statistics.
@@ -451,6 +462,7 @@ impl Machine {
             lanes,
             budget,
             warming: false,
+            skip: 0,
             code: &mut self.code,
             mem: &mut self.mem,
             stats: &mut self.stats,
@@ -460,8 +472,13 @@ impl Machine {
         };
         let n = engine.run(&mut run).min(budget);
         if n == 0 {
-            // u64::MAX: no cycle covered, and no back-off either.
-            return if run.warming { u64::MAX } else { 0 };
+            // u64::MAX: no cycle covered, and no back-off either (the next attempt after the
+            // straight run the engine counted, which the interpreter is about to run).
+            if run.warming {
+                self.accel_retry = self.cycle + run.skip;
+                return u64::MAX;
+            }
+            return 0;
         }
         let warp = &mut self.cores[c].warps[w];
         warp.stats.warp_instructions += n;
@@ -705,6 +722,7 @@ impl Machine {
                         lanes,
                         budget: target - n,
                         warming: false,
+                        skip: 0,
                         code: &mut self.code,
                         mem: &mut self.mem,
                         stats: &mut self.stats,
