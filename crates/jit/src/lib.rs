@@ -106,12 +106,29 @@ fn key(pc: u32, masked: bool) -> u64 {
 
 type Index = HashMap<u64, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
 
-/// Offers of a block start before it is translated: code run only a few times is cheaper to
-/// interpret than to compile.
+/// Offers of a block start before the engine looks at the region there (× the vectors per
+/// register; 1: translate at once, the eager engine); how long it then waits is
+/// [`wait_offers`].
 const HOT: u32 = 64;
 
-/// How many times more offers a block that does not loop on itself needs.
-const STRAIGHT: u32 = 8;
+/// How many times more offers a region that does not loop needs (it saves less per
+/// execution: each is a call into translated code and back).
+const STRAIGHT: u32 = 4;
+
+/// Offers of a region of `len` instructions (at `nvec` vectors per register) before it is
+/// translated: the classic break-even rule — translate once the interpreter has spent in it
+/// about half of what translating it costs, so that code that then stops running cost at most
+/// about 3× what the interpreter alone would have, and code that goes on running soon repays
+/// its translation. The estimates were measured on the project's VM (docs/performance.md):
+/// translation about 0.3 ms plus (40 + 25 × vectors) µs per instruction, most of it register
+/// allocation; the interpreter about (25 + 4 × vectors) ns per warp-instruction. About 2,000
+/// offers at 8 lanes, 2,500 at 32 for a 7-instruction loop.
+fn hot_offers(len: u32, nvec: usize) -> u32 {
+    let (len, v) = (u64::from(len.max(1)), nvec as u64);
+    let compile_ns = 300_000 + len * (40_000 + 25_000 * v);
+    let interp_ns = len * (25 + 4 * v);
+    (compile_ns / interp_ns / 2).clamp(u64::from(HOT), 1 << 20) as u32
+}
 
 /// What the index knows of a block start.
 #[derive(Clone, Copy)]
@@ -120,7 +137,7 @@ enum Entry {
     /// (offers wait until they have run: [`PrivateRun::warming_for`]).
     Cold(u32, u8),
     /// Offered this many times (the first number), waiting for as many offers as the
-    /// second ([`wait_factor`]) before it is translated; the straight-line instructions from
+    /// second ([`wait_offers`]) before it is translated; the straight-line instructions from
     /// here.
     Wait(u32, u32, u8),
     /// Translated: the index into `blocks`, and the block of that region starting here.
@@ -385,18 +402,14 @@ impl Jit {
     }
 }
 
-/// How many times [`HOT`] offers a region waits for before it is translated. An offer is
-/// about one pass through the region's first block; translation costs about as much per
-/// instruction of the whole region, and more when the translation blends with a lane mask
-/// (measured: 2–4×, each result loads the old value and selects), so a region waits in
-/// proportion to its size over its first block's and for a mask. A region that does not loop
-/// saves only one pass per offer: it waits [`STRAIGHT`] times longer.
-fn wait_factor(plan: &Plan, masked: bool) -> u32 {
-    let first = plan.blocks[0].len().max(1);
-    let size = plan.len().div_ceil(first).min(8) as u32;
-    let mask = if masked { 4 } else { 1 };
+/// Offers a region waits for before it is translated: [`hot_offers`] for its size (an offer
+/// at a loop's entry is about one pass through the loop), twice as many if the translation
+/// blends with a lane mask (measured 2–4× slower to compile: each result loads the old value
+/// and selects), and [`STRAIGHT`] times as many if it does not loop.
+fn wait_offers(plan: &Plan, masked: bool, nvec: usize) -> u32 {
+    let mask = if masked { 2 } else { 1 };
     let straight = if plan.loops() { 1 } else { STRAIGHT };
-    size * mask * straight
+    hot_offers(plan.len() as u32, nvec).saturating_mul(mask * straight)
 }
 
 /// Is `pc` inside one of the spans of translated regions that loop?
@@ -456,7 +469,7 @@ impl BlockEngine for Jit {
         let mut done = 0u64;
         // Translation costs grow with the vectors per register, the interpreter's cost per
         // warp-instruction much less (its lane loops are vectorised): wide warps wait for more
-        // offers (and large and masked regions longer still: `wait_factor`).
+        // offers (and then for the region's size and mask: `wait_offers`).
         let hot = if self.hot <= 1 {
             1
         } else {
@@ -504,7 +517,7 @@ impl BlockEngine for Jit {
                         self.decline(run, pc);
                         break;
                     };
-                    let target = hot.saturating_mul(wait_factor(&plan, masked));
+                    let target = wait_offers(&plan, masked, nvec);
                     if n + 1 < target {
                         self.index
                             .insert(key(pc, masked), Entry::Wait(n + 1, target, len));

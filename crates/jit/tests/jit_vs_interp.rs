@@ -234,14 +234,15 @@ counter: .word 0
 
 #[test]
 fn the_default_engine_translates_hot_loops_only_and_matches() {
-    let src = alu_kernel(2000);
+    // Translated after about 1,500 iterations (the break-even rule), then in blocks.
+    let src = alu_kernel(20_000);
     let mut a = machine(&src, &cfg(8, 1, 1), false);
     let mut b = machine(&src, &cfg(8, 1, 1), false);
     b.set_engine(Some(Box::new(Jit::new().expect("a Cranelift back end"))));
     assert_eq!(a.run(), b.run());
     assert_eq!(a.first_difference(&b, "interp", "jit"), None);
     assert!(
-        b.super_step_cycles() > 1900 * 38,
+        b.super_step_cycles() > 18_000 * 38,
         "{}",
         b.super_step_cycles()
     );

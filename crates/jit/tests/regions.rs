@@ -105,7 +105,7 @@ fn default_engine(src: &str, c: &Config) -> (weft_simt::Machine, weft_simt::Mach
 #[test]
 fn a_loop_with_an_if_else_runs_as_one_region_on_the_default_engine() {
     for (lanes, warps) in [(8, 1), (8, 4), (32, 1), (4, 2)] {
-        let (a, b) = default_engine(&if_else_loop(20_000), &cfg(lanes, warps));
+        let (a, b) = default_engine(&if_else_loop(100_000), &cfg(lanes, warps));
         // Nearly all of it in super-steps: the region loops inside the translated code.
         let cycles = a.cycle;
         assert!(
@@ -119,7 +119,7 @@ fn a_loop_with_an_if_else_runs_as_one_region_on_the_default_engine() {
 #[test]
 fn nested_loops_run_as_one_region() {
     for (lanes, warps) in [(8, 1), (8, 4), (32, 2)] {
-        let (a, b) = default_engine(&nested_loops(20_000), &cfg(lanes, warps));
+        let (a, b) = default_engine(&nested_loops(100_000), &cfg(lanes, warps));
         assert!(
             b.super_step_cycles() * 10 > a.cycle * 9,
             "{lanes}×{warps}: {} of {} cycles in super-steps",

@@ -410,6 +410,13 @@ impl Memory {
         d & 3 == 0 && self.dram_holds_word(d) && !htif
     }
 
+    /// Does `span` share a byte with the HTIF words (`tohost` and its high half), which
+    /// stores must take the full path for?
+    #[inline(always)]
+    pub fn overlaps_htif(&self, span: Span) -> bool {
+        self.tohost.is_some_and(|t| span.overlaps(Span::new(t, 8)))
+    }
+
     /// Fast path for consecutive aligned words of DRAM at `addr` (one range check, one page):
     /// fills `out` and returns true, or returns false (nothing read).
     pub fn load_words_fast(&self, addr: u32, out: &mut [u32]) -> bool {

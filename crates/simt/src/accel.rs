@@ -22,6 +22,7 @@
 use crate::code::CodeCache;
 use crate::machine::Machine;
 use crate::stats::Stats;
+use crate::step_mem::{StepMem, Write};
 use crate::warp::{watchdog, Warp};
 use weft_isa::{Inst, Op};
 use weft_mem::Memory;
@@ -86,25 +87,27 @@ pub fn is_block_float(i: &Inst) -> bool {
 /// done only when every lane takes the direct path the interpreter would take (an aligned
 /// word of plain DRAM; for stores also outside decoded code, not the HTIF words, with no LR
 /// reservation open), counted as the interpreter counts them. Anything else is refused
-/// before any lane is touched, and the interpreter executes the instruction.
+/// before any lane is touched, and the interpreter executes the instruction. In a super-step
+/// over several warps every access is also recorded for the warp (`step_mem.rs`), and refused
+/// if another warp of the step wrote a word it reads, or read or wrote a word it writes.
 pub struct MemPort<'a> {
     mem: &'a mut Memory,
     code: &'a CodeCache,
     stats: &'a mut Stats,
     reservations: bool,
     mask: u32,
-    /// False in a super-step over several warps: another warp could see the access early.
-    allowed: bool,
+    /// In a super-step over several warps: the step's records and the warp's index in them.
+    step: Option<(&'a mut StepMem, usize)>,
 }
 
 impl MemPort<'_> {
     /// `lw`: each active lane reads the word at `addrs[l]` into `out[l]`. False (nothing
     /// read) if some lane needs the interpreter.
     pub fn load_words(&mut self, addrs: &[u32; 32], out: &mut [u32; 32]) -> bool {
-        let m = self.mask;
-        if !self.allowed {
-            return false;
+        if self.step.is_some() {
+            return self.load_words_step(addrs, out);
         }
+        let m = self.mask;
         if let Some(n) = consecutive(m, addrs) {
             if self.mem.load_words_fast(addrs[0], &mut out[..n]) {
                 self.stats.loads += n as u64;
@@ -125,8 +128,11 @@ impl MemPort<'_> {
     /// lane needs the interpreter.
     pub fn store_words(&mut self, addrs: &[u32; 32], vals: &[u32; 32]) -> bool {
         let m = self.mask;
-        if self.reservations || !self.allowed {
+        if self.reservations {
             return false;
+        }
+        if self.step.is_some() {
+            return self.store_words_step(addrs, vals);
         }
         if let Some(n) = consecutive(m, addrs) {
             let outside = !self
@@ -137,16 +143,123 @@ impl MemPort<'_> {
                 return true;
             }
         }
-        let direct = !self.reservations
-            && crate::lane::lanes(m)
-                .all(|l| self.mem.store_word_is_fast(addrs[l]) && !self.code.covers(addrs[l]));
-        if !direct {
+        if !self.stores_direct(addrs) {
             return false;
         }
         for l in crate::lane::lanes(m) {
             self.mem.store_word_fast(addrs[l], vals[l]);
         }
         self.stats.stores += m.count_ones() as u64;
+        true
+    }
+
+    /// Does a store of every active lane take the interpreter's direct path?
+    fn stores_direct(&self, addrs: &[u32; 32]) -> bool {
+        crate::lane::lanes(self.mask)
+            .all(|l| self.mem.store_word_is_fast(addrs[l]) && !self.code.covers(addrs[l]))
+    }
+
+    /// [`MemPort::load_words`] in a super-step over several warps.
+    fn load_words_step(&mut self, addrs: &[u32; 32], out: &mut [u32; 32]) -> bool {
+        let m = self.mask;
+        let Some((step, who)) = self.step.as_mut() else {
+            return false;
+        };
+        let who = *who;
+        if let Some(n) = consecutive(m, addrs) {
+            if self.mem.load_words_fast(addrs[0], &mut out[..n]) {
+                let a = addrs[0];
+                if !step.read_span(who, a, n) {
+                    return false;
+                }
+                step.loads[who] += n as u64;
+                return true;
+            }
+        }
+        // Every active lane reading one word (a broadcast): one read, one record.
+        let first = addrs[m.trailing_zeros() as usize & 31];
+        if crate::lane::lanes(m).all(|l| addrs[l] == first) {
+            let Some(v) = self.mem.load_word_fast(first) else {
+                return false;
+            };
+            if !step.read_span(who, first, 1) {
+                return false;
+            }
+            for l in crate::lane::lanes(m) {
+                out[l] = v;
+            }
+            step.loads[who] += m.count_ones() as u64;
+            return true;
+        }
+        for l in crate::lane::lanes(m) {
+            match self.mem.load_word_fast(addrs[l]) {
+                Some(v) => out[l] = v,
+                None => return false,
+            }
+        }
+        if !step.read(who, || crate::lane::lanes(m).map(|l| addrs[l])) {
+            return false;
+        }
+        step.loads[who] += m.count_ones() as u64;
+        true
+    }
+
+    /// [`MemPort::store_words`] in a super-step over several warps (no reservation open):
+    /// each word's old contents go to the warp's undo log before it is written.
+    fn store_words_step(&mut self, addrs: &[u32; 32], vals: &[u32; 32]) -> bool {
+        let m = self.mask;
+        if let Some(n) = consecutive(m, addrs) {
+            let a = addrs[0];
+            let span = weft_mem::Span::new(a, 4 * n as u32);
+            let Some((step, who)) = self.step.as_mut() else {
+                return false;
+            };
+            let who = *who;
+            if !self.code.overlaps(span) && !self.mem.overlaps_htif(span) {
+                // Recorded as one span when the words lie in one page of DRAM (then the
+                // memory's direct path takes them as one too); else lane by lane below.
+                match step.write_span(who, a, n) {
+                    None => {}
+                    Some(Write::Refused) => return false,
+                    Some(Write::Logged) => {
+                        if self.mem.store_words_fast(a, &vals[..n]) {
+                            step.stores[who] += n as u64;
+                            return true;
+                        }
+                        return false;
+                    }
+                    Some(Write::Log) => {
+                        let mut old = [0u32; 32];
+                        if self.mem.load_words_fast(a, &mut old[..n])
+                            && self.mem.store_words_fast(a, &vals[..n])
+                        {
+                            step.log(who, a, &old[..n]);
+                            step.stores[who] += n as u64;
+                            return true;
+                        }
+                        step.forget_write(a, n);
+                        return false;
+                    }
+                }
+            }
+        }
+        if !self.stores_direct(addrs) {
+            return false;
+        }
+        let Some((step, who)) = self.step.as_mut() else {
+            return false;
+        };
+        let who = *who;
+        let n = m.count_ones() as usize;
+        if !step.write(who, n, || crate::lane::lanes(m).map(|l| addrs[l])) {
+            return false;
+        }
+        for l in crate::lane::lanes(m) {
+            let old = self.mem.load_word_fast(addrs[l]).unwrap_or(0);
+            step.log(who, addrs[l], &[old]);
+            self.mem.store_word_fast(addrs[l], vals[l]);
+        }
+        step.stores[who] += n as u64;
         true
     }
 }
@@ -171,10 +284,10 @@ pub struct PrivateRun<'a> {
     /// Lanes per warp.
     pub lanes: usize,
     budget: u64,
-    /// The engine will have a block here soon: ask again without waiting.
-    /// The engine is warming up to a block here: the next attempt is due after this many
-    /// instructions of the warp (0: not warming).
-    warming: u64,
+    /// The engine will have a block here soon: ask again without waiting (or after `skip`
+    /// cycles, the straight run it starts).
+    warming: bool,
+    skip: u64,
     code: &'a mut CodeCache,
     mem: &'a mut Memory,
     stats: &'a mut Stats,
@@ -182,6 +295,8 @@ pub struct PrivateRun<'a> {
     /// Operation counts held back (a super-step over several warps may undo a warp's run);
     /// `None`: counted at once.
     deferred: Option<&'a mut Vec<(Op, u64)>>,
+    /// In a super-step over several warps: the step's memory records and this warp's index.
+    step: Option<(&'a mut StepMem, usize)>,
 }
 
 impl PrivateRun<'_> {
@@ -218,7 +333,7 @@ impl PrivateRun<'_> {
                 stats: self.stats,
                 reservations: self.reservations,
                 mask,
-                allowed: self.deferred.is_none(),
+                step: self.step.as_mut().map(|(s, w)| (&mut **s, *w)),
             },
         )
     }
@@ -233,14 +348,16 @@ impl PrivateRun<'_> {
     /// Say that a block may start here once the code is hot (the machine offers it again at
     /// once instead of spacing out its attempts).
     pub fn warming(&mut self) {
-        self.warming = 1;
+        self.warming = true;
     }
 
-    /// Like [`PrivateRun::warming`], when the next `n` instructions run straight on from here
-    /// (a block the engine is warming up to): the machine offers again after them, not at
-    /// each (their pcs start no block worth an offer).
+    /// Say that a block may start here once the code is hot, and that it is the start of a
+    /// straight run of `n` instructions (none of which starts a block of its own): with one
+    /// warp running, the machine offers the engine the pc after them, `n` cycles on, instead
+    /// of every pc in between.
     pub fn warming_for(&mut self, n: u64) {
-        self.warming = n.max(1);
+        self.warming = true;
+        self.skip = n;
     }
 
     /// Count `n` executions of `op` in the statistics.
@@ -302,6 +419,7 @@ impl Machine {
             self.accel_retry = self.cycle + (1 << self.accel_misses) - 1;
         } else {
             self.accel_misses = 0;
+            self.accel_hold = false;
         }
         n
     }
@@ -343,19 +461,21 @@ impl Machine {
             warp,
             lanes,
             budget,
-            warming: 0,
+            warming: false,
+            skip: 0,
             code: &mut self.code,
             mem: &mut self.mem,
             stats: &mut self.stats,
             reservations: !self.reservations.is_empty(),
             deferred: None,
+            step: None,
         };
         let n = engine.run(&mut run).min(budget);
         if n == 0 {
-            // u64::MAX: no cycle covered, and no back-off: the next attempt is when the
-            // engine asked for it (one warp runs: a cycle is one of its instructions).
-            if run.warming > 0 {
-                self.accel_retry = self.cycle + run.warming;
+            // u64::MAX: no cycle covered, and no back-off either (the next attempt after the
+            // straight run the engine counted, which the interpreter is about to run).
+            if run.warming {
+                self.accel_retry = self.cycle + run.skip;
                 return u64::MAX;
             }
             return 0;
@@ -426,7 +546,7 @@ impl Machine {
                 return false;
             };
             let i = s.inst;
-            if !(is_private(&i) || is_block_float(&i)) {
+            if !(is_private(&i) || is_block_float(&i) || is_block_memory(&i)) {
                 return false;
             }
             let next = pc.wrapping_add(i.len());
@@ -444,20 +564,21 @@ impl Machine {
     /// A super-step over several running warps (docs/engine.md § Super-steps over several
     /// warps): T cycles in which each core issues its running warps in rotation, warp `i` of
     /// a core with `k` of them (in rotation order from the core's pointer) exactly
-    /// ⌈(T − i)/k⌉ instructions. Only instructions no other warp can observe run (no memory
-    /// access: the port refuses them all), so issuing a warp's share at once computes what
-    /// the interleaving does. Each warp runs its share of a T; a warp that stops short lowers
-    /// T, and the warps that went beyond their share of the lower T are restored from a
-    /// snapshot of their registers and run again (their counts were held back), until every
-    /// warp ran exactly its share, or T is 0 and nothing happened.
+    /// ⌈(T − i)/k⌉ instructions. Only instructions no other warp can observe run: private
+    /// ones, and word accesses no other warp's access of the step meets (the port records
+    /// them and refuses the first that would, `step_mem.rs`), so issuing a warp's share at
+    /// once computes what the interleaving does. Each warp runs its share of a T; a warp that
+    /// stops short lowers T, and the warps that went beyond their share of the lower T are
+    /// restored from a snapshot of their registers, their stores undone, and run again (their
+    /// counts were held back), until every warp ran exactly its share, or T is too short and
+    /// everything is taken back.
     fn multi_super_step(&mut self, bound: u64, list: Vec<(usize, usize)>) -> u64 {
         self.accel_multi = true;
         if list.len() > MULTI_WARPS {
             return 0;
         }
         // A cheap look ahead first: every warp must have a run of instructions that can go
-        // in such a step (no memory access) ahead of it, or the attempt would not pay for its
-        // snapshots.
+        // in such a step ahead of it, or the attempt would not pay for its snapshots.
         for &(c, w) in &list {
             let pc = self.cores[c].warps[w].pc;
             if !self.private_ahead(pc) {
@@ -470,7 +591,14 @@ impl Machine {
         } else {
             1
         };
-        let mut t = bound.saturating_sub(now).min(io).min(MULTI_CYCLES);
+        let short = MULTI_SHORT * list.len() as u64;
+        let t = bound
+            .saturating_sub(now)
+            .min(io)
+            .min(self.accel_cap.max(2 * short));
+        if t < short {
+            return 0;
+        }
         // Each warp's rotation position and its core's running warps.
         let mut shares: Vec<Share> = Vec::with_capacity(list.len());
         for &(c, w) in &list {
@@ -492,16 +620,74 @@ impl Machine {
                 counts: Vec::new(),
             });
         }
-        let lanes = self.cfg.lanes;
-        let mut rounds = 0;
-        let short = MULTI_SHORT * list.len() as u64;
-        if t < short {
+        let mut step = match self.accel_mem.take() {
+            Some(s) => s,
+            None => {
+                let cfg = self.mem.config();
+                Box::new(StepMem::new(cfg.dram_base, cfg.dram_size))
+            }
+        };
+        step.begin(shares.len());
+        let t = self.run_shares(&mut shares, &mut step, t, short);
+        if t == 0 {
+            // Take everything back: each warp's stores (they touch different words, so in
+            // any order of warps) and registers.
+            for (i, s) in shares.iter().enumerate() {
+                if let Some(snap) = &s.snap {
+                    step.undo(i, &mut self.mem);
+                    snap.restore(&mut self.cores[s.c].warps[s.w]);
+                }
+            }
+            self.accel_mem = Some(step);
+            // Even while the engine warms up to a block (counting offers), the next attempt
+            // waits: these cost snapshots and runs. And it tries fewer cycles: what the warps
+            // ran before one stopped short (warps meeting in memory, most likely) was wasted.
+            self.accel_cap = (self.accel_cap / 4).max(2 * short);
+            self.accel_hold = true;
             return 0;
         }
+        // Book what T cycles of single issues would have.
+        for (i, s) in shares.iter().enumerate() {
+            let n = s.share(t);
+            let warp = &mut self.cores[s.c].warps[s.w];
+            warp.stats.warp_instructions += n;
+            warp.stats.thread_instructions += n * warp.mask.count_ones() as u64;
+            for &(op, m) in &s.counts {
+                self.stats.count_n(op, m);
+            }
+            self.stats.loads += step.loads[i];
+            self.stats.stores += step.stores[i];
+            // The core's last issue, in cycle T − 1, was its warp at position (T − 1) mod k.
+            if (t - 1) % s.k == s.pos {
+                self.cores[s.c].next = s.w + 1;
+            }
+        }
+        self.accel_mem = Some(step);
+        self.accel_cap = (self.accel_cap * 2).min(MULTI_CYCLES);
+        self.accel_hold = false;
+        self.cycle += t;
+        self.accel_cycles += t;
+        t
+    }
+
+    /// Run every warp's share of `t` cycles, lowering `t` while a warp stops short and running
+    /// again the warps that went beyond their share of it: the `t` at which every warp ran
+    /// exactly its share, or 0 (give up: the caller takes back what ran) when it falls below
+    /// `short` or after [`MULTI_ROUNDS`] rounds.
+    fn run_shares(
+        &mut self,
+        shares: &mut [Share],
+        step: &mut StepMem,
+        mut t: u64,
+        short: u64,
+    ) -> u64 {
+        let lanes = self.cfg.lanes;
+        let reservations = !self.reservations.is_empty();
+        let mut rounds = 0;
         loop {
             let mut settled = true;
             rounds += 1;
-            for s in shares.iter_mut() {
+            for (i, s) in shares.iter_mut().enumerate() {
                 let target = s.share(t);
                 if s.ran == Some(target) {
                     continue;
@@ -509,7 +695,12 @@ impl Machine {
                 settled = false;
                 let warp = &mut self.cores[s.c].warps[s.w];
                 match &s.snap {
-                    Some(snap) => snap.restore(warp),
+                    Some(snap) => {
+                        // The other warps read and wrote none of the words it wrote: its
+                        // stores can be taken back alone.
+                        step.undo(i, &mut self.mem);
+                        snap.restore(warp);
+                    }
                     None => s.snap = Some(Snapshot::of(warp, lanes)),
                 }
                 s.counts.clear();
@@ -519,33 +710,51 @@ impl Machine {
                 }
                 // The engine runs what it has blocks for; the interpreter issues what it has
                 // none for (a pc no block starts at, the rest of a share smaller than the next
-                // block) while the instructions cannot trap, branch apart or touch memory.
+                // block) while the instructions cannot trap or branch apart, and word accesses
+                // through the same port.
                 let mut n = 0;
                 while n < target {
                     let Some(engine) = self.engine.as_mut() else {
-                        return 0;
+                        break;
                     };
                     let mut run = PrivateRun {
                         warp: &mut self.cores[s.c].warps[s.w],
                         lanes,
                         budget: target - n,
-                        warming: 0,
+                        warming: false,
+                        skip: 0,
                         code: &mut self.code,
                         mem: &mut self.mem,
                         stats: &mut self.stats,
-                        reservations: true,
+                        reservations,
                         deferred: Some(&mut s.counts),
+                        step: Some((&mut *step, i)),
                     };
                     n += engine.run(&mut run).min(target - n);
-                    if n == target {
-                        break;
-                    }
-                    match self.execute_private(s.c, s.w) {
-                        Some(op) => {
-                            s.counts.push((op, 1));
-                            n += 1;
+                    // Then the interpreter, up to and including the next branch or jump (the
+                    // engine is offered block starts, not every pc of a straight run it has
+                    // no block for: offers make blocks hot).
+                    let mut stuck = false;
+                    while n < target {
+                        let op = match self.execute_private(s.c, s.w) {
+                            Some(op) => Some(op),
+                            None => self.execute_memory(s.c, s.w, step, i),
+                        };
+                        let Some(op) = op else {
+                            stuck = true;
+                            break;
+                        };
+                        s.counts.push((op, 1));
+                        n += 1;
+                        if matches!(
+                            op,
+                            Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu | Op::Jal
+                        ) {
+                            break;
                         }
-                        None => break,
+                    }
+                    if stuck {
+                        break;
                     }
                 }
                 if n < target {
@@ -553,50 +762,84 @@ impl Machine {
                 }
                 s.ran = Some(n);
                 if t < short {
-                    break;
+                    return 0;
                 }
             }
             if settled {
-                break;
+                return t;
             }
             // T falls in every round that does not settle; a few rounds usually do. A short
-            // step (the warps soon reach memory accesses or other boundaries) would not pay
-            // for its snapshots and runs: give up.
-            if t < short || rounds > MULTI_ROUNDS {
-                for s in &shares {
-                    if let Some(snap) = &s.snap {
-                        snap.restore(&mut self.cores[s.c].warps[s.w]);
-                    }
-                }
-                // Even while the engine warms up to a block (counting offers), the next
-                // attempt waits: these cost snapshots and runs.
+            // step (the warps soon reach other boundaries) would not pay for its snapshots
+            // and runs: give up.
+            if rounds > MULTI_ROUNDS {
                 return 0;
             }
         }
-        // Book what T cycles of single issues would have.
-        for s in &shares {
-            let n = s.share(t);
-            let warp = &mut self.cores[s.c].warps[s.w];
-            warp.stats.warp_instructions += n;
-            warp.stats.thread_instructions += n * warp.mask.count_ones() as u64;
-            for &(op, m) in &s.counts {
-                self.stats.count_n(op, m);
+    }
+
+    /// A word load or store (`is_block_memory`) of warp `w` of core `c` through the memory
+    /// port of a super-step over several warps, for a pc no block covers: `Some(op)` if it
+    /// ran, `None` (nothing changed) if the port refused it or it is not one.
+    fn execute_memory(&mut self, c: usize, w: usize, step: &mut StepMem, who: usize) -> Option<Op> {
+        use crate::trap::mstatus::FS;
+        let warp = &mut self.cores[c].warps[w];
+        let pc = warp.pc;
+        let i = self.code.fetch(&self.mem, pc).ok()?.inst;
+        if !is_block_memory(&i) {
+            return None;
+        }
+        let fp = matches!(i.op, Op::Flw | Op::Fsw);
+        if fp && warp.csr.mstatus & FS != FS {
+            return None;
+        }
+        let mut addrs = [0u32; 32];
+        for l in crate::lane::lanes(warp.mask) {
+            addrs[l] = warp.x[i.rs1 as usize][l].wrapping_add(i.imm as u32);
+        }
+        let mut port = MemPort {
+            mem: &mut self.mem,
+            code: &self.code,
+            stats: &mut self.stats,
+            reservations: !self.reservations.is_empty(),
+            mask: warp.mask,
+            step: Some((step, who)),
+        };
+        let (rd, rs2) = (i.rd as usize, i.rs2 as usize);
+        match i.op {
+            Op::Lw | Op::Flw => {
+                let mut out = [0u32; 32];
+                if !port.load_words(&addrs, &mut out) {
+                    return None;
+                }
+                let mask = warp.mask;
+                let r = if fp {
+                    Some(&mut warp.f[rd])
+                } else {
+                    (rd != 0).then_some(&mut warp.x[rd])
+                };
+                if let Some(r) = r {
+                    for l in crate::lane::lanes(mask) {
+                        r[l] = out[l];
+                    }
+                }
             }
-            // The core's last issue, in cycle T − 1, was its warp at position (T − 1) mod k.
-            if (t - 1) % s.k == s.pos {
-                self.cores[s.c].next = s.w + 1;
+            _ => {
+                let mut vals = [0u32; 32];
+                let src = if fp { &warp.f[rs2] } else { &warp.x[rs2] };
+                vals.copy_from_slice(&src[..]);
+                if !port.store_words(&addrs, &vals) {
+                    return None;
+                }
             }
         }
-        self.cycle += t;
-        self.accel_cycles += t;
-
-        t
+        warp.pc = pc.wrapping_add(i.len());
+        Some(i.op)
     }
 }
 
 /// Most cycles a super-step over several warps covers: a warp that ran beyond its share of
 /// a lower T runs again from its snapshot, so long steps would waste more.
-const MULTI_CYCLES: u64 = 1 << 16;
+pub(crate) const MULTI_CYCLES: u64 = 1 << 16;
 
 /// Instructions a warp must have ahead of it, none a memory access, for an attempt over
 /// several warps.
@@ -610,6 +853,9 @@ const MULTI_ROUNDS: u32 = 8;
 
 /// Most warps a super-step over several warps takes (snapshots cost 8 KiB a warp).
 const MULTI_WARPS: usize = 64;
+
+// The memory records of a step number its warps in a byte.
+const _: () = assert!(MULTI_WARPS <= crate::step_mem::MAX_WARPS);
 
 /// The running warps of a machine where a super-step may happen.
 enum Running {

@@ -35,6 +35,7 @@ pub mod load;
 pub mod machine;
 pub mod record;
 pub mod stats;
+mod step_mem;
 pub mod timing_config;
 mod trap;
 pub mod vortex;

@@ -189,6 +189,15 @@ pub struct Machine {
     pub(crate) accel_misses: u32,
     /// The last attempt was over several warps.
     pub(crate) accel_multi: bool,
+    /// The memory records of super-steps over several warps (`step_mem.rs`), made when first
+    /// needed and reused.
+    pub(crate) accel_mem: Option<Box<crate::step_mem::StepMem>>,
+    /// The most cycles the next super-step over several warps tries: shrinks when one is
+    /// given up after running (warps meeting in memory, most likely), grows with successes.
+    pub(crate) accel_cap: u64,
+    /// The last failed attempt over several warps ran and was given up: an I/O event does
+    /// not make the next attempt come at once.
+    pub(crate) accel_hold: bool,
 }
 
 impl Machine {
@@ -234,6 +243,9 @@ impl Machine {
             accel_cycles: 0,
             accel_misses: 0,
             accel_multi: false,
+            accel_mem: None,
+            accel_cap: crate::accel::MULTI_CYCLES,
+            accel_hold: false,
         };
         if m.cfg.profile == crate::config::Profile::Vortex {
             crate::vortex::reset(&mut m)?;
@@ -454,9 +466,12 @@ impl Machine {
     pub fn begin_cycle(&mut self) -> bool {
         if self.cycle >= self.io.next_event {
             self.io_advance();
-            // An I/O event is what cut the last super-step short: try again at once.
-            self.accel_retry = 0;
-            self.accel_misses = 0;
+            // An I/O event is what cut the last super-step short: try again at once (unless
+            // warps met in memory).
+            if !self.accel_hold {
+                self.accel_retry = 0;
+                self.accel_misses = 0;
+            }
         }
         if self.kmu_busy() {
             self.dispatch_ctas();

@@ -11,7 +11,7 @@ use weft_simt::{Config, Machine, RunEnd};
 /// Flags of `weft bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Kernels to run (alu, mem, diverge, fpu, sgemm; with --vs-qemu also the C kernels of
+    /// Kernels to run (alu, mem, diverge, fpu, sgemm, stride; with --vs-qemu also the C kernels of
     /// examples/kernels, named NAME.c); default all.
     #[arg(long, value_delimiter = ',')]
     pub kernel: Vec<String>,
@@ -182,8 +182,48 @@ SC: .zero 4096
     .text
 ";
 
+/// A grid-stride loop as compilers emit one (`for (i = g; i < n; i += G) y[i] += 3 * x[i]`,
+/// rotated): thread g of the G threads of the core's warps handles words g, g + G, … of two
+/// 1024-word arrays, ITER / 100 passes. The warps' address ranges interleave, their words
+/// never meet.
+const STRIDE: &str = "
+    li a2, 0
+    csrr t0, num_threads
+    mul t1, s0, t0
+    add t1, t1, a0
+    csrr t2, num_warps
+    mul t2, t2, t0
+    slli t2, t2, 2
+    li a3, 100
+    divu a1, a1, a3
+    bnez a1, 1f
+    li a1, 1
+1:  la a4, SX
+    la a6, SY
+    slli t5, t1, 2
+    add a4, a4, t5
+    add a6, a6, t5
+    la t4, SX + 4096
+2:  lw a5, 0(a4)
+    lw a7, 0(a6)
+    slli t6, a5, 1
+    add t6, t6, a5
+    add a7, a7, t6
+    sw a7, 0(a6)
+    add a2, a2, a7
+    add a4, a4, t2
+    add a6, a6, t2
+    bltu a4, t4, 2b
+    addi a1, a1, -1
+    bnez a1, 1b
+    .data
+SX: .zero 4096
+SY: .zero 4096
+    .text
+";
+
 /// The built-in kernels.
-pub const KERNELS: [&str; 5] = ["alu", "mem", "diverge", "fpu", "sgemm"];
+pub const KERNELS: [&str; 6] = ["alu", "mem", "diverge", "fpu", "sgemm", "stride"];
 
 fn kernel(name: &str) -> Option<&'static str> {
     Some(match name {
@@ -192,6 +232,7 @@ fn kernel(name: &str) -> Option<&'static str> {
         "diverge" => DIVERGE,
         "fpu" => FPU,
         "sgemm" => SGEMM,
+        "stride" => STRIDE,
         _ => return None,
     })
 }
