@@ -15,8 +15,8 @@
 //! attached. Then each cycle issues one instruction of that warp, so `n` private instructions
 //! are `n` cycles, bounded so that the run stays before the next I/O event and the cycle
 //! bound. With several running warps (all quiet as above), a super-step of T cycles gives
-//! each warp exactly its round-robin share of T, with no memory access at all
-//! (`multi_super_step`). Everything else — memory, CSRs, divergent branches, SIMT instructions, faults — is
+//! each warp exactly its round-robin share of T, its word accesses recorded and refused where
+//! they meet another warp's in the step (`multi_super_step`, `step_mem.rs`). Everything else — memory, CSRs, divergent branches, SIMT instructions, faults — is
 //! left to the interpreter, which is the one source of truth for it.
 
 use crate::code::CodeCache;
@@ -57,9 +57,9 @@ pub fn is_private(i: &Inst) -> bool {
 }
 
 /// Can a block engine run `i` as a memory access of the warp (a super-step runs one warp
-/// alone, so nothing else can see when it happens)? Only through [`MemPort`], which does
-/// the access when every active lane takes the interpreter's direct path and refuses
-/// otherwise: `lw` and `sw`, and `flw` and `fsw` while the float state is Dirty
+/// alone, so nothing else can see when it happens; or several, whose accesses the port
+/// records and keeps apart)? Only through [`MemPort`], which does the access when every
+/// active lane takes the interpreter's direct path and refuses otherwise: `lw` and `sw`, and `flw` and `fsw` while the float state is Dirty
 /// ([`PrivateRun::float_dirty`]).
 pub fn is_block_memory(i: &Inst) -> bool {
     matches!(i.op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
