@@ -374,3 +374,38 @@ fn warps_incrementing_shared_bins_match() {
         assert_eq!(a.first_difference(&b, "interp", "jit"), None);
     }
 }
+
+/// Warp 0 rewrites an instruction outside the decoded code (in the data segment, which is
+/// fetched from memory afresh each time) while the other warps keep jumping to it and back:
+/// such fetches are no part of a super-step.
+#[test]
+fn code_outside_the_decoded_range_that_another_warp_rewrites_matches() {
+    let src = program(
+        "
+    li a2, 0
+    li a1, 3000
+    bnez s0, 2f
+    la t0, patch
+    li t1, 0x00260613
+1:  addi a1, a1, -1
+    li t2, 1500
+    bne a1, t2, 3f
+    sw t1, 0(t0)
+3:  bnez a1, 1b
+    j 4f
+2:  j patch
+back:
+    addi a1, a1, -1
+    bnez a1, 2b
+4:
+",
+    )
+    .replace(
+        "    .data\n",
+        "    .data\npatch:\n    addi a2, a2, 1\n    j back\n    .balign 64\n",
+    );
+    for (lanes, warps, cores) in [(8, 2, 1), (4, 3, 1)] {
+        let (_, end) = same(&src, &cfg(lanes, warps, cores));
+        assert_eq!(end, RunEnd::AllHalted);
+    }
+}

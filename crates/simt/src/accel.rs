@@ -307,7 +307,10 @@ impl PrivateRun<'_> {
 
     /// The decoded instruction at `pc`, if it decodes.
     pub fn fetch(&mut self, pc: u32) -> Option<Inst> {
-        self.code.fetch(self.mem, pc).ok().map(|s| s.inst)
+        // Only decoded code: what lies outside is decoded afresh at each fetch (a store there
+        // is no code invalidation), so no translation of it could be kept.
+        let i = self.code.fetch(self.mem, pc).ok()?.inst;
+        (self.code.covers(pc) && self.code.covers(pc.wrapping_add(i.len() - 1))).then_some(i)
     }
 
     /// Changes whenever decoded code may have changed (a store into code, a module loaded):
@@ -736,6 +739,12 @@ impl Machine {
                     // no block for: offers make blocks hot).
                     let mut stuck = false;
                     while n < target {
+                        // Code outside the decoded range is fetched from memory, which another
+                        // warp may store into: such a fetch is no part of a step.
+                        if !self.code.covers(self.cores[s.c].warps[s.w].pc) {
+                            stuck = true;
+                            break;
+                        }
                         let op = match self.execute_private(s.c, s.w) {
                             Some(op) => Some(op),
                             None => self.execute_memory(s.c, s.w, step, i),
