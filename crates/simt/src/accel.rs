@@ -266,15 +266,19 @@ impl MemPort<'_> {
 
 /// If the active lanes are lanes 0 … n − 1 and lane `l` addresses `addrs[0] + 4·l` (the
 /// common case: each lane its own word of an array), `Some(n)`.
+#[inline]
 fn consecutive(mask: u32, addrs: &[u32; 32]) -> Option<usize> {
     let n = mask.trailing_ones() as usize;
     if n == 0 || (n < 32 && mask >> n != 0) {
         return None;
     }
+    // Without an early exit, so that the comparison is done on vectors.
     let a = addrs[0];
-    (1..n)
-        .all(|l| addrs[l] == a.wrapping_add(4 * l as u32))
-        .then_some(n)
+    let mut off = 0u32;
+    for (l, &x) in addrs.iter().enumerate().take(n) {
+        off |= x ^ a.wrapping_add(4 * l as u32);
+    }
+    (off == 0).then_some(n)
 }
 
 /// What a block engine may touch while it runs one warp.
