@@ -358,7 +358,6 @@ impl Jit {
             self.loops.push((pc, last));
         }
         let nvec = run.lanes.div_ceil(4);
-        let t0 = std::time::Instant::now();
         let r = translate::compile(
             &mut self.module,
             &mut self.ctx,
@@ -368,13 +367,6 @@ impl Jit {
             masked,
             HELPERS,
         );
-        if std::env::var_os("JITLOG").is_some() {
-            eprintln!(
-                "compile pc {pc:x} masked {masked} len {} loops {loops} {:?}",
-                plan.len(),
-                t0.elapsed()
-            );
-        }
         match r {
             Ok(func) => {
                 self.blocks.push(Translated {
@@ -421,6 +413,16 @@ impl Drop for Jit {
 impl BlockEngine for Jit {
     fn name(&self) -> &'static str {
         "jit"
+    }
+
+    fn has_block(&self, pc: u32, lanes: usize, mask: u32) -> bool {
+        let nvec = lanes.div_ceil(4);
+        let all = if nvec * 4 >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << (nvec * 4)) - 1
+        };
+        matches!(self.index.get(&key(pc, mask != all)), Some(Entry::Block(_)))
     }
 
     fn run(&mut self, run: &mut PrivateRun<'_>) -> u64 {

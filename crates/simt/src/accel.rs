@@ -38,6 +38,13 @@ pub trait BlockEngine {
     /// instruction run with [`PrivateRun::count`], and returns how many it ran (0 if it
     /// cannot run the first). The warp's mask never changes.
     fn run(&mut self, run: &mut PrivateRun<'_>) -> u64;
+
+    /// Does a translated block start at `pc` for a warp of `lanes` lanes with `mask` active?
+    /// (A super-step over several warps, issuing instructions in the interpreter, hands the
+    /// warp back to the engine there.)
+    fn has_block(&self, _pc: u32, _lanes: usize, _mask: u32) -> bool {
+        false
+    }
 }
 
 /// Can a block engine run `i` (given, for a conditional branch, that the active lanes agree)?
@@ -738,9 +745,9 @@ impl Machine {
                         step: Some((&mut *step, i)),
                     };
                     n += engine.run(&mut run).min(target - n);
-                    // Then the interpreter, up to and including the next branch or jump (the
-                    // engine is offered block starts, not every pc of a straight run it has
-                    // no block for: offers make blocks hot).
+                    // Then the interpreter, up to and including the next branch or jump, or up
+                    // to a translated block (the engine is offered block starts, not every pc
+                    // of a straight run it has no block for: offers make blocks hot).
                     let mut stuck = false;
                     while n < target {
                         // Code outside the decoded range is fetched from memory, which another
@@ -759,10 +766,15 @@ impl Machine {
                         };
                         s.counts.push((op, 1));
                         n += 1;
+                        let warp = &self.cores[s.c].warps[s.w];
                         if matches!(
                             op,
                             Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu | Op::Jal
-                        ) {
+                        ) || self
+                            .engine
+                            .as_ref()
+                            .is_some_and(|e| e.has_block(warp.pc, lanes, warp.mask))
+                        {
                             break;
                         }
                     }
