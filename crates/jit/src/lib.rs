@@ -448,6 +448,19 @@ impl BlockEngine for Jit {
         "jit"
     }
 
+    fn has_block(&self, pc: u32, lanes: usize, mask: u32) -> bool {
+        let nvec = lanes.div_ceil(4);
+        let all = if nvec * 4 >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << (nvec * 4)) - 1
+        };
+        matches!(
+            self.index.get(&key(pc, mask != all)),
+            Some(Entry::Block(..))
+        )
+    }
+
     fn run(&mut self, run: &mut PrivateRun<'_>) -> u64 {
         if run.code_generation() != self.generation {
             self.flush();

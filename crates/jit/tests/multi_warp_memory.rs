@@ -374,3 +374,113 @@ fn warps_incrementing_shared_bins_match() {
         assert_eq!(a.first_difference(&b, "interp", "jit"), None);
     }
 }
+
+/// Warp 0 rewrites an instruction outside the decoded code (in the data segment, which is
+/// fetched from memory afresh each time) while the other warps keep jumping to it and back:
+/// such fetches are no part of a super-step.
+#[test]
+fn code_outside_the_decoded_range_that_another_warp_rewrites_matches() {
+    let src = program(
+        "
+    li a2, 0
+    li a1, 3000
+    bnez s0, 2f
+    la t0, patch
+    li t1, 0x00260613
+1:  addi a1, a1, -1
+    li t2, 1500
+    bne a1, t2, 3f
+    sw t1, 0(t0)
+3:  bnez a1, 1b
+    j 4f
+2:  j patch
+back:
+    addi a1, a1, -1
+    bnez a1, 2b
+4:
+",
+    )
+    .replace(
+        "    .data\n",
+        "    .data\npatch:\n    addi a2, a2, 1\n    j back\n    .balign 64\n",
+    );
+    for (lanes, warps, cores) in [(8, 2, 1), (4, 3, 1)] {
+        let (_, end) = same(&src, &cfg(lanes, warps, cores));
+        assert_eq!(end, RunEnd::AllHalted);
+    }
+}
+
+/// A random loop body of integer operations and word loads and stores (sometimes misaligned:
+/// the interpreter's slow path) on several warps, whose words are the warp's own (`shared`
+/// false: arr + 1024·warp + 8192·core + 4·lane, plus 0, 128 or 256) or the same for every
+/// warp (`shared`: the warps meet everywhere).
+fn random_memory_kernel(ops: &[(u8, u8, u8, u8, i32)], iters: u32, shared: bool) -> String {
+    const REGS: [&str; 6] = ["a1", "a2", "a3", "a4", "a5", "a6"];
+    const RR: [&str; 6] = ["add", "sub", "xor", "or", "mul", "sltu"];
+    let mut body = String::new();
+    for &(kind, rd, rs1, rs2, imm) in ops {
+        let (rd, rs1, rs2) = (
+            REGS[rd as usize % 6],
+            REGS[rs1 as usize % 6],
+            REGS[rs2 as usize % 6],
+        );
+        let off = (imm as u32 % 3) * 128 + if imm % 11 == 0 { 2 } else { 0 };
+        let line = match kind % 5 {
+            0 => format!("sw {rs2}, {off}(s4)"),
+            1 => format!("lw {rd}, {off}(s4)"),
+            2 => format!("addi {rd}, {rs1}, {}", imm % 2048),
+            _ => format!("{} {rd}, {rs1}, {rs2}", RR[kind as usize / 5 % RR.len()]),
+        };
+        body.push_str("    ");
+        body.push_str(&line);
+        body.push('\n');
+    }
+    let place = if shared {
+        ""
+    } else {
+        "    slli t4, s0, 10
+    add s4, s4, t4
+    slli t4, s1, 13
+    add s4, s4, t4
+"
+    };
+    program(&format!(
+        "
+    la s4, arr
+{place}    slli t4, a0, 2
+    add s4, s4, t4
+    mul a1, a0, s0
+    addi a2, s0, -3
+    xori a3, a0, 0x5a5
+    add a4, s0, s1
+    li a5, 7
+    li a6, -1
+    li t1, {iters}
+1:
+{body}    addi t1, t1, -1
+    bnez t1, 1b
+    add a2, a2, a1
+    xor a2, a2, a3
+    add a2, a2, a4
+    xor a2, a2, a5
+    add a2, a2, a6
+"
+    ))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 40, ..Default::default() })]
+    #[test]
+    fn random_memory_kernels_on_several_warps_match(
+        ops in proptest::collection::vec(
+            (proptest::prelude::any::<u8>(), 0u8..6, 0u8..6, 0u8..6, proptest::prelude::any::<i32>()),
+            1..24,
+        ),
+        iters in 20u32..400,
+        shape in proptest::sample::select(vec![(8usize, 4usize, 1usize), (4, 3, 2), (32, 2, 1), (1, 5, 1)]),
+        shared in proptest::prelude::any::<bool>(),
+    ) {
+        let (lanes, warps, cores) = shape;
+        same(&random_memory_kernel(&ops, iters, shared), &cfg(lanes, warps, cores));
+    }
+}

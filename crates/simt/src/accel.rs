@@ -15,8 +15,8 @@
 //! attached. Then each cycle issues one instruction of that warp, so `n` private instructions
 //! are `n` cycles, bounded so that the run stays before the next I/O event and the cycle
 //! bound. With several running warps (all quiet as above), a super-step of T cycles gives
-//! each warp exactly its round-robin share of T, with no memory access at all
-//! (`multi_super_step`). Everything else — memory, CSRs, divergent branches, SIMT instructions, faults — is
+//! each warp exactly its round-robin share of T, its word accesses recorded and refused where
+//! they meet another warp's in the step (`multi_super_step`, `step_mem.rs`). Everything else — memory, CSRs, divergent branches, SIMT instructions, faults — is
 //! left to the interpreter, which is the one source of truth for it.
 
 use crate::code::CodeCache;
@@ -38,6 +38,13 @@ pub trait BlockEngine {
     /// instruction run with [`PrivateRun::count`], and returns how many it ran (0 if it
     /// cannot run the first). The warp's mask never changes.
     fn run(&mut self, run: &mut PrivateRun<'_>) -> u64;
+
+    /// Does a translated block start at `pc` for a warp of `lanes` lanes with `mask` active?
+    /// (A super-step over several warps, issuing instructions in the interpreter, hands the
+    /// warp back to the engine there.)
+    fn has_block(&self, _pc: u32, _lanes: usize, _mask: u32) -> bool {
+        false
+    }
 }
 
 /// Can a block engine run `i` (given, for a conditional branch, that the active lanes agree)?
@@ -57,9 +64,9 @@ pub fn is_private(i: &Inst) -> bool {
 }
 
 /// Can a block engine run `i` as a memory access of the warp (a super-step runs one warp
-/// alone, so nothing else can see when it happens)? Only through [`MemPort`], which does
-/// the access when every active lane takes the interpreter's direct path and refuses
-/// otherwise: `lw` and `sw`, and `flw` and `fsw` while the float state is Dirty
+/// alone, so nothing else can see when it happens; or several, whose accesses the port
+/// records and keeps apart)? Only through [`MemPort`], which does the access when every
+/// active lane takes the interpreter's direct path and refuses otherwise: `lw` and `sw`, and `flw` and `fsw` while the float state is Dirty
 /// ([`PrivateRun::float_dirty`]).
 pub fn is_block_memory(i: &Inst) -> bool {
     matches!(i.op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
@@ -266,15 +273,19 @@ impl MemPort<'_> {
 
 /// If the active lanes are lanes 0 … n − 1 and lane `l` addresses `addrs[0] + 4·l` (the
 /// common case: each lane its own word of an array), `Some(n)`.
+#[inline]
 fn consecutive(mask: u32, addrs: &[u32; 32]) -> Option<usize> {
     let n = mask.trailing_ones() as usize;
     if n == 0 || (n < 32 && mask >> n != 0) {
         return None;
     }
+    // Without an early exit, so that the comparison is done on vectors.
     let a = addrs[0];
-    (1..n)
-        .all(|l| addrs[l] == a.wrapping_add(4 * l as u32))
-        .then_some(n)
+    let mut off = 0u32;
+    for (l, &x) in addrs.iter().enumerate().take(n) {
+        off |= x ^ a.wrapping_add(4 * l as u32);
+    }
+    (off == 0).then_some(n)
 }
 
 /// What a block engine may touch while it runs one warp.
@@ -307,7 +318,10 @@ impl PrivateRun<'_> {
 
     /// The decoded instruction at `pc`, if it decodes.
     pub fn fetch(&mut self, pc: u32) -> Option<Inst> {
-        self.code.fetch(self.mem, pc).ok().map(|s| s.inst)
+        // Only decoded code: what lies outside is decoded afresh at each fetch (a store there
+        // is no code invalidation), so no translation of it could be kept.
+        let i = self.code.fetch(self.mem, pc).ok()?.inst;
+        (self.code.covers(pc) && self.code.covers(pc.wrapping_add(i.len() - 1))).then_some(i)
     }
 
     /// Changes whenever decoded code may have changed (a store into code, a module loaded):
@@ -731,11 +745,17 @@ impl Machine {
                         step: Some((&mut *step, i)),
                     };
                     n += engine.run(&mut run).min(target - n);
-                    // Then the interpreter, up to and including the next branch or jump (the
-                    // engine is offered block starts, not every pc of a straight run it has
-                    // no block for: offers make blocks hot).
+                    // Then the interpreter, up to and including the next branch or jump, or up
+                    // to a translated block (the engine is offered block starts, not every pc
+                    // of a straight run it has no block for: offers make blocks hot).
                     let mut stuck = false;
                     while n < target {
+                        // Code outside the decoded range is fetched from memory, which another
+                        // warp may store into: such a fetch is no part of a step.
+                        if !self.code.covers(self.cores[s.c].warps[s.w].pc) {
+                            stuck = true;
+                            break;
+                        }
                         let op = match self.execute_private(s.c, s.w) {
                             Some(op) => Some(op),
                             None => self.execute_memory(s.c, s.w, step, i),
@@ -746,10 +766,15 @@ impl Machine {
                         };
                         s.counts.push((op, 1));
                         n += 1;
+                        let warp = &self.cores[s.c].warps[s.w];
                         if matches!(
                             op,
                             Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu | Op::Jal
-                        ) {
+                        ) || self
+                            .engine
+                            .as_ref()
+                            .is_some_and(|e| e.has_block(warp.pc, lanes, warp.mask))
+                        {
                             break;
                         }
                     }
