@@ -386,12 +386,19 @@ module weft_core #(
   // ---- the divergence unit (weft_diverge.sv): stacks, activations, reconvergence table --
   wire [31:0] key = is_conv ? pc + imm_b : pc;   // a converge names its branch
   logic [WB-1:0] sp_w;                           // the warp S_SPAWN starts
-  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty;
+  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty, dv_found;
   logic [EB-1:0] conv_k, at_k, exit_k;
   logic [LANES-1:0] sc_mask;
   logic [31:0]   sc_pc, t_point;
   logic [1:0]    t_kind, sp_why;
-  wire  wb = st == S_WB;
+  // The unit searches the warp's stack one entry per cycle (weft_diverge.sv): from execute
+  // through write-back for the write-back's commands, and in the check before issue; the
+  // core waits in S_CHECK and S_WB until the results are there (dv_found). An empty stack
+  // has nothing to find before issue.
+  wire  dv_sreq = st == S_CHECK || st == S_EXEC || st == S_MEM || st == S_DIV || st == S_WB;
+  wire  chk_go = st == S_CHECK && (dv_found || cur_len == '0);
+  wire  chk_at = dv_found && at_hit;
+  wire  wb = st == S_WB && dv_found;
   // where a split reconverges: a branch's table entry (none in converge mode); a divergent
   // call At(pc + 4); another divergent indirect jump its table entry, else AtExit (table
   // mode) or None (converge mode)
@@ -401,7 +408,7 @@ module weft_core #(
   wire d_split = wb && ((is_br && taken != amask && taken != '0) || jump_split ||
                         (is_divg && pred != '0 && pred != amask));
   wire d_ret_exit = wb && is_jalr && is_ret && exit_hit;   // a return reaching AtExit
-  wire d_arrive = (st == S_CHECK && at_hit) || (wb && is_conv && conv_hit) || d_ret_exit;
+  wire d_arrive = (chk_go && chk_at) || (wb && is_conv && conv_hit) || d_ret_exit;
   wire d_retire = wb && is_csr && !csr_fp && csr_writes && csr == 12'h804 &&
                   csr_new[LANES-1:0] == '0;
   wire d_call = wb && ((is_jal && rd != 5'd0) ||
@@ -410,7 +417,8 @@ module weft_core #(
   wire d_ret = wb && is_jalr && is_ret && !exit_hit && jalr_agree;
   weft_diverge #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH), .WAITS(WAITS), .CDEPTH(CDEPTH),
                  .RT_WORDS(RT_WORDS)) dv (
-      .clk, .rst, .w(cw), .xw, .pc, .key, .conv_hit, .conv_k, .at_hit, .at_k, .exit_hit,
+      .clk, .rst, .w(cw), .xw, .pc, .key, .sreq(dv_sreq), .found(dv_found), .conv_hit,
+      .conv_k, .at_hit, .at_k, .exit_hit,
       .exit_k, .len_w(cur_len), .len_x(x_len),
       .split(d_split), .push_only(is_divg), .act(amask),
       .sec_m(is_divg ? amask & ~pred : sp_second), .sec_pc(is_divg ? br_tgt : sp_second_pc),
@@ -535,7 +543,7 @@ module weft_core #(
     rf_we = '0;
     rf_wa = {cw, rd};
     for (int l = 0; l < LANES; l++) rf_wd[l] = res_q[l];
-    if (st == S_WB && rwen_q && !call_split) rf_we = amask;
+    if (wb && rwen_q && !call_split) rf_we = amask;
     if (st == S_TRD && rwen_q) rf_we = tdone_q;
     if (st == S_SPAWN && spawn_set != '0) begin
       rf_we = FULL;
@@ -671,13 +679,13 @@ module weft_core #(
             frames_q <= frames_q + 32'd1;
           st <= S_CHECK;
         end else st <= S_HALT;
-        S_CHECK: begin
+        S_CHECK: if (chk_go) begin
           // before issue: the breakpoint, then the watchdog (crates/simt exec.rs pre_issue)
           rpc_q <= pc;
           rmask_q <= amask;
           st <= S_FETCH;
           pre_q <= 1'b0;   // the instruction issues: a later S_SCHED ends it as usual
-          if (at_hit) begin
+          if (chk_at) begin
             // a group reaching an At point of its activation parks there (to resume at it;
             // weft_diverge), groups waiting there park too, and the next group is scheduled;
             // the check repeats for it in the same slot
@@ -799,7 +807,7 @@ module weft_core #(
           for (int l = 0; l < LANES; l++) res_q[l] <= is_mul ? mp[l] : f3[1] ? dr[l] : dq[l];
           st <= S_WB;
         end
-        S_WB: begin
+        S_WB: if (wb) begin
           st <= S_RETIRE;
           pc_q[cw] <= pc + 32'd4;
           if (is_jal) begin
