@@ -386,7 +386,8 @@ module weft_core #(
   // ---- the divergence unit (weft_diverge.sv): stacks, activations, reconvergence table --
   wire [31:0] key = is_conv ? pc + imm_b : pc;   // a converge names its branch
   logic [WB-1:0] sp_w;                           // the warp S_SPAWN starts
-  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty, dv_found;
+  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty, dv_found,
+                 dv_busy;
   logic [EB-1:0] conv_k, at_k, exit_k;
   logic [LANES-1:0] sc_mask;
   logic [31:0]   sc_pc, t_point;
@@ -394,7 +395,8 @@ module weft_core #(
   // The unit searches the warp's stack one entry per cycle (weft_diverge.sv): from execute
   // through write-back for the write-back's commands, and in the check before issue; the
   // core waits in S_CHECK and S_WB until the results are there (dv_found). An empty stack
-  // has nothing to find before issue.
+  // has nothing to find before issue. After an arrival, a join or a halt the unit takes the
+  // lanes out of the entries above, one per cycle (dv_busy): S_SCHED waits for it.
   wire  dv_sreq = st == S_CHECK || st == S_EXEC || st == S_MEM || st == S_DIV || st == S_WB;
   wire  chk_go = st == S_CHECK && (dv_found || cur_len == '0);
   wire  chk_at = dv_found && at_hit;
@@ -417,15 +419,14 @@ module weft_core #(
   wire d_ret = wb && is_jalr && is_ret && !exit_hit && jalr_agree;
   weft_diverge #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH), .WAITS(WAITS), .CDEPTH(CDEPTH),
                  .RT_WORDS(RT_WORDS)) dv (
-      .clk, .rst, .w(cw), .xw, .pc, .key, .sreq(dv_sreq), .found(dv_found), .conv_hit,
-      .conv_k, .at_hit, .at_k, .exit_hit,
-      .exit_k, .len_w(cur_len), .len_x(x_len),
+      .clk, .rst, .w(cw), .xw, .pc, .key, .sreq(dv_sreq), .found(dv_found), .busy(dv_busy),
+      .conv_hit, .conv_k, .at_hit, .at_k, .exit_hit, .exit_k, .len_w(cur_len), .len_x(x_len),
       .split(d_split), .push_only(is_divg), .act(amask),
       .sec_m(is_divg ? amask & ~pred : sp_second), .sec_pc(is_divg ? br_tgt : sp_second_pc),
       .kind(sp_kind), .point(sp_point), .sp_full, .sp_unsup, .sp_why,
       .arrive(d_arrive), .retire(d_retire), .ak(st == S_CHECK ? at_k : is_conv ? conv_k : exit_k),
       .cur(amask), .resume_pc((wb && is_conv) ? pc + 32'd4 : pc),
-      .sched(st == S_SCHED), .sc_go, .sc_empty, .sc_mask, .sc_pc,
+      .sched(st == S_SCHED && !dv_busy), .sc_go, .sc_empty, .sc_mask, .sc_pc,
       .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),
       .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH), .t_kind,
       .t_point);
@@ -943,8 +944,9 @@ module weft_core #(
             resv_v[sp_w] <= '0;
           end
         end
-        S_SCHED: begin
-          // the top entry has no running lanes: run its waiting group, or pop it (weft_diverge)
+        S_SCHED: if (!dv_busy) begin
+          // the top entry has no running lanes: run its waiting group, or pop it (weft_diverge;
+          // once the lanes that arrived or halted have left the entries)
           if (sc_empty) begin
             mask_q[cw] <= '0;
             run_q[cw] <= 1'b0;
