@@ -229,7 +229,8 @@ module weft_core #(
   wire [31:0] csr_opnd = csr_imm ? {27'd0, rs1} : rv1[last_lane];
   wire        csr_fp = csr == 12'h001 || csr == 12'h002 || csr == 12'h003;
   wire [WB-1:0] xw = xwarp_q[cw];
-  logic [31:0] csr_old, csr_new;
+  logic [31:0] csr_old, csr_new_c;
+  logic [31:0] csr_new;   // csr_new_c registered in S_EXEC: what S_WB writes
   logic        csr_ok, csr_ro, csr_unsup;
   always_comb begin
     csr_old = 32'd0;
@@ -310,9 +311,9 @@ module weft_core #(
     endcase
     if (csr == 12'hcc0 || csr == 12'hf14) csr_ro = 1'b1;
     case (f3[1:0])
-      2'd1: csr_new = csr_opnd;
-      2'd2: csr_new = csr_old | csr_opnd;
-      default: csr_new = csr_old & ~csr_opnd;
+      2'd1: csr_new_c = csr_opnd;
+      2'd2: csr_new_c = csr_old | csr_opnd;
+      default: csr_new_c = csr_old & ~csr_opnd;
     endcase
   end
 
@@ -738,6 +739,7 @@ module weft_core #(
         end
         S_EXEC: begin
           for (int l = 0; l < LANES; l++) res_q[l] <= alu_y[l];
+          csr_new <= csr_new_c;
           rwen_q <= writes_rd;
           lp <= '0;
           if (is_load || is_store || is_atom) st <= S_MEM;
