@@ -459,8 +459,12 @@ module weft_core #(
   endgenerate
 
   // ---- atomics: the walking lane's address checks and the AMO's new value ------------------
-  wire        amis = rv1[mem_l][1:0] != 2'd0;                    // AMO_MISALIGNED
-  wire        sc_ok = resv_v[cw][mem_l] && resv_a[cw][mem_l] == rv1[mem_l][31:2];
+  // The walking lane's address is registered (ma_q, valid when mav) a cycle before its
+  // request, so the request starts from flip-flops.
+  logic [31:0] ma_q;
+  logic        mav;
+  wire        amis = ma_q[1:0] != 2'd0;                          // AMO_MISALIGNED
+  wire        sc_ok = resv_v[cw][mem_l] && resv_a[cw][mem_l] == ma_q[31:2];
   wire        mem_go = !is_atom || (!amis && (!is_sc || sc_ok));
   wire [31:0] amo_b = rv2[mem_l];
   logic [31:0] amo_y;
@@ -493,11 +497,11 @@ module weft_core #(
     if (st == S_FETCH && !pc[0]) begin
       m_req = 1'b1;
       mem_fetch = 1'b1;
-    end else if (st == S_MEM && mem_any && mem_go) begin
+    end else if (st == S_MEM && mem_any && mav && mem_go) begin
       m_req = 1'b1;
       mem_we = is_store || is_sc || (is_amo && aph);
       mem_size = is_atom ? 2'd2 : f3[1:0];
-      mem_addr = rv1[mem_l] + mem_off;
+      mem_addr = ma_q;
       mem_wdata = is_amo ? amo_y : rv2[mem_l];
       mem_lane = 8'(mem_l);
       mem_amo = is_sc || is_amo;
@@ -742,6 +746,7 @@ module weft_core #(
           csr_new <= csr_new_c;
           rwen_q <= writes_rd;
           lp <= '0;
+          mav <= 1'b0;
           if (is_load || is_store || is_atom) st <= S_MEM;
           else if (is_div || is_mul) st <= S_DIV;
           else if (is_jal || is_jalr) begin
@@ -772,12 +777,16 @@ module weft_core #(
         end
         S_MEM: begin
           if (!mem_any) st <= S_WB;
-          else if (is_atom && amis) do_fault(5'd11, rv1[mem_l]);
+          else if (!mav) begin
+            ma_q <= rv1[mem_l] + mem_off;   // the lane's address, then its request
+            mav <= 1'b1;
+          end else if (is_atom && amis) do_fault(5'd11, ma_q);
           else if (is_sc && !sc_ok) begin
             // no reservation on this word: no store, rd = 1
             res_q[mem_l] <= 32'd1;
             resv_v[cw][mem_l] <= 1'b0;
             lp <= {1'b0, mem_l} + 1'b1;
+            mav <= 1'b0;
           end else if (m_ack && m_local && mem_cross && !xph) begin
             xlo_q <= sm_rdata;   // the first of two shared-memory words
             xph <= 1'b1;
@@ -803,6 +812,7 @@ module weft_core #(
               aph <= 1'b0;
               xph <= 1'b0;
               lp <= {1'b0, mem_l} + 1'b1;
+              mav <= 1'b0;
             end
           end
         end
