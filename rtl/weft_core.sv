@@ -347,33 +347,35 @@ module weft_core #(
   end
 
   // ---- branch / jump outcome ---------------------------------------------------------------
-  wire [LANES-1:0] taken = br_t & amask;
+  // computed in S_EXEC from the register operands, registered for S_WB (the *_c values)
+  logic [LANES-1:0] taken, jgo, pred;
+  logic [31:0] br_tgt, jalr_t0, jalr_other;
+  logic        backward, jalr_agree;
+  wire [31:0] br_tgt_c = pc + imm_b;
   wire [LANES-1:0] ntaken = amask & ~taken;
-  wire [31:0] br_tgt = pc + imm_b;
-  wire        backward = br_tgt <= pc;
   wire [LANES-1:0] first_m = backward ? taken : ntaken;
   wire [LANES-1:0] second_m = backward ? ntaken : taken;
   wire [31:0] first_pc = backward ? br_tgt : pc + 32'd4;
   wire [31:0] second_pc = backward ? pc + 32'd4 : br_tgt;
-  wire [31:0] jalr_t0 = (rv1[first_lane] + imm_i) & ~32'd1;
-  logic jalr_agree;
-  logic [31:0] jalr_other;
+  wire [31:0] jalr_t0_c = (rv1[first_lane] + imm_i) & ~32'd1;
+  logic jalr_agree_c;
+  logic [31:0] jalr_other_c;
   always_comb begin
-    jalr_agree = 1'b1;
-    jalr_other = 32'd0;
+    jalr_agree_c = 1'b1;
+    jalr_other_c = 32'd0;
     for (int l = LANES - 1; l >= 0; l--)
-      if (amask[l] && ((rv1[l] + imm_i) & ~32'd1) != jalr_t0) begin
-        jalr_agree = 1'b0;
-        jalr_other = (rv1[l] + imm_i) & ~32'd1;
+      if (amask[l] && ((rv1[l] + imm_i) & ~32'd1) != jalr_t0_c) begin
+        jalr_agree_c = 1'b0;
+        jalr_other_c = (rv1[l] + imm_i) & ~32'd1;
       end
   end
-  wire [LANES-1:0] pred = amask & nz1;
   // A divergent indirect jump that is neither a call nor a return (a `switch`): in converge
   // mode the lanes going where the lowest active lane goes run now, the rest wait at the
   // jalr and execute it again in their turn (docs/isa.md §6.2), pushed like a branch's.
-  logic [LANES-1:0] jgo;
+  logic [LANES-1:0] jgo_c;
   always_comb
-    for (int l = 0; l < LANES; l++) jgo[l] = amask[l] && ((rv1[l] + imm_i) & ~32'd1) == jalr_t0;
+    for (int l = 0; l < LANES; l++)
+      jgo_c[l] = amask[l] && ((rv1[l] + imm_i) & ~32'd1) == jalr_t0_c;
   // A divergent call (per-lane function pointers) splits the same way; its entry
   // reconverges At(pc + 4), where the call returns, in the caller's activation: a group
   // about to issue there parks (S_CHECK), and only the running lanes link rd.
@@ -744,6 +746,14 @@ module weft_core #(
         S_EXEC: begin
           for (int l = 0; l < LANES; l++) res_q[l] <= alu_y[l];
           csr_new <= csr_new_c;
+          taken <= br_t & amask;
+          br_tgt <= br_tgt_c;
+          backward <= br_tgt_c <= pc;
+          jalr_t0 <= jalr_t0_c;
+          jalr_agree <= jalr_agree_c;
+          jalr_other <= jalr_other_c;
+          jgo <= jgo_c;
+          pred <= amask & nz1;
           rwen_q <= writes_rd;
           lp <= '0;
           mav <= 1'b0;
@@ -828,7 +838,7 @@ module weft_core #(
           end else if (d_ret_exit) begin
             // a return reaching the AtExit point of its activation arrives there (d_arrive);
             // if the group that runs next is back at this return (the entry popped), the
-            // return goes on with it (S_SCHED -> S_WB)
+            // return goes on with it (S_SCHED -> S_EXEC -> S_WB)
             pc_q[cw] <= pc;
             retq <= 1'b1;
             st <= S_SCHED;
@@ -967,7 +977,8 @@ module weft_core #(
           end else if (sc_go) begin
             mask_q[cw] <= sc_mask;
             pc_q[cw] <= sc_pc;
-            st <= pre_q ? S_CHECK : (retq && sc_pc == rpc_q) ? S_WB : S_RETIRE;
+            // (a return going on with the lanes together executes again from S_EXEC)
+            st <= pre_q ? S_CHECK : (retq && sc_pc == rpc_q) ? S_EXEC : S_RETIRE;
           end
         end
         S_TRD: st <= S_TRW;   // rv1 reads rd; the atomic's finished lanes are written
