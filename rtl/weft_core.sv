@@ -102,7 +102,7 @@ module weft_core #(
   logic [31:0]      spawn_pc_q, spawn_args_q;
   logic [63:0]      instret_q;
   logic [63:0]      slots_q;            // issue slots: +1 per pick, the model's cycle + 1
-  wire  [63:0]      cyc_now = slots_q - 64'd1;   // the cycle the current warp issued in
+  logic [63:0]      cyc_now;            // the cycle the current warp issued in: slots_q - 1
   logic [63:0]      cyc_off_q;          // what mcycle writes added (cycle_lo, the watchdog and
                                         // the display model count the plain cycle)
   wire  [63:0]      mcyc = cyc_now + cyc_off_q;
@@ -621,6 +621,7 @@ module weft_core #(
       spawn_args_q <= 32'd0;
       instret_q <= 64'd0;
       slots_q <= 64'd0;
+      cyc_now <= '1;
       cyc_off_q <= 64'd0;
       bx_q <= 16'd0;
       by_q <= 16'd0;
@@ -677,6 +678,7 @@ module weft_core #(
           pre_q <= 1'b0;
           retq <= 1'b0;
           slots_q <= slots_q + 64'd1;
+          cyc_now <= slots_q;
           // the display model's event at this cycle: a vblank counts if a warp is started
           line_q <= by_q;
           if (bx_q == 16'(CYCLES_PER_LINE - 1)) begin
