@@ -85,8 +85,8 @@ module weft_core #(
 
   typedef enum logic [3:0] {
     S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED,
-    S_TRD, S_TRW, S_RETIRE, S_HALT
-  } state_t;   // 15 states
+    S_RETQ, S_TRD, S_TRW, S_RETIRE, S_HALT
+  } state_t;   // 16 states
   state_t st;
 
   // ---- per-warp state --------------------------------------------------------------------
@@ -840,7 +840,7 @@ module weft_core #(
           end else if (d_ret_exit) begin
             // a return reaching the AtExit point of its activation arrives there (d_arrive);
             // if the group that runs next is back at this return (the entry popped), the
-            // return goes on with it (S_SCHED -> S_EXEC -> S_WB)
+            // return goes on with it (S_SCHED -> S_RETQ -> S_EXEC -> S_WB)
             pc_q[cw] <= pc;
             retq <= 1'b1;
             st <= S_SCHED;
@@ -979,10 +979,12 @@ module weft_core #(
           end else if (sc_go) begin
             mask_q[cw] <= sc_mask;
             pc_q[cw] <= sc_pc;
-            // (a return going on with the lanes together executes again from S_EXEC)
-            st <= pre_q ? S_CHECK : (retq && sc_pc == rpc_q) ? S_EXEC : S_RETIRE;
+            st <= pre_q ? S_CHECK : retq ? S_RETQ : S_RETIRE;
           end
         end
+        // after a return reached its AtExit point: if the group now running is back at the
+        // return, it goes on with the lanes together (executes it again from S_EXEC)
+        S_RETQ: st <= (pc == rpc_q) ? S_EXEC : S_RETIRE;
         S_TRD: st <= S_TRW;   // rv1 reads rd; the atomic's finished lanes are written
         S_TRW: begin
           for (int l = 0; l < LANES; l++) if (!tdone_q[l]) res_q[l] <= rv1[l];
