@@ -85,8 +85,8 @@ module weft_core #(
 
   typedef enum logic [3:0] {
     S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED,
-    S_TRD, S_TRW, S_RETIRE, S_HALT
-  } state_t;   // 15 states
+    S_RETQ, S_TRD, S_TRW, S_RETIRE, S_HALT
+  } state_t;   // 16 states
   state_t st;
 
   // ---- per-warp state --------------------------------------------------------------------
@@ -102,7 +102,7 @@ module weft_core #(
   logic [31:0]      spawn_pc_q, spawn_args_q;
   logic [63:0]      instret_q;
   logic [63:0]      slots_q;            // issue slots: +1 per pick, the model's cycle + 1
-  wire  [63:0]      cyc_now = slots_q - 64'd1;   // the cycle the current warp issued in
+  logic [63:0]      cyc_now;            // the cycle the current warp issued in: slots_q - 1
   logic [63:0]      cyc_off_q;          // what mcycle writes added (cycle_lo, the watchdog and
                                         // the display model count the plain cycle)
   wire  [63:0]      mcyc = cyc_now + cyc_off_q;
@@ -229,7 +229,8 @@ module weft_core #(
   wire [31:0] csr_opnd = csr_imm ? {27'd0, rs1} : rv1[last_lane];
   wire        csr_fp = csr == 12'h001 || csr == 12'h002 || csr == 12'h003;
   wire [WB-1:0] xw = xwarp_q[cw];
-  logic [31:0] csr_old, csr_new;
+  logic [31:0] csr_old, csr_new_c;
+  logic [31:0] csr_new;   // csr_new_c registered in S_EXEC: what S_WB writes
   logic        csr_ok, csr_ro, csr_unsup;
   always_comb begin
     csr_old = 32'd0;
@@ -310,9 +311,9 @@ module weft_core #(
     endcase
     if (csr == 12'hcc0 || csr == 12'hf14) csr_ro = 1'b1;
     case (f3[1:0])
-      2'd1: csr_new = csr_opnd;
-      2'd2: csr_new = csr_old | csr_opnd;
-      default: csr_new = csr_old & ~csr_opnd;
+      2'd1: csr_new_c = csr_opnd;
+      2'd2: csr_new_c = csr_old | csr_opnd;
+      default: csr_new_c = csr_old & ~csr_opnd;
     endcase
   end
 
@@ -346,33 +347,35 @@ module weft_core #(
   end
 
   // ---- branch / jump outcome ---------------------------------------------------------------
-  wire [LANES-1:0] taken = br_t & amask;
+  // computed in S_EXEC from the register operands, registered for S_WB (the *_c values)
+  logic [LANES-1:0] taken, jgo, pred;
+  logic [31:0] br_tgt, jalr_t0, jalr_other;
+  logic        backward, jalr_agree;
+  wire [31:0] br_tgt_c = pc + imm_b;
   wire [LANES-1:0] ntaken = amask & ~taken;
-  wire [31:0] br_tgt = pc + imm_b;
-  wire        backward = br_tgt <= pc;
   wire [LANES-1:0] first_m = backward ? taken : ntaken;
   wire [LANES-1:0] second_m = backward ? ntaken : taken;
   wire [31:0] first_pc = backward ? br_tgt : pc + 32'd4;
   wire [31:0] second_pc = backward ? pc + 32'd4 : br_tgt;
-  wire [31:0] jalr_t0 = (rv1[first_lane] + imm_i) & ~32'd1;
-  logic jalr_agree;
-  logic [31:0] jalr_other;
+  wire [31:0] jalr_t0_c = (rv1[first_lane] + imm_i) & ~32'd1;
+  logic jalr_agree_c;
+  logic [31:0] jalr_other_c;
   always_comb begin
-    jalr_agree = 1'b1;
-    jalr_other = 32'd0;
+    jalr_agree_c = 1'b1;
+    jalr_other_c = 32'd0;
     for (int l = LANES - 1; l >= 0; l--)
-      if (amask[l] && ((rv1[l] + imm_i) & ~32'd1) != jalr_t0) begin
-        jalr_agree = 1'b0;
-        jalr_other = (rv1[l] + imm_i) & ~32'd1;
+      if (amask[l] && ((rv1[l] + imm_i) & ~32'd1) != jalr_t0_c) begin
+        jalr_agree_c = 1'b0;
+        jalr_other_c = (rv1[l] + imm_i) & ~32'd1;
       end
   end
-  wire [LANES-1:0] pred = amask & nz1;
   // A divergent indirect jump that is neither a call nor a return (a `switch`): in converge
   // mode the lanes going where the lowest active lane goes run now, the rest wait at the
   // jalr and execute it again in their turn (docs/isa.md §6.2), pushed like a branch's.
-  logic [LANES-1:0] jgo;
+  logic [LANES-1:0] jgo_c;
   always_comb
-    for (int l = 0; l < LANES; l++) jgo[l] = amask[l] && ((rv1[l] + imm_i) & ~32'd1) == jalr_t0;
+    for (int l = 0; l < LANES; l++)
+      jgo_c[l] = amask[l] && ((rv1[l] + imm_i) & ~32'd1) == jalr_t0_c;
   // A divergent call (per-lane function pointers) splits the same way; its entry
   // reconverges At(pc + 4), where the call returns, in the caller's activation: a group
   // about to issue there parks (S_CHECK), and only the running lanes link rd.
@@ -386,12 +389,21 @@ module weft_core #(
   // ---- the divergence unit (weft_diverge.sv): stacks, activations, reconvergence table --
   wire [31:0] key = is_conv ? pc + imm_b : pc;   // a converge names its branch
   logic [WB-1:0] sp_w;                           // the warp S_SPAWN starts
-  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty;
+  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty, dv_found,
+                 dv_busy;
   logic [EB-1:0] conv_k, at_k, exit_k;
   logic [LANES-1:0] sc_mask;
   logic [31:0]   sc_pc, t_point;
   logic [1:0]    t_kind, sp_why;
-  wire  wb = st == S_WB;
+  // The unit searches the warp's stack one entry per cycle (weft_diverge.sv): from execute
+  // through write-back for the write-back's commands, and in the check before issue; the
+  // core waits in S_CHECK and S_WB until the results are there (dv_found). An empty stack
+  // has nothing to find before issue. After an arrival, a join or a halt the unit takes the
+  // lanes out of the entries above, one per cycle (dv_busy): S_SCHED waits for it.
+  wire  dv_sreq = st == S_CHECK || st == S_EXEC || st == S_MEM || st == S_DIV || st == S_WB;
+  wire  chk_go = st == S_CHECK && (dv_found || cur_len == '0);
+  wire  chk_at = dv_found && at_hit;
+  wire  wb = st == S_WB && dv_found;
   // where a split reconverges: a branch's table entry (none in converge mode); a divergent
   // call At(pc + 4); another divergent indirect jump its table entry, else AtExit (table
   // mode) or None (converge mode)
@@ -401,7 +413,7 @@ module weft_core #(
   wire d_split = wb && ((is_br && taken != amask && taken != '0) || jump_split ||
                         (is_divg && pred != '0 && pred != amask));
   wire d_ret_exit = wb && is_jalr && is_ret && exit_hit;   // a return reaching AtExit
-  wire d_arrive = (st == S_CHECK && at_hit) || (wb && is_conv && conv_hit) || d_ret_exit;
+  wire d_arrive = (chk_go && chk_at) || (wb && is_conv && conv_hit) || d_ret_exit;
   wire d_retire = wb && is_csr && !csr_fp && csr_writes && csr == 12'h804 &&
                   csr_new[LANES-1:0] == '0;
   wire d_call = wb && ((is_jal && rd != 5'd0) ||
@@ -410,14 +422,14 @@ module weft_core #(
   wire d_ret = wb && is_jalr && is_ret && !exit_hit && jalr_agree;
   weft_diverge #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH), .WAITS(WAITS), .CDEPTH(CDEPTH),
                  .RT_WORDS(RT_WORDS)) dv (
-      .clk, .rst, .w(cw), .xw, .pc, .key, .conv_hit, .conv_k, .at_hit, .at_k, .exit_hit,
-      .exit_k, .len_w(cur_len), .len_x(x_len),
+      .clk, .rst, .w(cw), .xw, .pc, .key, .sreq(dv_sreq), .found(dv_found), .busy(dv_busy),
+      .conv_hit, .conv_k, .at_hit, .at_k, .exit_hit, .exit_k, .len_w(cur_len), .len_x(x_len),
       .split(d_split), .push_only(is_divg), .act(amask),
       .sec_m(is_divg ? amask & ~pred : sp_second), .sec_pc(is_divg ? br_tgt : sp_second_pc),
       .kind(sp_kind), .point(sp_point), .sp_full, .sp_unsup, .sp_why,
       .arrive(d_arrive), .retire(d_retire), .ak(st == S_CHECK ? at_k : is_conv ? conv_k : exit_k),
       .cur(amask), .resume_pc((wb && is_conv) ? pc + 32'd4 : pc),
-      .sched(st == S_SCHED), .sc_go, .sc_empty, .sc_mask, .sc_pc,
+      .sched(st == S_SCHED && !dv_busy), .sc_go, .sc_empty, .sc_mask, .sc_pc,
       .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),
       .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH), .t_kind,
       .t_point);
@@ -449,8 +461,12 @@ module weft_core #(
   endgenerate
 
   // ---- atomics: the walking lane's address checks and the AMO's new value ------------------
-  wire        amis = rv1[mem_l][1:0] != 2'd0;                    // AMO_MISALIGNED
-  wire        sc_ok = resv_v[cw][mem_l] && resv_a[cw][mem_l] == rv1[mem_l][31:2];
+  // The walking lane's address is registered (ma_q, valid when mav) a cycle before its
+  // request, so the request starts from flip-flops.
+  logic [31:0] ma_q;
+  logic        mav;
+  wire        amis = ma_q[1:0] != 2'd0;                          // AMO_MISALIGNED
+  wire        sc_ok = resv_v[cw][mem_l] && resv_a[cw][mem_l] == ma_q[31:2];
   wire        mem_go = !is_atom || (!amis && (!is_sc || sc_ok));
   wire [31:0] amo_b = rv2[mem_l];
   logic [31:0] amo_y;
@@ -483,11 +499,11 @@ module weft_core #(
     if (st == S_FETCH && !pc[0]) begin
       m_req = 1'b1;
       mem_fetch = 1'b1;
-    end else if (st == S_MEM && mem_any && mem_go) begin
+    end else if (st == S_MEM && mem_any && mav && mem_go) begin
       m_req = 1'b1;
       mem_we = is_store || is_sc || (is_amo && aph);
       mem_size = is_atom ? 2'd2 : f3[1:0];
-      mem_addr = rv1[mem_l] + mem_off;
+      mem_addr = ma_q;
       mem_wdata = is_amo ? amo_y : rv2[mem_l];
       mem_lane = 8'(mem_l);
       mem_amo = is_sc || is_amo;
@@ -535,7 +551,7 @@ module weft_core #(
     rf_we = '0;
     rf_wa = {cw, rd};
     for (int l = 0; l < LANES; l++) rf_wd[l] = res_q[l];
-    if (st == S_WB && rwen_q && !call_split) rf_we = amask;
+    if (wb && rwen_q && !call_split) rf_we = amask;
     if (st == S_TRD && rwen_q) rf_we = tdone_q;
     if (st == S_SPAWN && spawn_set != '0) begin
       rf_we = FULL;
@@ -605,6 +621,7 @@ module weft_core #(
       spawn_args_q <= 32'd0;
       instret_q <= 64'd0;
       slots_q <= 64'd0;
+      cyc_now <= '1;
       cyc_off_q <= 64'd0;
       bx_q <= 16'd0;
       by_q <= 16'd0;
@@ -661,6 +678,7 @@ module weft_core #(
           pre_q <= 1'b0;
           retq <= 1'b0;
           slots_q <= slots_q + 64'd1;
+          cyc_now <= slots_q;
           // the display model's event at this cycle: a vblank counts if a warp is started
           line_q <= by_q;
           if (bx_q == 16'(CYCLES_PER_LINE - 1)) begin
@@ -671,13 +689,13 @@ module weft_core #(
             frames_q <= frames_q + 32'd1;
           st <= S_CHECK;
         end else st <= S_HALT;
-        S_CHECK: begin
+        S_CHECK: if (chk_go) begin
           // before issue: the breakpoint, then the watchdog (crates/simt exec.rs pre_issue)
           rpc_q <= pc;
           rmask_q <= amask;
           st <= S_FETCH;
           pre_q <= 1'b0;   // the instruction issues: a later S_SCHED ends it as usual
-          if (at_hit) begin
+          if (chk_at) begin
             // a group reaching an At point of its activation parks there (to resume at it;
             // weft_diverge), groups waiting there park too, and the next group is scheduled;
             // the check repeats for it in the same slot
@@ -729,8 +747,18 @@ module weft_core #(
         end
         S_EXEC: begin
           for (int l = 0; l < LANES; l++) res_q[l] <= alu_y[l];
+          csr_new <= csr_new_c;
+          taken <= br_t & amask;
+          br_tgt <= br_tgt_c;
+          backward <= br_tgt_c <= pc;
+          jalr_t0 <= jalr_t0_c;
+          jalr_agree <= jalr_agree_c;
+          jalr_other <= jalr_other_c;
+          jgo <= jgo_c;
+          pred <= amask & nz1;
           rwen_q <= writes_rd;
           lp <= '0;
+          mav <= 1'b0;
           if (is_load || is_store || is_atom) st <= S_MEM;
           else if (is_div || is_mul) st <= S_DIV;
           else if (is_jal || is_jalr) begin
@@ -761,12 +789,16 @@ module weft_core #(
         end
         S_MEM: begin
           if (!mem_any) st <= S_WB;
-          else if (is_atom && amis) do_fault(5'd11, rv1[mem_l]);
+          else if (!mav) begin
+            ma_q <= rv1[mem_l] + mem_off;   // the lane's address, then its request
+            mav <= 1'b1;
+          end else if (is_atom && amis) do_fault(5'd11, ma_q);
           else if (is_sc && !sc_ok) begin
             // no reservation on this word: no store, rd = 1
             res_q[mem_l] <= 32'd1;
             resv_v[cw][mem_l] <= 1'b0;
             lp <= {1'b0, mem_l} + 1'b1;
+            mav <= 1'b0;
           end else if (m_ack && m_local && mem_cross && !xph) begin
             xlo_q <= sm_rdata;   // the first of two shared-memory words
             xph <= 1'b1;
@@ -792,6 +824,7 @@ module weft_core #(
               aph <= 1'b0;
               xph <= 1'b0;
               lp <= {1'b0, mem_l} + 1'b1;
+              mav <= 1'b0;
             end
           end
         end
@@ -799,7 +832,7 @@ module weft_core #(
           for (int l = 0; l < LANES; l++) res_q[l] <= is_mul ? mp[l] : f3[1] ? dr[l] : dq[l];
           st <= S_WB;
         end
-        S_WB: begin
+        S_WB: if (wb) begin
           st <= S_RETIRE;
           pc_q[cw] <= pc + 32'd4;
           if (is_jal) begin
@@ -807,7 +840,7 @@ module weft_core #(
           end else if (d_ret_exit) begin
             // a return reaching the AtExit point of its activation arrives there (d_arrive);
             // if the group that runs next is back at this return (the entry popped), the
-            // return goes on with it (S_SCHED -> S_WB)
+            // return goes on with it (S_SCHED -> S_RETQ -> S_EXEC -> S_WB)
             pc_q[cw] <= pc;
             retq <= 1'b1;
             st <= S_SCHED;
@@ -935,8 +968,9 @@ module weft_core #(
             resv_v[sp_w] <= '0;
           end
         end
-        S_SCHED: begin
-          // the top entry has no running lanes: run its waiting group, or pop it (weft_diverge)
+        S_SCHED: if (!dv_busy) begin
+          // the top entry has no running lanes: run its waiting group, or pop it (weft_diverge;
+          // once the lanes that arrived or halted have left the entries)
           if (sc_empty) begin
             mask_q[cw] <= '0;
             run_q[cw] <= 1'b0;
@@ -945,9 +979,12 @@ module weft_core #(
           end else if (sc_go) begin
             mask_q[cw] <= sc_mask;
             pc_q[cw] <= sc_pc;
-            st <= pre_q ? S_CHECK : (retq && sc_pc == rpc_q) ? S_WB : S_RETIRE;
+            st <= pre_q ? S_CHECK : retq ? S_RETQ : S_RETIRE;
           end
         end
+        // after a return reached its AtExit point: if the group now running is back at the
+        // return, it goes on with the lanes together (executes it again from S_EXEC)
+        S_RETQ: st <= (pc == rpc_q) ? S_EXEC : S_RETIRE;
         S_TRD: st <= S_TRW;   // rv1 reads rd; the atomic's finished lanes are written
         S_TRW: begin
           for (int l = 0; l < LANES; l++) if (!tdone_q[l]) res_q[l] <= rv1[l];

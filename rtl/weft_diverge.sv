@@ -14,6 +14,20 @@
 // deeper than that are counted, but a split there is reported as unsupported (sp_unsup), as
 // is a new waiting group that finds no free slot; the model has neither limit.
 //
+// Storage: the lane masks (saved, parked, waiting) are flip-flops, since a halt or an
+// arrival clears lanes from many entries at once; everything else of an entry (its pcs, its
+// kind, its activation and chain) is in distributed RAM, one row per entry of every warp,
+// with one write port and one read port: the row the unit is looking at (the entry being
+// searched, the top entry while scheduling, the entry arrived at or joined).
+//
+// The searches (a converge's branch, an At point before issue, an AtExit point at a return,
+// the entry a split joins) look at one entry per clock cycle: while `sreq` is held the unit
+// walks the warp's entries from the bottom, keeping the topmost hit of each, then spends one
+// cycle on what a join needs (a free waiting slot, the slot of a group at the same pc), and
+// raises `found`; the results hold until `sreq` drops. The core holds `sreq` from its
+// execute state through write-back, and in its check before issue, and gives a command that
+// depends on a search only while `found` is set (the stack does not change meanwhile).
+//
 // The reconvergence table is a RAM of RT_WORDS 18-bit words, one per instruction word from
 // the loader's base (a side table of the code, like predecode bits): {offset[15:0],
 // kind[1:0]}, kind 0 none, 1 At(pc + 4 * offset) (offset signed), 2 AtExit, 3 a point this
@@ -42,6 +56,11 @@ module weft_diverge #(
     input  logic [WB-1:0]    xw,         // the warp xw_dstack_depth reads
     input  logic [31:0]      pc,         // its pc (At(pc) arrivals; where an arrival is)
     input  logic [31:0]      key,        // a split's source pc, a converge's branch
+    // the searches: held while the inputs they read (w, pc, key, kind, point, sec_pc,
+    // push_only) are stable; found once the results below are valid
+    input  logic             sreq,
+    output logic             found,
+    output logic             busy,       // lanes are leaving entries: no sched, no search
     output logic             conv_hit,   // the topmost entry of this activation made at key
     output logic [EB-1:0]    conv_k,
     output logic             at_hit,     // the topmost At(pc) entry of this activation
@@ -96,91 +115,250 @@ module weft_diverge #(
   localparam int CB = (CDEPTH > 1) ? $clog2(CDEPTH) : 1;
   localparam int SB = (WAITS > 1) ? $clog2(WAITS) : 1;
   localparam int TB = (RT_WORDS > 1) ? $clog2(RT_WORDS) : 1;
+  localparam int RB = WB + EB;              // a row: {warp, entry}
+  localparam int ROWS = 1 << RB;
+  localparam int HW = (CDEPTH - 1) * AB;    // a chain: the ids of depths 1 .. CDEPTH-1
+  localparam int EW = HW + 32 + 32 + 2 + CB + AB;   // the row a push writes
+  localparam int MW = LANES * (2 + WAITS);  // an entry's masks: {waiting[WAITS], park, saved}
 
-  logic [LANES-1:0] saved [WARPS][DEPTH], park [WARPS][DEPTH];
-  logic [LANES-1:0] wm [WARPS][DEPTH][WAITS];
-  logic [31:0]      wp [WARPS][DEPTH][WAITS];
-  logic [31:0]      rpc [WARPS][DEPTH], src [WARPS][DEPTH], pt [WARPS][DEPTH];
-  logic [1:0]       knd [WARPS][DEPTH];
-  logic [CB-1:0]    dep [WARPS][DEPTH];
-  logic [AB-1:0]    fid [WARPS][DEPTH];
-  logic [AB-1:0]    chain [WARPS][DEPTH][CDEPTH];
+  // ---- flip-flops: depths and activation counters ------------------------------------------
   logic [DB-1:0]    len [WARPS];
   logic [15:0]      cdep [WARPS];
-  logic [AB-1:0]    cs [WARPS][CDEPTH];
   logic [AB-1:0]    nid [WARPS];
 
   assign len_w = len[w];
   assign len_x = len[xw];
 
-  // ---- the current activation and the searches -------------------------------------------
+  // ---- the warp's call chain: one row per warp (the root's id, depth 0, is always 0) -------
+  logic [HW-1:0] cs_m [WARPS];
+  logic          cs_we;
+  logic [HW-1:0] cs_wd;
+  wire  [HW-1:0] cs_r = cs_m[w];
+  always_ff @(posedge clk) if (cs_we) cs_m[w] <= cs_wd;
   wire          cur_ok = cdep[w] < 16'(CDEPTH);
   wire [CB-1:0] cd = CB'(cdep[w]);
-  wire [AB-1:0] cur_id = cs[w][cd];
-  logic [DEPTH-1:0] in_act;
-  logic         jn_hit;
-  logic [EB-1:0] jn_k;
-  always_comb begin
-    conv_hit = 1'b0; conv_k = '0;
-    at_hit = 1'b0; at_k = '0;
-    exit_hit = 1'b0; exit_k = '0;
-    jn_hit = 1'b0; jn_k = '0;
-    for (int e = 0; e < DEPTH; e++) begin
-      in_act[e] = e < int'(len[w]) && cur_ok && dep[w][e] == cd && fid[w][e] == cur_id;
-      if (in_act[e] && src[w][e] == key) begin
-        conv_hit = 1'b1; conv_k = EB'(e);
-      end
-      if (in_act[e] && knd[w][e] == 2'd1 && pt[w][e] == pc) begin
-        at_hit = 1'b1; at_k = EB'(e);
-      end
-      if (in_act[e] && knd[w][e] == 2'd2) begin
-        exit_hit = 1'b1; exit_k = EB'(e);
-      end
-      if (in_act[e] && !push_only && knd[w][e] == kind &&
-          (kind == 2'd0 ? src[w][e] == key : kind == 2'd2 || pt[w][e] == point)) begin
-        jn_hit = 1'b1; jn_k = EB'(e);
-      end
-    end
-  end
-
-  // ---- split: join entry jn_k, or push; the second group parks at once at the point -------
-  wire          parks = kind == 2'd1 && point == sec_pc;
-  logic         sl_hit;
-  logic [SB-1:0] sl_k;
-  int           nxt;   // the slot after the highest waiting group of jn_k
-  always_comb begin
-    sl_hit = 1'b0;
-    sl_k = '0;
-    nxt = 0;
-    for (int s = 0; s < WAITS; s++) begin
-      if (wm[w][jn_k][s] != '0 && wp[w][jn_k][s] == sec_pc) begin
-        sl_hit = 1'b1; sl_k = SB'(s);
-      end
-      if (wm[w][jn_k][s] != '0) nxt = s + 1;
-    end
-  end
-  assign sp_full = split && !jn_hit && int'(len[w]) >= DEPTH;
-  assign sp_unsup = split && (kind == 2'd3 ||
-                              (jn_hit ? !parks && !sl_hit && nxt >= WAITS : !sp_full && !cur_ok));
-  assign sp_why = kind == 2'd3 ? 2'd3 : jn_hit ? 2'd1 : 2'd2;
-  wire          sp_ok = split && !sp_full && !sp_unsup;
+  wire [AB-1:0] cur_id = cd == '0 ? '0 : cs_r[(int'(cd) - 1) * AB +: AB];
+  wire [EB-1:0] top = EB'(len[w] - DB'(1));
   wire [EB-1:0] pu = EB'(len[w]);
 
+  // ---- distributed RAM: one row per entry {w, e}, read at row ra ---------------------------
+  logic          s_on, s_post, s_done;    // searching, the join's cycle, results valid
+  logic [DB-1:0] s_i;                     // the entry being searched
+  logic          jn_hit;
+  logic [EB-1:0] jn_k;
+  // the walk: after a join, an arrival or a halt, lanes leave entries lo .. len-1 one entry
+  // per cycle (wk_all: a halt, from every mask; otherwise from the saved lanes only)
+  logic          wk_on, wk_all;
+  logic [WB-1:0] wk_w;
+  logic [DB-1:0] wk_e, wk_end;
+  logic [LANES-1:0] wk_clr;
+  logic [EB-1:0] rk;
+  always_comb
+    if (s_on) rk = EB'(s_i);
+    else if (s_post) rk = jn_k;
+    else if (sched) rk = top;
+    else if (arrive) rk = ak;
+    else rk = jn_k;
+  wire [RB-1:0] ra = wk_on ? {wk_w, EB'(wk_e)} : {w, rk};
+
+  // writes: a push writes the whole entry (row pu); a join a waiting slot or the parked
+  // lanes' pc (row jn_k); an arrival the resume pc (row ak)
+  logic          ent_we, rpc_we, m_we;
+  logic [WAITS-1:0] wp_we;
+  logic [RB-1:0] wa, m_wa;
+  logic [EW-1:0] ent_wd;
+  logic [MW-1:0] m_wd;
+  logic [31:0]   rpc_wd;
+  logic [31:0]   ent_r_src, ent_r_pt, rpc_r;
+  logic [1:0]    ent_r_knd;
+  logic [CB-1:0] ent_r_dep;
+  logic [AB-1:0] ent_r_fid;
+  logic [HW-1:0] ent_r_chain;
+  logic [MW-1:0] m_r;
+  logic [31:0]   wp_r [WAITS];
+  logic [EW-1:0] ent_m [ROWS];
+  logic [31:0]   rpc_m [ROWS];
+  logic [MW-1:0] msk_m [ROWS];
+  always_ff @(posedge clk) begin
+    if (ent_we) ent_m[wa] <= ent_wd;
+    if (rpc_we) rpc_m[wa] <= rpc_wd;
+    if (m_we) msk_m[m_wa] <= m_wd;
+  end
+  assign {ent_r_chain, ent_r_src, ent_r_pt, ent_r_knd, ent_r_dep, ent_r_fid} = ent_m[ra];
+  assign rpc_r = rpc_m[ra];
+  assign m_r = msk_m[ra];
+  genvar gs;
+  generate
+    for (gs = 0; gs < WAITS; gs++) begin : slot
+      logic [31:0] m [ROWS];
+      always_ff @(posedge clk) if (wp_we[gs]) m[wa] <= sec_pc;
+      assign wp_r[gs] = m[ra];
+    end
+  endgenerate
+  // the masks of the row read
+  logic [LANES-1:0] r_saved, r_park;
+  logic [LANES-1:0] r_wm [WAITS];
+  always_comb begin
+    r_saved = m_r[0 +: LANES];
+    r_park = m_r[LANES +: LANES];
+    for (int s = 0; s < WAITS; s++) r_wm[s] = m_r[LANES * (2 + s) +: LANES];
+  end
+
+  // ---- the searches: one entry per cycle --------------------------------------------------
+  wire in_act = cur_ok && ent_r_dep == cd && ent_r_fid == cur_id;
+  wire conv_e = in_act && ent_r_src == key;
+  wire at_e = in_act && ent_r_knd == 2'd1 && ent_r_pt == pc;
+  wire exit_e = in_act && ent_r_knd == 2'd2;
+  wire jn_e = in_act && !push_only && ent_r_knd == kind &&
+              (kind == 2'd0 ? ent_r_src == key : kind == 2'd2 || ent_r_pt == point);
+  // the join's cycle: the waiting slot of a group at sec_pc, the slot after the highest
+  // waiting group (nxt), and whether the second group parks at once
+  logic          sl_hit_c;
+  logic [SB-1:0] sl_k_c;
+  logic [SB:0]   nxt_c;
+  always_comb begin
+    sl_hit_c = 1'b0;
+    sl_k_c = '0;
+    nxt_c = '0;
+    for (int s = 0; s < WAITS; s++) begin
+      if (r_wm[s] != '0 && wp_r[s] == sec_pc) begin
+        sl_hit_c = 1'b1; sl_k_c = SB'(s);
+      end
+      if (r_wm[s] != '0) nxt_c = (SB + 1)'(s + 1);
+    end
+  end
+  wire          parks_c = kind == 2'd1 && point == sec_pc;
+  wire          full_c = !jn_hit && int'(len[w]) >= DEPTH;
+  logic         sl_hit, parks, full_q, unsup_q;
+  logic [SB-1:0] sl_k;
+  logic [SB-1:0] nxt;
+  logic [1:0]   why_q;
+  always_ff @(posedge clk) begin
+    if (rst || !sreq) begin
+      s_on <= 1'b0;
+      s_post <= 1'b0;
+      s_done <= 1'b0;
+    end else if (!s_on && !s_post && !s_done && !wk_on) begin
+      // start (once a walk is over): look at entries 0 .. len-1
+      s_i <= '0;
+      s_on <= len[w] != '0;
+      s_post <= len[w] == '0;
+      conv_hit <= 1'b0;
+      at_hit <= 1'b0;
+      exit_hit <= 1'b0;
+      jn_hit <= 1'b0;
+    end else if (s_on) begin
+      if (conv_e) begin conv_hit <= 1'b1; conv_k <= EB'(s_i); end
+      if (at_e) begin at_hit <= 1'b1; at_k <= EB'(s_i); end
+      if (exit_e) begin exit_hit <= 1'b1; exit_k <= EB'(s_i); end
+      if (jn_e) begin jn_hit <= 1'b1; jn_k <= EB'(s_i); end
+      s_i <= s_i + DB'(1);
+      if (s_i + DB'(1) == len[w]) begin
+        s_on <= 1'b0;
+        s_post <= 1'b1;
+      end
+    end else if (s_post) begin
+      sl_hit <= sl_hit_c;
+      sl_k <= sl_k_c;
+      nxt <= SB'(nxt_c);
+      parks <= parks_c;
+      full_q <= full_c;
+      unsup_q <= kind == 2'd3 ||
+                 (jn_hit ? !parks_c && !sl_hit_c && int'(nxt_c) >= WAITS : !full_c && !cur_ok);
+      why_q <= kind == 2'd3 ? 2'd3 : jn_hit ? 2'd1 : 2'd2;
+      s_post <= 1'b0;
+      s_done <= 1'b1;
+    end
+  end
+  assign found = s_done;
+  assign busy = wk_on;
+  assign sp_full = split && full_q;
+  assign sp_unsup = split && unsup_q;
+  assign sp_why = why_q;
+  wire sp_ok = split && !full_q && !unsup_q;
+
   // ---- schedule: the top entry's highest waiting group, or its parked lanes ---------------
-  wire [EB-1:0] top = EB'(len[w] - DB'(1));
   logic         wany;
   logic [SB-1:0] wj;
   always_comb begin
     wany = 1'b0;
     wj = '0;
     for (int s = 0; s < WAITS; s++)
-      if (wm[w][top][s] != '0) begin
+      if (r_wm[s] != '0) begin
         wany = 1'b1; wj = SB'(s);
       end
     sc_empty = len[w] == '0;
-    sc_go = !sc_empty && (wany || park[w][top] != '0);
-    sc_mask = wany ? wm[w][top][wj] : park[w][top];
-    sc_pc = wany ? wp[w][top][wj] : rpc[w][top];
+    sc_go = !sc_empty && (wany || r_park != '0);
+    sc_mask = wany ? r_wm[wj] : r_park;
+    sc_pc = wany ? wp_r[wj] : rpc_r;
+  end
+
+  // ---- RAM writes ---------------------------------------------------------------------------
+  // an arrival: groups waiting at pc park with the arriving lanes
+  logic [LANES-1:0] also;
+  always_comb begin
+    also = '0;
+    for (int s = 0; s < WAITS; s++) if (wp_r[s] == pc) also = also | r_wm[s];
+  end
+  always_comb begin
+    ent_we = sp_ok && !jn_hit;
+    ent_wd = {cs_r, key, point, kind, cd, cur_id};
+    wa = {w, arrive ? ak : jn_hit ? jn_k : pu};
+    rpc_we = arrive || (sp_ok && (!jn_hit || parks));
+    rpc_wd = arrive ? resume_pc : parks ? sec_pc : 32'd0;
+    wp_we = '0;
+    if (sp_ok && !parks) wp_we[jn_hit ? (sl_hit ? sl_k : nxt) : SB'(0)] = !(jn_hit && sl_hit);
+    // the masks
+    m_we = 1'b0;
+    m_wa = {w, rk};
+    m_wd = m_r;
+    if (wk_on) begin
+      m_we = 1'b1;
+      m_wa = ra;
+      m_wd[0 +: LANES] = r_saved & ~wk_clr;
+      if (wk_all) begin
+        m_wd[LANES +: LANES] = r_park & ~wk_clr;
+        for (int s = 0; s < WAITS; s++)
+          m_wd[LANES * (2 + s) +: LANES] = r_wm[s] & ~wk_clr;
+      end
+    end else if (sp_ok && jn_hit) begin
+      m_we = 1'b1;
+      if (parks) m_wd[LANES +: LANES] = r_park | sec_m;
+      else if (sl_hit) m_wd[LANES * (2 + int'(sl_k)) +: LANES] = r_wm[sl_k] | sec_m;
+      else m_wd[LANES * (2 + int'(nxt)) +: LANES] = sec_m;
+    end else if (sp_ok) begin
+      m_we = 1'b1;
+      m_wa = {w, pu};
+      m_wd = '0;
+      m_wd[0 +: LANES] = act;
+      if (parks) m_wd[LANES +: LANES] = sec_m;
+      else
+`ifdef WEFT_PLANTED_BUG
+        // Planted bug (crates/rtl-lockstep/tests/lockstep.rs): the waiting group of a new
+        // entry loses its lowest lane, which then never runs its path.
+        m_wd[2 * LANES +: LANES] = sec_m & (sec_m - LANES'(1));
+`else
+        m_wd[2 * LANES +: LANES] = sec_m;
+`endif
+    end else if (arrive) begin
+      m_we = 1'b1;
+      for (int s = 0; s < WAITS; s++)
+        if (wp_r[s] == pc) m_wd[LANES * (2 + s) +: LANES] = '0;
+      m_wd[LANES +: LANES] = r_park | cur | also;
+    end else if (sched && !sc_empty && wany) begin
+      m_we = 1'b1;
+      m_wd[LANES * (2 + int'(wj)) +: LANES] = '0;
+    end
+    // the chain: a group restores its entry's, a call adds the new id
+    cs_we = 1'b0;
+    cs_wd = cs_r;
+    if (sched && sc_go) begin
+      cs_we = 1'b1;
+      cs_wd = ent_r_chain;
+    end else if (call && cdep[w] + 16'd1 < 16'(CDEPTH)) begin
+      cs_we = 1'b1;
+      cs_wd[int'(cdep[w]) * AB +: AB] = nid[w];
+    end
   end
 
   // ---- the reconvergence table ---------------------------------------------------------------
@@ -202,86 +380,48 @@ module weft_diverge #(
   // ---- state ------------------------------------------------------------------------------------
   always_ff @(posedge clk) begin
     if (rst) begin
+      wk_on <= 1'b0;
       for (int v = 0; v < WARPS; v++) begin
         len[v] <= '0;
         cdep[v] <= 16'd0;
         nid[v] <= AB'(1);
-        for (int c = 0; c < CDEPTH; c++) cs[v][c] <= '0;   // the root activation is id 0
       end
     end else begin
+      if (wk_on) begin
+        wk_e <= wk_e + DB'(1);
+        if (wk_e + DB'(1) >= wk_end) wk_on <= 1'b0;
+      end
+      // lanes that leave the entries above (a join, an arrival) or all of them (a halt)
+      if ((sp_ok && jn_hit) || arrive || retire) begin
+        wk_w <= w;
+        wk_end <= len[w];
+      end
       if (sp_ok && jn_hit) begin
-        // join: the second group leaves the entries above (it will not reach them)
-        for (int e = 0; e < DEPTH; e++)
-          if (e > int'(jn_k)) saved[w][e] <= saved[w][e] & ~sec_m;
-        if (parks) begin
-          park[w][jn_k] <= park[w][jn_k] | sec_m;
-          rpc[w][jn_k] <= sec_pc;
-        end else if (sl_hit) wm[w][jn_k][sl_k] <= wm[w][jn_k][sl_k] | sec_m;
-        else begin
-          wm[w][jn_k][SB'(nxt)] <= sec_m;
-          wp[w][jn_k][SB'(nxt)] <= sec_pc;
-        end
-      end else if (sp_ok) begin
-        saved[w][pu] <= act;
-        for (int s = 0; s < WAITS; s++) wm[w][pu][s] <= '0;
-        if (parks) begin
-          park[w][pu] <= sec_m;
-          rpc[w][pu] <= sec_pc;
-        end else begin
-          park[w][pu] <= '0;
-          rpc[w][pu] <= 32'd0;
-`ifdef WEFT_PLANTED_BUG
-          // Planted bug (crates/rtl-lockstep/tests/lockstep.rs): the waiting group of a new
-          // entry loses its lowest lane, which then never runs its path.
-          wm[w][pu][0] <= sec_m & (sec_m - LANES'(1));
-`else
-          wm[w][pu][0] <= sec_m;
-`endif
-          wp[w][pu][0] <= sec_pc;
-        end
-        src[w][pu] <= key;
-        knd[w][pu] <= kind;
-        pt[w][pu] <= point;
-        dep[w][pu] <= cd;
-        fid[w][pu] <= cur_id;
-        for (int c = 0; c < CDEPTH; c++) chain[w][pu][c] <= cs[w][c];
-        len[w] <= len[w] + DB'(1);
-      end
+        wk_on <= DB'(jn_k) + DB'(1) < len[w];
+        wk_e <= DB'(jn_k) + DB'(1);
+        wk_clr <= sec_m;
+        wk_all <= 1'b0;
+      end else if (sp_ok) len[w] <= len[w] + DB'(1);
       if (arrive) begin
-        // cur parks at entry ak (groups waiting at this pc park with it) and leaves the
-        // entries above
-        logic [LANES-1:0] also;
-        also = '0;
-        for (int s = 0; s < WAITS; s++)
-          if (wp[w][ak][s] == pc) begin
-            also = also | wm[w][ak][s];
-            wm[w][ak][s] <= '0;
-          end
-        for (int e = 0; e < DEPTH; e++)
-          if (e > int'(ak)) saved[w][e] <= saved[w][e] & ~cur;
-        park[w][ak] <= park[w][ak] | cur | also;
-        rpc[w][ak] <= resume_pc;
+        wk_on <= DB'(ak) + DB'(1) < len[w];
+        wk_e <= DB'(ak) + DB'(1);
+        wk_clr <= cur;
+        wk_all <= 1'b0;
       end
-      if (retire)
-        for (int e = 0; e < DEPTH; e++) begin
-          saved[w][e] <= saved[w][e] & ~cur;
-          park[w][e] <= park[w][e] & ~cur;
-          for (int s = 0; s < WAITS; s++) wm[w][e][s] <= wm[w][e][s] & ~cur;
-        end
+      if (retire) begin
+        wk_on <= len[w] != '0;
+        wk_e <= '0;
+        wk_clr <= cur;
+        wk_all <= 1'b1;
+      end
       if (sched && !sc_empty) begin
         if (wany) begin
-          wm[w][top][wj] <= '0;
-          if (saved[w][top] == wm[w][top][wj]) len[w] <= len[w] - DB'(1);
+          if (r_saved == r_wm[wj]) len[w] <= len[w] - DB'(1);
         end else len[w] <= len[w] - DB'(1);
-        if (sc_go) begin
-          // the group runs in the entry's activation
-          cdep[w] <= 16'(dep[w][top]);
-          for (int c = 0; c < CDEPTH; c++) cs[w][c] <= chain[w][top][c];
-        end
+        if (sc_go) cdep[w] <= 16'(ent_r_dep);   // the group runs in the entry's activation
       end
       if (call) begin
         cdep[w] <= cdep[w] + 16'd1;
-        if (cdep[w] + 16'd1 < 16'(CDEPTH)) cs[w][CB'(cdep[w] + 16'd1)] <= nid[w];
         nid[w] <= nid[w] + AB'(1);
       end
       if (ret && cdep[w] != 16'd0) cdep[w] <= cdep[w] - 16'd1;

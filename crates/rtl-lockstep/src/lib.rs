@@ -692,10 +692,11 @@ pub fn lockstep_program(
 ) -> Result<Agreement, String> {
     let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
     let model = model_trace(prog, shape, mode, 1_000_000).map_err(|e| e.to_string())?;
-    // The RTL takes a few cycles per warp-instruction, more for memory (two per lane) and
-    // division (33): a bound from the model's count stops an RTL that went astray.
+    // The RTL takes a few cycles per warp-instruction, more for memory (two per lane),
+    // division (33) and the divergence unit's searches and walks (up to one cycle per stack
+    // entry, three times): a bound from the model's count stops an RTL that went astray.
     let steps = model.lines().count() as u64;
-    let bound = steps * (48 + 2 * shape.lanes as u64) + 10_000;
+    let bound = steps * (48 + 2 * shape.lanes as u64 + 3 * shape.depth as u64) + 10_000;
     let rtl = rtl_trace(&bin, prog, mode, bound).map_err(|e| e.to_string())?;
     compare(&model, &rtl)
 }

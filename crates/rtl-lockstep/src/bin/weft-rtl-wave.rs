@@ -25,6 +25,7 @@ const STATES: &[(&str, &str)] = &[
     ("WB", "WB"),
     ("SP", "SPAWN"),
     ("SC", "SCHED"),
+    ("RQ", "RETQ"),
     ("TR", "TRD"),
     ("TW", "TRW"),
     ("RT", "RETIRE"),
@@ -294,19 +295,12 @@ fn run() -> Result<(), String> {
     let st = text("st", &|v| {
         STATES.get(v as usize).map_or("?", |s| s.0).to_string()
     });
-    // The lanes whose branch condition holds (as evaluated in EXEC), from EXEC to RETIRE
-    // of a branch only.
-    let mut ex_taken = None;
+    // The lanes whose branch condition holds (evaluated in EXEC, registered for WB), in WB
+    // and RETIRE of a branch only.
     let taken: Vec<String> = (0..n)
-        .map(|c| {
-            let s = st[c].as_str();
-            if s == "EX" {
-                ex_taken = at("taken", c);
-            }
-            match (s, at("is_br", c), ex_taken) {
-                ("EX" | "WB" | "RT", Some(1), Some(v)) => bits(v),
-                _ => String::new(),
-            }
+        .map(|c| match (st[c].as_str(), at("is_br", c), at("taken", c)) {
+            ("WB" | "RT", Some(1), Some(v)) => bits(v),
+            _ => String::new(),
         })
         .collect();
     let rows = vec![
