@@ -302,7 +302,7 @@ fn the_icache_prefetcher_turns_sequential_misses_into_early_fills() {
         "    addi t3, t3, 1\n".repeat(1024)
     );
     let prog = program(&src, "straight.s");
-    let lines = (1024 * 4 + 64 - 1) / 64 + 1; // the body and the exit sequence
+    let lines = (1024u64 * 4).div_ceil(64) + 1; // the body and the exit sequence
     let mut cycles = Vec::new();
     for depth in [0u32, 1, 4] {
         let mut cfg = timed(1, 1);
