@@ -363,6 +363,20 @@ impl Jit {
         }
     }
 
+    /// Translate the region at `pc` and index it there (or, if it cannot be translated,
+    /// remember that and decline the offer).
+    fn translate_here(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
+        let k = self.translate(run, pc, masked);
+        self.index.insert(
+            key(pc, masked),
+            k.map_or(Entry::Never, |k| Entry::Block(k, 0)),
+        );
+        if k.is_none() {
+            self.decline(run, pc);
+        }
+        k
+    }
+
     fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
         let plan = Self::plan(run, pc, self.min_block)?;
         if plan.loops() {
@@ -537,33 +551,15 @@ impl BlockEngine for Jit {
                         run.warming_for(len as u64);
                         break;
                     }
-                    let k = self.translate(run, pc, masked);
-                    self.index.insert(
-                        key(pc, masked),
-                        k.map_or(Entry::Never, |k| Entry::Block(k, 0)),
-                    );
-                    match k {
+                    match self.translate_here(run, pc, masked) {
                         Some(k) => (k, 0),
-                        None => {
-                            self.decline(run, pc);
-                            break;
-                        }
+                        None => break,
                     }
                 }
-                Entry::Cold(..) | Entry::Wait(..) => {
-                    let k = self.translate(run, pc, masked);
-                    self.index.insert(
-                        key(pc, masked),
-                        k.map_or(Entry::Never, |k| Entry::Block(k, 0)),
-                    );
-                    match k {
-                        Some(k) => (k, 0),
-                        None => {
-                            self.decline(run, pc);
-                            break;
-                        }
-                    }
-                }
+                Entry::Cold(..) | Entry::Wait(..) => match self.translate_here(run, pc, masked) {
+                    Some(k) => (k, 0),
+                    None => break,
+                },
             };
             let t = &self.blocks[k];
             let left = budget - done;

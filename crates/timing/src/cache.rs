@@ -221,6 +221,22 @@ impl Cache {
         // Allocate: wait for an MSHR, choose the LRU way.
         let start = wait_for_slot(&mut self.mshr, self.cfg.mshrs as usize, t0);
         self.stats.mshr_stall_cycles += start - t0;
+        let victim = self.allocate(set, tag, start, write && wb, false);
+        Outcome::Miss { start, victim }
+    }
+
+    /// Put line `tag` of `set` in its least recently used way at `at` (its fill still to
+    /// come), counting the eviction; returns the address of a dirty victim to write back.
+    fn allocate(
+        &mut self,
+        set: usize,
+        tag: u32,
+        at: u64,
+        dirty: bool,
+        prefetched: bool,
+    ) -> Option<u32> {
+        let ways = self.cfg.ways as usize;
+        let base = set * ways;
         let v = (base..base + ways)
             .min_by_key(|&k| (self.lines[k].valid, self.lines[k].used))
             .expect("ways is at least 1");
@@ -236,12 +252,12 @@ impl Cache {
         self.lines[v] = Line {
             tag,
             valid: true,
-            dirty: write && wb,
-            used: start,
+            dirty,
+            used: at,
             ready: u64::MAX,
-            prefetched: false,
+            prefetched,
         };
-        Outcome::Miss { start, victim }
+        victim
     }
 
     /// A prefetch of `line` at `t`: if the line is absent and an MSHR is free at once, it is
@@ -263,26 +279,7 @@ impl Cache {
             return None;
         }
         self.stats.prefetches += 1;
-        let v = (base..base + ways)
-            .min_by_key(|&k| (self.lines[k].valid, self.lines[k].used))
-            .expect("ways is at least 1");
-        let old = self.lines[v];
-        let mut victim = None;
-        if old.valid {
-            self.stats.evictions += 1;
-            if old.dirty {
-                self.stats.writebacks += 1;
-                victim = Some(self.line_address(set, old.tag));
-            }
-        }
-        self.lines[v] = Line {
-            tag,
-            valid: true,
-            dirty: false,
-            used: t,
-            ready: u64::MAX,
-            prefetched: true,
-        };
+        let victim = self.allocate(set, tag, t, false, true);
         Some(Outcome::Miss { start: t, victim })
     }
 
