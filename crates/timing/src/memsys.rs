@@ -194,7 +194,8 @@ impl MemSys {
             Outcome::Bypass(d) => (d, t),
             Outcome::Miss { start, .. } => {
                 let fill = self.below(c, line, size, start, false);
-                (self.cores[c].icache.filled(line, fill), start)
+                self.cores[c].icache.filled(line, fill);
+                (fill, start)
             }
         };
         // Tagged sequential prefetch: after a miss, or the first use of a line the prefetcher
