@@ -426,6 +426,17 @@ fn wait_offers(plan: &Plan, masked: bool, nvec: usize) -> u32 {
     hot_offers(plan.len() as u32, nvec).saturating_mul(mask * straight)
 }
 
+/// The mask of an unmasked translation at `lanes` lanes: every lane of every vector (the
+/// lanes past the warp's width in the last vector included).
+fn full_mask(lanes: usize) -> u32 {
+    let n = lanes.div_ceil(4) * 4;
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
 /// Is `pc` inside one of the spans of translated regions that loop?
 fn in_loop(loops: &[(u32, u32)], pc: u32) -> bool {
     loops.iter().any(|&(a, b)| (a..=b).contains(&pc))
@@ -463,16 +474,8 @@ impl BlockEngine for Jit {
     }
 
     fn has_block(&self, pc: u32, lanes: usize, mask: u32) -> bool {
-        let nvec = lanes.div_ceil(4);
-        let all = if nvec * 4 >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << (nvec * 4)) - 1
-        };
-        matches!(
-            self.index.get(&key(pc, mask != all)),
-            Some(Entry::Block(..))
-        )
+        let masked = mask != full_mask(lanes);
+        matches!(self.index.get(&key(pc, masked)), Some(Entry::Block(..)))
     }
 
     fn run(&mut self, run: &mut PrivateRun<'_>) -> u64 {
@@ -481,13 +484,8 @@ impl BlockEngine for Jit {
             self.generation = run.code_generation();
         }
         let nvec = run.lanes.div_ceil(4);
-        let all = if nvec * 4 >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << (nvec * 4)) - 1
-        };
         let mask = run.warp.mask;
-        let masked = mask != all;
+        let masked = mask != full_mask(run.lanes);
         // Built when a translation first runs (most calls only count an offer).
         let mut lane_masks: Option<[u32; 32]> = None;
         let mut env: Option<[u32; 33]> = None;
@@ -522,6 +520,11 @@ impl BlockEngine for Jit {
                     run.warming_for(len as u64);
                     break;
                 }
+                Entry::Wait(n, target, len) if n + 1 < target => {
+                    *entry = Entry::Wait(n + 1, target, len);
+                    run.warming_for(len as u64);
+                    break;
+                }
                 Entry::Cold(..) | Entry::Wait(..) if hot > 1 && in_loop(&self.loops, pc) => {
                     // Inside a translated loop but not at one of its block starts (an exit
                     // before an instruction the interpreter had to run): the warp reaches a
@@ -529,11 +532,6 @@ impl BlockEngine for Jit {
                     // translate the same loop again.
                     self.index.insert(key(pc, masked), Entry::Never);
                     self.decline(run, pc);
-                    break;
-                }
-                Entry::Wait(n, target, len) if n + 1 < target => {
-                    *entry = Entry::Wait(n + 1, target, len);
-                    run.warming_for(len as u64);
                     break;
                 }
                 Entry::Cold(n, len) if hot > 1 => {

@@ -33,7 +33,8 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
-use weft_isa::{Inst, Op};
+use weft_isa::{Class, Inst, Op};
+use weft_simt::is_block_memory;
 
 pub use crate::float::{ENV_DYN_RNE, ENV_FS_DIRTY};
 
@@ -386,7 +387,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.env = env;
         self.mask_ptr = mp;
         let insts = || self.plan.blocks.iter().flat_map(|blk| blk.body.iter());
-        if insts().any(|(_, i)| is_memory(i.op)) {
+        if insts().any(|(_, i)| is_block_memory(i)) {
             let data = || StackSlotData::new(StackSlotKind::ExplicitSlot, 128, 4);
             let sa = b.create_sized_stack_slot(data());
             let sd = b.create_sized_stack_slot(data());
@@ -454,7 +455,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             let blk = &self.plan.blocks[k];
             for j in 0..blk.body.len() {
                 let (pc, i) = self.plan.blocks[k].body[j];
-                if is_memory(i.op) {
+                if is_block_memory(&i) {
                     self.memory(j, pc, &i);
                 } else if is_float(i.op) {
                     self.float(j, pc, &i);
@@ -822,40 +823,11 @@ impl<'a, 'b> Emit<'a, 'b> {
     }
 }
 
-/// Is `op` a memory access done through the port's helpers?
-fn is_memory(op: Op) -> bool {
-    matches!(op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
-}
-
-/// Is `op` a float operation (other than `flw`/`fsw`)?
+/// Is `op` a float operation (other than `flw`/`fsw`)? Within a plan these are exactly the
+/// operations `weft_simt::is_block_float` admits (its list, with the rounding-mode and
+/// `fclass` exclusions, decides what reaches the translator).
 pub(crate) fn is_float(op: Op) -> bool {
-    use Op::*;
-    matches!(
-        op,
-        FaddS
-            | FsubS
-            | FmulS
-            | FdivS
-            | FsqrtS
-            | FmaddS
-            | FmsubS
-            | FnmsubS
-            | FnmaddS
-            | FsgnjS
-            | FsgnjnS
-            | FsgnjxS
-            | FminS
-            | FmaxS
-            | FeqS
-            | FltS
-            | FleS
-            | FmvXW
-            | FmvWX
-            | FcvtWS
-            | FcvtWuS
-            | FcvtSW
-            | FcvtSWu
-    )
+    matches!(op.class(), Class::Fpu | Class::FpuDiv)
 }
 
 /// The register id of float register `r`.
