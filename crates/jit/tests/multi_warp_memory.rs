@@ -11,7 +11,7 @@ use weft_jit::Jit;
 use weft_simt::{Config, RunEnd};
 
 mod common;
-use common::{machine, same};
+use common::{assert_super_steps_over, machine, same};
 
 fn cfg(lanes: usize, warps: usize, cores: usize) -> Config {
     common::shape(lanes, warps, cores, 50_000_000)
@@ -139,12 +139,8 @@ fn grid_stride_and_per_warp_arrays_run_in_super_steps() {
         for src in [grid_stride(40), own_words(3000)] {
             let (m, end) = same(&src, &cfg(lanes, warps, cores));
             assert_eq!(end, RunEnd::AllHalted);
-            let cycles = m.report().cycles;
-            assert!(
-                m.super_step_cycles() * 10 > cycles * 8,
-                "{lanes} lanes, {warps} warps, {cores} cores: {} of {cycles} cycles in super-steps",
-                m.super_step_cycles()
-            );
+            let what = format!("{lanes} lanes, {warps} warps, {cores} cores");
+            assert_super_steps_over(&m, 8, &what);
         }
     }
 }
@@ -282,12 +278,8 @@ fn a_shared_counter_between_private_memory_phases_matches() {
     for (lanes, warps, cores) in [(8, 2, 1), (8, 4, 1), (4, 3, 2), (32, 4, 1), (1, 6, 1)] {
         let (m, end) = same(&src, &cfg(lanes, warps, cores));
         assert_eq!(end, RunEnd::AllHalted);
-        let cycles = m.report().cycles;
-        assert!(
-            m.super_step_cycles() * 2 > cycles,
-            "{lanes} lanes, {warps} warps, {cores} cores: {} of {cycles} cycles in super-steps",
-            m.super_step_cycles()
-        );
+        let what = format!("{lanes} lanes, {warps} warps, {cores} cores");
+        assert_super_steps_over(&m, 5, &what);
     }
 }
 

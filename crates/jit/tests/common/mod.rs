@@ -42,3 +42,14 @@ pub fn same(src: &str, cfg: &Config) -> (Machine, RunEnd) {
     }
     (b, eb)
 }
+
+/// Assert that more than `tenths` tenths of `m`'s cycles ran in super-steps (the engine did
+/// the work), naming `what` if not.
+pub fn assert_super_steps_over(m: &Machine, tenths: u64, what: &str) {
+    let cycles = m.report().cycles;
+    assert!(
+        m.super_step_cycles() * 10 > cycles * tenths,
+        "{what}: {} of {cycles} cycles in super-steps",
+        m.super_step_cycles()
+    );
+}
