@@ -28,7 +28,9 @@
 
 use crate::translate::{operands, Emit};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, Endianness, InstBuilder, MemFlags, Value};
+use cranelift_codegen::ir::{
+    types, Endianness, InstBuilder, MemFlags, StackSlotData, StackSlotKind, Value,
+};
 use weft_isa::{Inst, Op};
 
 /// Float environment bit: `mstatus.FS` is Dirty (float instructions may run).
@@ -83,6 +85,9 @@ impl Emit<'_, '_> {
     /// The float instruction `i`, the `k`-th of the body, at `pc`: every vector computed and
     /// checked, then (all guards passed) written.
     pub(crate) fn float(&mut self, k: usize, pc: u32, i: &Inst) {
+        if self.in_memory && self.nvec > 1 {
+            return self.float_loop(k, pc, i);
+        }
         let (dst, srcs) = operands(i);
         let d = dst.expect("a float operation writes a register");
         let mut results = Vec::with_capacity(self.nvec);
@@ -117,6 +122,56 @@ impl Emit<'_, '_> {
         for (v, r) in results.into_iter().enumerate() {
             self.set(d, v, r);
         }
+    }
+
+    /// [`Emit::float`] on registers in memory: one [`Emit::vector_loop`] computes each
+    /// vector's result into a stack slot and gathers the lanes that fail a guard, a second
+    /// (once every guard has passed) writes the results.
+    fn float_loop(&mut self, k: usize, pc: u32, i: &Inst) {
+        let (dst, srcs) = operands(i);
+        let d = dst.expect("a float operation writes a register");
+        let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 128, 4);
+        let slot = self.b.create_sized_stack_slot(data);
+        let ptr = self.ptr;
+        let none = self.splat(0);
+        let bad = self.vector_loop(&[none], |e, c| {
+            let ins: Vec<Value> = srcs.iter().flatten().map(|&s| e.get(s, 0)).collect();
+            let (r, b) = e.float_vec(i, &ins, 0);
+            let at = e.b.ins().stack_addr(ptr, slot, 0);
+            let off = e.vector_offset().expect("in a vector loop");
+            let at = e.b.ins().iadd(at, off);
+            e.b.ins().store(Self::flags_notrap(), r, at, 0);
+            let bad = match b {
+                Some(b) if e.masked => {
+                    let m = e.mask(0);
+                    let b = e.b.ins().band(b, m);
+                    e.b.ins().bor(c[0], b)
+                }
+                Some(b) => e.b.ins().bor(c[0], b),
+                None => c[0],
+            };
+            vec![bad]
+        });
+        let any = self.b.ins().vany_true(bad[0]);
+        let fs_off = self.fs_off.expect("float environment");
+        let mut cond = self.b.ins().bor(fs_off, any);
+        if rounds(i.op) && i.rm == 7 {
+            let dynamic = self.dyn_not_rne.expect("float environment");
+            cond = self.b.ins().bor(cond, dynamic);
+        }
+        self.bail_if(cond, k, pc);
+        self.vector_loop(&[], |e, _| {
+            let at = e.b.ins().stack_addr(ptr, slot, 0);
+            let off = e.vector_offset().expect("in a vector loop");
+            let at = e.b.ins().iadd(at, off);
+            let r = e.b.ins().load(types::I32X4, Self::flags_notrap(), at, 0);
+            e.set(d, 0, r);
+            Vec::new()
+        });
+    }
+
+    fn flags_notrap() -> MemFlags {
+        MemFlags::new().with_notrap()
     }
 
     fn fv(&mut self, x: Value) -> Value {

@@ -16,48 +16,68 @@ use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
 use translate::{
-    Block, BlockFn, Helpers, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK, OUT_HEAD,
+    Block, BlockFn, Helpers, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK,
+    MAX_REGION_BLOCKS, OUT_HEAD, OUT_WORDS,
 };
 
-/// `lw` for translated code: the memory port does it, or refuses (0).
+/// The lanes of register id `r` (integer 0–31, float 32–63) of the files `x` and `f`.
 ///
 /// # Safety
-/// `port` is the `MemPort` the engine passed to the translated function; `addrs` and `data`
-/// point to 32 words each.
+/// `x` and `f` are a warp's register files (32 registers of 32 lanes each).
+unsafe fn lanes_of<'a>(x: *mut u32, f: *mut u32, r: usize) -> &'a mut [u32; 32] {
+    let file = if r >= 32 { f } else { x };
+    // SAFETY: as the function's contract says; `r % 32` is a register of the file.
+    unsafe { &mut *file.add((r % 32) * 32).cast::<[u32; 32]>() }
+}
+
+/// `lw`/`flw` for translated code: the memory port loads each active lane's word straight
+/// into the destination register, or refuses (0; no register changed).
+///
+/// # Safety
+/// `port` is the `MemPort` the engine passed to the translated function; `addrs` points to
+/// 32 words; `x` and `f` are the warp's register files.
 unsafe extern "C" fn load_helper(
     port: *mut std::ffi::c_void,
     addrs: *const u32,
-    data: *mut u32,
+    x: *mut u32,
+    f: *mut u32,
+    reg: u64,
 ) -> u32 {
     // SAFETY: as the function's contract says.
-    let (port, addrs, data) = unsafe {
-        (
-            &mut *port.cast::<MemPort<'_>>(),
-            &*addrs.cast::<[u32; 32]>(),
-            &mut *data.cast::<[u32; 32]>(),
-        )
+    let (port, addrs) = unsafe { (&mut *port.cast::<MemPort<'_>>(), &*addrs.cast::<[u32; 32]>()) };
+    let mut scratch = [0u32; 32];
+    // The port writes the active lanes only, and nothing if it refuses (`x0`'s words go to
+    // scratch).
+    let out = if reg == 0 {
+        &mut scratch
+    } else {
+        // SAFETY: as above.
+        unsafe { lanes_of(x, f, reg as usize) }
     };
-    port.load_words(addrs, data) as u32
+    port.load_words(addrs, out) as u32
 }
 
-/// `sw` for translated code: the memory port does it, or refuses (0).
+/// `sw`/`fsw` for translated code: the memory port stores each active lane's word, or
+/// refuses (0).
 ///
 /// # Safety
 /// As [`load_helper`].
 unsafe extern "C" fn store_helper(
     port: *mut std::ffi::c_void,
     addrs: *const u32,
-    data: *mut u32,
+    x: *mut u32,
+    f: *mut u32,
+    reg: u64,
 ) -> u32 {
     // SAFETY: as the function's contract says.
-    let (port, addrs, data) = unsafe {
+    let (port, addrs, vals) = unsafe {
         (
             &mut *port.cast::<MemPort<'_>>(),
             &*addrs.cast::<[u32; 32]>(),
-            &*data.cast::<[u32; 32]>(),
+            &*lanes_of(x, f, reg as usize),
         )
     };
-    port.store_words(addrs, data) as u32
+    port.store_words(addrs, vals) as u32
 }
 
 const HELPERS: Helpers = Helpers {
@@ -74,8 +94,6 @@ pub use translate::is_branch;
 /// block between float loads in sgemm's inner loop was no faster translated).
 const MIN_BLOCK: u64 = 8;
 
-/// Most basic blocks in one translated region.
-const MAX_REGION_BLOCKS: usize = 16;
 
 /// Translations made before the module is rebuilt (its code memory freed).
 const MAX_TRANSLATIONS: usize = 8192;
@@ -115,17 +133,21 @@ const HOT: u32 = 64;
 /// execution: each is a call into translated code and back).
 const STRAIGHT: u32 = 4;
 
-/// Offers of a region of `len` instructions (at `nvec` vectors per register) before it is
+/// Offers of a region of `len` instructions (at `nvec` vectors per register, registers
+/// `in_memory` or in SSA values: [`translate::registers_in_memory`]) before it is
 /// translated: the classic break-even rule — translate once the interpreter has spent in it
 /// about half of what translating it costs, so that code that then stops running cost at most
 /// about 3× what the interpreter alone would have, and code that goes on running soon repays
 /// its translation. The estimates were measured on the project's VM (docs/performance.md):
-/// translation about 0.3 ms plus (40 + 25 × vectors) µs per instruction, most of it register
-/// allocation; the interpreter about (25 + 4 × vectors) ns per warp-instruction. About 2,000
-/// offers at 8 lanes, 2,500 at 32 for a 7-instruction loop.
-fn hot_offers(len: u32, nvec: usize) -> u32 {
+/// translation about 0.3 ms plus 40 µs per instruction with the registers in memory (whose
+/// code does not grow with the vectors: lane-wise runs are loops over them), and
+/// (40 + 25 × vectors) µs in SSA values, most of it register allocation; the interpreter
+/// about (25 + 4 × vectors) ns per warp-instruction. About 2,000 offers for a 7-instruction
+/// loop at 8 lanes, 400 at 32.
+fn hot_offers(len: u32, nvec: usize, in_memory: bool) -> u32 {
     let (len, v) = (u64::from(len.max(1)), nvec as u64);
-    let compile_ns = 300_000 + len * (40_000 + 25_000 * v);
+    let per_inst = if in_memory { 40_000 } else { 40_000 + 25_000 * v };
+    let compile_ns = 300_000 + len * per_inst;
     let interp_ns = len * (25 + 4 * v);
     (compile_ns / interp_ns / 2).clamp(u64::from(HOT), 1 << 20) as u32
 }
@@ -181,7 +203,7 @@ fn new_module(features_off: &[&'static str]) -> Result<JITModule, String> {
     for (k, v) in [
         ("use_colocated_libcalls", "false"),
         ("is_pic", "false"),
-        ("opt_level", "speed"),
+        ("opt_level", if std::env::var_os("WEFT_OPT_NONE").is_some() { "none" } else { "speed" }),
         // The IR is checked by the tests (and the verifier costs a third of compile time).
         (
             "enable_verifier",
@@ -383,6 +405,7 @@ impl Jit {
             self.loops.push(plan.span());
         }
         let nvec = run.lanes.div_ceil(4);
+        let t0 = std::time::Instant::now();
         let r = translate::compile(
             &mut self.module,
             &mut self.ctx,
@@ -392,6 +415,9 @@ impl Jit {
             masked,
             HELPERS,
         );
+        if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
+            eprintln!("translate pc {pc:#x} masked {masked} blocks {} len {} nvec {nvec}: {:?}", plan.blocks.len(), plan.len(), t0.elapsed());
+        }
         match r {
             Ok(func) => {
                 self.blocks.push(Translated {
@@ -423,7 +449,8 @@ impl Jit {
 fn wait_offers(plan: &Plan, masked: bool, nvec: usize) -> u32 {
     let mask = if masked { 2 } else { 1 };
     let straight = if plan.loops() { 1 } else { STRAIGHT };
-    hot_offers(plan.len() as u32, nvec).saturating_mul(mask * straight)
+    let in_memory = translate::registers_in_memory(plan, nvec);
+    hot_offers(plan.len() as u32, nvec, in_memory).saturating_mul(mask * straight)
 }
 
 /// The mask of an unmasked translation at `lanes` lanes: every lane of every vector (the
@@ -564,7 +591,7 @@ impl BlockEngine for Jit {
             if left < t.blocks[at].0 {
                 break;
             }
-            let mut out = [0u64; OUT_HEAD + MAX_REGION_BLOCKS];
+            let mut out = [0u64; OUT_WORDS];
             let func = t.func;
             let env = *env.get_or_insert_with(|| float_env(run));
             lane_masks.get_or_insert_with(|| {

@@ -27,13 +27,13 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, ConstantData, InstBuilder, MemFlags, SigRef, Signature, StackSlot,
-    StackSlotData, StackSlotKind, Value,
+    types, AbiParam, Constant, ConstantData, InstBuilder, MemFlags, SigRef, Signature, Value,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
 use weft_isa::{Class, Inst, Op};
+use std::collections::HashMap;
 use weft_simt::is_block_memory;
 
 pub use crate::float::{ENV_DYN_RNE, ENV_FS_DIRTY};
@@ -42,6 +42,15 @@ pub use crate::float::{ENV_DYN_RNE, ENV_FS_DIRTY};
 /// (measured: 3× faster than loads and stores at each use on a 12-instruction if/else loop;
 /// a 40-instruction region in SSA values took 8–13 ms to compile, 1.5–2 ms without).
 pub const SSA_REGION: u64 = 24;
+
+/// Does the translation of `plan` at `nvec` vectors per register keep the registers in the
+/// register files (each use loads, each result is stored; runs of lane-wise instructions
+/// become loops over the vectors), rather than in SSA values? From 4 vectors on (which would
+/// not fit the host's 16 vector registers anyway), and in regions of several blocks over
+/// [`SSA_REGION`] instructions.
+pub fn registers_in_memory(plan: &Plan, nvec: usize) -> bool {
+    nvec >= 4 || (plan.blocks.len() > 1 && plan.len() > SSA_REGION)
+}
 
 /// Longest block translated (instructions, the terminator included).
 pub const MAX_BLOCK: usize = 64;
@@ -200,9 +209,24 @@ pub type BlockFn = unsafe extern "C" fn(
     i64,
 ) -> i64;
 
-/// A memory helper the translated code calls: (memory port, 32 addresses, 32 data words) →
-/// nonzero if done, 0 if the interpreter must execute the instruction.
-pub type MemHelper = unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, *mut u32) -> u32;
+/// A memory helper the translated code calls: (memory port, the 32 lanes' addresses,
+/// integer registers, float registers, the data register's id: integer 0–31, float 32–63)
+/// → nonzero if done, 0 if the interpreter must execute the instruction (then no register
+/// has changed). The helper reads a store's data from the register file and writes a load's
+/// words to the destination's active lanes itself.
+pub type MemHelper =
+    unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, *mut u32, *mut u32, u64) -> u32;
+
+/// Where in `out` a memory access's 32 lane addresses go (bytes): after the head and the
+/// block counters.
+pub const ADDRS_AT: i32 = 8 * (OUT_HEAD + MAX_REGION_BLOCKS) as i32;
+
+/// Most basic blocks in one region (one execution counter each in `out`).
+pub const MAX_REGION_BLOCKS: usize = 16;
+
+/// Words (64-bit) of a translated function's `out`: the head, the block counters, the
+/// addresses of a memory access.
+pub const OUT_WORDS: usize = OUT_HEAD + MAX_REGION_BLOCKS + 16;
 
 /// The helpers for `lw` and `sw`.
 #[derive(Clone, Copy)]
@@ -238,9 +262,10 @@ pub fn compile(
     sig.params.push(AbiParam::new(types::I64));
     sig.returns.push(AbiParam::new(types::I64));
     let mut helper_sig = Signature::new(call_conv);
-    for _ in 0..3 {
+    for _ in 0..4 {
         helper_sig.params.push(AbiParam::new(ptr));
     }
+    helper_sig.params.push(AbiParam::new(types::I64));
     helper_sig.returns.push(AbiParam::new(types::I32));
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
@@ -252,12 +277,23 @@ pub fn compile(
         b.seal_all_blocks();
         b.finalize();
     }
+    if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
+        eprintln!("insts {} blocks {}", ctx.func.dfg.num_insts(), ctx.func.dfg.num_blocks());
+        if std::env::var_os("WEFT_JIT_CLIF").is_some() { eprintln!("{}", ctx.func.display()); }
+    }
     let id = module
         .declare_anonymous_function(&ctx.func.signature)
         .map_err(|e| e.to_string())?;
+    ctx.set_disasm(std::env::var_os("WEFT_JIT_ASM").is_some());
     module
         .define_function(id, ctx)
         .map_err(|e| format!("{e:?}"))?;
+    if let Some(c) = ctx.compiled_code() {
+        if let Some(d) = &c.vcode { eprintln!("{d}"); }
+    }
+    if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
+        eprintln!("{}", cranelift_codegen::timing::take_current());
+    }
     module.clear_context(ctx);
     module.finalize_definitions().map_err(|e| e.to_string())?;
     let code = module.get_finalized_function(id);
@@ -279,7 +315,7 @@ pub(crate) struct Emit<'a, 'b> {
     /// Registers live in the warp's register file, not in SSA values: each use loads, each
     /// result is stored (wide warps, whose registers would not fit the host's vector
     /// registers anyway: this keeps compile time low and exits free).
-    in_memory: bool,
+    pub(crate) in_memory: bool,
     /// The lane-mask and float-environment pointers (read at each use when `in_memory`).
     mask_ptr: Value,
     env: Value,
@@ -297,11 +333,28 @@ pub(crate) struct Emit<'a, 'b> {
     left: Variable,
     /// The block being emitted (its index in the region).
     cur: usize,
-    ptr: types::Type,
+    pub(crate) ptr: types::Type,
     helpers: Option<Helpers>,
     helper_sig: Option<SigRef>,
-    /// Stack slots for a memory access's 32 addresses and 32 data words.
-    slots: Option<(StackSlot, StackSlot)>,
+    /// Inside a vector loop ([`Emit::vector_loop`]): its vector's bases and register values.
+    vl: Option<VectorLoop>,
+    /// The constant-pool entries of the splats made so far (the pool's own lookup is slow).
+    consts: HashMap<u32, Constant>,
+}
+
+/// The state of one pass of a vector loop: the integer and float register files, the
+/// lane mask, the float environment and `out` at the pass's vector (`+ 16 × vector`, the
+/// offset), and, per register id, its value in
+/// this pass (loaded at the first use) and whether the pass wrote it (stored at the end).
+struct VectorLoop {
+    x: Value,
+    f: Value,
+    m: Value,
+    env: Value,
+    out: Value,
+    off: Value,
+    vals: [Option<Value>; 64],
+    written: [bool; 64],
 }
 
 impl<'a, 'b> Emit<'a, 'b> {
@@ -336,7 +389,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             written,
             used,
             masks: Vec::new(),
-            in_memory: nvec >= 4 || (plan.blocks.len() > 1 && plan.len() > SSA_REGION),
+            in_memory: registers_in_memory(plan, nvec),
             mask_ptr: Value::from_u32(0),
             env: Value::from_u32(0),
             x: Value::from_u32(0),
@@ -351,7 +404,8 @@ impl<'a, 'b> Emit<'a, 'b> {
             ptr: types::I64,
             helpers: None,
             helper_sig: None,
-            slots: None,
+            vl: None,
+            consts: HashMap::new(),
         }
     }
 
@@ -361,6 +415,13 @@ impl<'a, 'b> Emit<'a, 'b> {
 
     /// The register file holding register id `r`, and `r`'s offset in it.
     fn home(&self, r: u8) -> (Value, i32) {
+        if let Some(vl) = &self.vl {
+            return if r >= 32 {
+                (vl.f, (r as i32 - 32) * REG_BYTES)
+            } else {
+                (vl.x, r as i32 * REG_BYTES)
+            };
+        }
         if r >= 32 {
             (self.f, (r as i32 - 32) * REG_BYTES)
         } else {
@@ -387,12 +448,6 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.env = env;
         self.mask_ptr = mp;
         let insts = || self.plan.blocks.iter().flat_map(|blk| blk.body.iter());
-        if insts().any(|(_, i)| is_block_memory(i)) {
-            let data = || StackSlotData::new(StackSlotKind::ExplicitSlot, 128, 4);
-            let sa = b.create_sized_stack_slot(data());
-            let sd = b.create_sized_stack_slot(data());
-            self.slots = Some((sa, sd));
-        }
         let float = insts().any(|(_, i)| is_float(i.op) || matches!(i.op, Op::Flw | Op::Fsw));
         b.declare_var(self.left, types::I64);
         b.def_var(self.left, budget);
@@ -452,15 +507,26 @@ impl<'a, 'b> Emit<'a, 'b> {
             let c = self.b.ins().load(types::I64, Self::flags(), self.out, at);
             let c = self.b.ins().iadd_imm(c, 1);
             self.b.ins().store(Self::flags(), c, self.out, at);
-            let blk = &self.plan.blocks[k];
-            for j in 0..blk.body.len() {
-                let (pc, i) = self.plan.blocks[k].body[j];
+            let body = &self.plan.blocks[k].body;
+            let mut j = 0;
+            while j < body.len() {
+                let (pc, i) = body[j];
                 if is_block_memory(&i) {
                     self.memory(j, pc, &i);
+                    j += 1;
                 } else if is_float(i.op) {
                     self.float(j, pc, &i);
+                    j += 1;
+                } else if self.in_memory && self.nvec > 1 {
+                    // The lane-wise run up to the next memory or float instruction.
+                    let end = (j..body.len())
+                        .find(|&e| is_block_memory(&body[e].1) || is_float(body[e].1.op))
+                        .unwrap_or(body.len());
+                    self.lanewise_run(&body[j..end]);
+                    j = end;
                 } else {
                     self.inst(pc, &i);
+                    j += 1;
                 }
             }
             let blk = &self.plan.blocks[k];
@@ -530,6 +596,17 @@ impl<'a, 'b> Emit<'a, 'b> {
     pub(crate) fn get(&mut self, r: u8, v: usize) -> Value {
         if r == 0 {
             self.splat(0)
+        } else if let Some(val) = self.vl.as_ref().and_then(|vl| vl.vals[r as usize]) {
+            val
+        } else if let Some(vl) = &self.vl {
+            let (base, off) = self.home(r);
+            let (base, off) = (base, off + v as i32 * 16);
+            let _ = vl;
+            let val = self.b.ins().load(types::I32X4, Self::flags(), base, off);
+            if let Some(vl) = &mut self.vl {
+                vl.vals[r as usize] = Some(val);
+            }
+            val
         } else if self.in_memory {
             let (base, off) = self.home(r);
             self.b
@@ -551,7 +628,10 @@ impl<'a, 'b> Emit<'a, 'b> {
         } else {
             val
         };
-        if self.in_memory {
+        if let Some(vl) = &mut self.vl {
+            vl.vals[r as usize] = Some(val);
+            vl.written[r as usize] = true;
+        } else if self.in_memory {
             let (base, off) = self.home(r);
             self.b
                 .ins()
@@ -563,7 +643,9 @@ impl<'a, 'b> Emit<'a, 'b> {
 
     /// Vector `v` of the lane mask (all-ones lanes active).
     pub(crate) fn mask(&mut self, v: usize) -> Value {
-        if self.in_memory {
+        if let Some(m) = self.vl.as_ref().map(|vl| vl.m) {
+            self.b.ins().load(types::I32X4, Self::flags(), m, 0)
+        } else if self.in_memory {
             self.b
                 .ins()
                 .load(types::I32X4, Self::flags(), self.mask_ptr, v as i32 * 16)
@@ -574,7 +656,10 @@ impl<'a, 'b> Emit<'a, 'b> {
 
     /// Vector `v` of the flags missing from each lane's `fflags`.
     pub(crate) fn missing(&mut self, v: usize) -> Value {
-        if self.in_memory {
+        if let Some(env) = self.vl.as_ref().map(|vl| vl.env) {
+            let have = self.b.ins().load(types::I32X4, Self::flags(), env, 0);
+            self.b.ins().bnot(have)
+        } else if self.in_memory {
             let have = self
                 .b
                 .ins()
@@ -602,16 +687,115 @@ impl<'a, 'b> Emit<'a, 'b> {
     /// `k` in every lane: a constant-pool vector, which the host instruction using it can
     /// read from memory (no register, no code to build it).
     pub(crate) fn splat(&mut self, k: u32) -> Value {
-        let bytes: Vec<u8> = (0..4).flat_map(|_| k.to_le_bytes()).collect();
-        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        let c = match self.consts.get(&k) {
+            Some(&c) => c,
+            None => {
+                let bytes: Vec<u8> = (0..4).flat_map(|_| k.to_le_bytes()).collect();
+                let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+                self.consts.insert(k, c);
+                c
+            }
+        };
         self.b.ins().vconst(types::I32X4, c)
+    }
+
+    /// Lane-wise private instructions (no memory access, no float operation) on every
+    /// vector, as a loop over the vectors ([`Emit::vector_loop`]).
+    fn lanewise_run(&mut self, insts: &[(u32, Inst)]) {
+        self.vector_loop(&[], |e, _| {
+            for (pc, i) in insts {
+                e.inst_on(*pc, i, 0);
+            }
+            Vec::new()
+        });
+    }
+
+    /// A loop over the vectors of the registers: each pass runs `body` on one vector (as
+    /// vector 0, with the register files, mask and float environment based at it), with the
+    /// registers it uses loaded once and those it writes stored at its end, and carries
+    /// the values `carried` (their initial values) from pass to pass; returns their final
+    /// values. Every operation the body emits must work lane by lane: then running
+    /// instructions vector after vector computes what running each on every vector does, in
+    /// code whose size does not grow with the warp.
+    pub(crate) fn vector_loop(
+        &mut self,
+        carried: &[Value],
+        mut body: impl FnMut(&mut Self, &[Value]) -> Vec<Value>,
+    ) -> Vec<Value> {
+        let head = self.b.create_block();
+        let after = self.b.create_block();
+        self.b.append_block_param(head, types::I64);
+        for &c in carried {
+            let t = self.b.func.dfg.value_type(c);
+            self.b.append_block_param(head, t);
+            self.b.append_block_param(after, t);
+        }
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let args: Vec<_> = std::iter::once(zero)
+            .chain(carried.iter().copied())
+            .map(Into::into)
+            .collect();
+        self.b.ins().jump(head, &args);
+        self.b.switch_to_block(head);
+        let params = self.b.block_params(head).to_vec();
+        let n = params[0];
+        let off = self.b.ins().ishl_imm(n, 4);
+        let [x, f, m, env, out] = [self.x, self.f, self.mask_ptr, self.env, self.out]
+            .map(|p| self.b.ins().iadd(p, off));
+        self.vl = Some(VectorLoop {
+            x,
+            f,
+            m,
+            env,
+            out,
+            off,
+            vals: [None; 64],
+            written: [false; 64],
+        });
+        let out = body(self, &params[1..]);
+        let vl = self.vl.take().expect("in a vector loop");
+        for r in 1..64u8 {
+            if let (true, Some(val)) = (vl.written[r as usize], vl.vals[r as usize]) {
+                let (base, off) = if r >= 32 {
+                    (vl.f, (r as i32 - 32) * REG_BYTES)
+                } else {
+                    (vl.x, r as i32 * REG_BYTES)
+                };
+                self.b.ins().store(Self::flags(), val, base, off);
+            }
+        }
+        let next = self.b.ins().iadd_imm(n, 1);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedLessThan, next, self.nvec as i64);
+        let again: Vec<_> = std::iter::once(next)
+            .chain(out.iter().copied())
+            .map(Into::into)
+            .collect();
+        let done: Vec<_> = out.iter().copied().map(Into::into).collect();
+        self.b.ins().brif(more, head, &again, after, &done);
+        self.b.switch_to_block(after);
+        self.b.block_params(after).to_vec()
+    }
+
+    /// In a [`Emit::vector_loop`] pass: its vector's byte offset (16 × the vector).
+    pub(crate) fn vector_offset(&self) -> Option<Value> {
+        self.vl.as_ref().map(|vl| vl.off)
     }
 
     /// One private instruction at `pc`, on every vector.
     fn inst(&mut self, pc: u32, i: &Inst) {
+        for v in 0..self.nvec {
+            self.inst_on(pc, i, v);
+        }
+    }
+
+    /// One private instruction at `pc`, on vector `v`.
+    fn inst_on(&mut self, pc: u32, i: &Inst, v: usize) {
         use Op::*;
         let imm = i.imm as u32;
-        for v in 0..self.nvec {
+        {
             let a = if matches!(i.op, Lui | Auipc) {
                 self.splat(0)
             } else {
@@ -657,24 +841,48 @@ impl<'a, 'b> Emit<'a, 'b> {
     }
 
     /// `lw`/`sw`/`flw`/`fsw`, the `k`-th instruction of the body, through the memory port's
-    /// helper: the lanes' addresses (and for stores values) go to stack slots; if the helper
+    /// helper, which takes the registers from the register files (values kept in SSA are
+    /// stored to their homes first, and a loaded register is read back); if the helper
     /// refuses (or, for `flw`/`fsw`, the float state is not Dirty), the block exits before
     /// the instruction with `k` instructions of this execution done.
     fn memory(&mut self, k: usize, pc: u32, i: &Inst) {
-        let (sa, sd) = self.slots.expect("slots for a block with memory accesses");
         if matches!(i.op, Op::Flw | Op::Fsw) {
             let off = self.fs_off.expect("float environment");
             self.bail_if(off, k, pc);
         }
         let (dst, srcs) = operands(i);
-        let imm = self.splat(i.imm as u32);
-        for v in 0..self.nvec {
-            let a = self.get(i.rs1, v);
-            let addr = self.b.ins().iadd(a, imm);
-            self.b.ins().stack_store(addr, sa, v as i32 * 16);
-            if let Some(s) = srcs[1] {
-                let val = self.get(s, v);
-                self.b.ins().stack_store(val, sd, v as i32 * 16);
+        let data = dst.or(srcs[1]).expect("a load's destination or a store's data");
+        // The lanes' addresses, to the address words of `out`.
+        let imm = i.imm as u32;
+        if self.in_memory && self.nvec > 1 {
+            self.vector_loop(&[], |e, _| {
+                let a = e.get(i.rs1, 0);
+                let a = e.offset(a, imm);
+                let base = e.vl.as_ref().expect("in a vector loop").out;
+                e.b.ins().store(Self::flags(), a, base, ADDRS_AT);
+                Vec::new()
+            });
+        } else {
+            for v in 0..self.nvec {
+                let a = self.get(i.rs1, v);
+                let a = self.offset(a, imm);
+                self.b
+                    .ins()
+                    .store(Self::flags(), a, self.out, ADDRS_AT + v as i32 * 16);
+            }
+        }
+        if !self.in_memory {
+            // The register the helper reads whose home may be stale: a store's data, or a
+            // masked load's destination (its inactive lanes stay).
+            let read = dst.is_none() || self.masked;
+            if data != 0 && self.written[data as usize] && read {
+                for v in 0..self.nvec {
+                    let val = self.b.use_var(self.var(data, v));
+                    let (base, off) = self.home(data);
+                    self.b
+                        .ins()
+                        .store(Self::flags(), val, base, off + v as i32 * 16);
+                }
             }
         }
         let helpers = self.helpers.expect("helpers");
@@ -683,14 +891,14 @@ impl<'a, 'b> Emit<'a, 'b> {
         } else {
             helpers.store
         };
-        let pa = self.b.ins().stack_addr(self.ptr, sa, 0);
-        let pd = self.b.ins().stack_addr(self.ptr, sd, 0);
         let callee = self.b.ins().iconst(self.ptr, f as usize as i64);
+        let reg = self.b.ins().iconst(types::I64, i64::from(data));
+        let addrs = self.b.ins().iadd_imm(self.out, i64::from(ADDRS_AT));
         let sig = self.helper_sig.expect("helper signature");
         let call = self
             .b
             .ins()
-            .call_indirect(sig, callee, &[self.port, pa, pd]);
+            .call_indirect(sig, callee, &[self.port, addrs, self.x, self.f, reg]);
         let ok = self.b.inst_results(call)[0];
         let cont = self.b.create_block();
         let bail = self.b.create_block();
@@ -698,12 +906,27 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.switch_to_block(bail);
         self.exit(pc, Some(k as u32), true);
         self.b.switch_to_block(cont);
-        if let Some(d) = dst {
-            for v in 0..self.nvec {
-                let val = self.b.ins().stack_load(types::I32X4, sd, v as i32 * 16);
-                self.set(d, v, val);
+        if let (Some(d), false) = (dst, self.in_memory) {
+            if d != 0 {
+                for v in 0..self.nvec {
+                    let (base, off) = self.home(d);
+                    let val =
+                        self.b
+                            .ins()
+                            .load(types::I32X4, Self::flags(), base, off + v as i32 * 16);
+                    self.b.def_var(self.var(d, v), val);
+                }
             }
         }
+    }
+
+    /// `a + k` on every lane (`a` itself for 0).
+    fn offset(&mut self, a: Value, k: u32) -> Value {
+        if k == 0 {
+            return a;
+        }
+        let k = self.splat(k);
+        self.b.ins().iadd(a, k)
     }
 
     /// If the scalar (i8) `cond` holds, exit before the `k`-th instruction of the body (at
@@ -790,6 +1013,8 @@ impl<'a, 'b> Emit<'a, 'b> {
             Bltu => IntCC::UnsignedLessThan,
             _ => IntCC::UnsignedGreaterThanOrEqual,
         };
+        // The vectors' lane conditions and-ed (for "all") and or-ed (for "any"), then one
+        // reduction each.
         let mut all: Option<Value> = None;
         let mut any: Option<Value> = None;
         for v in 0..self.nvec {
@@ -798,28 +1023,24 @@ impl<'a, 'b> Emit<'a, 'b> {
             let t = self.b.ins().icmp(cc, a, b);
             let (t_all, t_any) = if self.masked {
                 let m = self.mask(v);
-                let nm = self.b.ins().bnot(m);
-                let or = self.b.ins().bor(t, nm);
+                let or = self.b.ins().bor_not(t, m);
                 let and = self.b.ins().band(t, m);
                 (or, and)
             } else {
                 (t, t)
             };
-            let va = self.b.ins().vall_true(t_all);
-            let vn = self.b.ins().vany_true(t_any);
             all = Some(match all {
-                Some(p) => self.b.ins().band(p, va),
-                None => va,
+                Some(p) => self.b.ins().band(p, t_all),
+                None => t_all,
             });
             any = Some(match any {
-                Some(p) => self.b.ins().bor(p, vn),
-                None => vn,
+                Some(p) => self.b.ins().bor(p, t_any),
+                None => t_any,
             });
         }
-        (
-            all.expect("at least one vector"),
-            any.expect("at least one vector"),
-        )
+        let all = self.b.ins().vall_true(all.expect("at least one vector"));
+        let any = self.b.ins().vany_true(any.expect("at least one vector"));
+        (all, any)
     }
 }
 

@@ -428,12 +428,17 @@ fn every_operation_equals_its_weft_sem_function_on_edge_values() {
 }
 
 /// Word loads and stores inside blocks: consecutive per-lane words, strided words, a shared
-/// word, under full and partial masks, with the loop chained in translated code.
+/// word, under full and partial masks, with the loop chained in translated code. The loaded
+/// registers hold values in every lane first: a load must leave its inactive lanes alone.
 #[test]
 fn loads_and_stores_in_blocks_match() {
     let src = |mask: u32| {
         format!(
             "{START}
+    addi a4, s0, 77
+    addi a5, s0, 78
+    addi a6, s0, 79
+    addi a7, s0, 80
     li t0, {mask}
     csrw tmask, t0
     la s1, out

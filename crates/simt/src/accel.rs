@@ -108,8 +108,14 @@ pub struct MemPort<'a> {
 }
 
 impl MemPort<'_> {
-    /// `lw`: each active lane reads the word at `addrs[l]` into `out[l]`. False (nothing
-    /// read) if some lane needs the interpreter.
+    /// The warp's lane mask.
+    pub fn mask(&self) -> u32 {
+        self.mask
+    }
+
+    /// `lw`: each active lane reads the word at `addrs[l]` into `out[l]` (the inactive lanes
+    /// of `out` stay as they were). False if some lane needs the interpreter: then nothing
+    /// was read and `out` is unchanged (so `out` may be the destination register itself).
     pub fn load_words(&mut self, addrs: &[u32; 32], out: &mut [u32; 32]) -> bool {
         if self.step.is_some() {
             return self.load_words_step(addrs, out);
@@ -121,13 +127,24 @@ impl MemPort<'_> {
                 return true;
             }
         }
-        for l in crate::lane::lanes(m) {
+        if !self.load_lanes(addrs, out) {
+            return false;
+        }
+        self.stats.loads += m.count_ones() as u64;
+        true
+    }
+
+    /// Each active lane's word, lane by lane, into `out`; false (`out` unchanged) if one is
+    /// off the direct path.
+    fn load_lanes(&self, addrs: &[u32; 32], out: &mut [u32; 32]) -> bool {
+        let mut words = *out;
+        for l in crate::lane::lanes(self.mask) {
             match self.mem.load_word_fast(addrs[l]) {
-                Some(v) => out[l] = v,
+                Some(v) => words[l] = v,
                 None => return false,
             }
         }
-        self.stats.loads += m.count_ones() as u64;
+        *out = words;
         true
     }
 
@@ -174,40 +191,46 @@ impl MemPort<'_> {
         };
         let who = *who;
         if let Some(n) = consecutive(m, addrs) {
-            if self.mem.load_words_fast(addrs[0], &mut out[..n]) {
-                let a = addrs[0];
-                if !step.read_span(who, a, n) {
-                    return false;
-                }
+            // Recorded before the words are read, so that a refusal leaves `out` alone (a
+            // record only ever refuses more, should the words then not be read here).
+            let a = addrs[0];
+            if !step.read_span(who, a, n) {
+                return false;
+            }
+            if self.mem.load_words_fast(a, &mut out[..n]) {
                 step.loads[who] += n as u64;
                 return true;
             }
         }
         // Every active lane reading one word (a broadcast): one read, one record.
         let first = addrs[m.trailing_zeros() as usize & 31];
-        if crate::lane::lanes(m).all(|l| addrs[l] == first) {
+        if broadcast(m, addrs, first) {
             let Some(v) = self.mem.load_word_fast(first) else {
                 return false;
             };
             if !step.read_span(who, first, 1) {
                 return false;
             }
-            for l in crate::lane::lanes(m) {
-                out[l] = v;
+            // Without branches, so that the loop is done on vectors.
+            for (l, o) in out.iter_mut().enumerate() {
+                let on = 0u32.wrapping_sub(m >> l & 1);
+                *o = *o & !on | v & on;
             }
             step.loads[who] += m.count_ones() as u64;
             return true;
         }
-        for l in crate::lane::lanes(m) {
-            match self.mem.load_word_fast(addrs[l]) {
-                Some(v) => out[l] = v,
-                None => return false,
-            }
-        }
-        if !step.read(who, || crate::lane::lanes(m).map(|l| addrs[l])) {
+        let mut words = *out;
+        if !self.load_lanes(addrs, &mut words) {
             return false;
         }
-        step.loads[who] += m.count_ones() as u64;
+        let Some((step, who)) = self.step.as_mut() else {
+            return false;
+        };
+        if !step.read(*who, || crate::lane::lanes(m).map(|l| addrs[l])) {
+            return false;
+        }
+        *out = words;
+        step.loads[*who] += m.count_ones() as u64;
         true
     }
 
@@ -269,6 +292,17 @@ impl MemPort<'_> {
         step.stores[who] += n as u64;
         true
     }
+}
+
+/// Does every active lane address `first`? (Without branches, so that the loop is done on
+/// vectors.)
+#[inline]
+fn broadcast(mask: u32, addrs: &[u32; 32], first: u32) -> bool {
+    let mut differ = 0u32;
+    for (l, &a) in addrs.iter().enumerate() {
+        differ |= u32::from(a != first) << l;
+    }
+    differ & mask == 0
 }
 
 /// If the active lanes are lanes 0 … n − 1 and lane `l` addresses `addrs[0] + 4·l` (the

@@ -42,11 +42,31 @@ pub(crate) enum Write {
     Logged,
 }
 
-/// A warp's last spans in a step: (first address, words); 0 words for none.
-#[derive(Clone, Copy, Default)]
+/// Spans a warp remembers having read ([`Recent::reads`]; a power of two).
+const READ_SPANS: usize = 64;
+
+/// A warp's spans in a step: the last it wrote, (first address, words; 0 words for none),
+/// and a direct-mapped table of spans it read, each (first address, the step's epoch × 256
+/// + words): an entry of another epoch is empty.
+#[derive(Clone)]
 struct Recent {
-    read: (u32, usize),
+    reads: Box<[(u32, u32); READ_SPANS]>,
     write: (u32, usize),
+}
+
+impl Default for Recent {
+    fn default() -> Recent {
+        Recent {
+            reads: Box::new([(0, 0); READ_SPANS]),
+            write: (0, 0),
+        }
+    }
+}
+
+/// The slot of a read span starting at `a` in [`Recent::reads`].
+#[inline(always)]
+fn read_slot(a: u32) -> usize {
+    ((a >> 2).wrapping_mul(0x9e37_79b1) >> (32 - READ_SPANS.trailing_zeros())) as usize
 }
 
 /// Per-step access records and undo logs, kept by the machine across steps (the pages and
@@ -97,6 +117,9 @@ impl StepMem {
             for p in self.pages.iter_mut().flatten() {
                 p.fill(0);
             }
+            for r in &mut self.recent {
+                r.reads.fill((0, 0));
+            }
             self.epoch = 1;
         }
         for u in &mut self.undo {
@@ -104,8 +127,11 @@ impl StepMem {
         }
         self.undo.resize_with(warps, Vec::new);
         self.logged = 0;
-        self.recent.clear();
-        self.recent.resize(warps, Recent::default());
+        // The read tables' entries carry the epoch: only the last writes need forgetting.
+        self.recent.resize_with(warps, Recent::default);
+        for r in &mut self.recent {
+            r.write = (0, 0);
+        }
         self.loads.clear();
         self.loads.resize(warps, 0);
         self.stores.clear();
@@ -174,10 +200,12 @@ impl StepMem {
     /// ever refuse more).
     #[inline]
     pub(crate) fn read_span(&mut self, who: usize, a: u32, n: usize) -> bool {
-        // The span the warp last read or wrote (a loop's access, again): nobody else wrote
-        // it since (that write would have been refused), so nothing changes.
+        // A span the warp read in this step already, or the one it last wrote (a loop's
+        // access, again): nobody else wrote it since (that write would have been refused),
+        // so nothing changes.
         let recent = &self.recent[who];
-        if (a, n) == recent.read || (a, n) == recent.write {
+        let (slot, tag) = (read_slot(a), self.epoch << 8 | n as u32);
+        if recent.reads[slot] == (a, tag) || (a, n) == recent.write {
             return true;
         }
         let (epoch, w_who) = (self.epoch, who as u32);
@@ -203,7 +231,9 @@ impl StepMem {
         if bad != 0 {
             return false;
         }
-        self.recent[who].read = (a, n);
+        if n <= 0xff {
+            self.recent[who].reads[slot] = (a, tag);
+        }
         true
     }
 
@@ -362,7 +392,7 @@ impl StepMem {
             Self::unmark(&mut self.pages, self.base, epoch, a, n);
         }
         log.clear();
-        self.recent[who] = Recent::default();
+        self.recent[who].write = (0, 0);
         self.loads[who] = 0;
         self.stores[who] = 0;
     }
