@@ -211,10 +211,9 @@ impl MemPort<'_> {
             if !step.read_span(who, first, 1) {
                 return false;
             }
-            // Without branches, so that the loop is done on vectors.
-            for (l, o) in out.iter_mut().enumerate() {
-                let on = 0u32.wrapping_sub(m >> l & 1);
-                *o = *o & !on | v & on;
+            match prefix(m) {
+                Some(n) => out[..n].fill(v),
+                None => crate::lane::lanes(m).for_each(|l| out[l] = v),
             }
             step.loads[who] += m.count_ones() as u64;
             return true;
@@ -294,25 +293,30 @@ impl MemPort<'_> {
     }
 }
 
-/// Does every active lane address `first`? (Without branches, so that the loop is done on
-/// vectors.)
+/// If the active lanes are lanes 0 … n − 1 (every lane of a warp that has not diverged),
+/// `Some(n)`.
+#[inline]
+fn prefix(mask: u32) -> Option<usize> {
+    let n = mask.trailing_ones() as usize;
+    (n > 0 && (n == 32 || mask >> n == 0)).then_some(n)
+}
+
+/// Does every active lane address `first`? (For lanes 0 … n − 1 without an early exit, so
+/// that the comparison is done on vectors: from lane 0, whole vectors as the translated code
+/// stored them, which the host forwards from its stores.)
 #[inline]
 fn broadcast(mask: u32, addrs: &[u32; 32], first: u32) -> bool {
-    let mut differ = 0u32;
-    for (l, &a) in addrs.iter().enumerate() {
-        differ |= u32::from(a != first) << l;
+    match prefix(mask) {
+        Some(n) => addrs[..n].iter().fold(0, |d, &a| d | (a ^ first)) == 0,
+        None => crate::lane::lanes(mask).all(|l| addrs[l] == first),
     }
-    differ & mask == 0
 }
 
 /// If the active lanes are lanes 0 … n − 1 and lane `l` addresses `addrs[0] + 4·l` (the
 /// common case: each lane its own word of an array), `Some(n)`.
 #[inline]
 fn consecutive(mask: u32, addrs: &[u32; 32]) -> Option<usize> {
-    let n = mask.trailing_ones() as usize;
-    if n == 0 || (n < 32 && mask >> n != 0) {
-        return None;
-    }
+    let n = prefix(mask)?;
     // Without an early exit, so that the comparison is done on vectors.
     let a = addrs[0];
     let mut off = 0u32;

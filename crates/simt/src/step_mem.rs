@@ -231,7 +231,9 @@ impl StepMem {
         if bad != 0 {
             return false;
         }
-        if n <= 0xff {
+        // Single words (broadcasts, which walk through arrays) would only push the spans
+        // loops come back to out of the table; checking them again costs no more.
+        if (2..=0xff).contains(&n) {
             self.recent[who].reads[slot] = (a, tag);
         }
         true
