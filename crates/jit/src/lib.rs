@@ -16,8 +16,8 @@ use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
 use translate::{
-    Block, BlockFn, Helpers, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK,
-    MAX_REGION_BLOCKS, OUT_HEAD, OUT_WORDS,
+    exit_parts, Block, BlockFn, Helpers, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK,
+    MAX_REGION_BLOCKS, OUT_WORDS,
 };
 
 /// The lanes of register id `r` (integer 0–31, float 32–63) of the files `x` and `f`.
@@ -44,7 +44,12 @@ unsafe extern "C" fn load_helper(
     reg: u64,
 ) -> u32 {
     // SAFETY: as the function's contract says.
-    let (port, addrs) = unsafe { (&mut *port.cast::<MemPort<'_>>(), &*addrs.cast::<[u32; 32]>()) };
+    let (port, addrs) = unsafe {
+        (
+            &mut *port.cast::<MemPort<'_>>(),
+            &*addrs.cast::<[u32; 32]>(),
+        )
+    };
     let mut scratch = [0u32; 32];
     // The port writes the active lanes only, and nothing if it refuses (`x0`'s words go to
     // scratch).
@@ -94,6 +99,12 @@ pub use translate::is_branch;
 /// block between float loads in sgemm's inner loop was no faster translated).
 const MIN_BLOCK: u64 = 8;
 
+/// Regions of more instructions than this compile without Cranelift's e-graph pass, a
+/// third of their compile time: measured on sgemm's 40-instruction region (1.6 → 1.1 ms at
+/// 32 lanes) and a 31-instruction grid-stride loop, their code ran as fast; small loops,
+/// whose compile time matters less, keep it (a 5-instruction float loop ran 15–25 % slower
+/// without).
+const QUICK_REGION: u64 = 24;
 
 /// Translations made before the module is rebuilt (its code memory freed).
 const MAX_TRANSLATIONS: usize = 8192;
@@ -146,7 +157,11 @@ const STRAIGHT: u32 = 4;
 /// loop at 8 lanes, 400 at 32.
 fn hot_offers(len: u32, nvec: usize, in_memory: bool) -> u32 {
     let (len, v) = (u64::from(len.max(1)), nvec as u64);
-    let per_inst = if in_memory { 40_000 } else { 40_000 + 25_000 * v };
+    let per_inst = if in_memory {
+        40_000
+    } else {
+        40_000 + 25_000 * v
+    };
     let compile_ns = 300_000 + len * per_inst;
     let interp_ns = len * (25 + 4 * v);
     (compile_ns / interp_ns / 2).clamp(u64::from(HOT), 1 << 20) as u32
@@ -191,6 +206,8 @@ pub struct Jit {
     hot: u32,
     /// Host features switched off (tests).
     features_off: Vec<&'static str>,
+    /// The target without the e-graph pass, for large regions ([`QUICK_REGION`]).
+    quick: cranelift_codegen::isa::OwnedTargetIsa,
     /// Shortest block translated unless it loops on itself.
     min_block: u64,
     /// The pc ranges (first, last instruction) of translated blocks that loop on themselves:
@@ -198,12 +215,17 @@ pub struct Jit {
     loops: Vec<(u32, u32)>,
 }
 
-fn new_module(features_off: &[&'static str]) -> Result<JITModule, String> {
+/// A Cranelift target for this host with `features_off` switched off, optimising (`speed`:
+/// the e-graph pass) or not (`none`).
+fn host_isa(
+    features_off: &[&'static str],
+    opt_level: &str,
+) -> Result<cranelift_codegen::isa::OwnedTargetIsa, String> {
     let mut flags = settings::builder();
     for (k, v) in [
         ("use_colocated_libcalls", "false"),
         ("is_pic", "false"),
-        ("opt_level", if std::env::var_os("WEFT_OPT_NONE").is_some() { "none" } else { "speed" }),
+        ("opt_level", opt_level),
         // The IR is checked by the tests (and the verifier costs a third of compile time).
         (
             "enable_verifier",
@@ -221,9 +243,12 @@ fn new_module(features_off: &[&'static str]) -> Result<JITModule, String> {
     for f in features_off {
         isa.set(f, "false").map_err(|e| format!("{f}: {e}"))?;
     }
-    let isa = isa
-        .finish(settings::Flags::new(flags))
-        .map_err(|e| e.to_string())?;
+    isa.finish(settings::Flags::new(flags))
+        .map_err(|e| e.to_string())
+}
+
+fn new_module(features_off: &[&'static str]) -> Result<JITModule, String> {
+    let isa = host_isa(features_off, "speed")?;
     let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
     // Where the host lacks an instruction, Cranelift calls these by their C names (the JIT
     // does not find the C library's on its own): Rust's, each correctly rounded.
@@ -274,8 +299,10 @@ impl Jit {
 
     fn with_features_off(features: &[&'static str]) -> Result<Jit, String> {
         let module = new_module(features)?;
+        let quick = host_isa(features, "none")?;
         Ok(Jit {
             features_off: features.to_vec(),
+            quick,
             ctx: cranelift_codegen::Context::new(),
             module: ManuallyDrop::new(module),
             fctx: FunctionBuilderContext::new(),
@@ -406,8 +433,10 @@ impl Jit {
         }
         let nvec = run.lanes.div_ceil(4);
         let t0 = std::time::Instant::now();
+        let quick = (plan.len() > QUICK_REGION).then_some(&*self.quick);
         let r = translate::compile(
             &mut self.module,
+            quick,
             &mut self.ctx,
             &mut self.fctx,
             &plan,
@@ -416,7 +445,12 @@ impl Jit {
             HELPERS,
         );
         if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
-            eprintln!("translate pc {pc:#x} masked {masked} blocks {} len {} nvec {nvec}: {:?}", plan.blocks.len(), plan.len(), t0.elapsed());
+            eprintln!(
+                "translate pc {pc:#x} masked {masked} blocks {} len {} nvec {nvec}: {:?}",
+                plan.blocks.len(),
+                plan.len(),
+                t0.elapsed()
+            );
         }
         match r {
             Ok(func) => {
@@ -592,6 +626,7 @@ impl BlockEngine for Jit {
                 break;
             }
             let mut out = [0u64; OUT_WORDS];
+            let exit;
             let func = t.func;
             let env = *env.get_or_insert_with(|| float_env(run));
             lane_masks.get_or_insert_with(|| {
@@ -601,9 +636,9 @@ impl BlockEngine for Jit {
                 let (warp, mut port) = run.parts();
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
                 // register words of the warp, reads 32 mask words and 33 environment words,
-                // writes the head of `out` and a counter per block, and hands `port` to the
+                // writes a counter per block and a memory access's addresses to `out`, and hands `port` to the
                 // memory helpers, as it was built to.
-                unsafe {
+                exit = unsafe {
                     func(
                         warp.x.as_mut_ptr().cast::<u32>(),
                         warp.f.as_mut_ptr().cast::<u32>(),
@@ -614,14 +649,14 @@ impl BlockEngine for Jit {
                         env.as_ptr(),
                         at as i64,
                     )
-                };
+                } as u64;
             }
             let t = &self.blocks[k];
-            let (stop, part, extra) = (out[1] != 0, out[2] as usize, out[3] as usize);
+            let (next, stop, part, extra) = exit_parts(exit);
             let mut ran = 0;
             for (b, (len, ops)) in t.blocks.iter().enumerate() {
                 // An incomplete execution was counted when it began.
-                let whole = out[OUT_HEAD + b] - u64::from(part == b + 1);
+                let whole = out[b] - u64::from(part == b + 1);
                 if whole > 0 {
                     for &op in ops {
                         run.count(op, whole);
@@ -636,7 +671,7 @@ impl BlockEngine for Jit {
                 }
             }
             done += ran;
-            run.warp.pc = out[0] as u32;
+            run.warp.pc = next;
             if stop || ran == 0 {
                 break;
             }

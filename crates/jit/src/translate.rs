@@ -20,20 +20,21 @@
 //! The function is `fn(x, f, masks, budget, out, port, env, entry)` ([`BlockFn`]): it starts at
 //! block `entry`, runs whole block executions while the budget lasts, the active lanes agree
 //! at each branch and the next block is in the region, counts the executions it began per
-//! block in `out`, and writes the next pc, whether to hand over to the interpreter, and the
-//! part of an incomplete execution that ran — the body when the lanes disagreed at the
-//! closing branch (the interpreter executes it, splitting the warp), the instructions before a
-//! memory access the port refused or a float guard failed.
+//! block in `out`, and returns ([`exit_parts`]) the next pc, whether to hand over to the
+//! interpreter, and the part of an incomplete execution that ran — the body when the lanes
+//! disagreed at the closing branch (the interpreter executes it, splitting the warp), the
+//! instructions before a memory access the port refused or a float guard failed.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, Constant, ConstantData, InstBuilder, MemFlags, SigRef, Signature, Value,
 };
+use cranelift_codegen::isa::TargetIsa;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_jit::JITModule;
-use cranelift_module::Module;
-use weft_isa::{Class, Inst, Op};
+use cranelift_module::{Module, ModuleReloc};
 use std::collections::HashMap;
+use weft_isa::{Class, Inst, Op};
 use weft_simt::is_block_memory;
 
 pub use crate::float::{ENV_DYN_RNE, ENV_FS_DIRTY};
@@ -187,17 +188,32 @@ impl Plan {
     }
 }
 
-/// Words of a translated function's `out` before the per-block counters: next pc, stop, the
-/// block an incomplete execution was in (plus one; 0: none), and the instructions of it that
-/// ran.
-pub const OUT_HEAD: usize = 4;
+/// What a translated function returns, packed in one word (one constant per exit): the
+/// next pc (bits 0–31), whether to hand over to the interpreter (bit 32), the block an
+/// incomplete execution was in, plus one (bits 33–39; 0: none), and the instructions of it
+/// that ran (bits 40–47).
+fn exit_word(pc: u32, stop: bool, part: usize, k: u32) -> u64 {
+    u64::from(pc) | u64::from(stop) << 32 | (part as u64 & 0x7f) << 33 | u64::from(k & 0xff) << 40
+}
+
+/// The parts of an [`exit_word`]: (next pc, stop, block of an incomplete execution plus one
+/// or 0, its instructions that ran).
+pub fn exit_parts(w: u64) -> (u32, bool, usize, usize) {
+    (
+        w as u32,
+        w >> 32 & 1 != 0,
+        (w >> 33 & 0x7f) as usize,
+        (w >> 40 & 0xff) as usize,
+    )
+}
 
 /// The translated function's type: (integer registers, float registers, lane masks, budget,
-/// out, memory port, float environment, entry block). The code starts at the entry block (an
-/// index into the region's blocks: a region translated for one block start serves every
-/// block start in it). `out` is [`OUT_HEAD`] words and then one counter
-/// per block (all zero on entry), 64 bits each. The float environment is 33 words: each
-/// lane's `fflags`, then [`ENV_FS_DIRTY`] | [`ENV_DYN_RNE`].
+/// out, memory port, float environment, entry block) → [`exit_word`]. The code starts at
+/// the entry block (an index into the region's blocks: a region translated for one block
+/// start serves every block start in it). `out` holds one counter per block (all zero on
+/// entry), 64 bits each, then room for a memory access's addresses ([`ADDRS_AT`]). The
+/// float environment is 33 words: each lane's `fflags`, then [`ENV_FS_DIRTY`] |
+/// [`ENV_DYN_RNE`].
 pub type BlockFn = unsafe extern "C" fn(
     *mut u32,
     *mut u32,
@@ -217,16 +233,15 @@ pub type BlockFn = unsafe extern "C" fn(
 pub type MemHelper =
     unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, *mut u32, *mut u32, u64) -> u32;
 
-/// Where in `out` a memory access's 32 lane addresses go (bytes): after the head and the
-/// block counters.
-pub const ADDRS_AT: i32 = 8 * (OUT_HEAD + MAX_REGION_BLOCKS) as i32;
+/// Where in `out` a memory access's 32 lane addresses go (bytes): after the block counters.
+pub const ADDRS_AT: i32 = 8 * MAX_REGION_BLOCKS as i32;
 
 /// Most basic blocks in one region (one execution counter each in `out`).
 pub const MAX_REGION_BLOCKS: usize = 16;
 
-/// Words (64-bit) of a translated function's `out`: the head, the block counters, the
-/// addresses of a memory access.
-pub const OUT_WORDS: usize = OUT_HEAD + MAX_REGION_BLOCKS + 16;
+/// Words (64-bit) of a translated function's `out`: the block counters, the addresses of a
+/// memory access.
+pub const OUT_WORDS: usize = MAX_REGION_BLOCKS + 16;
 
 /// The helpers for `lw` and `sw`.
 #[derive(Clone, Copy)]
@@ -241,6 +256,7 @@ const REG_BYTES: i32 = 128;
 /// Emit and finalise the function for `plan` on `nvec` vectors per register, `masked` or not.
 pub fn compile(
     module: &mut JITModule,
+    quick: Option<&dyn TargetIsa>,
     ctx: &mut cranelift_codegen::Context,
     fctx: &mut FunctionBuilderContext,
     plan: &Plan,
@@ -248,6 +264,7 @@ pub fn compile(
     masked: bool,
     helpers: Helpers,
 ) -> Result<BlockFn, String> {
+    let t0 = std::time::Instant::now();
     let ptr = module.target_config().pointer_type();
     let call_conv = module.target_config().default_call_conv;
     module.clear_context(ctx);
@@ -278,25 +295,64 @@ pub fn compile(
         b.finalize();
     }
     if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
-        eprintln!("insts {} blocks {}", ctx.func.dfg.num_insts(), ctx.func.dfg.num_blocks());
-        if std::env::var_os("WEFT_JIT_CLIF").is_some() { eprintln!("{}", ctx.func.display()); }
+        eprintln!(
+            "insts {} blocks {}",
+            ctx.func.dfg.num_insts(),
+            ctx.func.dfg.num_blocks()
+        );
+        if std::env::var_os("WEFT_JIT_CLIF").is_some() {
+            eprintln!("{}", ctx.func.display());
+        }
     }
     let id = module
         .declare_anonymous_function(&ctx.func.signature)
         .map_err(|e| e.to_string())?;
+    let t1 = t0.elapsed();
     ctx.set_disasm(std::env::var_os("WEFT_JIT_ASM").is_some());
-    module
-        .define_function(id, ctx)
-        .map_err(|e| format!("{e:?}"))?;
+    match quick {
+        // Compiled for the other target, handed to the module as bytes.
+        Some(isa) => {
+            let align = ctx
+                .compile(isa, &mut Default::default())
+                .map_err(|e| format!("{:?}", e.inner))?
+                .buffer
+                .alignment;
+            let code = ctx.compiled_code().expect("just compiled");
+            let bytes = code.code_buffer();
+            let relocs: Vec<ModuleReloc> = code
+                .buffer
+                .relocs()
+                .iter()
+                .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
+                .collect();
+            module
+                .define_function_bytes(id, u64::from(align), bytes, &relocs)
+                .map_err(|e| format!("{e:?}"))?;
+        }
+        None => module
+            .define_function(id, ctx)
+            .map_err(|e| format!("{e:?}"))?,
+    }
     if let Some(c) = ctx.compiled_code() {
-        if let Some(d) = &c.vcode { eprintln!("{d}"); }
+        if let Some(d) = &c.vcode {
+            eprintln!("{d}");
+        }
     }
     if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
         eprintln!("{}", cranelift_codegen::timing::take_current());
     }
+    let t2 = t0.elapsed();
     module.clear_context(ctx);
     module.finalize_definitions().map_err(|e| e.to_string())?;
     let code = module.get_finalized_function(id);
+    if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
+        eprintln!(
+            "build {:?} define {:?} finalize {:?}",
+            t1,
+            t2 - t1,
+            t0.elapsed() - t2
+        );
+    }
     // SAFETY: the function was just defined with exactly this signature.
     Ok(unsafe { std::mem::transmute::<*const u8, BlockFn>(code) })
 }
@@ -503,7 +559,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.b.switch_to_block(body);
             let left = self.b.ins().iadd_imm(left, -len);
             self.b.def_var(self.left, left);
-            let at = (OUT_HEAD + k) as i32 * 8;
+            let at = k as i32 * 8;
             let c = self.b.ins().load(types::I64, Self::flags(), self.out, at);
             let c = self.b.ins().iadd_imm(c, 1);
             self.b.ins().store(Self::flags(), c, self.out, at);
@@ -582,15 +638,14 @@ impl<'a, 'b> Emit<'a, 'b> {
             }
         }
         let (part, k) = match done {
-            Some(k) => (self.cur as i64 + 1, k as i64),
+            Some(k) => (self.cur + 1, k),
             None => (0, 0),
         };
-        for (w, val) in [(0, pc as i64), (1, stop as i64), (2, part), (3, k)] {
-            let x = self.b.ins().iconst(types::I64, val);
-            self.b.ins().store(Self::flags(), x, self.out, w * 8);
-        }
-        let zero = self.b.ins().iconst(types::I64, 0);
-        self.b.ins().return_(&[zero]);
+        let w = self
+            .b
+            .ins()
+            .iconst(types::I64, exit_word(pc, stop, part, k) as i64);
+        self.b.ins().return_(&[w]);
     }
 
     pub(crate) fn get(&mut self, r: u8, v: usize) -> Value {
@@ -740,8 +795,8 @@ impl<'a, 'b> Emit<'a, 'b> {
         let params = self.b.block_params(head).to_vec();
         let n = params[0];
         let off = self.b.ins().ishl_imm(n, 4);
-        let [x, f, m, env, out] = [self.x, self.f, self.mask_ptr, self.env, self.out]
-            .map(|p| self.b.ins().iadd(p, off));
+        let [x, f, m, env, out] =
+            [self.x, self.f, self.mask_ptr, self.env, self.out].map(|p| self.b.ins().iadd(p, off));
         self.vl = Some(VectorLoop {
             x,
             f,
@@ -851,7 +906,9 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.bail_if(off, k, pc);
         }
         let (dst, srcs) = operands(i);
-        let data = dst.or(srcs[1]).expect("a load's destination or a store's data");
+        let data = dst
+            .or(srcs[1])
+            .expect("a load's destination or a store's data");
         // The lanes' addresses, to the address words of `out`.
         let imm = i.imm as u32;
         if self.in_memory && self.nvec > 1 {
@@ -895,10 +952,10 @@ impl<'a, 'b> Emit<'a, 'b> {
         let reg = self.b.ins().iconst(types::I64, i64::from(data));
         let addrs = self.b.ins().iadd_imm(self.out, i64::from(ADDRS_AT));
         let sig = self.helper_sig.expect("helper signature");
-        let call = self
-            .b
-            .ins()
-            .call_indirect(sig, callee, &[self.port, addrs, self.x, self.f, reg]);
+        let call =
+            self.b
+                .ins()
+                .call_indirect(sig, callee, &[self.port, addrs, self.x, self.f, reg]);
         let ok = self.b.inst_results(call)[0];
         let cont = self.b.create_block();
         let bail = self.b.create_block();
