@@ -90,7 +90,9 @@ const HELPERS: Helpers = Helpers {
     store: store_helper,
 };
 use weft_isa::Op;
-use weft_simt::{is_block_float, is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
+use weft_simt::{
+    is_block_float, is_block_memory, is_private, BlockEngine, MemPort, Offer, PrivateRun,
+};
 
 pub use translate::is_branch;
 
@@ -150,11 +152,11 @@ const STRAIGHT: u32 = 4;
 /// about half of what translating it costs, so that code that then stops running cost at most
 /// about 3× what the interpreter alone would have, and code that goes on running soon repays
 /// its translation. The estimates were measured on the project's VM (docs/performance.md):
-/// translation about 0.3 ms plus 40 µs per instruction with the registers in memory (whose
+/// translation about 0.5 ms plus 40 µs per instruction with the registers in memory (whose
 /// code does not grow with the vectors: lane-wise runs are loops over them), and
 /// (40 + 25 × vectors) µs in SSA values, most of it register allocation; the interpreter
-/// about (25 + 4 × vectors) ns per warp-instruction. About 2,000 offers for a 7-instruction
-/// loop at 8 lanes, 400 at 32.
+/// about (25 + 4 × vectors) ns per warp-instruction. About 2,500 offers for a 7-instruction
+/// loop at 8 lanes, 1,000 at 32.
 fn hot_offers(len: u32, nvec: usize, in_memory: bool) -> u32 {
     let (len, v) = (u64::from(len.max(1)), nvec as u64);
     let per_inst = if in_memory {
@@ -162,7 +164,7 @@ fn hot_offers(len: u32, nvec: usize, in_memory: bool) -> u32 {
     } else {
         40_000 + 25_000 * v
     };
-    let compile_ns = 300_000 + len * per_inst;
+    let compile_ns = 500_000 + len * per_inst;
     let interp_ns = len * (25 + 4 * v);
     (compile_ns / interp_ns / 2).clamp(u64::from(HOT), 1 << 20) as u32
 }
@@ -412,6 +414,18 @@ impl Jit {
         }
     }
 
+    /// Offers of a block start before the engine looks at the region there. Translation
+    /// costs grow with the vectors per register, the interpreter's cost per warp-instruction
+    /// much less (its lane loops are vectorised): wide warps wait for more offers (and then
+    /// for the region's size and mask: `wait_offers`).
+    fn offers_before_looking(&self, lanes: usize) -> u32 {
+        if self.hot <= 1 {
+            1
+        } else {
+            self.hot * lanes.div_ceil(4) as u32
+        }
+    }
+
     /// Translate the region at `pc` and index it there (or, if it cannot be translated,
     /// remember that and decline the offer).
     fn translate_here(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
@@ -477,11 +491,12 @@ impl Jit {
 }
 
 /// Offers a region waits for before it is translated: [`hot_offers`] for its size (an offer
-/// at a loop's entry is about one pass through the loop), twice as many if the translation
+/// at a loop's entry is about one pass through the loop), 3× as many if the translation
 /// blends with a lane mask (measured 2–4× slower to compile: each result loads the old value
-/// and selects), and [`STRAIGHT`] times as many if it does not loop.
+/// and selects, each branch condition looks at the mask), and [`STRAIGHT`] times as many if
+/// it does not loop.
 fn wait_offers(plan: &Plan, masked: bool, nvec: usize) -> u32 {
-    let mask = if masked { 2 } else { 1 };
+    let mask = if masked { 3 } else { 1 };
     let straight = if plan.loops() { 1 } else { STRAIGHT };
     let in_memory = translate::registers_in_memory(plan, nvec);
     hot_offers(plan.len() as u32, nvec, in_memory).saturating_mul(mask * straight)
@@ -539,6 +554,25 @@ impl BlockEngine for Jit {
         matches!(self.index.get(&key(pc, masked)), Some(Entry::Block(..)))
     }
 
+    fn offer(&mut self, pc: u32, lanes: usize, mask: u32) -> Offer {
+        let masked = mask != full_mask(lanes);
+        let hot = self.offers_before_looking(lanes);
+        // Counting a cold block start here is what `run` would do (without the generation
+        // check: a rewrite of code only makes an offer count that should not have, and the
+        // next `run` forgets every entry).
+        match self.index.get_mut(&key(pc, masked)) {
+            Some(Entry::Cold(n, len)) if *n + 1 < hot => {
+                *n += 1;
+                Offer::Counted(u64::from(*len))
+            }
+            Some(Entry::Wait(n, target, len)) if *n + 1 < *target => {
+                *n += 1;
+                Offer::Counted(u64::from(*len))
+            }
+            _ => Offer::Attempt,
+        }
+    }
+
     fn run(&mut self, run: &mut PrivateRun<'_>) -> u64 {
         if run.code_generation() != self.generation {
             self.flush();
@@ -553,14 +587,7 @@ impl BlockEngine for Jit {
         let min_block = self.min_block;
         let budget = run.budget();
         let mut done = 0u64;
-        // Translation costs grow with the vectors per register, the interpreter's cost per
-        // warp-instruction much less (its lane loops are vectorised): wide warps wait for more
-        // offers (and then for the region's size and mask: `wait_offers`).
-        let hot = if self.hot <= 1 {
-            1
-        } else {
-            self.hot * nvec as u32
-        };
+        let hot = self.offers_before_looking(run.lanes);
         loop {
             let pc = run.warp.pc;
             let entry = match self.index.entry(key(pc, masked)) {

@@ -45,6 +45,24 @@ pub trait BlockEngine {
     fn has_block(&self, _pc: u32, _lanes: usize, _mask: u32) -> bool {
         false
     }
+
+    /// A cheap look before a super-step is attempted for a warp at `pc` of `lanes` lanes with
+    /// `mask` active: the engine may count the offer itself and say it has nothing to run
+    /// there yet ([`Offer::Counted`]), sparing the attempt (for several warps, snapshots and
+    /// records) that would only count it.
+    fn offer(&mut self, _pc: u32, _lanes: usize, _mask: u32) -> Offer {
+        Offer::Attempt
+    }
+}
+
+/// What a block engine says of a warp at a pc ([`BlockEngine::offer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Attempt a super-step (the engine has a block there, or must look).
+    Attempt,
+    /// Nothing to run there yet: the offer was counted; ask again after this many cycles
+    /// (the straight run from the pc, which the interpreter is about to issue).
+    Counted(u64),
 }
 
 /// Can a block engine run `i` (given, for a conditional branch, that the active lanes agree)?
@@ -483,10 +501,50 @@ impl Machine {
         }
         let (c, w) = match self.quiet_running_warps() {
             Some(Running::One(c, w)) => (c, w),
-            Some(Running::Many(list)) => return self.multi_super_step(bound, list),
+            Some(Running::Many) => {
+                // Only if some warp is at code the engine would run (each offer counted).
+                let (mut skip, mut running) = (u64::MAX, 0);
+                let mut attempt = false;
+                for c in 0..self.cores.len() {
+                    for w in 0..self.cores[c].warps.len() {
+                        if !self.cores[c].warps[w].is_running() {
+                            continue;
+                        }
+                        running += 1;
+                        match self.offer(c, w) {
+                            Offer::Attempt => attempt = true,
+                            Offer::Counted(n) => skip = skip.min(n),
+                        }
+                    }
+                }
+                if !attempt {
+                    // Issued in turn, a warp runs its straight run in about `running` times
+                    // its cycles: ask again when the first may be at its next block start.
+                    self.accel_retry = self.cycle + skip.saturating_mul(running);
+                    return u64::MAX;
+                }
+                let list = self
+                    .cores
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(c, core)| {
+                        core.warps
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, w)| w.is_running())
+                            .map(move |(w, _)| (c, w))
+                    })
+                    .collect();
+                return self.multi_super_step(bound, list);
+            }
             None => return 0,
         };
-        // The common refusal first, at the cost of a decoded-cache lookup.
+        // An engine only counting an offer here first, then the common refusal, at the cost
+        // of a decoded-cache lookup.
+        if let Offer::Counted(skip) = self.offer(c, w) {
+            self.accel_retry = self.cycle + skip;
+            return u64::MAX;
+        }
         let pc = self.cores[c].warps[w].pc;
         match self.code.fetch(&self.mem, pc) {
             Ok(s)
@@ -541,6 +599,16 @@ impl Machine {
         n
     }
 
+    /// The engine's [`BlockEngine::offer`] for warp `w` of core `c`.
+    fn offer(&mut self, c: usize, w: usize) -> Offer {
+        let warp = &self.cores[c].warps[w];
+        let (pc, mask) = (warp.pc, warp.mask);
+        match self.engine.as_mut() {
+            Some(e) => e.offer(pc, self.cfg.lanes, mask),
+            None => Offer::Attempt,
+        }
+    }
+
     /// The running warps of the machine, if at least one runs, the KMU is idle and none has
     /// anything to check before issue (no divergence entry, breakpoint or watchdog).
     fn quiet_running_warps(&mut self) -> Option<Running> {
@@ -570,21 +638,7 @@ impl Machine {
         }
         match (one, count) {
             (Some((c, w)), 1) => Some(Running::One(c, w)),
-            (Some(_), _) => {
-                let many = self
-                    .cores
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(c, core)| {
-                        core.warps
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, w)| w.is_running())
-                            .map(move |(w, _)| (c, w))
-                    })
-                    .collect();
-                Some(Running::Many(many))
-            }
+            (Some(_), _) => Some(Running::Many),
             (None, _) => None,
         }
     }
@@ -923,7 +977,7 @@ const _: () = assert!(MULTI_WARPS <= crate::step_mem::MAX_WARPS);
 /// The running warps of a machine where a super-step may happen.
 enum Running {
     One(usize, usize),
-    Many(Vec<(usize, usize)>),
+    Many,
 }
 
 /// One warp's part in a super-step over several warps.

@@ -42,7 +42,9 @@ pub mod vortex;
 pub mod vxbin;
 pub mod warp;
 
-pub use accel::{is_block_float, is_block_memory, is_private, BlockEngine, MemPort, PrivateRun};
+pub use accel::{
+    is_block_float, is_block_memory, is_private, BlockEngine, MemPort, Offer, PrivateRun,
+};
 pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
 pub use display::{Frame, FrameSink};
 pub use divergence::Reconv;
