@@ -11,7 +11,6 @@ mod float;
 mod translate;
 
 use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
@@ -196,8 +195,7 @@ struct Translated {
 pub struct Jit {
     /// Taken out only by `Drop` (its code memory is freed by hand).
     module: ManuallyDrop<JITModule>,
-    ctx: cranelift_codegen::Context,
-    fctx: FunctionBuilderContext,
+    cx: translate::Contexts,
     /// (pc, masked) → what is known of the block there.
     index: Index,
     blocks: Vec<Translated>,
@@ -305,9 +303,8 @@ impl Jit {
         Ok(Jit {
             features_off: features.to_vec(),
             quick,
-            ctx: cranelift_codegen::Context::new(),
+            cx: translate::Contexts::default(),
             module: ManuallyDrop::new(module),
-            fctx: FunctionBuilderContext::new(),
             index: Index::default(),
             blocks: Vec::new(),
             generation: u64::MAX,
@@ -446,26 +443,16 @@ impl Jit {
             self.loops.push(plan.span());
         }
         let nvec = run.lanes.div_ceil(4);
-        let t0 = std::time::Instant::now();
         let quick = (plan.len() > QUICK_REGION).then_some(&*self.quick);
         let r = translate::compile(
             &mut self.module,
             quick,
-            &mut self.ctx,
-            &mut self.fctx,
+            &mut self.cx,
             &plan,
             nvec,
             masked,
             HELPERS,
         );
-        if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
-            eprintln!(
-                "translate pc {pc:#x} masked {masked} blocks {} len {} nvec {nvec}: {:?}",
-                plan.blocks.len(),
-                plan.len(),
-                t0.elapsed()
-            );
-        }
         match r {
             Ok(func) => {
                 self.blocks.push(Translated {

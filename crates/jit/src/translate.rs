@@ -253,20 +253,34 @@ pub struct Helpers {
 /// Bytes per lane register (32 lanes of 4 bytes).
 const REG_BYTES: i32 = 128;
 
+/// Cranelift's reusable state for building and compiling functions.
+pub struct Contexts {
+    ctx: cranelift_codegen::Context,
+    fctx: FunctionBuilderContext,
+}
+
+impl Default for Contexts {
+    fn default() -> Contexts {
+        Contexts {
+            ctx: cranelift_codegen::Context::new(),
+            fctx: FunctionBuilderContext::new(),
+        }
+    }
+}
+
 /// Emit and finalise the function for `plan` on `nvec` vectors per register, `masked` or not.
 pub fn compile(
     module: &mut JITModule,
     quick: Option<&dyn TargetIsa>,
-    ctx: &mut cranelift_codegen::Context,
-    fctx: &mut FunctionBuilderContext,
+    cx: &mut Contexts,
     plan: &Plan,
     nvec: usize,
     masked: bool,
     helpers: Helpers,
 ) -> Result<BlockFn, String> {
-    let t0 = std::time::Instant::now();
     let ptr = module.target_config().pointer_type();
     let call_conv = module.target_config().default_call_conv;
+    let Contexts { ctx, fctx } = cx;
     module.clear_context(ctx);
     let sig = &mut ctx.func.signature;
     for _ in 0..3 {
@@ -294,21 +308,9 @@ pub fn compile(
         b.seal_all_blocks();
         b.finalize();
     }
-    if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
-        eprintln!(
-            "insts {} blocks {}",
-            ctx.func.dfg.num_insts(),
-            ctx.func.dfg.num_blocks()
-        );
-        if std::env::var_os("WEFT_JIT_CLIF").is_some() {
-            eprintln!("{}", ctx.func.display());
-        }
-    }
     let id = module
         .declare_anonymous_function(&ctx.func.signature)
         .map_err(|e| e.to_string())?;
-    let t1 = t0.elapsed();
-    ctx.set_disasm(std::env::var_os("WEFT_JIT_ASM").is_some());
     match quick {
         // Compiled for the other target, handed to the module as bytes.
         Some(isa) => {
@@ -333,26 +335,9 @@ pub fn compile(
             .define_function(id, ctx)
             .map_err(|e| format!("{e:?}"))?,
     }
-    if let Some(c) = ctx.compiled_code() {
-        if let Some(d) = &c.vcode {
-            eprintln!("{d}");
-        }
-    }
-    if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
-        eprintln!("{}", cranelift_codegen::timing::take_current());
-    }
-    let t2 = t0.elapsed();
     module.clear_context(ctx);
     module.finalize_definitions().map_err(|e| e.to_string())?;
     let code = module.get_finalized_function(id);
-    if std::env::var_os("WEFT_JIT_DEBUG").is_some() {
-        eprintln!(
-            "build {:?} define {:?} finalize {:?}",
-            t1,
-            t2 - t1,
-            t0.elapsed() - t2
-        );
-    }
     // SAFETY: the function was just defined with exactly this signature.
     Ok(unsafe { std::mem::transmute::<*const u8, BlockFn>(code) })
 }
@@ -653,11 +638,13 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.splat(0)
         } else if let Some(val) = self.vl.as_ref().and_then(|vl| vl.vals[r as usize]) {
             val
-        } else if let Some(vl) = &self.vl {
+        } else if self.vl.is_some() {
+            // In a vector loop: loaded at the first use in the pass.
             let (base, off) = self.home(r);
-            let (base, off) = (base, off + v as i32 * 16);
-            let _ = vl;
-            let val = self.b.ins().load(types::I32X4, Self::flags(), base, off);
+            let val = self
+                .b
+                .ins()
+                .load(types::I32X4, Self::flags(), base, off + v as i32 * 16);
             if let Some(vl) = &mut self.vl {
                 vl.vals[r as usize] = Some(val);
             }
