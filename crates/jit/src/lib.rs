@@ -100,13 +100,6 @@ pub use translate::is_branch;
 /// block between float loads in sgemm's inner loop was no faster translated).
 const MIN_BLOCK: u64 = 8;
 
-/// Regions of more instructions than this compile without Cranelift's e-graph pass, a
-/// third of their compile time: measured on sgemm's 40-instruction region (1.6 → 1.1 ms at
-/// 32 lanes) and a 31-instruction grid-stride loop, their code ran as fast; small loops,
-/// whose compile time matters less, keep it (a 5-instruction float loop ran 15–25 % slower
-/// without).
-const QUICK_REGION: u64 = 24;
-
 /// Translations made before the module is rebuilt (its code memory freed).
 const MAX_TRANSLATIONS: usize = 8192;
 
@@ -206,7 +199,7 @@ pub struct Jit {
     hot: u32,
     /// Host features switched off (tests).
     features_off: Vec<&'static str>,
-    /// The target without the e-graph pass, for large regions ([`QUICK_REGION`]).
+    /// The target without the e-graph pass, for large regions ([`translate::SMALL_REGION`]).
     quick: cranelift_codegen::isa::OwnedTargetIsa,
     /// Shortest block translated unless it loops on itself.
     min_block: u64,
@@ -443,7 +436,7 @@ impl Jit {
             self.loops.push(plan.span());
         }
         let nvec = run.lanes.div_ceil(4);
-        let quick = (plan.len() > QUICK_REGION).then_some(&*self.quick);
+        let quick = translate::is_large(&plan).then_some(&*self.quick);
         let r = translate::compile(
             &mut self.module,
             quick,

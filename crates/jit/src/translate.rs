@@ -8,7 +8,7 @@
 //! one of them is a jump inside the function, any other edge an exit. Lane registers (integer
 //! and float) are SIMD values of four lanes (`i32x4`): a register of an `n`-lane warp is
 //! `ceil(n / 4)` vectors. In a region of up to 3 vectors a register (12 lanes) and one block, or
-//! several of up to [`SSA_REGION`] instructions in all, they are loaded once at entry, kept
+//! several of up to [`SMALL_REGION`] instructions in all, they are loaded once at entry, kept
 //! in SSA values and stored back at every exit; in larger regions, and from 4 vectors on (which would not fit the host's 16 vector registers anyway),
 //! each use loads and each result is stored, which keeps Cranelift's register allocation —
 //! most of the compile time — cheap and the exits free. A *masked* translation blends each
@@ -39,18 +39,29 @@ use weft_simt::is_block_memory;
 
 pub use crate::float::{ENV_DYN_RNE, ENV_FS_DIRTY};
 
-/// Most instructions of a region of several blocks whose registers stay in SSA values
-/// (measured: 3× faster than loads and stores at each use on a 12-instruction if/else loop;
-/// a 40-instruction region in SSA values took 8–13 ms to compile, 1.5–2 ms without).
-pub const SSA_REGION: u64 = 24;
+/// Most instructions of a *small* region. A larger one is translated for compile time
+/// rather than for the last cycle: registers in the register file if it has several blocks
+/// (SSA values across a 40-instruction region took 8–13 ms to compile, 1.5–2 ms without;
+/// a 12-instruction if/else loop in SSA values ran 3× faster than with loads and stores),
+/// its lane-wise runs as loops over the vectors (`Emit::vector_loop`: sgemm's region at 32
+/// lanes, 2,515 Cranelift instructions unrolled, 800 as loops, and the grid-stride loop's
+/// ran faster; the 9-instruction ALU loop ran 10.9 G thread-instructions/s unrolled, 7.9 G
+/// as a loop), and compiled without Cranelift's e-graph pass (`Jit`'s quick target: a third
+/// of the compile time, for code that ran as fast on those two; a 5-instruction float loop
+/// ran 15–25 % slower without it).
+pub const SMALL_REGION: u64 = 24;
+
+/// Is `plan` larger than a [`SMALL_REGION`]?
+pub fn is_large(plan: &Plan) -> bool {
+    plan.len() > SMALL_REGION
+}
 
 /// Does the translation of `plan` at `nvec` vectors per register keep the registers in the
-/// register files (each use loads, each result is stored; runs of lane-wise instructions
-/// become loops over the vectors), rather than in SSA values? From 4 vectors on (which would
-/// not fit the host's 16 vector registers anyway), and in regions of several blocks over
-/// [`SSA_REGION`] instructions.
+/// register files (each use loads, each result is stored), rather than in SSA values? From
+/// 4 vectors on (which would not fit the host's 16 vector registers anyway), and in large
+/// regions of several blocks.
 pub fn registers_in_memory(plan: &Plan, nvec: usize) -> bool {
-    nvec >= 4 || (plan.blocks.len() > 1 && plan.len() > SSA_REGION)
+    nvec >= 4 || (plan.blocks.len() > 1 && is_large(plan))
 }
 
 /// Longest block translated (instructions, the terminator included).
@@ -450,6 +461,14 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
     }
 
+    /// Do lane-wise runs become loops over the vectors (registers in memory, several
+    /// vectors, a large region: [`SMALL_REGION`])? (Float operations do whenever the
+    /// registers are in memory: unrolled, their guards made a 5-instruction float loop at 32
+    /// lanes take 2.7 ms to compile instead of 1.0, for 4 % more speed.)
+    pub(crate) fn loops_over_vectors(&self) -> bool {
+        self.in_memory && self.nvec > 1 && is_large(self.plan)
+    }
+
     fn var(&self, r: u8, v: usize) -> Variable {
         Variable::from_u32(1 + (r as usize * self.nvec + v) as u32)
     }
@@ -558,7 +577,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                 } else if is_float(i.op) {
                     self.float(j, pc, &i);
                     j += 1;
-                } else if self.in_memory && self.nvec > 1 {
+                } else if self.loops_over_vectors() {
                     // The lane-wise run up to the next memory or float instruction.
                     let end = (j..body.len())
                         .find(|&e| is_block_memory(&body[e].1) || is_float(body[e].1.op))
@@ -898,7 +917,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             .expect("a load's destination or a store's data");
         // The lanes' addresses, to the address words of `out`.
         let imm = i.imm as u32;
-        if self.in_memory && self.nvec > 1 {
+        if self.loops_over_vectors() {
             self.vector_loop(&[], |e, _| {
                 let a = e.get(i.rs1, 0);
                 let a = e.offset(a, imm);
