@@ -100,6 +100,13 @@ pub use translate::is_branch;
 /// block between float loads in sgemm's inner loop was no faster translated).
 const MIN_BLOCK: u64 = 8;
 
+/// Calls into a translation entered at a pc before the engine judges whether it pays.
+const PROBATION: u32 = 256;
+
+/// Fewest instructions a call must run on average to keep its translation (a call and
+/// return cost about what the interpreter spends on a few instructions).
+const MIN_RUN: u64 = 4;
+
 /// Translations made before the module is rebuilt (its code memory freed).
 const MAX_TRANSLATIONS: usize = 8192;
 
@@ -171,8 +178,10 @@ enum Entry {
     /// second ([`wait_offers`]) before it is translated; the straight-line instructions from
     /// here.
     Wait(u32, u32, u8),
-    /// Translated: the index into `blocks`, and the block of that region starting here.
-    Block(usize, usize),
+    /// Translated: the index into `blocks`, the block of that region starting here, and
+    /// while on probation the calls entering here and the instructions they ran
+    /// ([`Jit::on_probation`]).
+    Block(usize, usize, u32, u32),
     /// No block starts here.
     Never,
 }
@@ -404,6 +413,29 @@ impl Jit {
         }
     }
 
+    /// Count a call of the translation entered at `pc` that ran `ran` instructions: after
+    /// [`PROBATION`] calls, one that ran fewer than [`MIN_RUN`] instructions a call on
+    /// average is dropped and the pc refused (until its code changes) — a loop head whose
+    /// lanes disagree at once every time (a divergent `if` at the top of a loop) costs a
+    /// call and a return each time for nothing.
+    fn on_probation(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool, ran: u64) {
+        let Some(e) = self.index.get_mut(&key(pc, masked)) else {
+            return;
+        };
+        let Entry::Block(_, _, calls, total) = e else {
+            return;
+        };
+        if *calls >= PROBATION {
+            return;
+        }
+        *calls += 1;
+        *total = total.saturating_add(ran.min(u64::from(u32::MAX)) as u32);
+        if *calls == PROBATION && u64::from(*total) < u64::from(PROBATION) * MIN_RUN {
+            *e = Entry::Never;
+            run.refuse(pc);
+        }
+    }
+
     /// Offers of a block start before the engine looks at the region there. Translation
     /// costs grow with the vectors per register, the interpreter's cost per warp-instruction
     /// much less (its lane loops are vectorised): wide warps wait for more offers (and then
@@ -422,7 +454,7 @@ impl Jit {
         let k = self.translate(run, pc, masked);
         self.index.insert(
             key(pc, masked),
-            k.map_or(Entry::Never, |k| Entry::Block(k, 0)),
+            k.map_or(Entry::Never, |k| Entry::Block(k, 0, 0, 0)),
         );
         if k.is_none() {
             self.decline(run, pc);
@@ -457,7 +489,7 @@ impl Jit {
                 for (j, b) in plan.blocks.iter().enumerate().skip(1) {
                     let e = self.index.entry(key(b.pc, masked)).or_insert(Entry::Never);
                     if !matches!(e, Entry::Block(..)) {
-                        *e = Entry::Block(k, j);
+                        *e = Entry::Block(k, j, 0, 0);
                     }
                 }
                 Some(k)
@@ -578,7 +610,7 @@ impl BlockEngine for Jit {
                 }
             };
             let (k, at) = match *entry {
-                Entry::Block(k, at) => (k, at),
+                Entry::Block(k, at, ..) => (k, at),
                 Entry::Never => {
                     self.decline(run, pc);
                     break;
@@ -679,6 +711,9 @@ impl BlockEngine for Jit {
             }
             done += ran;
             run.warp.pc = next;
+            if self.hot > 1 {
+                self.on_probation(run, pc, masked, ran);
+            }
             if stop || ran == 0 {
                 break;
             }
