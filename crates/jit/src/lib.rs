@@ -90,7 +90,8 @@ const HELPERS: Helpers = Helpers {
 };
 use weft_isa::Op;
 use weft_simt::{
-    is_block_float, is_block_memory, is_private, BlockEngine, MemPort, Offer, PrivateRun,
+    is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, MemPort, Offer,
+    PrivateRun,
 };
 
 pub use translate::is_branch;
@@ -202,8 +203,9 @@ pub struct Jit {
     index: Index,
     blocks: Vec<Translated>,
     generation: u64,
-    /// Translations that failed to compile (they run on the interpreter).
-    pub failures: u64,
+    /// Regions translated, dropped after probation, and failed to compile (they run on the
+    /// interpreter).
+    counts: EngineCounts,
     /// Offers before a block is translated.
     hot: u32,
     /// Host features switched off (tests).
@@ -310,7 +312,7 @@ impl Jit {
             index: Index::default(),
             blocks: Vec::new(),
             generation: u64::MAX,
-            failures: 0,
+            counts: EngineCounts::default(),
             hot: HOT,
             min_block: MIN_BLOCK,
             loops: Vec::new(),
@@ -433,6 +435,7 @@ impl Jit {
         if *calls == PROBATION && u64::from(*total) < u64::from(PROBATION) * MIN_RUN {
             *e = Entry::Never;
             run.refuse(pc);
+            self.counts.dropped += 1;
         }
     }
 
@@ -480,6 +483,7 @@ impl Jit {
         );
         match r {
             Ok(func) => {
+                self.counts.translated += 1;
                 self.blocks.push(Translated {
                     func,
                     blocks: plan.blocks.iter().map(|b| (b.len(), b.ops())).collect(),
@@ -495,7 +499,7 @@ impl Jit {
                 Some(k)
             }
             Err(_) => {
-                self.failures += 1;
+                self.counts.failed += 1;
                 None
             }
         }
@@ -564,6 +568,10 @@ impl BlockEngine for Jit {
     fn has_block(&self, pc: u32, lanes: usize, mask: u32) -> bool {
         let masked = mask != full_mask(lanes);
         matches!(self.index.get(&key(pc, masked)), Some(Entry::Block(..)))
+    }
+
+    fn counts(&self) -> EngineCounts {
+        self.counts
     }
 
     fn offer(&mut self, pc: u32, lanes: usize, mask: u32) -> Offer {

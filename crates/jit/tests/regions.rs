@@ -106,8 +106,10 @@ fn default_engine(src: &str, c: &Config) -> (weft_simt::Machine, weft_simt::Mach
 fn a_loop_with_an_if_else_runs_as_one_region_on_the_default_engine() {
     for (lanes, warps) in [(8, 1), (8, 4), (32, 1), (4, 2)] {
         let (_, b) = default_engine(&if_else_loop(100_000), &cfg(lanes, warps));
-        // Nearly all of it in super-steps: the region loops inside the translated code.
+        // Nearly all of it in super-steps: the region loops inside the translated code (and
+        // it pays: no translation dropped).
         assert_super_steps_over(&b, 9, &format!("{lanes}×{warps}"));
+        assert_eq!(b.engine_counts().dropped, 0, "{lanes}×{warps}");
     }
 }
 
@@ -189,5 +191,54 @@ fn a_refused_access_in_a_later_block_and_cycle_bounds_anywhere_match() {
         let (m, end) = same(&src, &c);
         assert_eq!(end, RunEnd::CycleLimit(bound));
         assert_eq!(m.cycle, bound);
+    }
+}
+
+/// A loop whose head is an `if` the lanes disagree on every iteration: its region (entered
+/// reconverged, at the head) leaves at once each time. The default engine drops such a
+/// translation after its probation (counted), and the loop runs in the interpreter.
+#[test]
+fn a_region_whose_lanes_disagree_at_once_is_dropped_after_its_probation() {
+    let src = kernel(
+        "    li a1, 300000
+    li a2, 0
+    andi a6, s0, 1
+1:  beqz a6, 2f
+    addi a2, a2, 3
+    xor a2, a2, a1
+    j 3f
+2:  addi a2, a2, 5
+    sub a2, a2, a1
+3:  addi a1, a1, -1
+    bnez a1, 1b",
+    );
+    for (lanes, warps) in [(8, 1), (32, 1), (8, 4)] {
+        let (a, b) = default_engine(&src, &cfg(lanes, warps));
+        let cycles = b.report().cycles;
+        assert!(
+            b.super_step_cycles() * 100 < cycles,
+            "{lanes}×{warps}: {} of {cycles} cycles in super-steps",
+            b.super_step_cycles()
+        );
+        let counts = b.engine_counts();
+        assert!(
+            counts.translated >= 1 && counts.dropped >= 1,
+            "{lanes}×{warps}: {counts:?}"
+        );
+        // The result, computed here: odd lanes add 3 and xor the count, even ones add 5 and
+        // subtract it, from 300,000 down to 1.
+        let base = out_addr(&src);
+        for lane in 0..lanes as u32 {
+            let mut want = 0u32;
+            for n in (1..=300_000u32).rev() {
+                want = if lane & 1 == 1 {
+                    want.wrapping_add(3) ^ n
+                } else {
+                    want.wrapping_add(5).wrapping_sub(n)
+                };
+            }
+            let got = a.mem.load(0, base + 1024 * 2 + 4 * lane, 4).unwrap();
+            assert_eq!(got, want, "{lanes}×{warps} lane {lane}");
+        }
     }
 }

@@ -53,6 +53,23 @@ pub trait BlockEngine {
     fn offer(&mut self, _pc: u32, _lanes: usize, _mask: u32) -> Offer {
         Offer::Attempt
     }
+
+    /// What the engine has done so far (all zero for one that does not translate).
+    fn counts(&self) -> EngineCounts {
+        EngineCounts::default()
+    }
+}
+
+/// A block engine's own counts ([`BlockEngine::counts`]), which depend only on the program
+/// and configuration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineCounts {
+    /// Regions translated.
+    pub translated: u64,
+    /// Translations dropped because their calls ran too little (`weft-jit`'s probation).
+    pub dropped: u64,
+    /// Translations that failed to compile (run on the interpreter instead).
+    pub failed: u64,
 }
 
 /// What a block engine says of a warp at a pc ([`BlockEngine::offer`]).
@@ -461,6 +478,13 @@ impl Machine {
     /// The engine's name: `interp` or the block engine's.
     pub fn engine_name(&self) -> &'static str {
         self.engine.as_ref().map_or("interp", |e| e.name())
+    }
+
+    /// The block engine's counts (zero without one).
+    pub fn engine_counts(&self) -> EngineCounts {
+        self.engine
+            .as_ref()
+            .map_or_else(EngineCounts::default, |e| e.counts())
     }
 
     /// Try a super-step at the current cycle (after `begin_cycle`): returns the cycles it

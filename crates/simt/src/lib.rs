@@ -43,7 +43,8 @@ pub mod vxbin;
 pub mod warp;
 
 pub use accel::{
-    is_block_float, is_block_memory, is_private, BlockEngine, MemPort, Offer, PrivateRun,
+    is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, MemPort, Offer,
+    PrivateRun,
 };
 pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
 pub use display::{Frame, FrameSink};
