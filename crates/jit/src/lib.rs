@@ -8,6 +8,7 @@
 //! modules loaded).
 
 mod float;
+mod plan;
 mod translate;
 
 use cranelift_codegen::settings::{self, Configurable};
@@ -210,7 +211,7 @@ pub struct Jit {
     hot: u32,
     /// Host features switched off (tests).
     features_off: Vec<&'static str>,
-    /// The target without the e-graph pass, for large regions ([`translate::SMALL_REGION`]).
+    /// The target without the e-graph pass, for large regions ([`plan::SMALL_REGION`]).
     quick: cranelift_codegen::isa::OwnedTargetIsa,
     /// Shortest block translated unless it loops on itself.
     min_block: u64,

@@ -4,14 +4,17 @@
 //! word accesses (`weft_simt::is_block_memory`, through the memory port's helpers) and float
 //! operations (`weft_simt::is_block_float`, `float.rs`) up to a terminator: a conditional
 //! branch, a `jal x0`, the first instruction that is none of these, or [`MAX_BLOCK`]
-//! instructions. A region ([`Plan`]) is blocks linked by their jumps and branches; an edge to
-//! one of them is a jump inside the function, any other edge an exit. Lane registers (integer
-//! and float) are SIMD values of four lanes (`i32x4`): a register of an `n`-lane warp is
-//! `ceil(n / 4)` vectors. In a region of up to 3 vectors a register (12 lanes) and one block, or
-//! several of up to [`SMALL_REGION`] instructions in all, they are loaded once at entry, kept
-//! in SSA values and stored back at every exit; in larger regions, and from 4 vectors on (which would not fit the host's 16 vector registers anyway),
-//! each use loads and each result is stored, which keeps Cranelift's register allocation —
-//! most of the compile time — cheap and the exits free. A *masked* translation blends each
+//! instructions. A region ([`Plan`], `plan.rs`) is blocks linked by their jumps and branches;
+//! an edge to one of them is a jump inside the function, any other edge an exit. Lane
+//! registers (integer and float) are SIMD values of four lanes (`i32x4`): a register of an
+//! `n`-lane warp is `ceil(n / 4)` vectors. In a region of up to 3 vectors a register (12
+//! lanes) and one block, or several of up to [`crate::plan::SMALL_REGION`] instructions in all, they are
+//! loaded once at entry, kept in SSA values and stored back at every exit; in larger regions,
+//! and from 4 vectors on (which would not fit the host's 16 vector registers anyway), each use
+//! loads and each result is stored, which keeps Cranelift's register allocation — most of the
+//! compile time — cheap and the exits free; there, in large regions, runs of lane-wise
+//! instructions are loops over the vectors ([`Emit::vector_loop`]). A *masked* translation
+//! blends each
 //! result into the old value with the warp's lane mask (`bitselect`); an unmasked one (every
 //! lane of every vector active) writes whole vectors. Operations with no lane-wise vector form
 //! on the host (shifts by a register, high multiplies, division) are done lane by lane on
@@ -38,166 +41,9 @@ use weft_isa::{Class, Inst, Op};
 use weft_simt::is_block_memory;
 
 pub use crate::float::{ENV_DYN_RNE, ENV_FS_DIRTY};
-
-/// Most instructions of a *small* region. A larger one is translated for compile time
-/// rather than for the last cycle: registers in the register file if it has several blocks
-/// (SSA values across a 40-instruction region took 8–13 ms to compile, 1.5–2 ms without;
-/// a 12-instruction if/else loop in SSA values ran 3× faster than with loads and stores),
-/// its lane-wise runs as loops over the vectors (`Emit::vector_loop`: sgemm's region at 32
-/// lanes, 2,515 Cranelift instructions unrolled, 800 as loops, and the grid-stride loop's
-/// ran faster; the 9-instruction ALU loop ran 10.9 G thread-instructions/s unrolled, 7.9 G
-/// as a loop), and compiled without Cranelift's e-graph pass (`Jit`'s quick target: a third
-/// of the compile time, for code that ran as fast on those two; a 5-instruction float loop
-/// ran 15–25 % slower without it).
-pub const SMALL_REGION: u64 = 24;
-
-/// Is `plan` larger than a [`SMALL_REGION`]?
-pub fn is_large(plan: &Plan) -> bool {
-    plan.len() > SMALL_REGION
-}
-
-/// Does the translation of `plan` at `nvec` vectors per register keep the registers in the
-/// register files (each use loads, each result is stored), rather than in SSA values? From
-/// 4 vectors on (which would not fit the host's 16 vector registers anyway), and in large
-/// regions of several blocks.
-pub fn registers_in_memory(plan: &Plan, nvec: usize) -> bool {
-    nvec >= 4 || (plan.blocks.len() > 1 && is_large(plan))
-}
-
-/// Longest block translated (instructions, the terminator included).
-pub const MAX_BLOCK: usize = 64;
-
-/// How a block ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Term {
-    /// Falls through to the next (untranslatable or too far) instruction at this pc.
-    Fall(u32),
-    /// `jal x0` to this pc.
-    Jump(u32),
-    /// A conditional branch: the instruction, its pc.
-    Branch(Inst, u32),
-}
-
-/// A basic block of a region: its start, straight-line body and terminator.
-#[derive(Clone, Debug)]
-pub struct Block {
-    pub pc: u32,
-    pub body: Vec<(u32, Inst)>,
-    pub term: Term,
-}
-
-impl Block {
-    /// Instructions in a whole execution (body and terminator).
-    pub fn len(&self) -> u64 {
-        self.body.len() as u64 + u64::from(!matches!(self.term, Term::Fall(_)))
-    }
-
-    /// Operations of a whole execution, in order (for the statistics).
-    pub fn ops(&self) -> Vec<Op> {
-        let mut v: Vec<Op> = self.body.iter().map(|(_, i)| i.op).collect();
-        match self.term {
-            Term::Jump(_) => v.push(Op::Jal),
-            Term::Branch(i, _) => v.push(i.op),
-            Term::Fall(_) => {}
-        }
-        v
-    }
-
-    /// Where a whole execution may go next: the jump's target, or the branch's taken target
-    /// and fall-through (none for a fall-through to an untranslatable instruction).
-    pub fn successors(&self) -> Vec<u32> {
-        match self.term {
-            Term::Fall(_) => Vec::new(),
-            Term::Jump(t) => vec![t],
-            Term::Branch(i, at) => vec![at.wrapping_add(i.imm as u32), at.wrapping_add(i.len())],
-        }
-    }
-}
-
-/// A region to translate: basic blocks reached from the first one's start through jumps and
-/// branches the active lanes agree on (blocks[0] is the entry). An edge to a block of the
-/// region stays in the translated code; any other edge exits to the engine.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    pub blocks: Vec<Block>,
-}
-
-impl Plan {
-    /// Instructions in all the blocks.
-    pub fn len(&self) -> u64 {
-        self.blocks.iter().map(Block::len).sum()
-    }
-
-    /// The block starting at `pc`, if the region has one.
-    pub fn index_of(&self, pc: u32) -> Option<usize> {
-        self.blocks.iter().position(|b| b.pc == pc)
-    }
-
-    /// Does some path through the region come back to a block it has run (a loop that runs
-    /// inside the translated code)?
-    pub fn loops(&self) -> bool {
-        // Depth-first search for an edge back to a block on the current path.
-        fn visit(p: &Plan, b: usize, state: &mut [u8]) -> bool {
-            state[b] = 1;
-            for t in p.blocks[b].successors() {
-                if let Some(j) = p.index_of(t) {
-                    if state[j] == 1 || (state[j] == 0 && visit(p, j, state)) {
-                        return true;
-                    }
-                }
-            }
-            state[b] = 2;
-            false
-        }
-        let mut state = vec![0u8; self.blocks.len()];
-        visit(self, 0, &mut state)
-    }
-
-    /// If the entry is on a loop of the region, keep only the blocks from which it can be
-    /// reached again (the loop, with the paths back to it): the others lead out of it, and
-    /// the engine runs them after the loop is left, as well as from inside the region, while
-    /// each costs compile time.
-    pub fn keep_loop_of_entry(&mut self) {
-        let n = self.blocks.len();
-        let mut back = vec![false; n];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for k in 0..n {
-                if back[k] {
-                    continue;
-                }
-                let reaches = self.blocks[k]
-                    .successors()
-                    .into_iter()
-                    .any(|t| self.index_of(t).is_some_and(|j| j == 0 || back[j]));
-                if reaches {
-                    back[k] = true;
-                    changed = true;
-                }
-            }
-        }
-        if back[0] {
-            let mut k = 0;
-            self.blocks.retain(|_| {
-                k += 1;
-                back[k - 1]
-            });
-        }
-    }
-
-    /// The lowest and highest pc of the region's instructions.
-    pub fn span(&self) -> (u32, u32) {
-        let pcs = self.blocks.iter().flat_map(|b| {
-            let last = match b.term {
-                Term::Branch(_, at) => Some(at),
-                _ => None,
-            };
-            b.body.iter().map(|(at, _)| *at).chain(last).chain([b.pc])
-        });
-        pcs.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)))
-    }
-}
+pub use crate::plan::{
+    is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION_BLOCKS,
+};
 
 /// What a translated function returns, packed in one word (one constant per exit): the
 /// next pc (bits 0–31), whether to hand over to the interpreter (bit 32), the block an
@@ -246,9 +92,6 @@ pub type MemHelper =
 
 /// Where in `out` a memory access's 32 lane addresses go (bytes): after the block counters.
 pub const ADDRS_AT: i32 = 8 * MAX_REGION_BLOCKS as i32;
-
-/// Most basic blocks in one region (one execution counter each in `out`).
-pub const MAX_REGION_BLOCKS: usize = 16;
 
 /// Words (64-bit) of a translated function's `out`: the block counters, the addresses of a
 /// memory access.
@@ -462,7 +305,7 @@ impl<'a, 'b> Emit<'a, 'b> {
     }
 
     /// Do lane-wise runs become loops over the vectors (registers in memory, several
-    /// vectors, a large region: [`SMALL_REGION`])? (Float operations do whenever the
+    /// vectors, a large region: [`crate::plan::SMALL_REGION`])? (Float operations do whenever the
     /// registers are in memory: unrolled, their guards made a 5-instruction float loop at 32
     /// lanes take 2.7 ms to compile instead of 1.0, for 4 % more speed.)
     pub(crate) fn loops_over_vectors(&self) -> bool {

@@ -33,6 +33,7 @@ pub mod kmu;
 pub mod lane;
 pub mod load;
 pub mod machine;
+mod mem_port;
 pub mod record;
 pub mod stats;
 mod step_mem;

@@ -1,0 +1,168 @@
+//! Regions to translate: basic blocks of warp-private instructions, word accesses and float
+//! operations ([`Block`]), linked by their jumps and branches into a [`Plan`], and what a
+//! region's size decides about its translation ([`SMALL_REGION`]).
+
+use weft_isa::{Inst, Op};
+
+/// Most instructions of a *small* region. A larger one is translated for compile time
+/// rather than for the last cycle: registers in the register file if it has several blocks
+/// (SSA values across a 40-instruction region took 8–13 ms to compile, 1.5–2 ms without;
+/// a 12-instruction if/else loop in SSA values ran 3× faster than with loads and stores),
+/// its lane-wise runs as loops over the vectors (`Emit::vector_loop`: sgemm's region at 32
+/// lanes, 2,515 Cranelift instructions unrolled, 800 as loops, and the grid-stride loop's
+/// ran faster; the 9-instruction ALU loop ran 10.9 G thread-instructions/s unrolled, 7.9 G
+/// as a loop), and compiled without Cranelift's e-graph pass (`Jit`'s quick target: a third
+/// of the compile time, for code that ran as fast on those two; a 5-instruction float loop
+/// ran 15–25 % slower without it).
+pub const SMALL_REGION: u64 = 24;
+
+/// Is `plan` larger than a [`SMALL_REGION`]?
+pub fn is_large(plan: &Plan) -> bool {
+    plan.len() > SMALL_REGION
+}
+
+/// Does the translation of `plan` at `nvec` vectors per register keep the registers in the
+/// register files (each use loads, each result is stored), rather than in SSA values? From
+/// 4 vectors on (which would not fit the host's 16 vector registers anyway), and in large
+/// regions of several blocks.
+pub fn registers_in_memory(plan: &Plan, nvec: usize) -> bool {
+    nvec >= 4 || (plan.blocks.len() > 1 && is_large(plan))
+}
+
+/// Longest block translated (instructions, the terminator included).
+pub const MAX_BLOCK: usize = 64;
+
+/// How a block ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// Falls through to the next (untranslatable or too far) instruction at this pc.
+    Fall(u32),
+    /// `jal x0` to this pc.
+    Jump(u32),
+    /// A conditional branch: the instruction, its pc.
+    Branch(Inst, u32),
+}
+
+/// A basic block of a region: its start, straight-line body and terminator.
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub pc: u32,
+    pub body: Vec<(u32, Inst)>,
+    pub term: Term,
+}
+
+impl Block {
+    /// Instructions in a whole execution (body and terminator).
+    pub fn len(&self) -> u64 {
+        self.body.len() as u64 + u64::from(!matches!(self.term, Term::Fall(_)))
+    }
+
+    /// Operations of a whole execution, in order (for the statistics).
+    pub fn ops(&self) -> Vec<Op> {
+        let mut v: Vec<Op> = self.body.iter().map(|(_, i)| i.op).collect();
+        match self.term {
+            Term::Jump(_) => v.push(Op::Jal),
+            Term::Branch(i, _) => v.push(i.op),
+            Term::Fall(_) => {}
+        }
+        v
+    }
+
+    /// Where a whole execution may go next: the jump's target, or the branch's taken target
+    /// and fall-through (none for a fall-through to an untranslatable instruction).
+    pub fn successors(&self) -> Vec<u32> {
+        match self.term {
+            Term::Fall(_) => Vec::new(),
+            Term::Jump(t) => vec![t],
+            Term::Branch(i, at) => vec![at.wrapping_add(i.imm as u32), at.wrapping_add(i.len())],
+        }
+    }
+}
+
+/// A region to translate: basic blocks reached from the first one's start through jumps and
+/// branches the active lanes agree on (blocks[0] is the entry). An edge to a block of the
+/// region stays in the translated code; any other edge exits to the engine.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub blocks: Vec<Block>,
+}
+
+impl Plan {
+    /// Instructions in all the blocks.
+    pub fn len(&self) -> u64 {
+        self.blocks.iter().map(Block::len).sum()
+    }
+
+    /// The block starting at `pc`, if the region has one.
+    pub fn index_of(&self, pc: u32) -> Option<usize> {
+        self.blocks.iter().position(|b| b.pc == pc)
+    }
+
+    /// Does some path through the region come back to a block it has run (a loop that runs
+    /// inside the translated code)?
+    pub fn loops(&self) -> bool {
+        // Depth-first search for an edge back to a block on the current path.
+        fn visit(p: &Plan, b: usize, state: &mut [u8]) -> bool {
+            state[b] = 1;
+            for t in p.blocks[b].successors() {
+                if let Some(j) = p.index_of(t) {
+                    if state[j] == 1 || (state[j] == 0 && visit(p, j, state)) {
+                        return true;
+                    }
+                }
+            }
+            state[b] = 2;
+            false
+        }
+        let mut state = vec![0u8; self.blocks.len()];
+        visit(self, 0, &mut state)
+    }
+
+    /// If the entry is on a loop of the region, keep only the blocks from which it can be
+    /// reached again (the loop, with the paths back to it): the others lead out of it, and
+    /// the engine runs them after the loop is left, as well as from inside the region, while
+    /// each costs compile time.
+    pub fn keep_loop_of_entry(&mut self) {
+        let n = self.blocks.len();
+        let mut back = vec![false; n];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for k in 0..n {
+                if back[k] {
+                    continue;
+                }
+                let reaches = self.blocks[k]
+                    .successors()
+                    .into_iter()
+                    .any(|t| self.index_of(t).is_some_and(|j| j == 0 || back[j]));
+                if reaches {
+                    back[k] = true;
+                    changed = true;
+                }
+            }
+        }
+        if back[0] {
+            let mut k = 0;
+            self.blocks.retain(|_| {
+                k += 1;
+                back[k - 1]
+            });
+        }
+    }
+
+    /// The lowest and highest pc of the region's instructions.
+    pub fn span(&self) -> (u32, u32) {
+        let pcs = self.blocks.iter().flat_map(|b| {
+            let last = match b.term {
+                Term::Branch(_, at) => Some(at),
+                _ => None,
+            };
+            b.body.iter().map(|(at, _)| *at).chain(last).chain([b.pc])
+        });
+        pcs.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)))
+    }
+}
+
+/// Most basic blocks in one region (one execution counter each in `out`).
+pub const MAX_REGION_BLOCKS: usize = 16;
