@@ -44,11 +44,20 @@ impl MemPort<'_> {
                 return true;
             }
         }
-        if !self.load_lanes(addrs, out) {
-            return false;
+        // Every active lane reading one word (a broadcast): one read.
+        let first = addrs[m.trailing_zeros() as usize & 31];
+        let done = if broadcast(m, addrs, first) {
+            self.mem
+                .load_word_fast(first)
+                .map(|v| fill(m, out, v))
+                .is_some()
+        } else {
+            self.load_lanes(addrs, out)
+        };
+        if done {
+            self.stats.loads += m.count_ones() as u64;
         }
-        self.stats.loads += m.count_ones() as u64;
-        true
+        done
     }
 
     /// Each active lane's word, lane by lane, into `out`; false (`out` unchanged) if one is
@@ -128,10 +137,7 @@ impl MemPort<'_> {
             if !step.read_span(who, first, 1) {
                 return false;
             }
-            match prefix(m) {
-                Some(n) => out[..n].fill(v),
-                None => crate::lane::lanes(m).for_each(|l| out[l] = v),
-            }
+            fill(m, out, v);
             step.loads[who] += m.count_ones() as u64;
             return true;
         }
@@ -216,6 +222,15 @@ impl MemPort<'_> {
 fn prefix(mask: u32) -> Option<usize> {
     let n = mask.trailing_ones() as usize;
     (n > 0 && (n == 32 || mask >> n == 0)).then_some(n)
+}
+
+/// `v` into every active lane of `out`.
+#[inline]
+fn fill(mask: u32, out: &mut [u32; 32], v: u32) {
+    match prefix(mask) {
+        Some(n) => out[..n].fill(v),
+        None => crate::lane::lanes(mask).for_each(|l| out[l] = v),
+    }
 }
 
 /// Does every active lane address `first`? (For lanes 0 … n − 1 without an early exit, so
