@@ -1,11 +1,12 @@
 //! weft-jit: a block engine for weft's functional model (docs/engine.md). It translates
-//! regions — loops and their arms — of warp-private instructions (`weft_simt::is_private`) with Cranelift into host code
-//! that runs every lane of a warp at once on SIMD registers, and plugs into a
-//! [`Machine`](weft_simt::Machine) as its [`BlockEngine`]: the machine decides when a run of
-//! such instructions may go at once (a super-step, `weft_simt::accel`), this crate only computes
-//! what the interpreter would, lane for lane. Translations are kept per (pc, masked or not) and
-//! dropped whenever the decoded-instruction cache changes (self-modifying code, `fence.i`,
-//! modules loaded).
+//! regions — loops and their arms — of warp-private instructions (`weft_simt::is_private`)
+//! with Cranelift into host code that runs every lane of a warp at once on SIMD registers,
+//! and plugs into a [`Machine`](weft_simt::Machine) as its [`BlockEngine`]: the machine
+//! decides when a run of such instructions may go at once (a super-step,
+//! `weft_simt::accel`), this crate only computes what the interpreter would, lane for lane.
+//! Translations are kept per (pc, masked or not) and dropped whenever the
+//! decoded-instruction cache changes (self-modifying code, `fence.i`, modules loaded), or
+//! one by one when their calls run too little (probation).
 
 mod float;
 mod plan;
@@ -684,8 +685,8 @@ impl BlockEngine for Jit {
                 let (warp, mut port) = run.parts();
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
                 // register words of the warp, reads 32 mask words and 33 environment words,
-                // writes a counter per block and a memory access's addresses to `out`, and hands `port` to the
-                // memory helpers, as it was built to.
+                // writes a counter per block and a memory access's addresses to `out`, and
+                // hands `port` to the memory helpers, as it was built to.
                 exit = unsafe {
                     func(
                         warp.x.as_mut_ptr().cast::<u32>(),

@@ -8,15 +8,15 @@
 //! an edge to one of them is a jump inside the function, any other edge an exit. Lane
 //! registers (integer and float) are SIMD values of four lanes (`i32x4`): a register of an
 //! `n`-lane warp is `ceil(n / 4)` vectors. In a region of up to 3 vectors a register (12
-//! lanes) and one block, or several of up to [`crate::plan::SMALL_REGION`] instructions in all, they are
-//! loaded once at entry, kept in SSA values and stored back at every exit; in larger regions,
-//! and from 4 vectors on (which would not fit the host's 16 vector registers anyway), each use
-//! loads and each result is stored, which keeps Cranelift's register allocation — most of the
-//! compile time — cheap and the exits free; there, in large regions, runs of lane-wise
-//! instructions are loops over the vectors ([`Emit::vector_loop`]). A *masked* translation
-//! blends each
-//! result into the old value with the warp's lane mask (`bitselect`); an unmasked one (every
-//! lane of every vector active) writes whole vectors. Operations with no lane-wise vector form
+//! lanes) and one block, or several of up to [`crate::plan::SMALL_REGION`] instructions in
+//! all, they are loaded once at entry, kept in SSA values and stored back at every exit; in
+//! larger regions, and from 4 vectors on (which would not fit the host's 16 vector registers
+//! anyway), each use loads and each result is stored, which keeps Cranelift's register
+//! allocation — most of the compile time — cheap and the exits free; there, in large
+//! regions, runs of lane-wise instructions are loops over the vectors
+//! ([`Emit::vector_loop`]). A *masked* translation blends each result into the old value
+//! with the warp's lane mask (`bitselect`); an unmasked one (every lane of every vector
+//! active) writes whole vectors. Operations with no lane-wise vector form
 //! on the host (shifts by a register, high multiplies, division) are done lane by lane on
 //! scalars.
 //!
@@ -237,10 +237,10 @@ pub(crate) struct Emit<'a, 'b> {
     consts: HashMap<u32, Constant>,
 }
 
-/// The state of one pass of a vector loop: the integer and float register files, the
-/// lane mask, the float environment and `out` at the pass's vector (`+ 16 × vector`, the
-/// offset), and, per register id, its value in
-/// this pass (loaded at the first use) and whether the pass wrote it (stored at the end).
+/// The state of one pass of a vector loop: the integer and float register files, the lane
+/// mask, the float environment and `out` at the pass's vector (`+ 16 × vector`, the offset),
+/// and, per register id, its value in this pass (loaded at the first use) and whether the
+/// pass wrote it (stored at the end).
 struct VectorLoop {
     x: Value,
     f: Value,

@@ -105,8 +105,8 @@ pub fn is_private(i: &Inst) -> bool {
 /// Can a block engine run `i` as a memory access of the warp (a super-step runs one warp
 /// alone, so nothing else can see when it happens; or several, whose accesses the port
 /// records and keeps apart)? Only through [`MemPort`], which does the access when every
-/// active lane takes the interpreter's direct path and refuses otherwise: `lw` and `sw`, and `flw` and `fsw` while the float state is Dirty
-/// ([`PrivateRun::float_dirty`]).
+/// active lane takes the interpreter's direct path and refuses otherwise: `lw` and `sw`,
+/// and `flw` and `fsw` while the float state is Dirty ([`PrivateRun::float_dirty`]).
 pub fn is_block_memory(i: &Inst) -> bool {
     matches!(i.op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
 }
