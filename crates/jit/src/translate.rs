@@ -473,15 +473,8 @@ impl<'a, 'b> Emit<'a, 'b> {
     /// whole, or none began); `stop` tells the engine to hand over to the interpreter.
     pub(crate) fn exit(&mut self, pc: u32, done: Option<u32>, stop: bool) {
         for r in 1..64u8 {
-            if !self.written[r as usize] || self.in_memory {
-                continue;
-            }
-            for v in 0..self.nvec {
-                let val = self.b.use_var(self.var(r, v));
-                let (base, off) = self.home(r);
-                self.b
-                    .ins()
-                    .store(Self::flags(), val, base, off + v as i32 * 16);
+            if self.written[r as usize] && !self.in_memory {
+                self.store_home(r);
             }
         }
         let (part, k) = match done {
@@ -493,6 +486,17 @@ impl<'a, 'b> Emit<'a, 'b> {
             .ins()
             .iconst(types::I64, exit_word(pc, stop, part, k) as i64);
         self.b.ins().return_(&[w]);
+    }
+
+    /// Store register `r`'s SSA values to its home in the register file.
+    fn store_home(&mut self, r: u8) {
+        for v in 0..self.nvec {
+            let val = self.b.use_var(self.var(r, v));
+            let (base, off) = self.home(r);
+            self.b
+                .ins()
+                .store(Self::flags(), val, base, off + v as i32 * 16);
+        }
     }
 
     pub(crate) fn get(&mut self, r: u8, v: usize) -> Value {
@@ -782,13 +786,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             // masked load's destination (its inactive lanes stay).
             let read = dst.is_none() || self.masked;
             if data != 0 && self.written[data as usize] && read {
-                for v in 0..self.nvec {
-                    let val = self.b.use_var(self.var(data, v));
-                    let (base, off) = self.home(data);
-                    self.b
-                        .ins()
-                        .store(Self::flags(), val, base, off + v as i32 * 16);
-                }
+                self.store_home(data);
             }
         }
         let helpers = self.helpers.expect("helpers");
