@@ -205,6 +205,9 @@ impl StepMem {
     /// ever refuse more).
     #[inline]
     pub(crate) fn read_span(&mut self, who: usize, a: u32, n: usize) -> bool {
+        if n == 1 && self.covers(a) {
+            return self.read_word(who as u32, a);
+        }
         // A span the warp read in this step already, or the one it last wrote (a loop's
         // access, again): nobody else wrote it since (that write would have been refused),
         // so nothing changes.
@@ -236,11 +239,29 @@ impl StepMem {
         if bad != 0 {
             return false;
         }
-        // Single words (broadcasts, which walk through arrays) would only push the spans
-        // loops come back to out of the table; checking them again costs no more.
-        if (2..=0xff).contains(&n) {
+        if n <= 0xff {
             self.recent[who].reads[slot] = (a, tag);
         }
+        true
+    }
+
+    /// [`StepMem::read_span`] of one DRAM word (`covers(a)`): a broadcast's, which walks
+    /// through arrays (so the span table would only lose entries to it).
+    #[inline(always)]
+    fn read_word(&mut self, who: u32, a: u32) -> bool {
+        let epoch = self.epoch;
+        let e = self.entry(a);
+        let v = *e;
+        let (w, r) = if v >> 16 == epoch {
+            (v >> 8 & 0xff, v & 0xff)
+        } else {
+            (NONE, NONE)
+        };
+        if w != NONE && w != who {
+            return false;
+        }
+        let r = if r == NONE || r == who { who } else { MANY };
+        *e = epoch << 16 | w << 8 | r;
         true
     }
 
@@ -293,27 +314,15 @@ impl StepMem {
     ) -> bool {
         let who = who as u32;
         // Lanes reading the word the lane before read (a broadcast) need no second look.
-        let epoch = self.epoch;
         let mut last = None;
         for a in addrs() {
             if last == Some(a) {
                 continue;
             }
             last = Some(a);
-            if !self.covers(a) {
+            if !self.covers(a) || !self.read_word(who, a) {
                 return false;
             }
-            let e = self.entry(a);
-            let (w, r) = if *e >> 16 == epoch {
-                (*e >> 8 & 0xff, *e & 0xff)
-            } else {
-                (NONE, NONE)
-            };
-            if w != NONE && w != who {
-                return false;
-            }
-            let r = if r == NONE || r == who { who } else { MANY };
-            *e = epoch << 16 | w << 8 | r;
         }
         true
     }
