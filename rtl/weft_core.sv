@@ -116,7 +116,7 @@ module weft_core #(
   // and the vblanks counted while a warp was started
   logic [15:0]      bx_q, by_q, line_q;
   logic [31:0]      frames_q;
-  logic [WB-1:0]    rr_q, cw;
+  logic [WB-1:0]    cw;
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
   /* verilator lint_off UNUSEDSIGNAL */
   logic [31:0]      ir;                 // the opcode's bits 6:2 are decoded in weft_decode
@@ -565,17 +565,9 @@ module weft_core #(
   // ---- the state machine -------------------------------------------------------------------
   logic [WB-1:0] pick;
   logic          pick_ok;
-  always_comb begin
-    pick = '0;
-    pick_ok = 1'b0;
-    for (int k = WARPS - 1; k >= 0; k--) begin
-      if (run_q[WB'((int'(rr_q) + k) % WARPS)] && !bwait_q[WB'((int'(rr_q) + k) % WARPS)] &&
-          !bstop_q[WB'((int'(rr_q) + k) % WARPS)]) begin
-        pick = WB'((int'(rr_q) + k) % WARPS);
-        pick_ok = 1'b1;
-      end
-    end
-  end
+  weft_sched #(.WARPS(WARPS)) sched (
+      .clk, .rst, .ready(run_q & ~bwait_q & ~bstop_q), .take(st == S_PICK), .pick, .pick_ok
+  );
 
   // A fault ends the run: record it, stop the warp, report the instruction. With mtvec set,
   // the exceptions of docs/isa.md §8.5 trap instead: mepc, mcause, mtval, pc = mtvec, the
@@ -615,7 +607,6 @@ module weft_core #(
       run_q <= '0;
       run_q[0] <= 1'b1;
       done_q <= '0;
-      rr_q <= '0;
       cw <= '0;
       spawn_pc_q <= entry_pc;
       spawn_args_q <= 32'd0;
@@ -669,7 +660,6 @@ module weft_core #(
       case (st)
         S_PICK: if (pick_ok) begin
           cw <= pick;
-          rr_q <= WB'((int'(pick) + 1) % WARPS);
           rfault_q <= 5'd0;
           unsup_q <= 1'b0;
           uwhy_q <= 2'd0;
