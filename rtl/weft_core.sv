@@ -83,45 +83,23 @@ module weft_core #(
   localparam int BB = (BARRIERS > 1) ? $clog2(BARRIERS) : 1;
   localparam int SB = $clog2(LOCAL_WORDS);
 
-  typedef enum logic [3:0] {
+  typedef enum logic [4:0] {
     S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED,
-    S_RETQ, S_TRD, S_TRW, S_RETIRE, S_HALT
-  } state_t;   // 16 states
+    S_RETQ, S_TRD, S_TRW, S_RETIRE, S_HALT, S_FAULT
+  } state_t;
   state_t st;
 
-  // ---- per-warp state --------------------------------------------------------------------
+  // ---- per-warp state (the CSRs are weft_csr.sv's) ----------------------------------------
   logic [31:0]      pc_q    [WARPS];
   logic [LANES-1:0] mask_q  [WARPS];
   logic [WARPS-1:0] run_q, done_q;
-  logic [31:0]      mstatus_q [WARPS], mscratch_q [WARPS], mtvec_q [WARPS];
-  logic [31:0]      mepc_q [WARPS], mcause_q [WARPS], mtval_q [WARPS];
-  logic [31:0]      fcode_q [WARPS], fpc_q [WARPS], faddr_q [WARPS];
-  logic [WB-1:0]    xwarp_q [WARPS];
-  logic [7:0]       fcsr_q  [WARPS][LANES];
-  // core
-  logic [31:0]      spawn_pc_q, spawn_args_q;
-  logic [63:0]      instret_q;
-  logic [63:0]      slots_q;            // issue slots: +1 per pick, the model's cycle + 1
-  logic [63:0]      cyc_now;            // the cycle the current warp issued in: slots_q - 1
-  logic [63:0]      cyc_off_q;          // what mcycle writes added (cycle_lo, the watchdog and
-                                        // the display model count the plain cycle)
-  wire  [63:0]      mcyc = cyc_now + cyc_off_q;
-  // watchdog (docs/isa.md §4.5), breakpoints (§4.4), the cycle_hi latch (§4.7), and the
-  // machine-mode CSRs that only hold what is written
-  logic [31:0]      wdog_q [WARPS], wlim_q [WARPS], bpc_q [WARPS], chi_q [WARPS];
-  logic [63:0]      kick_q [WARPS];
-  logic [31:0]      mie_q [WARPS], mip_q [WARPS], medeleg_q [WARPS], mideleg_q [WARPS];
   logic [WARPS-1:0] bstop_q;            // stopped at its break_pc
-  // the beam at cycle slots_q (position in the line, line), the line of the current cycle,
-  // and the vblanks counted while a warp was started
-  logic [15:0]      bx_q, by_q, line_q;
-  logic [31:0]      frames_q;
   logic [WB-1:0]    cw;
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
   /* verilator lint_off UNUSEDSIGNAL */
   logic [31:0]      ir;                 // the opcode's bits 6:2 are decoded in weft_decode
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [LB:0]      lp;                 // next lane for the memory walk
+  logic [LANES-1:0] pend_q;             // lanes the memory walk has still to serve
   logic             rsil_q;             // retiring without a record (a silent trap)
   logic             pre_q;              // S_SCHED runs before issue (an At arrival)
   logic             retq;               // S_SCHED after a return reached an AtExit point
@@ -139,6 +117,9 @@ module weft_core #(
   logic             lack;               // a shared-memory access answers (like mem_ack)
   logic             xph;                // the second word of an access across two words
   logic [31:0]      xlo_q;              // the first word it read
+  logic [4:0]       fq_code;            // a fault (S_FAULT): its code and address, and
+  logic [31:0]      fq_addr, fq_pc;     // its pc; whether it came from decode (a silent
+  logic             fq_dec, fq_mem;     // trap) or from an atomic's walk
 
   wire [31:0]       pc   = pc_q[cw];
   wire [LANES-1:0]  amask = mask_q[cw];
@@ -203,119 +184,86 @@ module weft_core #(
   endgenerate
 
   // ---- lane helpers ------------------------------------------------------------------------
-  logic [LB-1:0] last_lane, first_lane, mem_l;
-  logic          mem_any;
-  logic [LANES-1:0] nz1, pend;
+  // mem_l: the lowest lane the memory walk has still to serve (pend_q, loaded in execute);
+  // the first and last active lanes, registered for execute (in decode, and in S_RETQ,
+  // where a return goes on with the group scheduled just before)
+  logic [LB-1:0] last_lane, first_lane, mem_l, last_q, first_q;
+  wire           mem_any = pend_q != '0;
+  logic [LANES-1:0] nz1;
   always_comb begin
     last_lane = '0;
     first_lane = '0;
     for (int l = 0; l < LANES; l++) if (amask[l]) last_lane = LB'(l);
     for (int l = LANES - 1; l >= 0; l--) if (amask[l]) first_lane = LB'(l);
-    for (int l = 0; l < LANES; l++) begin
-      nz1[l] = rv1[l] != 32'd0;
-      pend[l] = amask[l] && (l >= int'(lp));
-    end
-    mem_any = |pend;
+    for (int l = 0; l < LANES; l++) nz1[l] = rv1[l] != 32'd0;
     mem_l = '0;
-    for (int l = LANES - 1; l >= 0; l--) if (pend[l]) mem_l = LB'(l);
+    for (int l = LANES - 1; l >= 0; l--) if (pend_q[l]) mem_l = LB'(l);
   end
 
-  // ---- CSRs --------------------------------------------------------------------------------
+  // ---- CSRs (weft_csr.sv: the bank, read in decode) ---------------------------------------
   wire [11:0] csr = ir[31:20];
   wire        csr_imm = f3[2];
   wire        csr_swap = f3[1:0] == 2'd1;
   wire        csr_writes = csr_swap || rs1 != 5'd0;
   wire        csr_reads = !(csr_swap && rd == 5'd0);
-  wire [31:0] csr_opnd = csr_imm ? {27'd0, rs1} : rv1[last_lane];
+  wire [31:0] csr_opnd = csr_imm ? {27'd0, rs1} : rv1[last_q];
   wire        csr_fp = csr == 12'h001 || csr == 12'h002 || csr == 12'h003;
-  wire [WB-1:0] xw = xwarp_q[cw];
-  logic [31:0] csr_old, csr_new_c;
+  logic [WB-1:0] xw;
+  logic [31:0] csr_old, csr_new_c, mtvec, mepc, bpc, spawn_pc, spawn_args;
   logic [31:0] csr_new;   // csr_new_c registered in S_EXEC: what S_WB writes
-  logic        csr_ok, csr_ro, csr_unsup;
-  always_comb begin
-    csr_old = 32'd0;
-    csr_ok = 1'b1;
-    csr_ro = 1'b0;
-    csr_unsup = 1'b0;
-    case (csr)
-      12'h001, 12'h002, 12'h003, 12'hcc0, 12'hf14: ;          // per lane, below
-      12'h180, 12'h3a0, 12'h3b0, 12'h7a0, 12'h7a1, 12'h7a2, 12'h7a3: ;  // read 0
-      12'h300: csr_old = mstatus_q[cw] | 32'h1800 |
-                         ((mstatus_q[cw][14:13] == 2'b11) ? 32'h8000_0000 : 32'd0);
-      12'h301: csr_old = 32'h4000_1125;                       // misa RV32IMAFC (+A,F: the ISA's)
-      12'h305: csr_old = mtvec_q[cw];
-      12'h340: csr_old = mscratch_q[cw];
-      12'h341: csr_old = mepc_q[cw];
-      12'h342: csr_old = mcause_q[cw];
-      12'h343: csr_old = mtval_q[cw];
-      12'h800, 12'hcc3: csr_old = 32'(run_q);
-      12'h801: csr_old = 32'(done_q);
-      12'h802: csr_old = spawn_pc_q;
-      12'h803: csr_old = spawn_args_q;
-      12'h804: csr_old = 32'(amask);
-      12'h805: csr_old = BARRIERS;
-      12'h806: csr_old = wdog_q[cw];
-      12'h807: csr_old = wlim_q[cw];
-      12'h808: csr_old = bpc_q[cw];
-      12'h80e: begin csr_old = cyc_now[31:0]; csr_ro = 1'b1; end
-      12'h80f: begin csr_old = chi_q[cw]; csr_ro = 1'b1; end
-      12'h302: csr_old = medeleg_q[cw];
-      12'h303: csr_old = mideleg_q[cw];
-      12'h304: csr_old = mie_q[cw];
-      12'h344: csr_old = mip_q[cw];
-      12'h809: begin csr_old = fcode_q[cw]; csr_ro = 1'b1; end
-      12'h80a: begin csr_old = fpc_q[cw]; csr_ro = 1'b1; end
-      12'h80b: begin csr_old = faddr_q[cw]; csr_ro = 1'b1; end
-      12'h810: csr_old = 32'(xw);
-      12'h811: begin csr_old = pc; csr_ro = 1'b1; end
-      12'h812: begin csr_old = 32'(cur_len); csr_ro = 1'b1; end
-      12'h840: begin csr_old = 32'(run_q); csr_ro = 1'b1; end
-      12'h841: begin csr_old = 32'(done_q); csr_ro = 1'b1; end
-      12'h844: begin csr_old = 32'(mask_q[xw]); csr_ro = 1'b1; end
-      12'h846: begin csr_old = wdog_q[xw]; csr_ro = 1'b1; end
-      12'h848: csr_old = bpc_q[xw];
-      12'h84e: begin csr_old = cyc_now[31:0]; csr_ro = 1'b1; end
-      12'h84f: begin csr_old = chi_q[xw]; csr_ro = 1'b1; end
-      12'h849: begin csr_old = fcode_q[xw]; csr_ro = 1'b1; end
-      12'h84a: begin csr_old = fpc_q[xw]; csr_ro = 1'b1; end
-      12'h84b: begin csr_old = faddr_q[xw]; csr_ro = 1'b1; end
-      12'h851: begin csr_old = pc_q[xw]; csr_ro = 1'b1; end
-      12'h852: begin csr_old = 32'(x_len); csr_ro = 1'b1; end
-      // cycle: the issue slots before this one (docs/rtl.md); instret: retired before it
-      12'hb00, 12'hc00, 12'hc01: begin
-        csr_old = mcyc[31:0]; csr_ro = csr[11:8] == 4'hc;
-      end
-      12'hb80, 12'hc80, 12'hc81: begin
-        csr_old = mcyc[63:32]; csr_ro = csr[11:8] == 4'hc;
-      end
-      12'hb02, 12'hc02: begin
-        csr_old = instret_q[31:0]; csr_ro = csr[11:8] == 4'hc;
-      end
-      12'hb82, 12'hc82: begin
-        csr_old = instret_q[63:32]; csr_ro = csr[11:8] == 4'hc;
-      end
-      12'hcc1: begin csr_old = 32'(cw); csr_ro = 1'b1; end
-      12'hcc2: csr_ro = 1'b1;
-      12'hcc4: begin csr_old = 32'(amask); csr_ro = 1'b1; end
-      12'hf11: csr_ro = 1'b1;
-      12'hf12: begin csr_old = 32'h7765_6674; csr_ro = 1'b1; end
-      12'hf13: begin csr_old = 32'd1; csr_ro = 1'b1; end
-      12'hfc0: begin csr_old = LANES; csr_ro = 1'b1; end
-      12'hfc1: begin csr_old = WARPS; csr_ro = 1'b1; end
-      12'hfc2: begin csr_old = 32'd1; csr_ro = 1'b1; end
-      12'hfc3: begin csr_old = LOCAL_BASE; csr_ro = 1'b1; end
-      12'hfc4: begin csr_old = BARRIERS; csr_ro = 1'b1; end
-      12'h80c: begin csr_old = 32'(line_q); csr_ro = 1'b1; end
-      12'h80d: begin csr_old = frames_q; csr_ro = 1'b1; end
-      default: csr_ok = 1'b0;
-    endcase
-    if (csr == 12'hcc0 || csr == 12'hf14) csr_ro = 1'b1;
+  logic [LANES*32-1:0] csr_lanes;
+  logic        csr_ok, csr_ro, fs_off, wd_fire, wd_hard, wd_trap;
+  always_comb
     case (f3[1:0])
       2'd1: csr_new_c = csr_opnd;
       2'd2: csr_new_c = csr_old | csr_opnd;
       default: csr_new_c = csr_old & ~csr_opnd;
     endcase
-  end
+  logic [LANES*8-1:0] fp_opnd;
+  always_comb
+    for (int l = 0; l < LANES; l++) fp_opnd[l*8 +: 8] = csr_imm ? {3'd0, rs1} : rv1[l][7:0];
+  // a fault (S_FAULT) traps to mtvec if it is an exception of docs/isa.md §8.5 and mtvec is
+  // set; else it is recorded and stops the warp
+  wire        f_trap = mtvec != 32'd0 && (fq_code == 5'd1 || fq_code == 5'd3 ||
+                       fq_code == 5'd4 || fq_code == 5'd8 || fq_code == 5'd10 ||
+                       fq_code == 5'd11);
+  logic [31:0] f_cause;
+  always_comb
+    case (fq_code)
+      5'd1: f_cause = 32'd2;
+      5'd8: f_cause = 32'd3;
+      5'd3: f_cause = 32'd5;
+      5'd10: f_cause = 32'd11;
+      default: f_cause = 32'd7;   // STORE_FAULT, AMO_MISALIGNED
+    endcase
+  // before issue: a warp at its break_pc stops; an expired SOFT watchdog traps if mie bit 16
+  // and mtvec are set (chk_go: below)
+  logic chk_go, chk_at, wb, dv_found;
+  wire  chk_bpt = st == S_CHECK && chk_go && !chk_at && bpc != 32'd0 && bpc == pc;
+  wire  chk_wd = st == S_CHECK && chk_go && !chk_at && !chk_bpt && wd_fire;
+  wire  wd_soft_trap = chk_wd && !wd_hard && mtvec != 32'd0 && wd_trap;
+  logic [WB-1:0] pick;
+  logic          pick_ok;
+  weft_csr #(.WARPS(WARPS), .LANES(LANES), .BARRIERS(BARRIERS), .LOCAL_BASE(LOCAL_BASE),
+             .CYCLES_PER_LINE(CYCLES_PER_LINE), .LINES_PER_FRAME(LINES_PER_FRAME),
+             .VISIBLE_LINES(VISIBLE_LINES), .DB(DB)) csrs (
+      .clk, .rst, .entry_pc, .w(cw), .w_next((st == S_PICK && pick_ok) ? pick : cw),
+      .tick(st == S_PICK && pick_ok), .retire(st == S_RETIRE && !rsil_q),
+      .pc, .mask(amask), .xpc(pc_q[xw]), .xmask(mask_q[xw]), .run(run_q), .done(done_q),
+      .len_w(cur_len), .len_x(x_len),
+      .rd_en(st == S_DECODE), .csr, .rdata(csr_old), .lrdata(csr_lanes), .ok(csr_ok),
+      .ro(csr_ro),
+      .wb_en(wb && is_csr), .writes(csr_writes), .reads(csr_reads), .wdata(csr_new),
+      .op(f3[1:0]), .lopnd(fp_opnd),
+      .trap((st == S_FAULT && f_trap) || wd_soft_trap),
+      .trap_cause(st == S_FAULT ? f_cause : 32'h8000_0010),
+      .trap_epc(st == S_FAULT ? fq_pc : pc),
+      .trap_tval((fq_code == 5'd3 || fq_code == 5'd4 || fq_code == 5'd11) ? fq_addr : 32'd0),
+      .trap_tval_we(st == S_FAULT),
+      .flt(st == S_FAULT && !f_trap), .flt_code(fq_code), .flt_pc(fq_pc), .flt_addr(fq_addr),
+      .bpt(chk_bpt), .wd_expire(chk_wd && !wd_hard),
+      .xw, .mtvec, .mepc, .fs_off, .bpc, .wd_fire, .wd_hard, .wd_trap, .spawn_pc,
+      .spawn_args);
 
   // barrier write: count << 16 | id; the arrivals including this warp
   wire          bar_bad = csr_new[15:0] >= 16'(BARRIERS) || csr_new[31:16] == 16'd0 ||
@@ -326,24 +274,6 @@ module weft_core #(
   always_comb begin
     bar_n = 16'd0;
     for (int w = 0; w < WARPS; w++) bar_n = bar_n + 16'(bar_arr[w]);
-  end
-
-  // per-lane float CSRs (fflags, frm, fcsr): each lane combines its own operand
-  logic [7:0] fcsr_nx [LANES];
-  always_comb begin
-    for (int l = 0; l < LANES; l++) begin
-      logic [7:0] o, v, n;
-      o = (csr == 12'h001) ? {3'd0, fcsr_q[cw][l][4:0]} :
-          (csr == 12'h002) ? {5'd0, fcsr_q[cw][l][7:5]} : fcsr_q[cw][l];
-      v = csr_imm ? {3'd0, rs1} : rv1[l][7:0];
-      case (f3[1:0])
-        2'd1: n = v;
-        2'd2: n = o | v;
-        default: n = o & ~v;
-      endcase
-      fcsr_nx[l] = (csr == 12'h001) ? {fcsr_q[cw][l][7:5], n[4:0]} :
-                   (csr == 12'h002) ? {n[2:0], fcsr_q[cw][l][4:0]} : n;
-    end
   end
 
   // ---- branch / jump outcome ---------------------------------------------------------------
@@ -357,7 +287,7 @@ module weft_core #(
   wire [LANES-1:0] second_m = backward ? ntaken : taken;
   wire [31:0] first_pc = backward ? br_tgt : pc + 32'd4;
   wire [31:0] second_pc = backward ? pc + 32'd4 : br_tgt;
-  wire [31:0] jalr_t0_c = (rv1[first_lane] + imm_i) & ~32'd1;
+  wire [31:0] jalr_t0_c = (rv1[first_q] + imm_i) & ~32'd1;
   logic jalr_agree_c;
   logic [31:0] jalr_other_c;
   always_comb begin
@@ -389,8 +319,7 @@ module weft_core #(
   // ---- the divergence unit (weft_diverge.sv): stacks, activations, reconvergence table --
   wire [31:0] key = is_conv ? pc + imm_b : pc;   // a converge names its branch
   logic [WB-1:0] sp_w;                           // the warp S_SPAWN starts
-  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty, dv_found,
-                 dv_busy;
+  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty, dv_busy;
   logic [EB-1:0] conv_k, at_k, exit_k;
   logic [LANES-1:0] sc_mask;
   logic [31:0]   sc_pc, t_point;
@@ -401,9 +330,9 @@ module weft_core #(
   // has nothing to find before issue. After an arrival, a join or a halt the unit takes the
   // lanes out of the entries above, one per cycle (dv_busy): S_SCHED waits for it.
   wire  dv_sreq = st == S_CHECK || st == S_EXEC || st == S_MEM || st == S_DIV || st == S_WB;
-  wire  chk_go = st == S_CHECK && (dv_found || cur_len == '0);
-  wire  chk_at = dv_found && at_hit;
-  wire  wb = st == S_WB && dv_found;
+  assign chk_go = st == S_CHECK && (dv_found || cur_len == '0);
+  assign chk_at = dv_found && at_hit;
+  assign wb = st == S_WB && dv_found;
   // where a split reconverges: a branch's table entry (none in converge mode); a divergent
   // call At(pc + 4); another divergent indirect jump its table entry, else AtExit (table
   // mode) or None (converge mode)
@@ -460,14 +389,22 @@ module weft_core #(
     end
   endgenerate
 
-  // ---- atomics: the walking lane's address checks and the AMO's new value ------------------
-  // The walking lane's address is registered (ma_q, valid when mav) a cycle before its
-  // request, so the request starts from flip-flops.
+  // ---- the memory walk: one lane at a time, in three steps -------------------------------
+  // mph 0: the lane's address (ma_q); 1: what the request needs to know of it, registered
+  // (in the shared-memory window, across a word boundary, AMO_MISALIGNED, sc.w's
+  // reservation, the reservations a store breaks); 2: the request, until it is answered.
+  // Each step starts from flip-flops.
   logic [31:0] ma_q;
-  logic        mav;
-  wire        amis = ma_q[1:0] != 2'd0;                          // AMO_MISALIGNED
-  wire        sc_ok = resv_v[cw][mem_l] && resv_a[cw][mem_l] == ma_q[31:2];
-  wire        mem_go = !is_atom || (!amis && (!is_sc || sc_ok));
+  logic [1:0]  mph;
+  logic        win_q, cross_q, amis_q, scok_q;
+  logic [SB-1:0] smw_q;                              // the word in the window
+  logic [LANES-1:0] hit_q [WARPS];                   // reservations on the word(s)
+  wire [1:0]  msz = is_atom ? 2'd2 : f3[1:0];
+  wire        ma_cross = (msz == 2'd2 && ma_q[1:0] != 2'd0) ||
+                         (msz == 2'd1 && ma_q[1:0] == 2'd3);
+  wire [29:0] ma_endw = ma_q[31:2] + {29'd0, ma_cross};
+  wire [31:0] loc_off = ma_q - LOCAL_BASE;
+  wire        mem_go = !is_atom || (!amis_q && (!is_sc || scok_q));
   wire [31:0] amo_b = rv2[mem_l];
   logic [31:0] amo_y;
   always_comb begin
@@ -499,28 +436,21 @@ module weft_core #(
     if (st == S_FETCH && !pc[0]) begin
       m_req = 1'b1;
       mem_fetch = 1'b1;
-    end else if (st == S_MEM && mem_any && mav && mem_go) begin
+    end else if (st == S_MEM && mem_any && mph == 2'd2 && mem_go) begin
       m_req = 1'b1;
       mem_we = is_store || is_sc || (is_amo && aph);
-      mem_size = is_atom ? 2'd2 : f3[1:0];
+      mem_size = msz;
       mem_addr = ma_q;
       mem_wdata = is_amo ? amo_y : rv2[mem_l];
       mem_lane = 8'(mem_l);
       mem_amo = is_sc || is_amo;
     end
   end
-  // an access across a word boundary; a store can break reservations on both words
-  wire        mem_cross = (mem_size == 2'd2 && mem_addr[1:0] != 2'd0) ||
-                          (mem_size == 2'd1 && mem_addr[1:0] == 2'd3);
-  wire [29:0] mem_endw = mem_addr[31:2] + {29'd0, mem_cross};
   // The shared-memory window: accesses that fall in it are served by weft_smem, with the
-  // port's timing (the answer one cycle later); the rest go out on the port.
-  wire [31:0] loc_off = mem_addr - LOCAL_BASE;
-  wire        in_win = st == S_MEM && loc_off < 32'(LOCAL_WORDS * 4);
-  // A misaligned access across two words takes two bank accesses (xph 0, then 1); one that
-  // would run past the window's last word goes out on the port and faults there.
-  wire [SB-1:0] sm_w0 = loc_off[SB+1:2];
-  wire        m_local = m_req && in_win && !(mem_cross && sm_w0 == SB'(LOCAL_WORDS - 1));
+  // port's timing (the answer one cycle later); the rest go out on the port. A misaligned
+  // access across two words takes two bank accesses (xph 0, then 1); one that would run past
+  // the window's last word goes out on the port and faults there (win_q is clear).
+  wire        m_local = m_req && st == S_MEM && win_q;
   wire        sm_en = m_local && !lack;
   assign mem_req = m_req && !m_local;
   assign mem_local = sm_en && !xph;
@@ -536,7 +466,7 @@ module weft_core #(
   logic [31:0] sm_rdata;
   weft_smem #(.LANES(LANES), .WORDS(LOCAL_WORDS)) smem (
       .clk, .en(sm_en), .we(mem_we), .be(xph ? sm_be2[7:4] : sm_be2[3:0]),
-      .addr(sm_w0 + SB'(xph)), .wdata(xph ? sm_wd2[63:32] : sm_wd2[31:0]), .rdata(sm_rdata));
+      .addr(smw_q + SB'(xph)), .wdata(xph ? sm_wd2[63:32] : sm_wd2[31:0]), .rdata(sm_rdata));
   /* verilator lint_off UNUSEDSIGNAL */
   wire [63:0] sm_rd2 = (xph ? {sm_rdata, xlo_q} : {32'd0, sm_rdata}) >> {loc_off[1:0], 3'b000};
   /* verilator lint_on UNUSEDSIGNAL */   // bits 63:32 fall off the access
@@ -556,15 +486,13 @@ module weft_core #(
     if (st == S_SPAWN && spawn_set != '0) begin
       rf_we = FULL;
       rf_wa = {sp_w, 5'd10};
-      for (int l = 0; l < LANES; l++) rf_wd[l] = spawn_args_q;
+      for (int l = 0; l < LANES; l++) rf_wd[l] = spawn_args;
     end
     div_start = st == S_EXEC && is_div;
     mul_start = st == S_EXEC && is_mul;
   end
 
   // ---- the state machine -------------------------------------------------------------------
-  logic [WB-1:0] pick;
-  logic          pick_ok;
   weft_sched #(.WARPS(WARPS)) sched (
       .clk, .rst, .ready(run_q & ~bwait_q & ~bstop_q), .take(st == S_PICK), .pick, .pick_ok
   );
@@ -573,32 +501,15 @@ module weft_core #(
   // the exceptions of docs/isa.md §8.5 trap instead: mepc, mcause, mtval, pc = mtvec, the
   // mask kept; the instruction retires with rd as it was (an atomic's lanes before the
   // trapping one keep what they wrote). A word that does not decode traps without a record
-  // (the model's fetch refuses it before issue).
+  // (the model's fetch refuses it before issue). The fault is registered here and taken in
+  // S_FAULT, from flip-flops.
   task automatic do_fault(input logic [4:0] code, input logic [31:0] addr);
-    if (mtvec_q[cw] != 32'd0 && (code == 5'd1 || code == 5'd3 || code == 5'd4 || code == 5'd8 ||
-                                 code == 5'd10 || code == 5'd11)) begin
-      mepc_q[cw] <= pc;
-      case (code)
-        5'd1: mcause_q[cw] <= 32'd2;
-        5'd8: mcause_q[cw] <= 32'd3;
-        5'd3: mcause_q[cw] <= 32'd5;
-        5'd10: mcause_q[cw] <= 32'd11;
-        default: mcause_q[cw] <= 32'd7;   // STORE_FAULT, AMO_MISALIGNED
-      endcase
-      mtval_q[cw] <= (code == 5'd3 || code == 5'd4 || code == 5'd11) ? addr : 32'd0;
-      pc_q[cw] <= mtvec_q[cw];
-      rwen_q <= writes_rd;
-      rsil_q <= st == S_DECODE;
-      tdone_q <= (st == S_MEM && is_atom) ? amask & ~pend : '0;
-      st <= (st == S_DECODE) ? S_RETIRE : S_TRD;
-    end else begin
-      rfault_q <= code;
-      fcode_q[cw] <= 32'(code);
-      fpc_q[cw] <= pc;
-      faddr_q[cw] <= addr;
-      run_q[cw] <= 1'b0;
-      st <= S_RETIRE;
-    end
+    fq_code <= code;
+    fq_addr <= addr;
+    fq_pc <= pc;
+    fq_dec <= st == S_DECODE;
+    fq_mem <= st == S_MEM && is_atom;
+    st <= S_FAULT;
   endtask
 
   always_ff @(posedge clk) begin
@@ -608,16 +519,6 @@ module weft_core #(
       run_q[0] <= 1'b1;
       done_q <= '0;
       cw <= '0;
-      spawn_pc_q <= entry_pc;
-      spawn_args_q <= 32'd0;
-      instret_q <= 64'd0;
-      slots_q <= 64'd0;
-      cyc_now <= '1;
-      cyc_off_q <= 64'd0;
-      bx_q <= 16'd0;
-      by_q <= 16'd0;
-      line_q <= 16'd0;
-      frames_q <= 32'd0;
       bstop_q <= '0;
       spawn_set <= '0;
       rfault_q <= 5'd0;
@@ -635,26 +536,6 @@ module weft_core #(
         resv_v[w] <= '0;
         pc_q[w] <= entry_pc;
         mask_q[w] <= (w == 0) ? LANES'(1) : '0;
-        mstatus_q[w] <= 32'h2000;            // FS = Initial
-        mscratch_q[w] <= 32'd0;
-        mtvec_q[w] <= 32'd0;
-        mepc_q[w] <= 32'd0;
-        mcause_q[w] <= 32'd0;
-        mtval_q[w] <= 32'd0;
-        fcode_q[w] <= 32'd0;
-        fpc_q[w] <= 32'd0;
-        faddr_q[w] <= 32'd0;
-        xwarp_q[w] <= '0;
-        wdog_q[w] <= 32'd0;
-        wlim_q[w] <= 32'd0;
-        bpc_q[w] <= 32'd0;
-        chi_q[w] <= 32'd0;
-        kick_q[w] <= 64'd0;
-        mie_q[w] <= 32'd0;
-        mip_q[w] <= 32'd0;
-        medeleg_q[w] <= 32'd0;
-        mideleg_q[w] <= 32'd0;
-        for (int l = 0; l < LANES; l++) fcsr_q[w][l] <= 8'd0;
       end
     end else begin
       case (st)
@@ -667,16 +548,6 @@ module weft_core #(
           rsil_q <= 1'b0;
           pre_q <= 1'b0;
           retq <= 1'b0;
-          slots_q <= slots_q + 64'd1;
-          cyc_now <= slots_q;
-          // the display model's event at this cycle: a vblank counts if a warp is started
-          line_q <= by_q;
-          if (bx_q == 16'(CYCLES_PER_LINE - 1)) begin
-            bx_q <= 16'd0;
-            by_q <= (by_q == 16'(LINES_PER_FRAME - 1)) ? 16'd0 : by_q + 16'd1;
-          end else bx_q <= bx_q + 16'd1;
-          if (bx_q == 16'd0 && by_q == 16'(VISIBLE_LINES) && run_q != '0)
-            frames_q <= frames_q + 32'd1;
           st <= S_CHECK;
         end else st <= S_HALT;
         S_CHECK: if (chk_go) begin
@@ -691,25 +562,27 @@ module weft_core #(
             // the check repeats for it in the same slot
             pre_q <= 1'b1;
             st <= S_SCHED;
-          end else if (bpc_q[cw] != 32'd0 && bpc_q[cw] == pc) begin
-            bstop_q[cw] <= 1'b1;          // no instruction: the slot passes
-            fcode_q[cw] <= 32'd8;
-            fpc_q[cw] <= pc;
+          end else if (chk_bpt) begin
+            bstop_q[cw] <= 1'b1;          // no instruction: the slot passes (bpt: the record)
             st <= S_PICK;
-          end else if ((wdog_q[cw][1:0] == 2'd1 || wdog_q[cw][1:0] == 2'd2) &&
-                       wlim_q[cw] != 32'd0 && !wdog_q[cw][31] &&
-                       cyc_now - kick_q[cw] > {32'd0, wlim_q[cw]}) begin
-            if (wdog_q[cw][1:0] == 2'd1) do_fault(5'd7, 32'd0);   // HARD: WATCHDOG
-            else begin
-              wdog_q[cw][31] <= 1'b1;                             // SOFT: expired
-              if (mtvec_q[cw] != 32'd0 && mie_q[cw][16]) begin
-                mepc_q[cw] <= pc;
-                mcause_q[cw] <= 32'h8000_0010;
-                pc_q[cw] <= mtvec_q[cw];
-                st <= S_TRAPPED;
-              end
+          end else if (chk_wd) begin
+            if (wd_hard) do_fault(5'd7, 32'd0);   // HARD: WATCHDOG
+            else if (wd_soft_trap) begin          // SOFT: expired (wd_expire), maybe a trap
+              pc_q[cw] <= mtvec;
+              st <= S_TRAPPED;
             end
           end
+        end
+        S_FAULT: if (f_trap) begin
+          pc_q[cw] <= mtvec;
+          rwen_q <= writes_rd;
+          rsil_q <= fq_dec;
+          tdone_q <= fq_mem ? amask & ~pend_q : '0;
+          st <= fq_dec ? S_RETIRE : S_TRD;
+        end else begin
+          rfault_q <= fq_code;
+          run_q[cw] <= 1'b0;
+          st <= S_RETIRE;
         end
         S_TRAPPED: begin
           // the SOFT watchdog trapped: the warp issues from mtvec in the same slot
@@ -727,6 +600,8 @@ module weft_core #(
           end
         end
         S_DECODE: begin
+          first_q <= first_lane;
+          last_q <= last_lane;
           // (a 4-byte instruction at a halfword address sits among compressed code, whose
           // table entries the core cannot hold: unsupported in table mode)
           if (ir[1:0] != 2'b11 || is_unsup || (rc_mode && pc[1])) begin
@@ -747,8 +622,8 @@ module weft_core #(
           jgo <= jgo_c;
           pred <= amask & nz1;
           rwen_q <= writes_rd;
-          lp <= '0;
-          mav <= 1'b0;
+          pend_q <= amask;
+          mph <= 2'd0;
           if (is_load || is_store || is_atom) st <= S_MEM;
           else if (is_div || is_mul) st <= S_DIV;
           else if (is_jal || is_jalr) begin
@@ -756,21 +631,9 @@ module weft_core #(
             st <= S_WB;
           end else if (is_csr) begin
             if (!csr_ok || (csr_writes && csr_ro)) do_fault(5'd1, 32'd0);
-            else if (csr_unsup) begin
-              unsup_q <= 1'b1;
-              st <= S_RETIRE;
-            end else if (csr_fp && mstatus_q[cw][14:13] == 2'b00) do_fault(5'd1, 32'd0);
+            else if (csr_fp && fs_off) do_fault(5'd1, 32'd0);
             else begin
-              for (int l = 0; l < LANES; l++) begin
-                case (csr)
-                  12'h001: res_q[l] <= {27'd0, fcsr_q[cw][l][4:0]};
-                  12'h002: res_q[l] <= {29'd0, fcsr_q[cw][l][7:5]};
-                  12'h003: res_q[l] <= {24'd0, fcsr_q[cw][l]};
-                  12'hcc0: res_q[l] <= 32'(l);
-                  12'hf14: res_q[l] <= 32'(int'(cw) * LANES + l);
-                  default: res_q[l] <= csr_old;
-                endcase
-              end
+              for (int l = 0; l < LANES; l++) res_q[l] <= csr_lanes[l*32 +: 32];
               st <= S_WB;
             end
           end else if (is_ecall) do_fault(5'd10, 32'd0);
@@ -779,21 +642,33 @@ module weft_core #(
         end
         S_MEM: begin
           if (!mem_any) st <= S_WB;
-          else if (!mav) begin
-            ma_q <= rv1[mem_l] + mem_off;   // the lane's address, then its request
-            mav <= 1'b1;
-          end else if (is_atom && amis) do_fault(5'd11, ma_q);
-          else if (is_sc && !sc_ok) begin
+          else if (mph == 2'd0) begin
+            ma_q <= rv1[mem_l] + mem_off;   // the lane's address
+            mph <= 2'd1;
+          end else if (mph == 2'd1) begin
+            // what the request needs to know of the address
+            win_q <= loc_off < 32'(LOCAL_WORDS * 4) &&
+                     !(ma_cross && loc_off[SB+1:2] == SB'(LOCAL_WORDS - 1));
+            smw_q <= loc_off[SB+1:2];
+            cross_q <= ma_cross;
+            amis_q <= ma_q[1:0] != 2'd0;
+            scok_q <= resv_v[cw][mem_l] && resv_a[cw][mem_l] == ma_q[31:2];
+            for (int w = 0; w < WARPS; w++)
+              for (int l = 0; l < LANES; l++)
+                hit_q[w][l] <= resv_a[w][l] == ma_q[31:2] || resv_a[w][l] == ma_endw;
+            mph <= 2'd2;
+          end else if (is_atom && amis_q) do_fault(5'd11, ma_q);
+          else if (is_sc && !scok_q) begin
             // no reservation on this word: no store, rd = 1
             res_q[mem_l] <= 32'd1;
             resv_v[cw][mem_l] <= 1'b0;
-            lp <= {1'b0, mem_l} + 1'b1;
-            mav <= 1'b0;
-          end else if (m_ack && m_local && mem_cross && !xph) begin
+            pend_q[mem_l] <= 1'b0;
+            mph <= 2'd0;
+          end else if (m_ack && m_local && cross_q && !xph) begin
             xlo_q <= sm_rdata;   // the first of two shared-memory words
             xph <= 1'b1;
           end else if (m_ack) begin
-            if (m_err) do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, mem_addr);
+            if (m_err) do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, ma_q);
             else if (is_amo && !aph) begin
               old_q <= m_rdata;
               res_q[mem_l] <= m_rdata;
@@ -807,14 +682,14 @@ module weft_core #(
                 default: if (!is_amo) res_q[mem_l] <= is_sc ? 32'd0 : m_rdata;
               endcase
               if (is_lr) begin
-                resv_a[cw][mem_l] <= mem_addr[31:2];
+                resv_a[cw][mem_l] <= ma_q[31:2];
                 resv_v[cw][mem_l] <= 1'b1;
               end
               if (is_sc) resv_v[cw][mem_l] <= 1'b0;
               aph <= 1'b0;
               xph <= 1'b0;
-              lp <= {1'b0, mem_l} + 1'b1;
-              mav <= 1'b0;
+              pend_q[mem_l] <= 1'b0;
+              mph <= 2'd0;
             end
           end
         end
@@ -873,46 +748,17 @@ module weft_core #(
             // arrive (d_arrive): park here, leave the entries above, then schedule
             if (conv_hit) st <= S_SCHED;
           end else if (is_mret) begin
-            pc_q[cw] <= mepc_q[cw];
+            pc_q[cw] <= mepc;
           end else if (is_csr) begin
+            // (the bank's own CSRs are written by weft_csr, from wb && is_csr)
             if (csr == 12'h801 && csr_reads) done_q <= '0;
-            if (csr == 12'h80e && csr_reads) chi_q[cw] <= cyc_now[63:32];   // cycle_lo latches
-            if (csr_fp) begin
-              mstatus_q[cw][14:13] <= 2'b11;
-              for (int l = 0; l < LANES; l++)
-                if (amask[l] && csr_writes) fcsr_q[cw][l] <= fcsr_nx[l];
-            end else if (csr_writes) begin
+            if (!csr_fp && csr_writes) begin
               case (csr)
-                12'h300: mstatus_q[cw] <= csr_new & 32'h0000_6088;
-                12'h305: mtvec_q[cw] <= csr_new & ~32'd3;
-                12'h340: mscratch_q[cw] <= csr_new;
-                12'h341: mepc_q[cw] <= csr_new & ~32'd1;
-                12'h342: mcause_q[cw] <= csr_new;
-                12'h343: mtval_q[cw] <= csr_new;
                 12'h801: done_q <= (csr_reads ? '0 : done_q) & ~csr_new[WARPS-1:0];
-                12'h802: spawn_pc_q <= csr_new;
-                12'h302: medeleg_q[cw] <= csr_new;
-                12'h303: mideleg_q[cw] <= csr_new;
-                12'h304: mie_q[cw] <= csr_new;
-                12'h344: mip_q[cw] <= csr_new;
-                12'h806: begin
-                  wdog_q[cw] <= csr_new & 32'h8000_0003;   // a kick
-                  kick_q[cw] <= cyc_now;
-                end
-                12'h807: wlim_q[cw] <= csr_new;
-                // mcycle/minstret (and high halves): the next instruction sees the value
-                // written (the writing one is not counted: retiring adds 1 to instret)
-                12'hb00: cyc_off_q <= {mcyc[63:32], csr_new} - cyc_now;
-                12'hb80: cyc_off_q <= {csr_new, mcyc[31:0]} - cyc_now;
-                12'hb02: instret_q <= {instret_q[63:32], csr_new} - 64'd1;
-                12'hb82: instret_q <= {csr_new, instret_q[31:0]} - 64'd1;
-                12'h808: bpc_q[cw] <= csr_new;
                 12'h848: begin
                   // the one cross-warp write: a stopped target resumes if it moved away
-                  bpc_q[xw] <= csr_new;
                   if (bstop_q[xw] && pc_q[xw] != csr_new) bstop_q[xw] <= 1'b0;
                 end
-                12'h803: spawn_args_q <= csr_new;
                 12'h805: if (bar_bad) begin
                   rwen_q <= 1'b0;
                   do_fault(5'd15, 32'd0);   // BARRIER_FAULT
@@ -929,7 +775,7 @@ module weft_core #(
                 12'h810: if (csr_new >= WARPS) begin
                   rwen_q <= 1'b0;
                   do_fault(5'd1, 32'd0);
-                end else xwarp_q[cw] <= WB'(csr_new);
+                end
                 12'h804: if ((csr_new[LANES-1:0]) == '0) begin
                   // halt this group: its lanes leave every entry (d_retire)
                   st <= S_SCHED;
@@ -953,7 +799,7 @@ module weft_core #(
           else begin
             spawn_set[sp_w] <= 1'b0;
             run_q[sp_w] <= 1'b1;
-            pc_q[sp_w] <= spawn_pc_q;
+            pc_q[sp_w] <= spawn_pc;
             mask_q[sp_w] <= FULL;
             resv_v[sp_w] <= '0;
           end
@@ -974,14 +820,17 @@ module weft_core #(
         end
         // after a return reached its AtExit point: if the group now running is back at the
         // return, it goes on with the lanes together (executes it again from S_EXEC)
-        S_RETQ: st <= (pc == rpc_q) ? S_EXEC : S_RETIRE;
+        S_RETQ: begin
+          first_q <= first_lane;
+          last_q <= last_lane;
+          st <= (pc == rpc_q) ? S_EXEC : S_RETIRE;
+        end
         S_TRD: st <= S_TRW;   // rv1 reads rd; the atomic's finished lanes are written
         S_TRW: begin
           for (int l = 0; l < LANES; l++) if (!tdone_q[l]) res_q[l] <= rv1[l];
           st <= S_RETIRE;
         end
         S_RETIRE: begin
-          if (!rsil_q) instret_q <= instret_q + 64'd1;
           st <= (rfault_q != 5'd0 || unsup_q) ? S_HALT : S_PICK;
         end
         default: ;  // S_HALT: the run is over
@@ -991,8 +840,7 @@ module weft_core #(
       if (m_req && mem_we && m_ack && !m_err)
         for (int w = 0; w < WARPS; w++)
           for (int l = 0; l < LANES; l++)
-            if (resv_a[w][l] == mem_addr[31:2] || resv_a[w][l] == mem_endw)
-              resv_v[w][l] <= 1'b0;
+            if (hit_q[w][l]) resv_v[w][l] <= 1'b0;
     end
   end
 endmodule
