@@ -75,7 +75,9 @@ if [ "${BOARD:-1}" = 1 ]; then
         echo "  timing FAILS at $MHZ MHz: build again with a lower clock (4th argument)"
     fi
 fi
-[ "${CORE_ALONE:-1}" = 1 ] && synth core weft_core "$CORE" "-set WARPS $W -set LANES $L -set DEPTH $D"
+if [ "${CORE_ALONE:-1}" = 1 ]; then
+    synth core weft_core "$CORE" "-set WARPS $W -set LANES $L -set DEPTH $D"
+fi
 if [ "${UNITS:-1}" = 1 ]; then
     synth "lane ALU (weft_alu)" weft_alu "rtl/weft_alu.sv"
     synth "lane divider (weft_div)" weft_div "rtl/weft_div.sv"
@@ -84,4 +86,6 @@ if [ "${UNITS:-1}" = 1 ]; then
         synth "$m" "$m" "$CORE" "$(grep -q 'WARPS' "$f" && echo "-set WARPS $W") $(grep -q 'LANES' "$f" && echo "-set LANES $L") $(grep -q 'parameter int DEPTH' "$f" && echo "-set DEPTH $D")"
     done
 fi
-[ "${BOARD:-1}" = 1 ] && echo "bitstream: $out/weft-ulx3s.bit (load: openFPGALoader -b ulx3s $out/weft-ulx3s.bit)"
+if [ "${BOARD:-1}" = 1 ]; then
+    echo "bitstream: $out/weft-ulx3s.bit (load: openFPGALoader -b ulx3s $out/weft-ulx3s.bit)"
+fi

@@ -319,7 +319,7 @@ module weft_core #(
   // ---- the divergence unit (weft_diverge.sv): stacks, activations, reconvergence table --
   wire [31:0] key = is_conv ? pc + imm_b : pc;   // a converge names its branch
   logic [WB-1:0] sp_w;                           // the warp S_SPAWN starts
-  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty, dv_busy;
+  logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty, sc_ready, dv_busy;
   logic [EB-1:0] conv_k, at_k, exit_k;
   logic [LANES-1:0] sc_mask;
   logic [31:0]   sc_pc, t_point;
@@ -357,8 +357,9 @@ module weft_core #(
       .sec_m(is_divg ? amask & ~pred : sp_second), .sec_pc(is_divg ? br_tgt : sp_second_pc),
       .kind(sp_kind), .point(sp_point), .sp_full, .sp_unsup, .sp_why,
       .arrive(d_arrive), .retire(d_retire), .ak(st == S_CHECK ? at_k : is_conv ? conv_k : exit_k),
+      .ask(st == S_CHECK ? at_hit : (is_conv && conv_hit) || (is_jalr && is_ret && exit_hit)),
       .cur(amask), .resume_pc((wb && is_conv) ? pc + 32'd4 : pc),
-      .sched(st == S_SCHED && !dv_busy), .sc_go, .sc_empty, .sc_mask, .sc_pc,
+      .sched(st == S_SCHED && !dv_busy), .sc_ready, .sc_go, .sc_empty, .sc_mask, .sc_pc,
       .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),
       .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH), .t_kind,
       .t_point);
@@ -804,7 +805,7 @@ module weft_core #(
             resv_v[sp_w] <= '0;
           end
         end
-        S_SCHED: if (!dv_busy) begin
+        S_SCHED: if (!dv_busy && sc_ready) begin
           // the top entry has no running lanes: run its waiting group, or pop it (weft_diverge;
           // once the lanes that arrived or halted have left the entries)
           if (sc_empty) begin

@@ -85,11 +85,16 @@ module weft_diverge #(
     input  logic             arrive,
     input  logic             retire,
     input  logic [EB-1:0]    ak,
+    input  logic             ask,        // read row ak: an arrival may come (from registers
+                                         // only; the row read matters only with arrive)
     input  logic [LANES-1:0] cur,
     input  logic [31:0]      resume_pc,
-    // one step of scheduling the top entry: a group to run (sc_go), or none left (sc_empty),
-    // or neither (an empty entry was dropped: step again)
+    // one step of scheduling the top entry, in two cycles while `sched` is held: the unit
+    // reads the top entry and registers what it finds, then (sc_ready) takes the step: a
+    // group to run (sc_go), or none left (sc_empty), or neither (an empty entry was dropped:
+    // step again). The outputs hold while sc_ready.
     input  logic             sched,
+    output logic             sc_ready,
     output logic             sc_go,
     output logic             sc_empty,
     output logic [LANES-1:0] sc_mask,
@@ -157,7 +162,7 @@ module weft_diverge #(
     if (s_on) rk = EB'(s_i);
     else if (s_post) rk = jn_k;
     else if (sched) rk = top;
-    else if (arrive) rk = ak;
+    else if (ask) rk = ak;
     else rk = jn_k;
   wire [RB-1:0] ra = wk_on ? {wk_w, EB'(wk_e)} : {w, rk};
 
@@ -278,7 +283,7 @@ module weft_diverge #(
   wire sp_ok = split && !full_q && !unsup_q;
 
   // ---- schedule: the top entry's highest waiting group, or its parked lanes ---------------
-  logic         wany;
+  logic         wany, sc_empty_c, sc_go_c;
   logic [SB-1:0] wj;
   always_comb begin
     wany = 1'b0;
@@ -287,10 +292,22 @@ module weft_diverge #(
       if (r_wm[s] != '0) begin
         wany = 1'b1; wj = SB'(s);
       end
-    sc_empty = len[w] == '0;
-    sc_go = !sc_empty && (wany || r_park != '0);
-    sc_mask = wany ? r_wm[wj] : r_park;
-    sc_pc = wany ? wp_r[wj] : rpc_r;
+    sc_empty_c = len[w] == '0;
+    sc_go_c = !sc_empty_c && (wany || r_park != '0);
+  end
+  // the step's two cycles: sc_ph 0 reads the top entry, 1 takes the step (the core acts on
+  // the registered outputs; the unit's own writes use the row read again)
+  logic sc_ph;
+  wire  sc_step = sched && sc_ph;
+  assign sc_ready = sc_step;
+  always_ff @(posedge clk) begin
+    sc_ph <= sched && !sc_ph && !rst;
+    if (sched && !sc_ph) begin
+      sc_empty <= sc_empty_c;
+      sc_go <= sc_go_c;
+      sc_mask <= wany ? r_wm[wj] : r_park;
+      sc_pc <= wany ? wp_r[wj] : rpc_r;
+    end
   end
 
   // ---- RAM writes ---------------------------------------------------------------------------
@@ -345,14 +362,14 @@ module weft_diverge #(
       for (int s = 0; s < WAITS; s++)
         if (wp_r[s] == pc) m_wd[LANES * (2 + s) +: LANES] = '0;
       m_wd[LANES +: LANES] = r_park | cur | also;
-    end else if (sched && !sc_empty && wany) begin
+    end else if (sc_step && !sc_empty_c && wany) begin
       m_we = 1'b1;
       m_wd[LANES * (2 + int'(wj)) +: LANES] = '0;
     end
     // the chain: a group restores its entry's, a call adds the new id
     cs_we = 1'b0;
     cs_wd = cs_r;
-    if (sched && sc_go) begin
+    if (sc_step && sc_go_c) begin
       cs_we = 1'b1;
       cs_wd = ent_r_chain;
     end else if (call && cdep[w] + 16'd1 < 16'(CDEPTH)) begin
@@ -414,11 +431,11 @@ module weft_diverge #(
         wk_clr <= cur;
         wk_all <= 1'b1;
       end
-      if (sched && !sc_empty) begin
+      if (sc_step && !sc_empty_c) begin
         if (wany) begin
           if (r_saved == r_wm[wj]) len[w] <= len[w] - DB'(1);
         end else len[w] <= len[w] - DB'(1);
-        if (sc_go) cdep[w] <= 16'(ent_r_dep);   // the group runs in the entry's activation
+        if (sc_go_c) cdep[w] <= 16'(ent_r_dep);   // the group runs in the entry's activation
       end
       if (call) begin
         cdep[w] <= cdep[w] + 16'd1;
