@@ -300,6 +300,11 @@ module weft_diverge #(
   logic sc_ph;
   wire  sc_step = sched && sc_ph;
   assign sc_ready = sc_step;
+  // (and what the unit's own step needs of the row: the waiting slot to clear, whether the
+  // entry pops, the activation the group runs in)
+  logic          wany_q, pop_q;
+  logic [SB-1:0] wj_q;
+  logic [CB-1:0] dep_q;
   always_ff @(posedge clk) begin
     sc_ph <= sched && !sc_ph && !rst;
     if (sched && !sc_ph) begin
@@ -307,6 +312,10 @@ module weft_diverge #(
       sc_go <= sc_go_c;
       sc_mask <= wany ? r_wm[wj] : r_park;
       sc_pc <= wany ? wp_r[wj] : rpc_r;
+      wany_q <= wany;
+      wj_q <= wj;
+      pop_q <= !wany || r_saved == r_wm[wj];
+      dep_q <= ent_r_dep;
     end
   end
 
@@ -362,14 +371,14 @@ module weft_diverge #(
       for (int s = 0; s < WAITS; s++)
         if (wp_r[s] == pc) m_wd[LANES * (2 + s) +: LANES] = '0;
       m_wd[LANES +: LANES] = r_park | cur | also;
-    end else if (sc_step && !sc_empty_c && wany) begin
+    end else if (sc_step && !sc_empty && wany_q) begin
       m_we = 1'b1;
-      m_wd[LANES * (2 + int'(wj)) +: LANES] = '0;
+      m_wd[LANES * (2 + int'(wj_q)) +: LANES] = '0;
     end
     // the chain: a group restores its entry's, a call adds the new id
     cs_we = 1'b0;
     cs_wd = cs_r;
-    if (sc_step && sc_go_c) begin
+    if (sc_step && sc_go) begin
       cs_we = 1'b1;
       cs_wd = ent_r_chain;
     end else if (call && cdep[w] + 16'd1 < 16'(CDEPTH)) begin
@@ -431,11 +440,9 @@ module weft_diverge #(
         wk_clr <= cur;
         wk_all <= 1'b1;
       end
-      if (sc_step && !sc_empty_c) begin
-        if (wany) begin
-          if (r_saved == r_wm[wj]) len[w] <= len[w] - DB'(1);
-        end else len[w] <= len[w] - DB'(1);
-        if (sc_go_c) cdep[w] <= 16'(ent_r_dep);   // the group runs in the entry's activation
+      if (sc_step && !sc_empty) begin
+        if (pop_q) len[w] <= len[w] - DB'(1);
+        if (sc_go) cdep[w] <= 16'(dep_q);   // the group runs in the entry's activation
       end
       if (call) begin
         cdep[w] <= cdep[w] + 16'd1;
