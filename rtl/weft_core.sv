@@ -1,5 +1,5 @@
 // weft_core.sv -- one weft SIMT core: WARPS warps of LANES lanes, RV32IMA per lane, the
-// warp-core CSR bank subset listed in docs/rtl.md, and weft's divergence unit
+// CSR bank (weft_csr.sv: the warp-core subset listed in docs/rtl.md), and weft's divergence unit
 // (weft_diverge.sv: auto-diverging branches, `diverge`, `converge`, divergent `jalr`,
 // activations, and table reconvergence from the reconvergence-table memory; docs/isa.md
 // §5-6), in table mode or converge mode (rc_mode).
