@@ -244,11 +244,11 @@ module weft_core #(
   wire  wd_soft_trap = chk_wd && !wd_hard && mtvec != 32'd0 && wd_trap;
   logic [WB-1:0] pick;
   logic          pick_ok;
+  wire           tick = st == S_PICK && pick_ok;   // an issue slot: the scheduler picks
   weft_csr #(.WARPS(WARPS), .LANES(LANES), .BARRIERS(BARRIERS), .LOCAL_BASE(LOCAL_BASE),
              .CYCLES_PER_LINE(CYCLES_PER_LINE), .LINES_PER_FRAME(LINES_PER_FRAME),
              .VISIBLE_LINES(VISIBLE_LINES), .DB(DB)) csrs (
-      .clk, .rst, .entry_pc, .w(cw), .w_next((st == S_PICK && pick_ok) ? pick : cw),
-      .tick(st == S_PICK && pick_ok), .retire(st == S_RETIRE && !rsil_q),
+      .clk, .rst, .entry_pc, .w(cw), .w_next(tick ? pick : cw), .tick, .retire(st == S_RETIRE && !rsil_q),
       .pc, .mask(amask), .xpc(pc_q[xw]), .xmask(mask_q[xw]), .run(run_q), .done(done_q),
       .len_w(cur_len), .len_x(x_len),
       .rd_en(st == S_DECODE), .csr, .rdata(csr_old), .lrdata(csr_lanes), .ok(csr_ok),

@@ -14,11 +14,11 @@
 // deeper than that are counted, but a split there is reported as unsupported (sp_unsup), as
 // is a new waiting group that finds no free slot; the model has neither limit.
 //
-// Storage: the lane masks (saved, parked, waiting) are flip-flops, since a halt or an
-// arrival clears lanes from many entries at once; everything else of an entry (its pcs, its
-// kind, its activation and chain) is in distributed RAM, one row per entry of every warp,
-// with one write port and one read port: the row the unit is looking at (the entry being
-// searched, the top entry while scheduling, the entry arrived at or joined).
+// Storage: every field of every entry (the lane masks, its pcs, its kind, its activation
+// and chain) is in distributed RAM, one row per entry of every warp, with one write port
+// and one read port: the row the unit is looking at (the entry being searched, the top
+// entry while scheduling, the entry arrived at or joined). A rule that takes lanes out of
+// many entries at once (a halt, an arrival, a join) walks them one row per cycle.
 //
 // The searches (a converge's branch, an At point before issue, an AtExit point at a return,
 // the entry a split joins) look at one entry per clock cycle: while `sreq` is held the unit
