@@ -84,8 +84,8 @@ module weft_core #(
   localparam int SB = $clog2(LOCAL_WORDS);
 
   typedef enum logic [4:0] {
-    S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN, S_SCHED,
-    S_RETQ, S_TRD, S_TRW, S_RETIRE, S_HALT, S_FAULT
+    S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_OPND, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN,
+    S_SCHED, S_RETQ, S_TRD, S_TRR, S_TRW, S_RETIRE, S_HALT, S_FAULT
   } state_t;
   state_t st;
 
@@ -146,6 +146,10 @@ module weft_core #(
       .is_amo, .is_atom, .is_unsup, .known, .writes_rd, .is_ret, .alu_op);
 
   // ---- register files: one per lane, WARPS*32 words, two read ports ----------------------
+  // A read takes two cycles: the block RAM's own read register (rr1, rr2), whose data
+  // arrives late in the cycle, then flip-flops (rv1, rv2) that everything else reads
+  // (S_DECODE reads, S_OPND registers, S_EXEC uses).
+  logic [31:0]      rr1 [LANES], rr2 [LANES];
   logic [31:0]      rv1 [LANES], rv2 [LANES], res_q [LANES], alu_y [LANES];
   logic [31:0]      dq [LANES], dr [LANES], mp [LANES];
   logic [LANES-1:0] ddone, mdone, rf_we, br_t;
@@ -160,8 +164,10 @@ module weft_core #(
       initial for (int i = 0; i < WARPS * 32; i++) rf[i] = 32'd0;
       always_ff @(posedge clk) begin
         if (rf_we[gl]) rf[rf_wa] <= rf_wd[gl];
-        rv1[gl] <= (ra1 == 5'd0) ? 32'd0 : rf[{cw, ra1}];
-        rv2[gl] <= (rs2 == 5'd0) ? 32'd0 : rf[{cw, rs2}];
+        rr1[gl] <= (ra1 == 5'd0) ? 32'd0 : rf[{cw, ra1}];
+        rr2[gl] <= (rs2 == 5'd0) ? 32'd0 : rf[{cw, rs2}];
+        rv1[gl] <= rr1[gl];
+        rv2[gl] <= rr2[gl];
       end
       wire [31:0] opa = (is_auipc) ? pc : rv1[gl];
       wire [31:0] opb = is_op ? rv2[gl] : (is_lui || is_auipc) ? imm_u : imm_i;
@@ -391,11 +397,13 @@ module weft_core #(
   endgenerate
 
   // ---- the memory walk: one lane at a time, in three steps -------------------------------
-  // mph 0: the lane's address (ma_q); 1: what the request needs to know of it, registered
-  // (in the shared-memory window, across a word boundary, AMO_MISALIGNED, sc.w's
-  // reservation, the reservations a store breaks); 2: the request, until it is answered.
-  // Each step starts from flip-flops.
-  logic [31:0] ma_q;
+  // mph 0: the lane's address (ma_q) and store operand (sd_q); 1: what the request needs to
+  // know of them, registered (in the shared-memory window, across a word boundary,
+  // AMO_MISALIGNED, sc.w's reservation, the reservations a store breaks, the data to write:
+  // wd_q); 2: the request, until it is answered. An AMO's lane goes through them twice: its
+  // read, then (from step 1, with the word it read in old_q) its write. Each step starts
+  // from flip-flops.
+  logic [31:0] ma_q, sd_q, wd_q;
   logic [1:0]  mph;
   logic        win_q, cross_q, amis_q, scok_q;
   logic [SB-1:0] smw_q;                              // the word in the window
@@ -406,7 +414,7 @@ module weft_core #(
   wire [29:0] ma_endw = ma_q[31:2] + {29'd0, ma_cross};
   wire [31:0] loc_off = ma_q - LOCAL_BASE;
   wire        mem_go = !is_atom || (!amis_q && (!is_sc || scok_q));
-  wire [31:0] amo_b = rv2[mem_l];
+  wire [31:0] amo_b = sd_q;
   logic [31:0] amo_y;
   always_comb begin
     case (f5)
@@ -442,7 +450,7 @@ module weft_core #(
       mem_we = is_store || is_sc || (is_amo && aph);
       mem_size = msz;
       mem_addr = ma_q;
-      mem_wdata = is_amo ? amo_y : rv2[mem_l];
+      mem_wdata = wd_q;
       mem_lane = 8'(mem_l);
       mem_amo = is_sc || is_amo;
     end
@@ -609,8 +617,9 @@ module weft_core #(
             unsup_q <= 1'b1;
             st <= S_RETIRE;
           end else if (!known) do_fault(5'd1, 32'd0);
-          else st <= S_EXEC;
+          else st <= S_OPND;
         end
+        S_OPND: st <= S_EXEC;   // the operands reach rv1/rv2
         S_EXEC: begin
           for (int l = 0; l < LANES; l++) res_q[l] <= alu_y[l];
           csr_new <= csr_new_c;
@@ -645,12 +654,14 @@ module weft_core #(
           if (!mem_any) st <= S_WB;
           else if (mph == 2'd0) begin
             ma_q <= rv1[mem_l] + mem_off;   // the lane's address
+            sd_q <= rv2[mem_l];
             mph <= 2'd1;
           end else if (mph == 2'd1) begin
             // what the request needs to know of the address
             win_q <= loc_off < 32'(LOCAL_WORDS * 4) &&
                      !(ma_cross && loc_off[SB+1:2] == SB'(LOCAL_WORDS - 1));
             smw_q <= loc_off[SB+1:2];
+            wd_q <= is_amo ? amo_y : sd_q;
             cross_q <= ma_cross;
             amis_q <= ma_q[1:0] != 2'd0;
             scok_q <= resv_v[cw][mem_l] && resv_a[cw][mem_l] == ma_q[31:2];
@@ -674,6 +685,7 @@ module weft_core #(
               old_q <= m_rdata;
               res_q[mem_l] <= m_rdata;
               aph <= 1'b1;
+              mph <= 2'd1;   // the write's data (wd_q) from old_q
             end else begin
               case (f3)
                 3'd0: res_q[mem_l] <= {{24{m_rdata[7]}}, m_rdata[7:0]};
@@ -826,7 +838,8 @@ module weft_core #(
           last_q <= last_lane;
           st <= (pc == rpc_q) ? S_EXEC : S_RETIRE;
         end
-        S_TRD: st <= S_TRW;   // rv1 reads rd; the atomic's finished lanes are written
+        S_TRD: st <= S_TRR;   // rr1 reads rd; the atomic's finished lanes are written
+        S_TRR: st <= S_TRW;   // rd reaches rv1
         S_TRW: begin
           for (int l = 0; l < LANES; l++) if (!tdone_q[l]) res_q[l] <= rv1[l];
           st <= S_RETIRE;
