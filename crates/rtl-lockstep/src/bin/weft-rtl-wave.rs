@@ -11,26 +11,56 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use weft_rtl_lockstep::{build_with, load, parse_reconv, repo_root, rtl_vcd, ReconvMode, Shape};
 
-/// The controller states, in the order of `state_t` in rtl/weft_core.sv, as drawn (two
-/// letters: a cycle is narrow) and their names for the legend.
-const STATES: &[(&str, &str)] = &[
-    ("PK", "PICK"),
-    ("CK", "CHECK"),
-    ("TV", "TRAPPED"),
-    ("F", "FETCH"),
-    ("D", "DECODE"),
-    ("EX", "EXEC"),
-    ("M", "MEM"),
-    ("DV", "DIV"),
+/// How the controller states are drawn (two letters at most: a cycle is narrow); a state
+/// not listed is drawn with its name's first two letters.
+const ABBREV: &[(&str, &str)] = &[
+    ("PICK", "PK"),
+    ("CHECK", "CK"),
+    ("TRAPPED", "TV"),
+    ("FETCH", "F"),
+    ("DECODE", "D"),
+    ("OPND", "OP"),
+    ("EXEC", "EX"),
+    ("MEM", "M"),
+    ("DIV", "DV"),
     ("WB", "WB"),
-    ("SP", "SPAWN"),
-    ("SC", "SCHED"),
-    ("RQ", "RETQ"),
-    ("TR", "TRD"),
-    ("TW", "TRW"),
-    ("RT", "RETIRE"),
-    ("H", "HALT"),
+    ("SPAWN", "SP"),
+    ("SCHED", "SC"),
+    ("RETQ", "RQ"),
+    ("TRD", "TR"),
+    ("TRR", "TQ"),
+    ("TRW", "TW"),
+    ("RETIRE", "RT"),
+    ("HALT", "H"),
+    ("FAULT", "FL"),
 ];
+
+/// The controller states in the order of `state_t` in `src` (rtl/weft_core.sv, read so
+/// the picture follows the RTL), each as (drawn, name).
+fn rtl_states(src: &str) -> Result<Vec<(String, String)>, String> {
+    let body = src
+        .split_once("typedef enum")
+        .and_then(|(_, r)| r.split_once('{'))
+        .and_then(|(_, r)| r.split_once('}'))
+        .map(|(b, _)| b)
+        .ok_or("rtl/weft_core.sv: no `typedef enum { ... } state_t`")?;
+    let states: Vec<(String, String)> = body
+        .split(',')
+        .map(|t| t.trim().trim_start_matches("S_").to_string())
+        .filter(|t| !t.is_empty())
+        .map(|name| {
+            let drawn = ABBREV
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or_else(|| name.chars().take(2).collect(), |(_, a)| a.to_string());
+            (drawn, name)
+        })
+        .collect();
+    if states.is_empty() {
+        return Err("rtl/weft_core.sv: state_t lists no states".into());
+    }
+    Ok(states)
+}
 
 struct Args {
     prog: PathBuf,
@@ -155,7 +185,12 @@ fn bit(v: vcd::Value) -> Option<u8> {
 }
 
 /// The SVG timing diagram of `rows` over `n` cycles.
-fn svg(rows: &[(String, Vec<String>)], n: usize, first: u64) -> String {
+fn svg(
+    rows: &[(String, Vec<String>)],
+    states: &[(String, String)],
+    n: usize,
+    first: u64,
+) -> String {
     const CW: f64 = 24.0; // px per cycle
     const RH: f64 = 26.0; // px per row
     const LW: f64 = 120.0; // label column
@@ -248,7 +283,7 @@ fn svg(rows: &[(String, Vec<String>)], n: usize, first: u64) -> String {
             c = e;
         }
     }
-    let legend: Vec<String> = STATES.iter().map(|(a, b)| format!("{a} {b}")).collect();
+    let legend: Vec<String> = states.iter().map(|(a, b)| format!("{a} {b}")).collect();
     s += &format!(
         "<text x=\"4\" y=\"{}\" fill=\"#444\">state: {}</text>\n",
         RH * (rows.len() as f64 + 1.0) + 16.0,
@@ -271,6 +306,10 @@ fn state_colour(s: &str) -> &'static str {
 
 fn run() -> Result<(), String> {
     let a = args()?;
+    let core = repo_root().join("rtl/weft_core.sv");
+    let states = rtl_states(
+        &std::fs::read_to_string(&core).map_err(|e| format!("{}: {e}", core.display()))?,
+    )?;
     let bin = build_with(a.shape, false, true).map_err(|e| e.to_string())?;
     let prog = load(&a.prog).map_err(|e| e.to_string())?;
     if let Some(d) = a.vcd.parent() {
@@ -293,7 +332,10 @@ fn run() -> Result<(), String> {
     };
     let bits = move |v: u64| format!("{:0w$b}", v, w = lanes);
     let st = text("st", &|v| {
-        STATES.get(v as usize).map_or("?", |s| s.0).to_string()
+        states
+            .get(v as usize)
+            .map_or("?", |s| s.0.as_str())
+            .to_string()
     });
     // The lanes whose branch condition holds (evaluated in EXEC, registered for WB), in WB
     // and RETIRE of a branch only.
@@ -312,7 +354,8 @@ fn run() -> Result<(), String> {
         ("stack depth".into(), text("cur_len", &|v| v.to_string())),
         ("taken lanes".into(), taken),
     ];
-    std::fs::write(&a.out, svg(&rows, n, from)).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    std::fs::write(&a.out, svg(&rows, &states, n, from))
+        .map_err(|e| format!("{}: {e}", a.out.display()))?;
     println!(
         "{}: {n} cycles from cycle {from} ({} in the run; VCD {}); the run's trace:",
         a.out.display(),
@@ -394,6 +437,19 @@ b10000000000000000000000000000100 #
     }
 
     #[test]
+    fn every_rtl_state_has_its_letters() {
+        let src = std::fs::read_to_string(repo_root().join("rtl/weft_core.sv")).expect("rtl");
+        let states = rtl_states(&src).expect("state_t");
+        assert_eq!(states[0].1, "PICK", "state 0 is the reset state");
+        for (_, name) in &states {
+            assert!(
+                ABBREV.iter().any(|(n, _)| n == name),
+                "state S_{name} of rtl/weft_core.sv has no entry in ABBREV"
+            );
+        }
+    }
+
+    #[test]
     fn svg_draws_each_run_of_equal_values_once() {
         let rows = vec![
             ("clk".to_string(), vec![String::new(); 3]),
@@ -402,7 +458,12 @@ b10000000000000000000000000000100 #
                 vec!["80000000".into(), "80000000".into(), "80000004".into()],
             ),
         ];
-        let s = svg(&rows, 3, 10);
+        let states = rtl_states("typedef enum logic [1:0] {\n S_PICK, S_OPND,\n S_NEW } state_t;")
+            .expect("parses");
+        assert_eq!(states[1], ("OP".to_string(), "OPND".to_string()));
+        assert_eq!(states[2], ("NE".to_string(), "NEW".to_string()));
+        assert!(rtl_states("module m; endmodule").is_err());
+        let s = svg(&rows, &states, 3, 10);
         assert!(s.starts_with("<svg"));
         assert_eq!(s.matches("<polygon").count(), 2, "two runs of pc");
         assert!(s.contains(">10</text>"), "cycle 10 is labelled");
