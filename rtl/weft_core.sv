@@ -84,7 +84,7 @@ module weft_core #(
   localparam int SB = $clog2(LOCAL_WORDS);
 
   typedef enum logic [4:0] {
-    S_PICK, S_CHECK, S_TRAPPED, S_FETCH, S_DECODE, S_OPND, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN,
+    S_PICK, S_CHECK, S_CHKD, S_TRAPPED, S_FETCH, S_DECODE, S_OPND, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN,
     S_SCHED, S_RETQ, S_TRD, S_TRR, S_TRW, S_RETIRE, S_HALT, S_FAULT
   } state_t;
   state_t st;
@@ -243,10 +243,12 @@ module weft_core #(
       default: f_cause = 32'd7;   // STORE_FAULT, AMO_MISALIGNED
     endcase
   // before issue: a warp at its break_pc stops; an expired SOFT watchdog traps if mie bit 16
-  // and mtvec are set (chk_go: below)
+  // and mtvec are set. S_CHECK waits for the divergence unit's search (chk_go: below) and
+  // registers what it finds (ck_*); S_CHKD acts on it, from flip-flops.
   logic chk_go, chk_at, wb, dv_found;
-  wire  chk_bpt = st == S_CHECK && chk_go && !chk_at && bpc != 32'd0 && bpc == pc;
-  wire  chk_wd = st == S_CHECK && chk_go && !chk_at && !chk_bpt && wd_fire;
+  logic ck_at, ck_bpt, ck_wd;
+  wire  chk_bpt = st == S_CHKD && !ck_at && ck_bpt;
+  wire  chk_wd = st == S_CHKD && !ck_at && !ck_bpt && ck_wd;
   wire  wd_soft_trap = chk_wd && !wd_hard && mtvec != 32'd0 && wd_trap;
   logic [WB-1:0] pick;
   logic          pick_ok;
@@ -348,7 +350,7 @@ module weft_core #(
   wire d_split = wb && ((is_br && taken != amask && taken != '0) || jump_split ||
                         (is_divg && pred != '0 && pred != amask));
   wire d_ret_exit = wb && is_jalr && is_ret && exit_hit;   // a return reaching AtExit
-  wire d_arrive = (chk_go && chk_at) || (wb && is_conv && conv_hit) || d_ret_exit;
+  wire d_arrive = (st == S_CHKD && ck_at) || (wb && is_conv && conv_hit) || d_ret_exit;
   wire d_retire = wb && is_csr && !csr_fp && csr_writes && csr == 12'h804 &&
                   csr_new[LANES-1:0] == '0;
   wire d_call = wb && ((is_jal && rd != 5'd0) ||
@@ -362,8 +364,8 @@ module weft_core #(
       .split(d_split), .push_only(is_divg), .act(amask),
       .sec_m(is_divg ? amask & ~pred : sp_second), .sec_pc(is_divg ? br_tgt : sp_second_pc),
       .kind(sp_kind), .point(sp_point), .sp_full, .sp_unsup, .sp_why,
-      .arrive(d_arrive), .retire(d_retire), .ak(st == S_CHECK ? at_k : is_conv ? conv_k : exit_k),
-      .ask(st == S_CHECK ? at_hit : (is_conv && conv_hit) || (is_jalr && is_ret && exit_hit)),
+      .arrive(d_arrive), .retire(d_retire), .ak(st == S_CHKD ? at_k : is_conv ? conv_k : exit_k),
+      .ask(st == S_CHKD ? ck_at : (is_conv && conv_hit) || (is_jalr && is_ret && exit_hit)),
       .cur(amask), .resume_pc((wb && is_conv) ? pc + 32'd4 : pc),
       .sched(st == S_SCHED && !dv_busy), .sc_ready, .sc_go, .sc_empty, .sc_mask, .sc_pc,
       .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),
@@ -560,12 +562,19 @@ module weft_core #(
           st <= S_CHECK;
         end else st <= S_HALT;
         S_CHECK: if (chk_go) begin
-          // before issue: the breakpoint, then the watchdog (crates/simt exec.rs pre_issue)
+          // before issue: an At point, then the breakpoint, then the watchdog (crates/simt
+          // exec.rs pre_issue), registered for S_CHKD
+          ck_at <= chk_at;
+          ck_bpt <= bpc != 32'd0 && bpc == pc;
+          ck_wd <= wd_fire;
+          st <= S_CHKD;
+        end
+        S_CHKD: begin
           rpc_q <= pc;
           rmask_q <= amask;
           st <= S_FETCH;
           pre_q <= 1'b0;   // the instruction issues: a later S_SCHED ends it as usual
-          if (chk_at) begin
+          if (ck_at) begin
             // a group reaching an At point of its activation parks there (to resume at it;
             // weft_diverge), groups waiting there park too, and the next group is scheduled;
             // the check repeats for it in the same slot

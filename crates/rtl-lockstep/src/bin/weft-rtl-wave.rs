@@ -16,6 +16,7 @@ use weft_rtl_lockstep::{build_with, load, parse_reconv, repo_root, rtl_vcd, Reco
 const ABBREV: &[(&str, &str)] = &[
     ("PICK", "PK"),
     ("CHECK", "CK"),
+    ("CHKD", "CD"),
     ("TRAPPED", "TV"),
     ("FETCH", "F"),
     ("DECODE", "D"),
