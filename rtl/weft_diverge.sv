@@ -16,15 +16,18 @@
 //
 // Storage: every field of every entry (the lane masks, its pcs, its kind, its activation
 // and chain) is in distributed RAM, one row per entry of every warp, with one write port
-// and one read port: the row the unit is looking at (the entry being searched, the top
-// entry while scheduling, the entry arrived at or joined). A rule that takes lanes out of
+// and one read port: the row the unit is looking at (the top entry while scheduling, the
+// entry arrived at or joined), except the fields the searches compare, which have their own
+// read port at the entry being searched. A rule that takes lanes out of
 // many entries at once (a halt, an arrival, a join) walks them one row per cycle.
 //
 // The searches (a converge's branch, an At point before issue, an AtExit point at a return,
 // the entry a split joins) look at one entry per clock cycle: while `sreq` is held the unit
-// walks the warp's entries from the bottom, keeping the topmost hit of each, then spends one
-// cycle on what a join needs (a free waiting slot, the slot of a group at the same pc), and
-// raises `found`; the results hold until `sreq` drops. The core holds `sreq` from its
+// waits a cycle, registers what the searches compare with (the warp's activation, pc, key,
+// the split's kind and point), walks the warp's entries from the bottom in a copy of the
+// fields they compare (its own read port, addressed by the entry counter alone), keeping the
+// topmost hit of each, then spends one cycle on what a join needs (a free waiting slot, the
+// slot of a group at the same pc), and raises `found`; the results hold until `sreq` drops. The core holds `sreq` from its
 // execute state through write-back, and in its check before issue, and gives a command that
 // depends on a search only while `found` is set (the stack does not change meanwhile).
 //
@@ -148,6 +151,13 @@ module weft_diverge #(
 
   // ---- distributed RAM: one row per entry {w, e}, read at row ra ---------------------------
   logic          s_on, s_post, s_done;    // searching, the join's cycle, results valid
+  logic          s_arm;                   // the inputs settle: the search starts next cycle
+  // what the searches compare with, registered when they start
+  logic          s_ok, s_push;
+  logic [CB-1:0] s_cd;
+  logic [AB-1:0] s_id;
+  logic [31:0]   s_pc, s_key, s_point;
+  logic [1:0]    s_kind;
   logic [DB-1:0] s_i;                     // the entry being searched
   logic          jn_hit;
   logic [EB-1:0] jn_k;
@@ -174,23 +184,32 @@ module weft_diverge #(
   logic [EW-1:0] ent_wd;
   logic [MW-1:0] m_wd;
   logic [31:0]   rpc_wd;
-  logic [31:0]   ent_r_src, ent_r_pt, rpc_r;
-  logic [1:0]    ent_r_knd;
+  logic [31:0]   rpc_r;
   logic [CB-1:0] ent_r_dep;
-  logic [AB-1:0] ent_r_fid;
   logic [HW-1:0] ent_r_chain;
   logic [MW-1:0] m_r;
   logic [31:0]   wp_r [WAITS];
-  logic [EW-1:0] ent_m [ROWS];
+  logic [HW+CB-1:0] ent_m [ROWS];   // the chain and call depth (the rest: sf_m, below)
   logic [31:0]   rpc_m [ROWS];
   logic [MW-1:0] msk_m [ROWS];
   always_ff @(posedge clk) begin
-    if (ent_we) ent_m[wa] <= ent_wd;
+    if (ent_we) ent_m[wa] <= {ent_wd[EW-1 -: HW], ent_wd[AB +: CB]};
     if (rpc_we) rpc_m[wa] <= rpc_wd;
     if (m_we) msk_m[m_wa] <= m_wd;
   end
-  assign {ent_r_chain, ent_r_src, ent_r_pt, ent_r_knd, ent_r_dep, ent_r_fid} = ent_m[ra];
+  assign {ent_r_chain, ent_r_dep} = ent_m[ra];
   assign rpc_r = rpc_m[ra];
+  // the fields the searches compare (the source pc, point, kind, call depth and activation
+  // id), read at the entry being searched: a read port of their own, addressed from
+  // registers only (the call depth is in both memories)
+  localparam int SW = 32 + 32 + 2 + CB + AB;
+  logic [SW-1:0] sf_m [ROWS];
+  logic [31:0]   sf_src, sf_pt;
+  logic [1:0]    sf_knd;
+  logic [CB-1:0] sf_dep;
+  logic [AB-1:0] sf_fid;
+  always_ff @(posedge clk) if (ent_we) sf_m[wa] <= ent_wd[SW-1:0];
+  assign {sf_src, sf_pt, sf_knd, sf_dep, sf_fid} = sf_m[{w, EB'(s_i)}];
   assign m_r = msk_m[ra];
   genvar gs;
   generate
@@ -210,12 +229,12 @@ module weft_diverge #(
   end
 
   // ---- the searches: one entry per cycle --------------------------------------------------
-  wire in_act = cur_ok && ent_r_dep == cd && ent_r_fid == cur_id;
-  wire conv_e = in_act && ent_r_src == key;
-  wire at_e = in_act && ent_r_knd == 2'd1 && ent_r_pt == pc;
-  wire exit_e = in_act && ent_r_knd == 2'd2;
-  wire jn_e = in_act && !push_only && ent_r_knd == kind &&
-              (kind == 2'd0 ? ent_r_src == key : kind == 2'd2 || ent_r_pt == point);
+  wire in_act = s_ok && sf_dep == s_cd && sf_fid == s_id;
+  wire conv_e = in_act && sf_src == s_key;
+  wire at_e = in_act && sf_knd == 2'd1 && sf_pt == s_pc;
+  wire exit_e = in_act && sf_knd == 2'd2;
+  wire jn_e = in_act && !s_push && sf_knd == s_kind &&
+              (s_kind == 2'd0 ? sf_src == s_key : s_kind == 2'd2 || sf_pt == s_point);
   // the join's cycle: the waiting slot of a group at sec_pc, the slot after the highest
   // waiting group (nxt), and whether the second group parks at once
   logic          sl_hit_c;
@@ -240,11 +259,23 @@ module weft_diverge #(
   logic [1:0]   why_q;
   always_ff @(posedge clk) begin
     if (rst || !sreq) begin
+      s_arm <= 1'b0;
       s_on <= 1'b0;
       s_post <= 1'b0;
       s_done <= 1'b0;
+    end else if (!s_on && !s_post && !s_done && !wk_on && !s_arm) begin
+      s_arm <= 1'b1;   // (the core's execute registers what a split needs)
     end else if (!s_on && !s_post && !s_done && !wk_on) begin
       // start (once a walk is over): look at entries 0 .. len-1
+      s_arm <= 1'b0;
+      s_ok <= cur_ok;
+      s_cd <= cd;
+      s_id <= cur_id;
+      s_pc <= pc;
+      s_key <= key;
+      s_kind <= kind;
+      s_point <= point;
+      s_push <= push_only;
       s_i <= '0;
       s_on <= len[w] != '0;
       s_post <= len[w] == '0;
