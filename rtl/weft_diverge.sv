@@ -23,12 +23,13 @@
 //
 // The searches (a converge's branch, an At point before issue, an AtExit point at a return,
 // the entry a split joins) look at one entry per clock cycle: while `sreq` is held the unit
-// waits a cycle, registers what the searches compare with (the warp's activation, pc, key,
-// the split's kind and point), walks the warp's entries from the bottom in a copy of the
-// fields they compare (its own read port, addressed by the entry counter alone), keeping the
-// topmost hit of each, then spends one cycle on what a join needs (a free waiting slot, the
-// slot of a group at the same pc), and raises `found`; the results hold until `sreq` drops. The core holds `sreq` from its
-// execute state through write-back, and in its check before issue, and gives a command that
+// waits a cycle (unless the stack is empty), registers what the searches compare with (the
+// warp's activation, pc, key, the split's kind and point), walks the warp's entries from the
+// bottom in a copy of the fields they compare (its own read port, addressed by the entry
+// counter alone), keeping the topmost hit of each, then spends one cycle on what a join
+// needs (a free waiting slot, the slot of a group at the same pc), and raises `found`; the
+// results hold until `sreq` drops. The core holds `sreq` from its execute state through
+// write-back, and in its check before issue, and gives a command that
 // depends on a search only while `found` is set (the stack does not change meanwhile).
 //
 // The reconvergence table is a RAM of RT_WORDS 18-bit words, one per instruction word from
@@ -263,8 +264,9 @@ module weft_diverge #(
       s_on <= 1'b0;
       s_post <= 1'b0;
       s_done <= 1'b0;
-    end else if (!s_on && !s_post && !s_done && !wk_on && !s_arm) begin
-      s_arm <= 1'b1;   // (the core's execute registers what a split needs)
+    end else if (!s_on && !s_post && !s_done && !wk_on && !s_arm && len[w] != '0) begin
+      s_arm <= 1'b1;   // (the core's execute registers what a split needs; an empty
+                       // stack has nothing to compare: no wait)
     end else if (!s_on && !s_post && !s_done && !wk_on) begin
       // start (once a walk is over): look at entries 0 .. len-1
       s_arm <= 1'b0;
