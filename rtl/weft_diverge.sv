@@ -18,8 +18,8 @@
 // and chain) is in distributed RAM, one row per entry of every warp, with one write port
 // and one read port: the row the unit is looking at (the top entry while scheduling, the
 // entry arrived at or joined), except the fields the searches compare, which have their own
-// read port at the entry being searched. A rule that takes lanes out of
-// many entries at once (a halt, an arrival, a join) walks them one row per cycle.
+// read port at the entry being searched. A rule that takes lanes out of many entries at
+// once (a halt, an arrival, a join) walks them one row per cycle.
 //
 // The searches (a converge's branch, an At point before issue, an AtExit point at a return,
 // the entry a split joins) look at one entry per clock cycle: while `sreq` is held the unit
@@ -29,8 +29,8 @@
 // counter alone), keeping the topmost hit of each, then spends one cycle on what a join
 // needs (a free waiting slot, the slot of a group at the same pc), and raises `found`; the
 // results hold until `sreq` drops. The core holds `sreq` from its execute state through
-// write-back, and in its check before issue, and gives a command that
-// depends on a search only while `found` is set (the stack does not change meanwhile).
+// write-back, and in its check before issue, and gives a command that depends on a search
+// only while `found` is set (the stack does not change meanwhile).
 //
 // The reconvergence table is a RAM of RT_WORDS 18-bit words, one per instruction word from
 // the loader's base (a side table of the code, like predecode bits): {offset[15:0],
