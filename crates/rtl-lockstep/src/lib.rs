@@ -214,6 +214,16 @@ pub(crate) fn verilate(v: &Verilate<'_>) -> Result<PathBuf, Error> {
     }
     let dir = repo_root().join("target/rtl").join(v.dir);
     let bin = dir.join(v.bin);
+    // Tests run in parallel processes and may want the same build at once: one builds while
+    // the others wait on this lock, then find the build fresh. (Without it, a second build
+    // could move the first one's directory away while a test was about to run its binary.)
+    std::fs::create_dir_all(repo_root().join("target/rtl"))
+        .map_err(|e| Error::Tool(format!("target/rtl: {e}")))?;
+    let lock_path = dir.with_extension("lock");
+    let lock = std::fs::File::create(&lock_path)
+        .map_err(|e| Error::Tool(format!("{}: {e}", lock_path.display())))?;
+    lock.lock()
+        .map_err(|e| Error::Tool(format!("{}: {e}", lock_path.display())))?;
     let newest = v
         .sources
         .iter()
@@ -224,8 +234,8 @@ pub(crate) fn verilate(v: &Verilate<'_>) -> Result<PathBuf, Error> {
             return Ok(bin);
         }
     }
-    // Build in a directory of this process's own and move it into place when done: tests run
-    // in parallel processes, and two of them may want the same build at once.
+    // Build in a directory of its own and move it into place when done, so an interrupted
+    // build never leaves a half-built testbench where a fresh one is expected.
     let tmp = dir.with_extension(format!("build-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| Error::Tool(format!("{}: {e}", tmp.display())))?;
@@ -267,8 +277,7 @@ pub(crate) fn verilate(v: &Verilate<'_>) -> Result<PathBuf, Error> {
             String::from_utf8_lossy(&out.stderr)
         )));
     }
-    // A stale build is moved aside first; if another process put a fresh one in place
-    // meanwhile, the rename fails and that one is used.
+    // The stale build is moved aside first (the lock is held: no other process uses it).
     let old = dir.with_extension(format!("old-{}", std::process::id()));
     if std::fs::rename(&dir, &old).is_ok() {
         let _ = std::fs::remove_dir_all(&old);
