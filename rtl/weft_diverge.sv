@@ -127,7 +127,6 @@ module weft_diverge #(
   localparam int RB = WB + EB;              // a row: {warp, entry}
   localparam int ROWS = 1 << RB;
   localparam int HW = (CDEPTH - 1) * AB;    // a chain: the ids of depths 1 .. CDEPTH-1
-  localparam int EW = HW + 32 + 32 + 2 + CB + AB;   // the row a push writes
   localparam int MW = LANES * (2 + WAITS);  // an entry's masks: {waiting[WAITS], park, saved}
 
   // ---- flip-flops: depths and activation counters ------------------------------------------
@@ -182,7 +181,6 @@ module weft_diverge #(
   logic          ent_we, rpc_we, m_we;
   logic [WAITS-1:0] wp_we;
   logic [RB-1:0] wa, m_wa;
-  logic [EW-1:0] ent_wd;
   logic [MW-1:0] m_wd;
   logic [31:0]   rpc_wd;
   logic [31:0]   rpc_r;
@@ -194,7 +192,7 @@ module weft_diverge #(
   logic [31:0]   rpc_m [ROWS];
   logic [MW-1:0] msk_m [ROWS];
   always_ff @(posedge clk) begin
-    if (ent_we) ent_m[wa] <= {ent_wd[EW-1 -: HW], ent_wd[AB +: CB]};
+    if (ent_we) ent_m[wa] <= {cs_r, cd};   // a push: the activation's chain and depth
     if (rpc_we) rpc_m[wa] <= rpc_wd;
     if (m_we) msk_m[m_wa] <= m_wd;
   end
@@ -209,7 +207,7 @@ module weft_diverge #(
   logic [1:0]    sf_knd;
   logic [CB-1:0] sf_dep;
   logic [AB-1:0] sf_fid;
-  always_ff @(posedge clk) if (ent_we) sf_m[wa] <= ent_wd[SW-1:0];
+  always_ff @(posedge clk) if (ent_we) sf_m[wa] <= {key, point, kind, cd, cur_id};
   assign {sf_src, sf_pt, sf_knd, sf_dep, sf_fid} = sf_m[{w, EB'(s_i)}];
   assign m_r = msk_m[ra];
   genvar gs;
@@ -265,8 +263,9 @@ module weft_diverge #(
       s_post <= 1'b0;
       s_done <= 1'b0;
     end else if (!s_on && !s_post && !s_done && !wk_on && !s_arm && len[w] != '0) begin
-      s_arm <= 1'b1;   // (the core's execute registers what a split needs; an empty
-                       // stack has nothing to compare: no wait)
+      // wait a cycle while the core's execute registers what a split needs (an empty stack
+      // has nothing to compare: no wait)
+      s_arm <= 1'b1;
     end else if (!s_on && !s_post && !s_done && !wk_on) begin
       // start (once a walk is over): look at entries 0 .. len-1
       s_arm <= 1'b0;
@@ -361,7 +360,6 @@ module weft_diverge #(
   end
   always_comb begin
     ent_we = sp_ok && !jn_hit;
-    ent_wd = {cs_r, key, point, kind, cd, cur_id};
     wa = {w, arrive ? ak : jn_hit ? jn_k : pu};
     rpc_we = arrive || (sp_ok && (!jn_hit || parks));
     rpc_wd = arrive ? resume_pc : parks ? sec_pc : 32'd0;
