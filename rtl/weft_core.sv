@@ -134,13 +134,13 @@ module weft_core #(
   wire [31:0] imm_b = {{19{ir[31]}}, ir[31], ir[7], ir[30:25], ir[11:8], 1'b0};
   wire [31:0] imm_u = {ir[31:12], 12'd0};
   wire [31:0] imm_j = {{11{ir[31]}}, ir[31], ir[19:12], ir[20], ir[30:21], 1'b0};
-  // decoded when the fetch returns, registered with ir (weft_decode.sv)
+  // decoded from ir in S_DECODE and registered (weft_decode.sv): valid from S_OPND
   logic is_lui, is_auipc, is_jal, is_jalr, is_br, is_load, is_store, is_op, is_mul,
         is_div, is_csr, is_ecall, is_ebreak, is_mret, is_conv, is_divg,
         is_lr, is_sc, is_amo, is_atom, is_unsup, known, writes_rd, is_ret;
   logic [3:0] alu_op;
   weft_decode dec (
-      .clk, .load(st == S_FETCH && !pc[0] && mem_ack && !mem_err), .w(mem_rdata),
+      .clk, .load(st == S_DECODE), .w(ir),
       .is_lui, .is_auipc, .is_jal, .is_jalr, .is_br, .is_load, .is_store, .is_op, .is_mul,
       .is_div, .is_csr, .is_ecall, .is_ebreak, .is_mret, .is_conv, .is_divg, .is_lr, .is_sc,
       .is_amo, .is_atom, .is_unsup, .known, .writes_rd, .is_ret, .alu_op);
@@ -398,15 +398,17 @@ module weft_core #(
     end
   endgenerate
 
-  // ---- the memory walk: one lane at a time, in three steps -------------------------------
+  // ---- the memory walk: one lane at a time, in four steps --------------------------------
   // mph 0: the lane's address (ma_q) and store operand (sd_q); 1: what the request needs to
   // know of them, registered (in the shared-memory window, across a word boundary,
   // AMO_MISALIGNED, sc.w's reservation, the reservations a store breaks, the data to write:
-  // wd_q); 2: the request, until it is answered. An AMO's lane goes through them twice: its
-  // read, then (from step 1, with the word it read in old_q) its write. Each step starts
-  // from flip-flops.
-  logic [31:0] ma_q, sd_q, wd_q;
+  // wd_q); 2: the request, until it is answered (the answer registered: rdq, rerr_q); 3: the
+  // answer goes to the lane's result. An AMO's lane goes through them twice: its read, then
+  // (from step 1, with the word it read in old_q) its write. Each step starts from
+  // flip-flops.
+  logic [31:0] ma_q, sd_q, wd_q, rdq;
   logic [1:0]  mph;
+  logic        rerr_q;
   logic        win_q, cross_q, amis_q, scok_q;
   logic [SB-1:0] smw_q;                              // the word in the window
   logic [LANES-1:0] hit_q [WARPS];                   // reservations on the word(s)
@@ -518,7 +520,7 @@ module weft_core #(
     fq_code <= code;
     fq_addr <= addr;
     fq_pc <= pc;
-    fq_dec <= st == S_DECODE;
+    fq_dec <= st == S_OPND;
     fq_mem <= st == S_MEM && is_atom;
     st <= S_FAULT;
   endtask
@@ -620,15 +622,18 @@ module weft_core #(
         S_DECODE: begin
           first_q <= first_lane;
           last_q <= last_lane;
-          // (a 4-byte instruction at a halfword address sits among compressed code, whose
-          // table entries the core cannot hold: unsupported in table mode)
+          st <= S_OPND;
+        end
+        S_OPND: begin
+          // the operands reach rv1/rv2, the decoded classes are registered; (a 4-byte
+          // instruction at a halfword address sits among compressed code, whose table entries
+          // the core cannot hold: unsupported in table mode)
           if (ir[1:0] != 2'b11 || is_unsup || (rc_mode && pc[1])) begin
             unsup_q <= 1'b1;
             st <= S_RETIRE;
           end else if (!known) do_fault(5'd1, 32'd0);
-          else st <= S_OPND;
+          else st <= S_EXEC;
         end
-        S_OPND: st <= S_EXEC;   // the operands reach rv1/rv2
         S_EXEC: begin
           for (int l = 0; l < LANES; l++) res_q[l] <= alu_y[l];
           csr_new <= csr_new_c;
@@ -678,30 +683,21 @@ module weft_core #(
               for (int l = 0; l < LANES; l++)
                 hit_q[w][l] <= resv_a[w][l] == ma_q[31:2] || resv_a[w][l] == ma_endw;
             mph <= 2'd2;
-          end else if (is_atom && amis_q) do_fault(5'd11, ma_q);
-          else if (is_sc && !scok_q) begin
-            // no reservation on this word: no store, rd = 1
-            res_q[mem_l] <= 32'd1;
-            resv_v[cw][mem_l] <= 1'b0;
-            pend_q[mem_l] <= 1'b0;
-            mph <= 2'd0;
-          end else if (m_ack && m_local && cross_q && !xph) begin
-            xlo_q <= sm_rdata;   // the first of two shared-memory words
-            xph <= 1'b1;
-          end else if (m_ack) begin
-            if (m_err) do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, ma_q);
+          end else if (mph == 2'd3) begin
+            // the answer, from flip-flops (rdq, rerr_q)
+            if (rerr_q) do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, ma_q);
             else if (is_amo && !aph) begin
-              old_q <= m_rdata;
-              res_q[mem_l] <= m_rdata;
+              old_q <= rdq;
+              res_q[mem_l] <= rdq;
               aph <= 1'b1;
               mph <= 2'd1;   // the write's data (wd_q) from old_q
             end else begin
               case (f3)
-                3'd0: res_q[mem_l] <= {{24{m_rdata[7]}}, m_rdata[7:0]};
-                3'd1: res_q[mem_l] <= {{16{m_rdata[15]}}, m_rdata[15:0]};
-                3'd4: res_q[mem_l] <= {24'd0, m_rdata[7:0]};
-                3'd5: res_q[mem_l] <= {16'd0, m_rdata[15:0]};
-                default: if (!is_amo) res_q[mem_l] <= is_sc ? 32'd0 : m_rdata;
+                3'd0: res_q[mem_l] <= {{24{rdq[7]}}, rdq[7:0]};
+                3'd1: res_q[mem_l] <= {{16{rdq[15]}}, rdq[15:0]};
+                3'd4: res_q[mem_l] <= {24'd0, rdq[7:0]};
+                3'd5: res_q[mem_l] <= {16'd0, rdq[15:0]};
+                default: if (!is_amo) res_q[mem_l] <= is_sc ? 32'd0 : rdq;
               endcase
               if (is_lr) begin
                 resv_a[cw][mem_l] <= ma_q[31:2];
@@ -713,6 +709,20 @@ module weft_core #(
               pend_q[mem_l] <= 1'b0;
               mph <= 2'd0;
             end
+          end else if (is_atom && amis_q) do_fault(5'd11, ma_q);
+          else if (is_sc && !scok_q) begin
+            // no reservation on this word: no store, rd = 1
+            res_q[mem_l] <= 32'd1;
+            resv_v[cw][mem_l] <= 1'b0;
+            pend_q[mem_l] <= 1'b0;
+            mph <= 2'd0;
+          end else if (m_ack && m_local && cross_q && !xph) begin
+            xlo_q <= sm_rdata;   // the first of two shared-memory words
+            xph <= 1'b1;
+          end else if (m_ack) begin
+            rdq <= m_rdata;      // the answer: taken in mph 3
+            rerr_q <= m_err;
+            mph <= 2'd3;
           end
         end
         S_DIV: if (is_mul ? &mdone : &ddone) begin

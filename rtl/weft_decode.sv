@@ -1,7 +1,8 @@
 // weft_decode.sv -- the weft core's instruction decoder: the instruction classes the core
-// acts on and the ALU operation, decoded from the word the fetch returns and registered with
-// it (`load`), so that every later state of the core starts from flip-flops rather than
-// from decoding logic. RV32IMA, the SIMT instructions converge and diverge, and the
+// acts on and the ALU operation, decoded from the fetched word (the core's ir) in its decode
+// cycle and registered (`load`), so that every later state of the core starts from
+// flip-flops rather than from decoding logic (and the fetch's data, which arrives late from a
+// block RAM, goes only into ir). RV32IMA, the SIMT instructions converge and diverge, and the
 // encodings weft defines but this RTL does not build (is_unsup).
 module weft_decode (
     input  logic        clk,

@@ -37,8 +37,10 @@
 // kind[1:0]}, kind 0 none, 1 At(pc + 4 * offset) (offset signed), 2 AtExit, 3 a point this
 // RTL cannot reach (a compressed instruction: a split there is unsupported); words past the
 // loader's length read as none. It is written through the load port (rc_we) by the testbench
-// or the board's loader and read with the issuing pc while the core fetches. 16384 words
-// (the default) cover 64 KiB of code in 16 ECP5 block RAMs.
+// or the board's loader and read with the issuing pc while the core fetches; the point is
+// added up in the next cycle, from the block RAM's register, into registers of its own (the
+// core uses them from execute). 16384 words (the default) cover 64 KiB of code in 16 ECP5
+// block RAMs.
 //
 // The core gives at most one command per cycle for warp `w` (split, arrive, retire, sched,
 // and call or ret with a split); clear starts warp cw_clear with empty stacks.
@@ -109,8 +111,8 @@ module weft_diverge #(
     input  logic             clear,
     input  logic [WB-1:0]    cw_clear,
     // the reconvergence table: mode (0: converge mode, every lookup is none), window, load
-    // port, and the lookup of the pc being fetched (t_kind, t_point valid from the cycle after
-    // lookup until the next lookup)
+    // port, and the lookup of the pc being fetched (t_kind, t_point valid from the second
+    // cycle after the lookup until the cycle after the next one)
     input  logic             rc_mode,
     input  logic [31:0]      rc_base,
     input  logic [31:0]      rc_len,
@@ -424,15 +426,21 @@ module weft_diverge #(
   logic        rt_v;
   wire  [31:0] roff = pc - rc_base;
   wire  [31:0] ridx = {2'b00, roff[31:2]};
+  // the word goes through two registers: the block RAM's (rt_q, whose data arrives late in
+  // the cycle), then t_kind and t_point, computed from it in the cycle after the lookup
+  logic        lk_d;
   always_ff @(posedge clk) begin
     if (rc_we && int'(rc_wa) < RT_WORDS) rt[TB'(rc_wa)] <= rc_wd;
     if (lookup) begin
       rt_q <= rt[TB'(ridx)];
       rt_v <= rc_mode && roff[1:0] == 2'd0 && ridx < rc_len && ridx < 32'(RT_WORDS);
     end
+    lk_d <= lookup;
+    if (lk_d) begin
+      t_kind <= rt_v ? rt_q[1:0] : 2'd0;
+      t_point <= pc + {{14{rt_q[17]}}, rt_q[17:2], 2'b00};   // the pc looked up
+    end
   end
-  assign t_kind = rt_v ? rt_q[1:0] : 2'd0;
-  assign t_point = pc + {{14{rt_q[17]}}, rt_q[17:2], 2'b00};   // the pc looked up
 
   // ---- state ------------------------------------------------------------------------------------
   always_ff @(posedge clk) begin
