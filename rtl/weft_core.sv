@@ -84,7 +84,8 @@ module weft_core #(
   localparam int SB = $clog2(LOCAL_WORDS);
 
   typedef enum logic [4:0] {
-    S_PICK, S_CHECK, S_CHKD, S_TRAPPED, S_FETCH, S_DECODE, S_OPND, S_EXEC, S_MEM, S_DIV, S_WB, S_SPAWN,
+    S_PICK, S_CHECK, S_CHKD, S_TRAPPED, S_FETCH, S_DECODE, S_OPND, S_EXEC, S_JUMP, S_MEM, S_DIV,
+    S_WB, S_SPAWN,
     S_SCHED, S_RETQ, S_TRD, S_TRR, S_TRW, S_RETIRE, S_HALT, S_FAULT
   } state_t;
   state_t st;
@@ -285,7 +286,8 @@ module weft_core #(
   end
 
   // ---- branch / jump outcome ---------------------------------------------------------------
-  // computed in S_EXEC from the register operands, registered for S_WB (the *_c values)
+  // computed in S_EXEC from the register operands (a jalr's in S_JUMP, from res_q), registered
+  // for S_WB (the *_c values)
   logic [LANES-1:0] taken, jgo, pred;
   logic [31:0] br_tgt, jalr_t0, jalr_other;
   logic        backward, jalr_agree;
@@ -295,16 +297,17 @@ module weft_core #(
   wire [LANES-1:0] second_m = backward ? ntaken : taken;
   wire [31:0] first_pc = backward ? br_tgt : pc + 32'd4;
   wire [31:0] second_pc = backward ? pc + 32'd4 : br_tgt;
-  wire [31:0] jalr_t0_c = (rv1[first_q] + imm_i) & ~32'd1;
+  // (a jalr's targets: execute leaves each lane's rs1 + imm in res_q, S_JUMP compares them)
+  wire [31:0] jalr_t0_c = res_q[first_q] & ~32'd1;
   logic jalr_agree_c;
   logic [31:0] jalr_other_c;
   always_comb begin
     jalr_agree_c = 1'b1;
     jalr_other_c = 32'd0;
     for (int l = LANES - 1; l >= 0; l--)
-      if (amask[l] && ((rv1[l] + imm_i) & ~32'd1) != jalr_t0_c) begin
+      if (amask[l] && (res_q[l] & ~32'd1) != jalr_t0_c) begin
         jalr_agree_c = 1'b0;
-        jalr_other_c = (rv1[l] + imm_i) & ~32'd1;
+        jalr_other_c = res_q[l] & ~32'd1;
       end
   end
   // A divergent indirect jump that is neither a call nor a return (a `switch`): in converge
@@ -313,7 +316,7 @@ module weft_core #(
   logic [LANES-1:0] jgo_c;
   always_comb
     for (int l = 0; l < LANES; l++)
-      jgo_c[l] = amask[l] && ((rv1[l] + imm_i) & ~32'd1) == jalr_t0_c;
+      jgo_c[l] = amask[l] && (res_q[l] & ~32'd1) == jalr_t0_c;
   // A divergent call (per-lane function pointers) splits the same way; its entry
   // reconverges At(pc + 4), where the call returns, in the caller's activation: a group
   // about to issue there parks (S_CHECK), and only the running lanes link rd.
@@ -333,11 +336,13 @@ module weft_core #(
   logic [31:0]   sc_pc, t_point;
   logic [1:0]    t_kind, sp_why;
   // The unit searches the warp's stack one entry per cycle (weft_diverge.sv): from execute
-  // through write-back for the write-back's commands, and in the check before issue; the
-  // core waits in S_CHECK and S_WB until the results are there (dv_found). An empty stack
-  // has nothing to find before issue. After an arrival, a join or a halt the unit takes the
-  // lanes out of the entries above, one per cycle (dv_busy): S_SCHED waits for it.
-  wire  dv_sreq = st == S_CHECK || st == S_EXEC || st == S_MEM || st == S_DIV || st == S_WB;
+  // (a jalr: from S_JUMP, where the kind of its split is settled) through write-back for the
+  // write-back's commands, and in the check before issue; the core waits in S_CHECK and
+  // S_WB until the results are there (dv_found). An empty stack has nothing to find before
+  // issue. After an arrival, a join or a halt the unit takes the lanes out of the entries
+  // above, one per cycle (dv_busy): S_SCHED waits for it.
+  wire  dv_sreq = st == S_CHECK || (st == S_EXEC && !is_jalr) || st == S_JUMP ||
+                  st == S_MEM || st == S_DIV || st == S_WB;
   assign chk_go = st == S_CHECK && (dv_found || cur_len == '0);
   assign chk_at = dv_found && at_hit;
   assign wb = st == S_WB && dv_found;
@@ -640,20 +645,17 @@ module weft_core #(
           taken <= br_t & amask;
           br_tgt <= br_tgt_c;
           backward <= br_tgt_c <= pc;
-          jalr_t0 <= jalr_t0_c;
-          jalr_agree <= jalr_agree_c;
-          jalr_other <= jalr_other_c;
-          jgo <= jgo_c;
           pred <= amask & nz1;
           rwen_q <= writes_rd;
           pend_q <= amask;
           mph <= 2'd0;
           if (is_load || is_store || is_atom) st <= S_MEM;
           else if (is_div || is_mul) st <= S_DIV;
-          else if (is_jal || is_jalr) begin
+          else if (is_jal) begin
             for (int l = 0; l < LANES; l++) res_q[l] <= pc + 32'd4;
             st <= S_WB;
-          end else if (is_csr) begin
+          end else if (is_jalr) st <= S_JUMP;   // res_q: each lane's rs1 + imm (the ALU's add)
+          else if (is_csr) begin
             if (!csr_ok || (csr_writes && csr_ro)) do_fault(5'd1, 32'd0);
             else if (csr_fp && fs_off) do_fault(5'd1, 32'd0);
             else begin
@@ -724,6 +726,15 @@ module weft_core #(
             rerr_q <= m_err;
             mph <= 2'd3;
           end
+        end
+        S_JUMP: begin
+          // a jalr: do the lanes' targets agree (a divergent indirect jump splits by target)
+          jalr_t0 <= jalr_t0_c;
+          jalr_agree <= jalr_agree_c;
+          jalr_other <= jalr_other_c;
+          jgo <= jgo_c;
+          for (int l = 0; l < LANES; l++) res_q[l] <= pc + 32'd4;
+          st <= S_WB;
         end
         S_DIV: if (is_mul ? &mdone : &ddone) begin
           for (int l = 0; l < LANES; l++) res_q[l] <= is_mul ? mp[l] : f3[1] ? dr[l] : dq[l];

@@ -22,6 +22,7 @@ const ABBREV: &[(&str, &str)] = &[
     ("DECODE", "D"),
     ("OPND", "OP"),
     ("EXEC", "EX"),
+    ("JUMP", "J"),
     ("MEM", "M"),
     ("DIV", "DV"),
     ("WB", "WB"),
