@@ -370,7 +370,6 @@ module weft_core #(
       .sec_m(is_divg ? amask & ~pred : sp_second), .sec_pc(is_divg ? br_tgt : sp_second_pc),
       .kind(sp_kind), .point(sp_point), .sp_full, .sp_unsup, .sp_why,
       .arrive(d_arrive), .retire(d_retire), .ak(st == S_CHKD ? at_k : is_conv ? conv_k : exit_k),
-      .ask(st == S_CHKD ? ck_at : (is_conv && conv_hit) || (is_jalr && is_ret && exit_hit)),
       .cur(amask), .resume_pc((wb && is_conv) ? pc + 32'd4 : pc),
       .sched(st == S_SCHED && !dv_busy), .sc_ready, .sc_go, .sc_empty, .sc_mask, .sc_pc,
       .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),

@@ -87,12 +87,11 @@ module weft_diverge #(
     output logic             sp_full,    // DIVERGE_OVERFLOW: nothing changes
     output logic             sp_unsup,   // beyond WAITS or CDEPTH: nothing changes
     output logic [1:0]       sp_why,     // why: 1 WAITS, 2 CDEPTH, 3 a point at a halfword
-    // arrive: cur reaches entry ak's point at pc, to resume at resume_pc; retire: cur halts
+    // arrive: cur reaches entry ak's point at pc, to resume at resume_pc (registered: the
+    // unit writes the entry in the next cycle, busy meanwhile); retire: cur halts
     input  logic             arrive,
     input  logic             retire,
     input  logic [EB-1:0]    ak,
-    input  logic             ask,        // read row ak: an arrival may come (from registers
-                                         // only; the row read matters only with arrive)
     input  logic [LANES-1:0] cur,
     input  logic [31:0]      resume_pc,
     // one step of scheduling the top entry, in two cycles while `sched` is held: the unit
@@ -169,17 +168,23 @@ module weft_diverge #(
   logic [WB-1:0] wk_w;
   logic [DB-1:0] wk_e, wk_end;
   logic [LANES-1:0] wk_clr;
+  // an arrival, registered (ar_on: the cycle that writes its entry, row {ar_w, ar_k}; then
+  // the walk from the entry above, if any: ar_wk)
+  logic          ar_on, ar_wk;
+  logic [WB-1:0] ar_w;
+  logic [EB-1:0] ar_k;
+  logic [31:0]   ar_pc, ar_rpc;
+  logic [LANES-1:0] ar_cur;
   logic [EB-1:0] rk;
   always_comb
     if (s_on) rk = EB'(s_i);
     else if (s_post) rk = jn_k;
     else if (sched) rk = top;
-    else if (ask) rk = ak;
     else rk = jn_k;
-  wire [RB-1:0] ra = wk_on ? {wk_w, EB'(wk_e)} : {w, rk};
+  wire [RB-1:0] ra = wk_on ? {wk_w, EB'(wk_e)} : ar_on ? {ar_w, ar_k} : {w, rk};
 
   // writes: a push writes the whole entry (row pu); a join a waiting slot or the parked
-  // lanes' pc (row jn_k); an arrival the resume pc (row ak)
+  // lanes' pc (row jn_k); an arrival the resume pc (row ar_k, the cycle after it came)
   logic          ent_we, rpc_we, m_we;
   logic [WAITS-1:0] wp_we;
   logic [RB-1:0] wa, m_wa;
@@ -310,7 +315,7 @@ module weft_diverge #(
     end
   end
   assign found = s_done;
-  assign busy = wk_on;
+  assign busy = wk_on || ar_on;
   assign sp_full = split && full_q;
   assign sp_unsup = split && unsup_q;
   assign sp_why = why_q;
@@ -354,17 +359,17 @@ module weft_diverge #(
   end
 
   // ---- RAM writes ---------------------------------------------------------------------------
-  // an arrival: groups waiting at pc park with the arriving lanes
+  // an arrival: groups waiting at its pc park with the arriving lanes
   logic [LANES-1:0] also;
   always_comb begin
     also = '0;
-    for (int s = 0; s < WAITS; s++) if (wp_r[s] == pc) also = also | r_wm[s];
+    for (int s = 0; s < WAITS; s++) if (wp_r[s] == ar_pc) also = also | r_wm[s];
   end
   always_comb begin
     ent_we = sp_ok && !jn_hit;
-    wa = {w, arrive ? ak : jn_hit ? jn_k : pu};
-    rpc_we = arrive || (sp_ok && (!jn_hit || parks));
-    rpc_wd = arrive ? resume_pc : parks ? sec_pc : 32'd0;
+    wa = ar_on ? {ar_w, ar_k} : {w, jn_hit ? jn_k : pu};
+    rpc_we = ar_on || (sp_ok && (!jn_hit || parks));
+    rpc_wd = ar_on ? ar_rpc : parks ? sec_pc : 32'd0;
     wp_we = '0;
     if (sp_ok && !parks) wp_we[jn_hit ? (sl_hit ? sl_k : nxt) : SB'(0)] = !(jn_hit && sl_hit);
     // the masks
@@ -399,11 +404,12 @@ module weft_diverge #(
 `else
         m_wd[2 * LANES +: LANES] = sec_m;
 `endif
-    end else if (arrive) begin
+    end else if (ar_on) begin
       m_we = 1'b1;
+      m_wa = ra;
       for (int s = 0; s < WAITS; s++)
-        if (wp_r[s] == pc) m_wd[LANES * (2 + s) +: LANES] = '0;
-      m_wd[LANES +: LANES] = r_park | cur | also;
+        if (wp_r[s] == ar_pc) m_wd[LANES * (2 + s) +: LANES] = '0;
+      m_wd[LANES +: LANES] = r_park | ar_cur | also;
     end else if (sc_step && !sc_empty && wany_q) begin
       m_we = 1'b1;
       m_wd[LANES * (2 + int'(wj_q)) +: LANES] = '0;
@@ -446,6 +452,7 @@ module weft_diverge #(
   always_ff @(posedge clk) begin
     if (rst) begin
       wk_on <= 1'b0;
+      ar_on <= 1'b0;
       for (int v = 0; v < WARPS; v++) begin
         len[v] <= '0;
         cdep[v] <= 16'd0;
@@ -468,10 +475,20 @@ module weft_diverge #(
         wk_all <= 1'b0;
       end else if (sp_ok) len[w] <= len[w] + DB'(1);
       if (arrive) begin
-        wk_on <= DB'(ak) + DB'(1) < len[w];
+        ar_on <= 1'b1;
+        ar_w <= w;
+        ar_k <= ak;
+        ar_pc <= pc;
+        ar_rpc <= resume_pc;
+        ar_cur <= cur;
+        ar_wk <= DB'(ak) + DB'(1) < len[w];
         wk_e <= DB'(ak) + DB'(1);
         wk_clr <= cur;
         wk_all <= 1'b0;
+      end
+      if (ar_on) begin
+        ar_on <= 1'b0;
+        wk_on <= ar_wk;
       end
       if (retire) begin
         wk_on <= len[w] != '0;
