@@ -291,12 +291,13 @@ module weft_core #(
   logic [LANES-1:0] taken, jgo, pred;
   logic [31:0] br_tgt, jalr_t0, jalr_other;
   logic        backward, jalr_agree;
-  wire [31:0] br_tgt_c = pc + imm_b;
+  logic [31:0] pc4_q;   // pc + 4
+  wire [31:0] br_tgt_c = pc + (is_jal ? imm_j : imm_b);   // (a jal's target too)
   wire [LANES-1:0] ntaken = amask & ~taken;
   wire [LANES-1:0] first_m = backward ? taken : ntaken;
   wire [LANES-1:0] second_m = backward ? ntaken : taken;
-  wire [31:0] first_pc = backward ? br_tgt : pc + 32'd4;
-  wire [31:0] second_pc = backward ? pc + 32'd4 : br_tgt;
+  wire [31:0] first_pc = backward ? br_tgt : pc4_q;
+  wire [31:0] second_pc = backward ? pc4_q : br_tgt;
   // (a jalr's targets: execute leaves each lane's rs1 + imm in res_q, S_JUMP compares them)
   wire [31:0] jalr_t0_c = res_q[first_q] & ~32'd1;
   logic jalr_agree_c;
@@ -328,7 +329,7 @@ module weft_core #(
   wire [31:0] sp_second_pc = is_jalr ? pc : second_pc;
 
   // ---- the divergence unit (weft_diverge.sv): stacks, activations, reconvergence table --
-  wire [31:0] key = is_conv ? pc + imm_b : pc;   // a converge names its branch
+  wire [31:0] key = is_conv ? br_tgt : pc;   // a converge names its branch (from S_EXEC on)
   logic [WB-1:0] sp_w;                           // the warp S_SPAWN starts
   logic          conv_hit, at_hit, exit_hit, sp_full, sp_unsup, sc_go, sc_empty, sc_ready, dv_busy;
   logic [EB-1:0] conv_k, at_k, exit_k;
@@ -351,7 +352,7 @@ module weft_core #(
   // mode) or None (converge mode)
   wire [1:0]  sp_kind = call_split ? 2'd1 : (is_jalr && rc_mode && t_kind == 2'd0) ? 2'd2 :
                         is_divg ? 2'd0 : t_kind;
-  wire [31:0] sp_point = call_split ? pc + 32'd4 : t_point;
+  wire [31:0] sp_point = call_split ? pc4_q : t_point;
   wire d_split = wb && ((is_br && taken != amask && taken != '0) || jump_split ||
                         (is_divg && pred != '0 && pred != amask));
   wire d_ret_exit = wb && is_jalr && is_ret && exit_hit;   // a return reaching AtExit
@@ -370,7 +371,7 @@ module weft_core #(
       .sec_m(is_divg ? amask & ~pred : sp_second), .sec_pc(is_divg ? br_tgt : sp_second_pc),
       .kind(sp_kind), .point(sp_point), .sp_full, .sp_unsup, .sp_why,
       .arrive(d_arrive), .retire(d_retire), .ak(st == S_CHKD ? at_k : is_conv ? conv_k : exit_k),
-      .cur(amask), .resume_pc((wb && is_conv) ? pc + 32'd4 : pc),
+      .cur(amask), .resume_pc((wb && is_conv) ? pc4_q : pc),
       .sched(st == S_SCHED && !dv_busy), .sc_ready, .sc_go, .sc_empty, .sc_mask, .sc_pc,
       .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),
       .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH), .t_kind,
@@ -643,6 +644,7 @@ module weft_core #(
           csr_new <= csr_new_c;
           taken <= br_t & amask;
           br_tgt <= br_tgt_c;
+          pc4_q <= pc + 32'd4;
           backward <= br_tgt_c <= pc;
           pred <= amask & nz1;
           rwen_q <= writes_rd;
@@ -732,7 +734,7 @@ module weft_core #(
           jalr_agree <= jalr_agree_c;
           jalr_other <= jalr_other_c;
           jgo <= jgo_c;
-          for (int l = 0; l < LANES; l++) res_q[l] <= pc + 32'd4;
+          for (int l = 0; l < LANES; l++) res_q[l] <= pc4_q;
           st <= S_WB;
         end
         S_DIV: if (is_mul ? &mdone : &ddone) begin
@@ -741,9 +743,9 @@ module weft_core #(
         end
         S_WB: if (wb) begin
           st <= S_RETIRE;
-          pc_q[cw] <= pc + 32'd4;
+          pc_q[cw] <= pc4_q;
           if (is_jal) begin
-            pc_q[cw] <= pc + imm_j;                 // a call when it links (d_call)
+            pc_q[cw] <= br_tgt;                     // a call when it links (d_call)
           end else if (d_ret_exit) begin
             // a return reaching the AtExit point of its activation arrives there (d_arrive);
             // if the group that runs next is back at this return (the entry popped), the
