@@ -18,16 +18,19 @@
 // and chain) is in distributed RAM, one row per entry of every warp, with one write port
 // and one read port: the row the unit is looking at (the top entry while scheduling, the
 // entry arrived at or joined), except the fields the searches compare, which have their own
-// read port at the entry being searched. A rule that takes lanes out of many entries at
-// once (a halt, an arrival, a join) walks them one row per cycle.
+// read port at the entry being searched. Both ports are addressed from registers: the main
+// one's address (ra) is loaded a cycle ahead with the row the next cycle looks at. A rule
+// that takes lanes out of many entries at once (a halt, an arrival, a join) walks them one
+// row per cycle.
 //
 // The searches (a converge's branch, an At point before issue, an AtExit point at a return,
 // the entry a split joins) look at one entry per clock cycle: while `sreq` is held the unit
 // waits a cycle (unless the stack is empty), registers what the searches compare with (the
 // warp's activation, pc, key, the split's kind and point), walks the warp's entries from the
 // bottom in a copy of the fields they compare (its own read port, addressed by the entry
-// counter alone), keeping the topmost hit of each, then spends one cycle on what a join
-// needs (a free waiting slot, the slot of a group at the same pc), and raises `found`; the
+// counter alone), keeping the topmost hit of each, then addresses the entry a split would
+// join and spends one cycle on what a join needs (a free waiting slot, the slot of a group
+// at the same pc), and raises `found`; the
 // results hold until `sreq` drops. The core holds `sreq` from its execute state through
 // write-back, and in its check before issue, and gives a command that depends on a search
 // only while `found` is set (the stack does not change meanwhile).
@@ -94,10 +97,10 @@ module weft_diverge #(
     input  logic [EB-1:0]    ak,
     input  logic [LANES-1:0] cur,
     input  logic [31:0]      resume_pc,
-    // one step of scheduling the top entry, in two cycles while `sched` is held: the unit
-    // reads the top entry and registers what it finds, then (sc_ready) takes the step: a
-    // group to run (sc_go), or none left (sc_empty), or neither (an empty entry was dropped:
-    // step again). The outputs hold while sc_ready.
+    // one step of scheduling the top entry, in three cycles while `sched` is held: the unit
+    // addresses the top entry, reads it and registers what it finds, then (sc_ready) takes
+    // the step: a group to run (sc_go), or none left (sc_empty), or neither (an empty entry
+    // was dropped: step again). The outputs hold while sc_ready.
     input  logic             sched,
     output logic             sc_ready,
     output logic             sc_go,
@@ -152,6 +155,7 @@ module weft_diverge #(
 
   // ---- distributed RAM: one row per entry {w, e}, read at row ra ---------------------------
   logic          s_on, s_post, s_done;    // searching, the join's cycle, results valid
+  logic          s_pa;                    // the row of the entry joined is addressed
   logic          s_arm;                   // the inputs settle: the search starts next cycle
   // what the searches compare with, registered when they start
   logic          s_ok, s_push;
@@ -175,13 +179,18 @@ module weft_diverge #(
   logic [EB-1:0] ar_k;
   logic [31:0]   ar_pc, ar_rpc;
   logic [LANES-1:0] ar_cur;
-  logic [EB-1:0] rk;
-  always_comb
-    if (s_on) rk = EB'(s_i);
-    else if (s_post) rk = jn_k;
-    else if (sched) rk = top;
-    else rk = jn_k;
-  wire [RB-1:0] ra = wk_on ? {wk_w, EB'(wk_e)} : ar_on ? {ar_w, ar_k} : {w, rk};
+  // The row read (ra) is a register, loaded with the row the next cycle looks at: the walk's
+  // next entry, the arrival's entry, the top entry while scheduling (the step's first cycle
+  // loads it), else the entry a split joins (s_pa loads it for the join's cycle, s_post).
+  logic [RB-1:0] ra;
+  always_ff @(posedge clk)
+    if (wk_on && wk_e + DB'(1) < wk_end) ra <= {wk_w, EB'(wk_e + DB'(1))};
+    else if (ar_on) ra <= {ar_w, EB'(wk_e)};     // the walk above the arrival, if any
+    else if (sp_ok && jn_hit) ra <= {w, EB'(DB'(jn_k) + DB'(1))};
+    else if (retire) ra <= {w, EB'(0)};
+    else if (arrive) ra <= {w, ak};
+    else if (sched) ra <= {w, top};
+    else ra <= {w, jn_k};
 
   // writes: a push writes the whole entry (row pu); a join a waiting slot or the parked
   // lanes' pc (row jn_k); an arrival the resume pc (row ar_k, the cycle after it came)
@@ -267,13 +276,14 @@ module weft_diverge #(
     if (rst || !sreq) begin
       s_arm <= 1'b0;
       s_on <= 1'b0;
+      s_pa <= 1'b0;
       s_post <= 1'b0;
       s_done <= 1'b0;
-    end else if (!s_on && !s_post && !s_done && !wk_on && !s_arm && len[w] != '0) begin
+    end else if (!s_on && !s_pa && !s_post && !s_done && !wk_on && !s_arm && len[w] != '0) begin
       // wait a cycle while the core's execute registers what a split needs (an empty stack
       // has nothing to compare: no wait)
       s_arm <= 1'b1;
-    end else if (!s_on && !s_post && !s_done && !wk_on) begin
+    end else if (!s_on && !s_pa && !s_post && !s_done && !wk_on) begin
       // start (once a walk is over): look at entries 0 .. len-1
       s_arm <= 1'b0;
       s_ok <= cur_ok;
@@ -299,8 +309,11 @@ module weft_diverge #(
       s_i <= s_i + DB'(1);
       if (s_i + DB'(1) == len[w]) begin
         s_on <= 1'b0;
-        s_post <= 1'b1;
+        s_pa <= 1'b1;
       end
+    end else if (s_pa) begin
+      s_pa <= 1'b0;   // ra <= the entry joined (an empty stack joins none: no s_pa)
+      s_post <= 1'b1;
     end else if (s_post) begin
       sl_hit <= sl_hit_c;
       sl_k <= sl_k_c;
@@ -334,10 +347,11 @@ module weft_diverge #(
     sc_empty_c = len[w] == '0;
     sc_go_c = !sc_empty_c && (wany || r_park != '0);
   end
-  // the step's two cycles: sc_ph 0 reads the top entry, 1 takes the step (the core acts on
-  // the registered outputs; the unit's own writes use the row read again)
-  logic sc_ph;
-  wire  sc_step = sched && sc_ph;
+  // the step's three cycles: sc_ph 0 addresses the top entry (ra), 1 reads it and registers
+  // what it finds, 2 takes the step (the core acts on the registered outputs; the unit's own
+  // writes use the row read again)
+  logic [1:0] sc_ph;
+  wire  sc_step = sched && sc_ph == 2'd2;
   assign sc_ready = sc_step;
   // (and what the unit's own step needs of the row: the waiting slot to clear, whether the
   // entry pops, the activation the group runs in)
@@ -345,8 +359,8 @@ module weft_diverge #(
   logic [SB-1:0] wj_q;
   logic [CB-1:0] dep_q;
   always_ff @(posedge clk) begin
-    sc_ph <= sched && !sc_ph && !rst;
-    if (sched && !sc_ph) begin
+    sc_ph <= (sched && sc_ph != 2'd2 && !rst) ? sc_ph + 2'd1 : 2'd0;
+    if (sched && sc_ph == 2'd1) begin
       sc_empty <= sc_empty_c;
       sc_go <= sc_go_c;
       sc_mask <= wany ? r_wm[wj] : r_park;
@@ -374,11 +388,10 @@ module weft_diverge #(
     if (sp_ok && !parks) wp_we[jn_hit ? (sl_hit ? sl_k : nxt) : SB'(0)] = !(jn_hit && sl_hit);
     // the masks
     m_we = 1'b0;
-    m_wa = {w, rk};
+    m_wa = ra;   // (the row read: every rule but a push rewrites the row it read)
     m_wd = m_r;
     if (wk_on) begin
       m_we = 1'b1;
-      m_wa = ra;
       m_wd[0 +: LANES] = r_saved & ~wk_clr;
       if (wk_all) begin
         m_wd[LANES +: LANES] = r_park & ~wk_clr;
@@ -406,7 +419,6 @@ module weft_diverge #(
 `endif
     end else if (ar_on) begin
       m_we = 1'b1;
-      m_wa = ra;
       for (int s = 0; s < WAITS; s++)
         if (wp_r[s] == ar_pc) m_wd[LANES * (2 + s) +: LANES] = '0;
       m_wd[LANES +: LANES] = r_park | ar_cur | also;
