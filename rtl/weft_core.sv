@@ -123,6 +123,9 @@ module weft_core #(
   logic             fq_dec, fq_mem;     // trap) or from an atomic's walk
 
   wire [31:0]       pc   = pc_q[cw];
+  // the issuing instruction's pc, registered in S_CHKD (S_TRAPPED): equal to pc from S_FETCH
+  // through write-back, read there without pc's warp multiplexer (and in its record)
+  logic [31:0]      rpc_q;
   wire [LANES-1:0]  amask = mask_q[cw];
   logic [DB-1:0]    cur_len, x_len;      // the divergence-stack depths of cw and xwarp
 
@@ -170,7 +173,7 @@ module weft_core #(
         rv1[gl] <= rr1[gl];
         rv2[gl] <= rr2[gl];
       end
-      wire [31:0] opa = (is_auipc) ? pc : rv1[gl];
+      wire [31:0] opa = (is_auipc) ? rpc_q : rv1[gl];
       wire [31:0] opb = is_op ? rv2[gl] : (is_lui || is_auipc) ? imm_u : imm_i;
       weft_alu alu (.op(alu_op), .a(opa), .b(opb), .y(alu_y[gl]));
       weft_div div (.clk, .start(div_start), .a(rv1[gl]), .b(rv2[gl]), .sgn(!f3[0]),
@@ -292,7 +295,7 @@ module weft_core #(
   logic [31:0] br_tgt, jalr_t0, jalr_other;
   logic        backward, jalr_agree;
   logic [31:0] pc4_q;   // pc + 4
-  wire [31:0] br_tgt_c = pc + (is_jal ? imm_j : imm_b);   // (a jal's target too)
+  wire [31:0] br_tgt_c = rpc_q + (is_jal ? imm_j : imm_b);   // (a jal's target too)
   wire [LANES-1:0] ntaken = amask & ~taken;
   wire [LANES-1:0] first_m = backward ? taken : ntaken;
   wire [LANES-1:0] second_m = backward ? ntaken : taken;
@@ -379,7 +382,6 @@ module weft_core #(
   assign rc_words = 32'(RT_WORDS);
 
   // ---- retire record -------------------------------------------------------------------------
-  logic [31:0] rpc_q;
   logic [LANES-1:0] rmask_q;
   logic        rwen_q, unsup_q;
   logic [1:0]  uwhy_q;
@@ -644,8 +646,8 @@ module weft_core #(
           csr_new <= csr_new_c;
           taken <= br_t & amask;
           br_tgt <= br_tgt_c;
-          pc4_q <= pc + 32'd4;
-          backward <= br_tgt_c <= pc;
+          pc4_q <= rpc_q + 32'd4;
+          backward <= br_tgt_c <= rpc_q;
           pred <= amask & nz1;
           rwen_q <= writes_rd;
           pend_q <= amask;
@@ -653,7 +655,7 @@ module weft_core #(
           if (is_load || is_store || is_atom) st <= S_MEM;
           else if (is_div || is_mul) st <= S_DIV;
           else if (is_jal) begin
-            for (int l = 0; l < LANES; l++) res_q[l] <= pc + 32'd4;
+            for (int l = 0; l < LANES; l++) res_q[l] <= rpc_q + 32'd4;
             st <= S_WB;
           end else if (is_jalr) st <= S_JUMP;   // res_q: each lane's rs1 + imm (the ALU's add)
           else if (is_csr) begin
