@@ -169,6 +169,7 @@ module weft_diverge #(
   // the walk: after a join, an arrival or a halt, lanes leave entries lo .. len-1 one entry
   // per cycle (wk_all: a halt, from every mask; otherwise from the saved lanes only)
   logic          wk_on, wk_all;
+  logic          wk_go;                   // a join's or a halt's walk starts next cycle
   logic [WB-1:0] wk_w;
   logic [DB-1:0] wk_e, wk_end;
   logic [LANES-1:0] wk_clr;
@@ -186,8 +187,7 @@ module weft_diverge #(
   always_ff @(posedge clk)
     if (wk_on && wk_e + DB'(1) < wk_end) ra <= {wk_w, EB'(wk_e + DB'(1))};
     else if (ar_on) ra <= {ar_w, EB'(wk_e)};     // the walk above the arrival, if any
-    else if (sp_ok && jn_hit) ra <= {w, EB'(DB'(jn_k) + DB'(1))};
-    else if (retire) ra <= {w, EB'(0)};
+    else if (wk_go) ra <= {wk_w, EB'(wk_e)};     // a join's or a halt's walk, from registers
     else if (arrive) ra <= {w, ak};
     else if (sched) ra <= {w, top};
     else ra <= {w, jn_k};
@@ -279,11 +279,11 @@ module weft_diverge #(
       s_pa <= 1'b0;
       s_post <= 1'b0;
       s_done <= 1'b0;
-    end else if (!s_on && !s_pa && !s_post && !s_done && !wk_on && !s_arm && len[w] != '0) begin
+    end else if (!s_on && !s_pa && !s_post && !s_done && !busy && !s_arm && len[w] != '0) begin
       // wait a cycle while the core's execute registers what a split needs (an empty stack
       // has nothing to compare: no wait)
       s_arm <= 1'b1;
-    end else if (!s_on && !s_pa && !s_post && !s_done && !wk_on) begin
+    end else if (!s_on && !s_pa && !s_post && !s_done && !busy) begin
       // start (once a walk is over): look at entries 0 .. len-1
       s_arm <= 1'b0;
       s_ok <= cur_ok;
@@ -328,7 +328,7 @@ module weft_diverge #(
     end
   end
   assign found = s_done;
-  assign busy = wk_on || ar_on;
+  assign busy = wk_on || wk_go || ar_on;
   assign sp_full = split && full_q;
   assign sp_unsup = split && unsup_q;
   assign sp_why = why_q;
@@ -464,6 +464,7 @@ module weft_diverge #(
   always_ff @(posedge clk) begin
     if (rst) begin
       wk_on <= 1'b0;
+      wk_go <= 1'b0;
       ar_on <= 1'b0;
       for (int v = 0; v < WARPS; v++) begin
         len[v] <= '0;
@@ -480,8 +481,12 @@ module weft_diverge #(
         wk_w <= w;
         wk_end <= len[w];
       end
+      if (wk_go) begin
+        wk_go <= 1'b0;
+        wk_on <= 1'b1;
+      end
       if (sp_ok && jn_hit) begin
-        wk_on <= DB'(jn_k) + DB'(1) < len[w];
+        wk_go <= DB'(jn_k) + DB'(1) < len[w];
         wk_e <= DB'(jn_k) + DB'(1);
         wk_clr <= sec_m;
         wk_all <= 1'b0;
@@ -503,7 +508,7 @@ module weft_diverge #(
         wk_on <= ar_wk;
       end
       if (retire) begin
-        wk_on <= len[w] != '0;
+        wk_go <= len[w] != '0;
         wk_e <= '0;
         wk_clr <= cur;
         wk_all <= 1'b1;
