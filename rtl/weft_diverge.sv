@@ -173,20 +173,18 @@ module weft_diverge #(
   logic [WB-1:0] wk_w;
   logic [DB-1:0] wk_e, wk_end;
   logic [LANES-1:0] wk_clr;
-  // an arrival, registered (ar_on: the cycle that writes its entry, row {ar_w, ar_k}; then
-  // the walk from the entry above, if any: ar_wk)
+  // an arrival, registered (ar_on: the cycle that writes its entry, row {wk_w, ar_k}, with
+  // the arriving lanes in wk_clr; then the walk from the entry above, if any: ar_wk)
   logic          ar_on, ar_wk;
-  logic [WB-1:0] ar_w;
   logic [EB-1:0] ar_k;
   logic [31:0]   ar_pc, ar_rpc;
-  logic [LANES-1:0] ar_cur;
   // The row read (ra) is a register, loaded with the row the next cycle looks at: the walk's
   // next entry, the arrival's entry, the top entry while scheduling (the step's first cycle
   // loads it), else the entry a split joins (s_pa loads it for the join's cycle, s_post).
   logic [RB-1:0] ra;
   always_ff @(posedge clk)
     if (wk_on && wk_e + DB'(1) < wk_end) ra <= {wk_w, EB'(wk_e + DB'(1))};
-    else if (ar_on) ra <= {ar_w, EB'(wk_e)};     // the walk above the arrival, if any
+    else if (ar_on) ra <= {wk_w, EB'(wk_e)};     // the walk above the arrival, if any
     else if (wk_go) ra <= {wk_w, EB'(wk_e)};     // a join's or a halt's walk, from registers
     else if (arrive) ra <= {w, ak};
     else if (sched) ra <= {w, top};
@@ -381,7 +379,7 @@ module weft_diverge #(
   end
   always_comb begin
     ent_we = sp_ok && !jn_hit;
-    wa = ar_on ? {ar_w, ar_k} : {w, jn_hit ? jn_k : pu};
+    wa = ar_on ? {wk_w, ar_k} : {w, jn_hit ? jn_k : pu};
     rpc_we = ar_on || (sp_ok && (!jn_hit || parks));
     rpc_wd = ar_on ? ar_rpc : parks ? sec_pc : 32'd0;
     wp_we = '0;
@@ -421,7 +419,7 @@ module weft_diverge #(
       m_we = 1'b1;
       for (int s = 0; s < WAITS; s++)
         if (wp_r[s] == ar_pc) m_wd[LANES * (2 + s) +: LANES] = '0;
-      m_wd[LANES +: LANES] = r_park | ar_cur | also;
+      m_wd[LANES +: LANES] = r_park | wk_clr | also;
     end else if (sc_step && !sc_empty && wany_q) begin
       m_we = 1'b1;
       m_wd[LANES * (2 + int'(wj_q)) +: LANES] = '0;
@@ -493,11 +491,9 @@ module weft_diverge #(
       end else if (sp_ok) len[w] <= len[w] + DB'(1);
       if (arrive) begin
         ar_on <= 1'b1;
-        ar_w <= w;
         ar_k <= ak;
         ar_pc <= pc;
         ar_rpc <= resume_pc;
-        ar_cur <= cur;
         ar_wk <= DB'(ak) + DB'(1) < len[w];
         wk_e <= DB'(ak) + DB'(1);
         wk_clr <= cur;
