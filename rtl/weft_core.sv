@@ -248,11 +248,12 @@ module weft_core #(
     endcase
   // before issue: a warp at its break_pc stops; an expired SOFT watchdog traps if mie bit 16
   // and mtvec are set. S_CHECK waits for the divergence unit's search (chk_go: below) and
-  // registers what it finds (ck_*); S_CHKD acts on it, from flip-flops.
+  // registers what it finds (ck_*; the watchdog: weft_csr's wd_fire); S_CHKD acts on it, from
+  // flip-flops.
   logic chk_go, chk_at, wb, dv_found;
-  logic ck_at, ck_bpt, ck_wd;
+  logic ck_at, ck_bpt;
   wire  chk_bpt = st == S_CHKD && !ck_at && ck_bpt;
-  wire  chk_wd = st == S_CHKD && !ck_at && !ck_bpt && ck_wd;
+  wire  chk_wd = st == S_CHKD && !ck_at && !ck_bpt && wd_fire;
   wire  wd_soft_trap = chk_wd && !wd_hard && mtvec != 32'd0 && wd_trap;
   logic [WB-1:0] pick;
   logic          pick_ok;
@@ -260,7 +261,7 @@ module weft_core #(
   weft_csr #(.WARPS(WARPS), .LANES(LANES), .BARRIERS(BARRIERS), .LOCAL_BASE(LOCAL_BASE),
              .CYCLES_PER_LINE(CYCLES_PER_LINE), .LINES_PER_FRAME(LINES_PER_FRAME),
              .VISIBLE_LINES(VISIBLE_LINES), .DB(DB)) csrs (
-      .clk, .rst, .entry_pc, .w(cw), .w_next(tick ? pick : cw), .tick, .retire(st == S_RETIRE && !rsil_q),
+      .clk, .rst, .entry_pc, .w(cw), .tick, .retire(st == S_RETIRE && !rsil_q),
       .pc, .mask(amask), .xpc(pc_q[xw]), .xmask(mask_q[xw]), .run(run_q), .done(done_q),
       .len_w(cur_len), .len_x(x_len),
       .rd_en(st == S_DECODE), .csr, .rdata(csr_old), .lrdata(csr_lanes), .ok(csr_ok),
@@ -575,7 +576,6 @@ module weft_core #(
           // exec.rs pre_issue), registered for S_CHKD
           ck_at <= chk_at;
           ck_bpt <= bpc != 32'd0 && bpc == pc;
-          ck_wd <= wd_fire;
           st <= S_CHKD;
         end
         S_CHKD: begin

@@ -32,7 +32,6 @@ module weft_csr #(
     input  logic                 rst,
     input  logic [31:0]          entry_pc,    // spawn_pc after reset
     input  logic [WB-1:0]        w,           // the warp being issued
-    input  logic [WB-1:0]        w_next,      // the warp issued in the next cycle (a pick's)
     input  logic                 tick,        // the scheduler picks a warp this cycle
     input  logic                 retire,      // an instruction retires (instret)
     // the warp state kept by the core, read through the CSRs
@@ -223,14 +222,13 @@ module weft_csr #(
                    (csr == 12'h002) ? {n[2:0], fcsr_q[w][l][4:0]} : n;
     end
 
-  // ---- the watchdog check, registered for the cycle after the pick -----------------------
-  // (the check before issue, crates/simt exec.rs pre_issue: mode HARD or SOFT, a limit, not
-  // expired yet, more than `limit` cycles since the last kick)
-  wire [63:0] cyc_next = tick ? slots_q : cyc_now;
+  // ---- the watchdog check, registered: valid the cycle after w's check before issue ------
+  // (crates/simt exec.rs pre_issue: mode HARD or SOFT, a limit, not expired yet, more than
+  // `limit` cycles since the last kick, at the cycle w issues in). The core reads it in
+  // S_CHKD, after S_CHECK, where w and cyc_now are the issuing warp's and nothing writes them.
   always_ff @(posedge clk)
-    wd_fire <= (wdog_q[w_next][1:0] == 2'd1 || wdog_q[w_next][1:0] == 2'd2) &&
-               wlim_q[w_next] != 32'd0 && !wdog_q[w_next][31] &&
-               cyc_next - kick_q[w_next] > {32'd0, wlim_q[w_next]};
+    wd_fire <= (wdog_q[w][1:0] == 2'd1 || wdog_q[w][1:0] == 2'd2) && wlim_q[w] != 32'd0 &&
+               !wdog_q[w][31] && cyc_now - kick_q[w] > {32'd0, wlim_q[w]};
 
   // ---- the writes ----------------------------------------------------------------------------
   always_ff @(posedge clk) begin
