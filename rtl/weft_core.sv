@@ -332,6 +332,36 @@ module weft_core #(
   wire [31:0] sp_first_pc = is_jalr ? jalr_t0 : first_pc;
   wire [31:0] sp_second_pc = is_jalr ? pc : second_pc;
 
+  // Where write-back sends the warp: S_WB's first cycle registers the next pc and mask
+  // (wn_*) from execute's registers; a later cycle, once the unit has searched (wb), writes
+  // them. What depends on the search: a return reaching AtExit keeps its pc, a `diverge`
+  // whose new entry has no room keeps its mask.
+  logic [31:0] wn_pc_c, wn_pc;
+  logic [LANES-1:0] wn_mask_c, wn_mask;
+  logic wn_mw_c, wn_mw, wn_dv, wn_split, wb_in;
+  wire  split_c = (is_br && taken != amask && taken != '0) || jump_split ||
+                  (is_divg && pred != '0 && pred != amask);
+  always_comb begin
+    wn_pc_c = pc4_q;
+    wn_mask_c = sp_first;
+    wn_mw_c = 1'b0;
+    if (is_jal) wn_pc_c = br_tgt;
+    else if (is_jalr && !jump_split) begin
+      if (jalr_agree) wn_pc_c = jalr_t0;     // (else the fault: lanes that disagree)
+    end else if (is_br || is_jalr) begin
+      if (is_br && taken == amask) wn_pc_c = br_tgt;
+      else if (is_jalr || taken != '0) begin  // a split: the first group runs
+        wn_pc_c = sp_first_pc;
+        wn_mw_c = 1'b1;
+      end
+    end else if (is_divg) wn_mask_c = pred;   // (the other lanes wait: wn_dv)
+    else if (is_mret) wn_pc_c = mepc;
+    else if (is_csr && !csr_fp && csr_writes && csr == 12'h804 && csr_new[LANES-1:0] != '0) begin
+      wn_mask_c = csr_new[LANES-1:0];         // tmask
+      wn_mw_c = 1'b1;
+    end
+  end
+
   // ---- the divergence unit (weft_diverge.sv): stacks, activations, reconvergence table --
   wire [31:0] key = is_conv ? br_tgt : pc;   // a converge names its branch (from S_EXEC on)
   logic [WB-1:0] sp_w;                           // the warp S_SPAWN starts
@@ -350,15 +380,14 @@ module weft_core #(
                   st == S_MEM || st == S_DIV || st == S_WB;
   assign chk_go = st == S_CHECK && (dv_found || cur_len == '0);
   assign chk_at = dv_found && at_hit;
-  assign wb = st == S_WB && dv_found;
+  assign wb = st == S_WB && wb_in && dv_found;
   // where a split reconverges: a branch's table entry (none in converge mode); a divergent
   // call At(pc + 4); another divergent indirect jump its table entry, else AtExit (table
   // mode) or None (converge mode)
   wire [1:0]  sp_kind = call_split ? 2'd1 : (is_jalr && rc_mode && t_kind == 2'd0) ? 2'd2 :
                         is_divg ? 2'd0 : t_kind;
   wire [31:0] sp_point = call_split ? pc4_q : t_point;
-  wire d_split = wb && ((is_br && taken != amask && taken != '0) || jump_split ||
-                        (is_divg && pred != '0 && pred != amask));
+  wire d_split = wb && wn_split;
   wire d_ret_exit = wb && is_jalr && is_ret && exit_hit;   // a return reaching AtExit
   wire d_arrive = (st == S_CHKD && ck_at) || (wb && is_conv && conv_hit) || d_ret_exit;
   wire d_retire = wb && is_csr && !csr_fp && csr_writes && csr == 12'h804 &&
@@ -745,28 +774,23 @@ module weft_core #(
         end
         S_WB: if (wb) begin
           st <= S_RETIRE;
-          pc_q[cw] <= pc4_q;
-          if (is_jal) begin
-            pc_q[cw] <= br_tgt;                     // a call when it links (d_call)
-          end else if (d_ret_exit) begin
-            // a return reaching the AtExit point of its activation arrives there (d_arrive);
-            // if the group that runs next is back at this return (the entry popped), the
-            // return goes on with it (S_SCHED -> S_RETQ -> S_EXEC -> S_WB)
-            pc_q[cw] <= pc;
+          if (!(is_jalr && is_ret && exit_hit)) pc_q[cw] <= wn_pc;
+          if (wn_mw || (wn_dv && !sp_full && !sp_unsup)) mask_q[cw] <= wn_mask;
+          if (d_ret_exit) begin
+            // a return reaching the AtExit point of its activation arrives there (d_arrive)
+            // and keeps its pc; if the group that runs next is back at this return (the
+            // entry popped), the return goes on with it (S_SCHED -> S_RETQ -> S_EXEC -> S_WB)
             retq <= 1'b1;
             st <= S_SCHED;
           end else if (is_jalr && !jump_split) begin
             if (!jalr_agree) begin
               rwen_q <= 1'b0;
               do_fault(5'd6, jalr_other);   // a return whose lanes disagree
-            end else pc_q[cw] <= jalr_t0;  // a call (d_call), a return (d_ret) or a jump
+            end                             // (else a call (d_call), a return (d_ret), a jump)
           end else if (is_br || is_jalr) begin
             // a conditional branch, or a divergent indirect jump (its lanes split by target)
-            if (is_br && taken == amask) pc_q[cw] <= br_tgt;
-            else if (is_jalr || taken != '0) begin
-              mask_q[cw] <= sp_first;
-              pc_q[cw] <= sp_first_pc;
-              // split (d_split): join an open entry or push one
+            if (d_split) begin
+              // split: the first group runs (wn_*); join an open entry or push one
               if (sp_full) do_fault(5'd5, 32'd0);   // DIVERGE_OVERFLOW
               else if (sp_unsup) begin
                 unsup_q <= 1'b1;
@@ -782,19 +806,17 @@ module weft_core #(
           end else if (is_divg) begin
             if (pred == '0) do_fault(5'd9, 32'd0);
             else if (pred != amask) begin
-              // the other lanes wait at the label in a new entry (d_split, push only)
+              // the other lanes wait at the label in a new entry (d_split, push only); the
+              // mask becomes pred (wn_dv) unless the entry has no room
               if (sp_full) do_fault(5'd5, 32'd0);
               else if (sp_unsup) begin
                 unsup_q <= 1'b1;
                 uwhy_q <= sp_why;
               end
-              else mask_q[cw] <= pred;
             end
           end else if (is_conv) begin
             // arrive (d_arrive): park here, leave the entries above, then schedule
             if (conv_hit) st <= S_SCHED;
-          end else if (is_mret) begin
-            pc_q[cw] <= mepc;
           end else if (is_csr) begin
             // (the bank's own CSRs are written by weft_csr, from wb && is_csr)
             if (csr == 12'h801 && csr_reads) done_q <= '0;
@@ -823,9 +845,10 @@ module weft_core #(
                   do_fault(5'd1, 32'd0);
                 end
                 12'h804: if ((csr_new[LANES-1:0]) == '0) begin
-                  // halt this group: its lanes leave every entry (d_retire)
+                  // halt this group: its lanes leave every entry (d_retire); (else the
+                  // mask is written: wn_*)
                   st <= S_SCHED;
-                end else mask_q[cw] <= csr_new[LANES-1:0];
+                end
                 12'h800: begin
                   for (int w = 0; w < WARPS; w++)
                     if (csr_new[w] && (!run_q[w] || w == int'(cw))) begin
@@ -882,6 +905,13 @@ module weft_core #(
         end
         default: ;  // S_HALT: the run is over
       endcase
+      // write-back's next pc and mask (wb writes them from S_WB's second cycle on)
+      wb_in <= st == S_WB;
+      wn_pc <= wn_pc_c;
+      wn_mask <= wn_mask_c;
+      wn_mw <= wn_mw_c;
+      wn_dv <= is_divg && pred != '0 && pred != amask;
+      wn_split <= split_c;
       // a store breaks every reservation on a word it touches (this lane's own included)
       lack <= m_local && !lack;
       if (m_req && mem_we && m_ack && !m_err)
