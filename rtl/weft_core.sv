@@ -407,8 +407,8 @@ module weft_core #(
       .cur(amask), .resume_pc((wb && is_conv) ? pc4_q : pc),
       .sched(st == S_SCHED && !dv_busy), .sc_ready, .sc_go, .sc_empty, .sc_mask, .sc_pc,
       .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),
-      .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH), .t_kind,
-      .t_point);
+      .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH),
+      .lpc(rpc_q), .t_kind, .t_point);
   assign rc_words = 32'(RT_WORDS);
 
   // ---- retire record -------------------------------------------------------------------------
@@ -478,12 +478,12 @@ module weft_core #(
     m_req = 1'b0;
     mem_we = 1'b0;
     mem_size = 2'd2;
-    mem_addr = pc;
+    mem_addr = rpc_q;   // (the fetch's pc, without the warps' pc multiplexer)
     mem_wdata = 32'd0;
     mem_lane = 8'd0;
     mem_fetch = 1'b0;
     mem_amo = 1'b0;
-    if (st == S_FETCH && !pc[0]) begin
+    if (st == S_FETCH && !rpc_q[0]) begin
       m_req = 1'b1;
       mem_fetch = 1'b1;
     end else if (st == S_MEM && mem_any && mph == 2'd2 && mem_go) begin
@@ -646,9 +646,9 @@ module weft_core #(
           st <= S_FETCH;
         end
         S_FETCH: begin
-          if (pc[0]) do_fault(5'd2, pc);
+          if (rpc_q[0]) do_fault(5'd2, rpc_q);
           else if (mem_ack) begin
-            if (mem_err) do_fault(5'd2, pc);
+            if (mem_err) do_fault(5'd2, rpc_q);
             else begin
               ir <= mem_rdata;
               st <= S_DECODE;

@@ -122,6 +122,7 @@ module weft_diverge #(
     input  logic [15:0]      rc_wa,
     input  logic [17:0]      rc_wd,
     input  logic             lookup,
+    input  logic [31:0]      lpc,        // the pc looked up (the core's fetch pc, rpc_q)
     output logic [1:0]       t_kind,
     output logic [31:0]      t_point
 );
@@ -440,7 +441,7 @@ module weft_diverge #(
   logic [17:0] rt [RT_WORDS];
   logic [17:0] rt_q;
   logic        rt_v;
-  wire  [31:0] roff = pc - rc_base;
+  wire  [31:0] roff = lpc - rc_base;
   wire  [31:0] ridx = {2'b00, roff[31:2]};
   // the word goes through two registers: the block RAM's (rt_q, whose data arrives late in
   // the cycle), then t_kind and t_point, computed from it in the cycle after the lookup
@@ -454,7 +455,7 @@ module weft_diverge #(
     lk_d <= lookup;
     if (lk_d) begin
       t_kind <= rt_v ? rt_q[1:0] : 2'd0;
-      t_point <= pc + {{14{rt_q[17]}}, rt_q[17:2], 2'b00};   // the pc looked up
+      t_point <= lpc + {{14{rt_q[17]}}, rt_q[17:2], 2'b00};   // (lpc is held)
     end
   end
 
