@@ -436,14 +436,15 @@ module weft_core #(
   endgenerate
 
   // ---- the memory walk: one lane at a time, in four steps --------------------------------
-  // mph 0: the lane's address (ma_q) and store operand (sd_q); 1: what the request needs to
-  // know of them, registered (in the shared-memory window, across a word boundary,
-  // AMO_MISALIGNED, sc.w's reservation, the reservations a store breaks, the data to write:
-  // wd_q); 2: the request, until it is answered (the answer registered: rdq, rerr_q); 3: the
-  // answer goes to the lane's result. An AMO's lane goes through them twice: its read, then
-  // (from step 1, with the word it read in old_q) its write. Each step starts from
-  // flip-flops.
+  // mph 0: the lane's address (ma_q), store operand (sd_q) and the lane itself (ml_oh); 1:
+  // what the request needs to know of them, registered (in the shared-memory window, across a
+  // word boundary, AMO_MISALIGNED, sc.w's reservation, the reservations a store breaks, the
+  // data to write: wd_q); 2: the request, until it is answered (the answer registered: rdq,
+  // rerr_q); 3: the answer goes to the lane's result. An AMO's lane goes through them twice:
+  // its read, then (from step 1, with the word it read in old_q) its write. Each step starts
+  // from flip-flops.
   logic [31:0] ma_q, sd_q, wd_q, rdq;
+  logic [LANES-1:0] ml_oh;                           // the lane served (mem_l), one-hot
   logic [1:0]  mph;
   logic        rerr_q;
   logic        win_q, cross_q, amis_q, scok_q;
@@ -456,6 +457,15 @@ module weft_core #(
   wire [31:0] loc_off = ma_q - LOCAL_BASE;
   wire        mem_go = !is_atom || (!amis_q && (!is_sc || scok_q));
   wire [31:0] amo_b = sd_q;
+  logic [31:0] ld_v;                                 // the answer as the lane's result
+  always_comb
+    case (f3)
+      3'd0: ld_v = {{24{rdq[7]}}, rdq[7:0]};
+      3'd1: ld_v = {{16{rdq[15]}}, rdq[15:0]};
+      3'd4: ld_v = {24'd0, rdq[7:0]};
+      3'd5: ld_v = {16'd0, rdq[15:0]};
+      default: ld_v = is_sc ? 32'd0 : rdq;
+    endcase
   logic [31:0] amo_y;
   always_comb begin
     case (f5)
@@ -702,6 +712,7 @@ module weft_core #(
           if (!mem_any) st <= S_WB;
           else if (mph == 2'd0) begin
             ma_q <= rv1[mem_l] + mem_off;   // the lane's address
+            ml_oh <= pend_q & ~(pend_q - LANES'(1));
             sd_q <= rv2[mem_l];
             mph <= 2'd1;
           end else if (mph == 2'd1) begin
@@ -722,33 +733,33 @@ module weft_core #(
             if (rerr_q) do_fault((is_store || is_sc || is_amo) ? 5'd4 : 5'd3, ma_q);
             else if (is_amo && !aph) begin
               old_q <= rdq;
-              res_q[mem_l] <= rdq;
+              for (int l = 0; l < LANES; l++) if (ml_oh[l]) res_q[l] <= rdq;
               aph <= 1'b1;
               mph <= 2'd1;   // the write's data (wd_q) from old_q
             end else begin
-              case (f3)
-                3'd0: res_q[mem_l] <= {{24{rdq[7]}}, rdq[7:0]};
-                3'd1: res_q[mem_l] <= {{16{rdq[15]}}, rdq[15:0]};
-                3'd4: res_q[mem_l] <= {24'd0, rdq[7:0]};
-                3'd5: res_q[mem_l] <= {16'd0, rdq[15:0]};
-                default: if (!is_amo) res_q[mem_l] <= is_sc ? 32'd0 : rdq;
-              endcase
-              if (is_lr) begin
-                resv_a[cw][mem_l] <= ma_q[31:2];
-                resv_v[cw][mem_l] <= 1'b1;
-              end
-              if (is_sc) resv_v[cw][mem_l] <= 1'b0;
+              for (int l = 0; l < LANES; l++)
+                if (ml_oh[l]) begin
+                  if (!is_amo) res_q[l] <= ld_v;   // (an AMO's rd has the word it read)
+                  if (is_lr) begin
+                    resv_a[cw][l] <= ma_q[31:2];
+                    resv_v[cw][l] <= 1'b1;
+                  end
+                  if (is_sc) resv_v[cw][l] <= 1'b0;
+                end
               aph <= 1'b0;
               xph <= 1'b0;
-              pend_q[mem_l] <= 1'b0;
+              pend_q <= pend_q & ~ml_oh;
               mph <= 2'd0;
             end
           end else if (is_atom && amis_q) do_fault(5'd11, ma_q);
           else if (is_sc && !scok_q) begin
             // no reservation on this word: no store, rd = 1
-            res_q[mem_l] <= 32'd1;
-            resv_v[cw][mem_l] <= 1'b0;
-            pend_q[mem_l] <= 1'b0;
+            for (int l = 0; l < LANES; l++)
+              if (ml_oh[l]) begin
+                res_q[l] <= 32'd1;
+                resv_v[cw][l] <= 1'b0;
+              end
+            pend_q <= pend_q & ~ml_oh;
             mph <= 2'd0;
           end else if (m_ack && m_local && cross_q && !xph) begin
             xlo_q <= sm_rdata;   // the first of two shared-memory words
