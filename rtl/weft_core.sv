@@ -115,7 +115,7 @@ module weft_core #(
   logic [WARPS-1:0] barr_q [BARRIERS];
   logic [WARPS-1:0] bwait_q;
   logic [BB-1:0]    bid_q [WARPS];
-  logic             lack;               // a shared-memory access answers (like mem_ack)
+  logic             lreq, lack;         // a shared-memory access is under way, answers
   logic             xph;                // the second word of an access across two words
   logic [31:0]      xlo_q;              // the first word it read
   logic [4:0]       fq_code;            // a fault (S_FAULT): its code and address, and
@@ -506,12 +506,12 @@ module weft_core #(
       mem_amo = is_sc || is_amo;
     end
   end
-  // The shared-memory window: accesses that fall in it are served by weft_smem, with the
-  // port's timing (the answer one cycle later); the rest go out on the port. A misaligned
+  // The shared-memory window: accesses that fall in it are served by weft_smem (the answer
+  // two cycles after the request, lack); the rest go out on the port. A misaligned
   // access across two words takes two bank accesses (xph 0, then 1); one that would run past
   // the window's last word goes out on the port and faults there (win_q is clear).
   wire        m_local = m_req && st == S_MEM && win_q;
-  wire        sm_en = m_local && !lack;
+  wire        sm_en = m_local && !lreq && !lack;
   assign mem_req = m_req && !m_local;
   assign mem_local = sm_en && !xph;
   logic [3:0]  sm_n;
@@ -590,6 +590,8 @@ module weft_core #(
       retq <= 1'b0;
       aph <= 1'b0;
       xph <= 1'b0;
+      lreq <= 1'b0;
+      lack <= 1'b0;
       bwait_q <= '0;
       for (int b = 0; b < BARRIERS; b++) barr_q[b] <= '0;
       for (int w = 0; w < WARPS; w++) begin
@@ -923,8 +925,9 @@ module weft_core #(
       wn_mw <= wn_mw_c;
       wn_dv <= is_divg && pred != '0 && pred != amask;
       wn_split <= split_c;
+      lreq <= sm_en;   // (weft_smem answers two cycles after its request)
+      lack <= lreq;
       // a store breaks every reservation on a word it touches (this lane's own included)
-      lack <= m_local && !lack;
       if (m_req && mem_we && m_ack && !m_err)
         for (int w = 0; w < WARPS; w++)
           for (int l = 0; l < LANES; l++)

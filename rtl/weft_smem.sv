@@ -2,7 +2,10 @@
 // LANES banks (word k lives in bank k mod LANES, row k / LANES), as docs/isa.md §8.1 says of
 // the design. Each bank is a synchronous-read RAM with byte enables (one EBR per 512 words on
 // the ECP5). The core serves one lane per cycle, so one bank is enabled at a time; the banks
-// let a wider issue stage serve the lanes of a conflict-free access together later.
+// let a wider issue stage serve the lanes of a conflict-free access together later. The
+// answer is registered once more after the bank's read (whose data arrives late in its
+// cycle, 5.8 ns after the clock on the ECP5), so it comes two cycles after en, from
+// flip-flops.
 module weft_smem #(
     parameter int LANES = 8,
     parameter int WORDS = 4096
@@ -13,7 +16,7 @@ module weft_smem #(
     input  logic [3:0]               be,      // byte enables (writes)
     input  logic [$clog2(WORDS)-1:0] addr,    // word index
     input  logic [31:0]              wdata,
-    output logic [31:0]              rdata    // the word at addr, one cycle after en
+    output logic [31:0]              rdata    // the word at addr, two cycles after en
 );
   localparam int LB = $clog2(LANES);
   localparam int ROWS = WORDS / LANES;
@@ -43,6 +46,8 @@ module weft_smem #(
     end
   endgenerate
 
-  always_ff @(posedge clk) if (en) bank_q <= bank;
-  assign rdata = rd[bank_q];
+  always_ff @(posedge clk) begin
+    if (en) bank_q <= bank;
+    rdata <= rd[bank_q];
+  end
 endmodule
