@@ -339,8 +339,8 @@ module weft_core #(
   logic [31:0] wn_pc_c, wn_pc;
   logic [LANES-1:0] wn_mask_c, wn_mask;
   logic wn_mw_c, wn_mw, wn_dv, wn_split, wb_in;
-  wire  split_c = (is_br && taken != amask && taken != '0) || jump_split ||
-                  (is_divg && pred != '0 && pred != amask);
+  wire  divg_c = is_divg && pred != '0 && pred != amask;   // a `diverge` that pushes
+  wire  split_c = (is_br && taken != amask && taken != '0) || jump_split || divg_c;
   always_comb begin
     wn_pc_c = pc4_q;
     wn_mask_c = sp_first;
@@ -923,7 +923,7 @@ module weft_core #(
       wn_pc <= wn_pc_c;
       wn_mask <= wn_mask_c;
       wn_mw <= wn_mw_c;
-      wn_dv <= is_divg && pred != '0 && pred != amask;
+      wn_dv <= divg_c;
       wn_split <= split_c;
       lreq <= sm_en;   // (weft_smem answers two cycles after its request)
       lack <= lreq;
