@@ -9,7 +9,7 @@
 #   3. its units alone, out of context: one lane's ALU (weft_alu), one lane's divider
 #      (weft_div), and every other module of rtl/ that the core instantiates.
 # Usage: rtl/synth.sh [WARPS LANES DEPTH [MHZ]]   (defaults 4 8 8 25: the board design closes at
-# about 44 MHz at 4 x 8, docs/rtl.md)
+# about 46 MHz at 4 x 8, docs/rtl.md)
 # Set BOARD=0, CORE_ALONE=0 or UNITS=0 to skip step 1, 2 or 3. Logs: target/synth/<shape>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
