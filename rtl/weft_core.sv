@@ -787,7 +787,7 @@ module weft_core #(
         end
         S_WB: if (wb) begin
           st <= S_RETIRE;
-          if (!(is_jalr && is_ret && exit_hit)) pc_q[cw] <= wn_pc;
+          if (!d_ret_exit) pc_q[cw] <= wn_pc;   // (a return reaching AtExit keeps it)
           if (wn_mw || (wn_dv && !sp_full && !sp_unsup)) mask_q[cw] <= wn_mask;
           if (d_ret_exit) begin
             // a return reaching the AtExit point of its activation arrives there (d_arrive)
