@@ -4,8 +4,10 @@
 // simulation (rtl/board/tb_board.cpp, crates/rtl-lockstep/tests/board.rs) runs it as built.
 //
 // Memory: DRAM at 0x8000_0000 (DRAM_BYTES) in four byte-wide banks, so an access of 1, 2 or 4
-// bytes at any alignment takes one cycle (each bank holds at most one of its bytes); the
-// answer comes in the next cycle, as the lockstep testbench's memory does. The shared-memory
+// bytes at any alignment takes one bank access (each bank holds at most one of its bytes).
+// The banks' inputs (write enable, row, byte) are registered in the cycle the request is
+// taken and the banks read or write in the next, so the answer comes two cycles after the
+// request (the lockstep testbench's memory answers in one: the core waits for mem_ack). The shared-memory
 // window at 0xFF00_0000 is inside the core (weft_smem.sv). The I/O page: a store to 0xFFFF_FF00 is a console byte,
 // a word stored to 0xFFFF_FF04 ends the run with that exit code, loads read 0; a word
 // stored to the HTIF `tohost` address (given by the loader; 0 = none) with bit 0 set ends
@@ -115,7 +117,10 @@ module weft_board #(
   end
 
   // ---- memory: the DRAM's four byte banks ------------------------------------------------
-  // One access per cycle from the core or (while loading) the loader: `acc_*`.
+  // One access per cycle from the core or (while loading) the loader: `acc_*`, decoded into
+  // each bank's write enable, row and byte and registered (bk_*): no bank input depends on
+  // the core's request in the same cycle (its address decode and the write enable's spread
+  // to the banks' block RAMs were the board's longest path).
   logic        acc_go, acc_we;
   logic [31:0] acc_addr, acc_wdata;
   logic [2:0]  acc_n;                     // bytes: 1, 2 or 4
@@ -132,9 +137,16 @@ module weft_board #(
       /* verilator lint_off UNUSEDSIGNAL */
       wire [31:0] at = off + 32'(i);     // the byte's offset; its row is at >> 2
       /* verilator lint_on UNUSEDSIGNAL */
-      wire [7:0]  d = acc_wdata[8*i +: 8];
+      logic          bk_we;
+      logic [DR-1:0] bk_row;
+      logic [7:0]    bk_d;
+      always_ff @(posedge clk) begin
+        bk_we <= acc_go && acc_we && in_dram && use_b;
+        bk_row <= at[DR+1:2];
+        bk_d <= acc_wdata[8*i +: 8];
+      end
       weft_bram8 #(.ROWS(DRAM_BYTES / 4)) dram (
-          .clk, .we(acc_go && acc_we && in_dram && use_b), .addr(at[DR+1:2]), .d, .q(dram_q[gb]));
+          .clk, .we(bk_we), .addr(bk_row), .d(bk_d), .q(dram_q[gb]));
     end
   endgenerate
   logic [1:0] rot_q;
@@ -147,7 +159,7 @@ module weft_board #(
   // ---- run control -----------------------------------------------------------------------
   typedef enum logic [2:0] { B_LOAD, B_RUN, B_END } bstate_t;
   bstate_t bst;
-  logic        pend, perr, io_zero;
+  logic        bk_go, pend, perr, io_zero;   // a request in the banks' registers; answered
   logic [31:0] exit_q, endpc_q;
   logic [7:0]  end_kind, fault_q;
   wire  [2:0]  core_n = 3'd1 << mem_size;
@@ -157,7 +169,7 @@ module weft_board #(
   wire         is_tohost = mem_we && tohost_q != 32'd0 && mem_addr == tohost_q &&
                            mem_size == 2'd2 && mem_wdata[0];
   // the core's request is taken this cycle (a console byte waits for room in the queue)
-  wire         core_go = bst == B_RUN && mem_req && !pend && (!is_console || q_room2);
+  wire         core_go = bst == B_RUN && mem_req && !bk_go && !pend && (!is_console || q_room2);
   assign mem_ack = pend;
   assign mem_err = perr;
   assign core_rst = bst != B_RUN;
@@ -204,6 +216,7 @@ module weft_board #(
     beat <= beat + 26'd1;
     if (rst) begin
       bst <= B_LOAD;
+      bk_go <= 1'b0;
       pend <= 1'b0;
       ld_need <= 4'd0;
       ld_cmd <= 8'd0;
@@ -249,6 +262,7 @@ module weft_board #(
             entry_q <= ld_hdr[31:0];
             tohost_q <= {rx_data, ld_hdr[55:32]};
             bst <= B_RUN;
+            bk_go <= 1'b0;
             pend <= 1'b0;
           end
         end else if (ld_data) begin
@@ -294,8 +308,11 @@ module weft_board #(
         end
       end
       // the core's memory requests
+      // (the request, its decode and the answer's formatting held from core_go until the
+      // answer two cycles later: the core holds mem_* until mem_ack)
       if (bst == B_RUN) begin
-        pend <= core_go;
+        bk_go <= core_go;
+        pend <= bk_go;
         if (core_go) begin
           rot_q <= acc_addr[1:0];
           io_zero <= io;
