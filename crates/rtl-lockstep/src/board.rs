@@ -16,9 +16,8 @@ use weft_simt::{Program, RunEnd};
 pub const DRAM_BYTES: u32 = 64 << 10;
 /// The escape byte of the board's answer.
 pub const ESC: u8 = 0x1b;
-/// Clock cycles per serial bit on the board: 25 MHz / 115200 baud.
-pub const BOARD_CLKS_PER_BIT: usize = 217;
-/// The serial line's speed on the board.
+/// The serial line's speed on the board (`ulx3s_top.sv` divides its clock, `CLK_HZ`, by it:
+/// 434 cycles per bit at 50 MHz).
 pub const BAUD: u32 = 115_200;
 /// Clock cycles per serial bit in the simulation (fast: the protocol is the same).
 pub const SIM_CLKS_PER_BIT: usize = 8;
