@@ -7,11 +7,11 @@
 // bytes at any alignment takes one bank access (each bank holds at most one of its bytes).
 // The banks' inputs (write enable, row, byte) are registered in the cycle the request is
 // taken and the banks read or write in the next, so the answer comes two cycles after the
-// request (the lockstep testbench's memory answers in one: the core waits for mem_ack). The shared-memory
-// window at 0xFF00_0000 is inside the core (weft_smem.sv). The I/O page: a store to 0xFFFF_FF00 is a console byte,
-// a word stored to 0xFFFF_FF04 ends the run with that exit code, loads read 0; a word
-// stored to the HTIF `tohost` address (given by the loader; 0 = none) with bit 0 set ends
-// the run with code value >> 1, as riscv-tests do.
+// request (the lockstep testbench's memory answers in one: the core waits for mem_ack).
+// The shared-memory window at 0xFF00_0000 is inside the core (weft_smem.sv). The I/O page:
+// a store to 0xFFFF_FF00 is a console byte, a word stored to 0xFFFF_FF04 ends the run with
+// that exit code, loads read 0; a word stored to the HTIF `tohost` address (given by the
+// loader; 0 = none) with bit 0 set ends the run with code value >> 1, as riscv-tests do.
 //
 // Serial protocol (8N1; docs/rtl.md "Load the board", rtl/board/weft-load.py):
 //   host -> board  'I'                        identify: the board answers ESC 'I' W L K K
@@ -159,7 +159,8 @@ module weft_board #(
   // ---- run control -----------------------------------------------------------------------
   typedef enum logic [2:0] { B_LOAD, B_RUN, B_END } bstate_t;
   bstate_t bst;
-  logic        bk_go, pend, perr, io_zero;   // a request in the banks' registers; answered
+  logic        bk_go, pend, perr, io_zero;   // bk_go: a request is in the banks' registers;
+                                             // pend: it is answered (mem_ack)
   logic [31:0] exit_q, endpc_q;
   logic [7:0]  end_kind, fault_q;
   wire  [2:0]  core_n = 3'd1 << mem_size;
@@ -307,9 +308,9 @@ module weft_board #(
           endcase
         end
       end
-      // the core's memory requests
-      // (the request, its decode and the answer's formatting held from core_go until the
-      // answer two cycles later: the core holds mem_* until mem_ack)
+      // the core's memory requests (what core_go registers here holds until the answer, two
+      // cycles later: no request is taken while bk_go or pend, and the core holds mem_*
+      // until mem_ack)
       if (bst == B_RUN) begin
         bk_go <= core_go;
         pend <= bk_go;
