@@ -262,7 +262,6 @@ module weft_core #(
              .CYCLES_PER_LINE(CYCLES_PER_LINE), .LINES_PER_FRAME(LINES_PER_FRAME),
              .VISIBLE_LINES(VISIBLE_LINES), .DB(DB)) csrs (
       .clk, .rst, .entry_pc, .w(cw), .tick, .retire(st == S_RETIRE && !rsil_q),
-      .retire_mask(rmask_q),
       .pc, .mask(amask), .xpc(pc_q[xw]), .xmask(mask_q[xw]), .run(run_q), .done(done_q),
       .len_w(cur_len), .len_x(x_len),
       .rd_en(st == S_DECODE), .csr, .rdata(csr_old), .lrdata(csr_lanes), .ok(csr_ok),

@@ -2,8 +2,8 @@
 // machine CSRs (mstatus, mtvec, mscratch, mepc, mcause, mtval, mie, mip, medeleg, mideleg),
 // the per-lane float CSRs (fflags, frm, fcsr), warp-core's registers (spawn_pc, spawn_args,
 // the fault record, xwarp and the cross-warp window, watchdog, watchdog_limit, break_pc, the
-// cycle_hi latch), the counters (cycle/mcycle, instret/minstret, the issue slots,
-// mhpmcounter3..20) and the display timing model behind scanline and display_frames.
+// cycle_hi latch), the counters (cycle/mcycle, instret/minstret, the issue slots) and the
+// display timing model behind scanline and display_frames.
 //
 // The read is registered: `rd_en` (the core's decode cycle) samples the CSR the instruction
 // names, for warp `w`, into `rdata` (with `ok`, `ro`) and each lane's value into `lrdata`
@@ -16,7 +16,7 @@
 // (`trap`: mepc, mcause, mtval of w); a fault record (`flt`: fault_code, fault_pc,
 // fault_addr of w); a breakpoint stop (`bpt`: fault_code 8 and fault_pc); a SOFT watchdog
 // expiry (`wd_expire`). `tick` is a pick (an issue slot: the cycle counts it, the display's
-// beam moves), `retire` a retired instruction (`retire_mask` its lanes).
+// beam moves), `retire` a retired instruction.
 module weft_csr #(
     parameter int WARPS = 4,
     parameter int LANES = 8,
@@ -34,7 +34,6 @@ module weft_csr #(
     input  logic [WB-1:0]        w,           // the warp being issued
     input  logic                 tick,        // the scheduler picks a warp this cycle
     input  logic                 retire,      // an instruction retires (instret)
-    input  logic [LANES-1:0]     retire_mask, // its thread mask (mhpmcounter3 counts lanes)
     // the warp state kept by the core, read through the CSRs
     input  logic [31:0]          pc,          // pc of w
     input  logic [LANES-1:0]     mask,        // thread mask of w
@@ -96,14 +95,8 @@ module weft_csr #(
   logic [63:0] kick_q [WARPS];
   // counters: issue slots (+1 per pick, the model's cycle + 1), the cycle the current warp
   // issued in, what mcycle writes added (cycle_lo, the watchdog and the display model count
-  // the plain cycle), retired instructions, retired thread-instructions (mhpmcounter3: each
-  // retired instruction counts its active lanes)
-  logic [63:0] slots_q, cyc_now, cyc_off_q, instret_q, tinst_q;
-  logic [5:0]  retire_n;                     // (LANES <= 32)
-  always_comb begin
-    retire_n = 6'd0;
-    for (int l = 0; l < LANES; l++) retire_n = retire_n + 6'(retire_mask[l]);
-  end
+  // the plain cycle), retired instructions
+  logic [63:0] slots_q, cyc_now, cyc_off_q, instret_q;
   wire  [63:0] mcyc = cyc_now + cyc_off_q;
   // the beam at cycle slots_q (position in the line, line), the line of the current cycle,
   // and the vblanks counted while a warp was started
@@ -192,15 +185,7 @@ module weft_csr #(
       12'hfc2: begin old = 32'd1; old_ro = 1'b1; end
       12'hfc3: begin old = LOCAL_BASE; old_ro = 1'b1; end
       12'hfc4: begin old = BARRIERS; old_ro = 1'b1; end
-      // mhpmcounter3..20, hpmcounter3..20 and their high halves (docs/isa.md §4): 3 counts
-      // the thread-instructions retired before this one; 4..20 count the timing model's
-      // events and read 0, as in the functional model, whose counters the RTL keeps
-      default:
-        if ((csr[11:8] == 4'hb || csr[11:8] == 4'hc) && csr[6:5] == 2'b00 &&
-            csr[4:0] >= 5'd3 && csr[4:0] <= 5'd20) begin
-          old = (csr[4:0] != 5'd3) ? 32'd0 : csr[7] ? tinst_q[63:32] : tinst_q[31:0];
-          old_ro = 1'b1;
-        end else old_ok = 1'b0;
+      default: old_ok = 1'b0;
     endcase
   end
 
@@ -251,7 +236,6 @@ module weft_csr #(
       spawn_pc_q <= entry_pc;
       spawn_args_q <= 32'd0;
       instret_q <= 64'd0;
-      tinst_q <= 64'd0;
       slots_q <= 64'd0;
       cyc_now <= '1;
       cyc_off_q <= 64'd0;
@@ -294,10 +278,7 @@ module weft_csr #(
         if (bx_q == 16'd0 && by_q == 16'(VISIBLE_LINES) && run != '0)
           frames_q <= frames_q + 32'd1;
       end
-      if (retire) begin
-        instret_q <= instret_q + 64'd1;
-        tinst_q <= tinst_q + 64'(retire_n);
-      end
+      if (retire) instret_q <= instret_q + 64'd1;
       if (trap) begin
         mepc_q[w] <= trap_epc;
         mcause_q[w] <= trap_cause;
