@@ -154,7 +154,7 @@ pub fn run(m: &mut Machine, a: &DebugArgs) -> Result<RunEnd, String> {
 }
 
 /// After a deadlock (or a fault, with `--report-warps`), every warp's state on stderr. A
-/// fault's own report stays one line unless asked (DESIGN §2.5).
+/// fault's own report stays one line unless asked (docs/isa.md, faults).
 pub fn report_state(end: &RunEnd, m: &Machine, a: &DebugArgs) {
     let fault = matches!(end, RunEnd::Fault(_)) && a.report_warps;
     if fault || matches!(end, RunEnd::Deadlock(_)) {
