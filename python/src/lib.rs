@@ -182,6 +182,11 @@ impl NativeDevice {
     fn stats_json(&self) -> String {
         self.dev.stats().to_string()
     }
+
+    /// Each launch's own counters, as a JSON list.
+    fn launch_stats_json(&self) -> String {
+        serde_json::Value::from(self.dev.launch_stats()).to_string()
+    }
 }
 
 #[pymodule]

@@ -97,3 +97,20 @@ def test_the_timing_model_gives_the_same_results_and_counts_cycles():
     assert timed["warp_instructions"] == functional["warp_instructions"]
     assert t["issued"] + sum(t["stalls"].values()) == t["cycles"]
     assert t["cycles"] > functional["cycles"]
+
+
+def test_each_launch_has_its_own_counters():
+    d = weft.Device(cores=1, warps=4, lanes=8, sources=[KERNELS])
+    n = 2000
+    a = np.arange(n, dtype=np.uint32)
+    ba, bc = d.array(a), d.empty(n, np.uint32)
+    for m in (n // 2, n):
+        d.run("vecadd_u32", (m + 63) // 64, 64, ba, ba, bc, m)
+    launches = d.launch_stats()
+    assert [l["kernel"] for l in launches] == ["vecadd_u32", "vecadd_u32"]
+    assert all(l["complete"] for l in launches)
+    assert launches[1]["thread_instructions"] > launches[0]["thread_instructions"]
+    assert d.launch_stats(-1) == launches[1]
+    total = d.stats()
+    assert sum(l["thread_instructions"] for l in launches) < total["thread_instructions"]
+    assert len(total["launches"]) == 2

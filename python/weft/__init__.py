@@ -209,3 +209,10 @@ class Device:
     def stats(self):
         """Statistics of all launches so far, as a dict (the keys of --stats-json)."""
         return json.loads(self._d.stats_json())
+
+    def launch_stats(self, index=None):
+        """Each launch's own counters (cycles, warp/thread instructions, SIMD efficiency,
+        divergences, memory; under the timing model its issue slots and stalls in "timing"),
+        as a list of dicts in launch order; with `index`, that one launch (-1: the last)."""
+        launches = json.loads(self._d.launch_stats_json())
+        return launches if index is None else launches[index]

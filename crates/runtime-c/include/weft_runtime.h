@@ -74,6 +74,11 @@ uint64_t weft_device_cycles(const weft_device *d);
 /* The statistics as JSON (what `weft run --stats-json` writes; a timing device adds its
  * "timing" object): up to len bytes copied to buf, NUL-terminated; returns the size needed. */
 size_t weft_stats_json(const weft_device *d, char *buf, size_t len);
+/* One kernel launch's own counters as JSON (cycles, warp/thread instructions, SIMD
+ * efficiency, divergences, memory; a timing device adds its "timing" share): launch `index`
+ * from 0, or from the end when negative (-1 = the last launch). Copied as weft_stats_json
+ * does; returns the size needed, or 0 (and an empty string) if there is no such launch. */
+size_t weft_launch_stats_json(const weft_device *d, int64_t index, char *buf, size_t len);
 /* Copy up to cap-1 bytes of the console output so far (and a NUL) into buf, taking it;
  * returns the length of the whole output. */
 size_t weft_take_output(weft_device *d, char *buf, size_t cap);

@@ -283,6 +283,36 @@ pub unsafe extern "C" fn weft_stats_json(
 /// See weft_runtime.h.
 ///
 /// # Safety
+/// `d` is a live handle; `buf` has `len` bytes (or is null with `len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn weft_launch_stats_json(
+    d: *const WeftDevice,
+    index: i64,
+    buf: *mut c_char,
+    len: usize,
+) -> usize {
+    if d.is_null() {
+        return 0;
+    }
+    // SAFETY: a live handle.
+    let launches = unsafe { &*d }.dev.launch_stats();
+    let k = if index < 0 {
+        launches.len() as i64 + index
+    } else {
+        index
+    };
+    let Some(l) = usize::try_from(k).ok().and_then(|k| launches.get(k)) else {
+        copy_text("", buf, len);
+        return 0;
+    };
+    let text = l.to_string();
+    copy_text(&text, buf, len);
+    text.len() + 1
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
 /// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
 /// lengths given.
 #[no_mangle]

@@ -493,4 +493,32 @@ impl Device {
     pub fn stats(&self) -> serde_json::Value {
         self.backend.stats_json()
     }
+
+    /// Each launch's own counters so far, in order (see [`launch_entries`]).
+    pub fn launch_stats(&self) -> Vec<serde_json::Value> {
+        launch_entries(&self.stats())
+    }
+}
+
+/// The kernel launches of a statistics object (`weft run --stats-json`, [`Device::stats`]):
+/// each entry of its `launches` list — cycles, warp- and thread-instructions, SIMD
+/// efficiency, divergences, memory, classes — with the timing model's share of that launch
+/// (issue slots, stalls by reason, caches, DRAM) under `timing` when the run was timed.
+pub fn launch_entries(stats: &serde_json::Value) -> Vec<serde_json::Value> {
+    let timing = stats["timing"]["launches"].as_array();
+    stats["launches"]
+        .as_array()
+        .map(|ls| {
+            ls.iter()
+                .enumerate()
+                .map(|(k, l)| {
+                    let mut l = l.clone();
+                    if let Some(t) = timing.and_then(|t| t.get(k)) {
+                        l["timing"] = t.clone();
+                    }
+                    l
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }

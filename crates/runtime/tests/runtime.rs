@@ -257,3 +257,38 @@ fn a_device_from_configuration_text_and_bad_text() {
     let e = DeviceConfig::from_toml("[l1]\nsizee = 1\n").unwrap_err();
     assert!(e.to_string().contains("sizee"), "{e}");
 }
+
+/// Each launch's own counters: one entry per launch, in order, named by its kernel, inside the
+/// device's totals; on the timing backend with the timing model's share of the launch.
+#[test]
+fn each_launch_has_its_own_counters() {
+    for timing in [false, true] {
+        let mut d = device_on(1, 4, 8, timing);
+        let n = 2000u32;
+        let a: Vec<u32> = (0..n).collect();
+        let ba = d.alloc_from(&a).unwrap();
+        let bc = d.alloc(4 * n).unwrap();
+        for m in [n / 2, n] {
+            let args = Args::new().buffer(&ba).buffer(&ba).buffer(&bc).push(m);
+            d.launch("vecadd_u32", Dim3::x(m.div_ceil(64)), Dim3::x(64), &args)
+                .unwrap();
+            d.wait(None).unwrap();
+        }
+        let ls = d.launch_stats();
+        let total = d.stats();
+        assert_eq!(ls.len(), 2, "timing {timing}: {ls:?}");
+        for l in &ls {
+            assert_eq!(l["kernel"], "vecadd_u32");
+            assert_eq!(l["complete"], true);
+            assert!(l["loads"].as_u64().unwrap() >= 2 * 1000, "{l:#}");
+            if timing {
+                assert_eq!(l["timing"]["cycles"], l["cycles"], "{l:#}");
+            } else {
+                assert!(l.get("timing").is_none());
+            }
+        }
+        let ti = |l: &serde_json::Value| l["thread_instructions"].as_u64().unwrap();
+        assert!(ti(&ls[1]) > ti(&ls[0]), "twice the elements, more work");
+        assert!(ti(&ls[0]) + ti(&ls[1]) < ti(&total));
+    }
+}

@@ -143,6 +143,7 @@ impl Machine {
                 }
             }
             n::DSTACK_DEPTH => warp.stack.len() as u32,
+            n::LAUNCH => self.launches.begun(),
             x if (n::XW_BASE..n::XW_BASE + n::XW_SPAN).contains(&x) && local => {
                 let target = warp.csr.xwarp as usize;
                 if target >= cfg.warps {
@@ -306,6 +307,10 @@ impl Issue<'_> {
                 core.cycle_offset = core.cycle_offset.wrapping_add(want.wrapping_sub(now));
             }
             n::WARP_ACTIVE => self.m.activate(c, w, v),
+            n::LAUNCH => {
+                let now = self.m.counts();
+                self.m.launches.write(v, now);
+            }
             n::WARP_DONE => core.warp_done &= !v,
             n::SPAWN_PC => core.spawn_pc = v,
             n::SPAWN_ARGS => core.spawn_args = v,

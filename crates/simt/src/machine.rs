@@ -189,6 +189,8 @@ pub struct Machine {
     pub(crate) accel_misses: u32,
     /// The last attempt was over several warps.
     pub(crate) accel_multi: bool,
+    /// Kernel launches and their counters (`launch.rs`).
+    pub(crate) launches: crate::launch::LaunchLog,
     /// The memory records of super-steps over several warps (`step_mem.rs`), made when first
     /// needed and reused.
     pub(crate) accel_mem: Option<Box<crate::step_mem::StepMem>>,
@@ -244,6 +246,7 @@ impl Machine {
             accel_misses: 0,
             accel_multi: false,
             accel_mem: None,
+            launches: Default::default(),
             accel_cap: crate::accel::MULTI_CYCLES,
             accel_hold: false,
         };
@@ -531,6 +534,11 @@ impl Machine {
             RunEnd::AllHalted if self.cfg.require_exit => RunEnd::NoExit,
             e => e,
         };
+        // A KMU launch (Vortex profile) ends when its run does.
+        if self.kmu.is_some() && matches!(end, RunEnd::Exit(_) | RunEnd::AllHalted) {
+            let now = self.counts();
+            self.launches.write(0, now);
+        }
         if let Some(w) = &mut self.console_sink {
             let _ = w.flush();
         }

@@ -20,7 +20,10 @@ fn files() -> Vec<(String, String)> {
         }
     }
     out.sort();
-    assert!(out.len() >= 5, "expected the five reproductions, found {out:?}");
+    assert!(
+        out.len() >= 5,
+        "expected the five reproductions, found {out:?}"
+    );
     out
 }
 

@@ -63,6 +63,19 @@ impl MemStats {
         self.dram_read_bytes += o.dram_read_bytes;
         self.dram_write_bytes += o.dram_write_bytes;
     }
+
+    /// The counts since `earlier` (a snapshot of the same counters).
+    pub fn since(&self, earlier: &MemStats) -> MemStats {
+        MemStats {
+            smem_accesses: self.smem_accesses - earlier.smem_accesses,
+            smem_bank_conflicts: self.smem_bank_conflicts - earlier.smem_bank_conflicts,
+            io_accesses: self.io_accesses - earlier.io_accesses,
+            atomics: self.atomics - earlier.atomics,
+            dma_bytes: self.dma_bytes - earlier.dma_bytes,
+            dram_read_bytes: self.dram_read_bytes - earlier.dram_read_bytes,
+            dram_write_bytes: self.dram_write_bytes - earlier.dram_write_bytes,
+        }
+    }
 }
 
 /// One core's private memories.

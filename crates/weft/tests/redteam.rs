@@ -73,12 +73,7 @@ fn the_watchdog_message_states_the_real_interval() {
 #[test]
 fn shift_counts_out_of_range_are_errors() {
     let out = std::env::temp_dir().join(format!("weft-redteam-{}.elf", std::process::id()));
-    let (s, e) = weft(&[
-        "asm",
-        "{}/shift_count_range.s",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let (s, e) = weft(&["asm", "{}/shift_count_range.s", "-o", out.to_str().unwrap()]);
     let _ = std::fs::remove_file(&out);
     assert_eq!(s, 2, "{e}");
     assert!(
@@ -98,10 +93,8 @@ fn a_deeply_nested_expression_is_an_error_not_a_stack_overflow() {
             format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000)),
         ),
     ] {
-        let src = std::env::temp_dir().join(format!(
-            "weft-redteam-deep-{name}-{}.s",
-            std::process::id()
-        ));
+        let src =
+            std::env::temp_dir().join(format!("weft-redteam-deep-{name}-{}.s", std::process::id()));
         std::fs::write(&src, format!("    .text\n_start:\n    li t0, {expr}\n")).unwrap();
         let (s, e) = weft(&["run", src.to_str().unwrap()]);
         let _ = std::fs::remove_file(&src);
