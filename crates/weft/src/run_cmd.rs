@@ -164,6 +164,16 @@ pub fn config_from(a: &MachineArgs, timing: bool, require_exit: bool) -> Result<
         Some(p) => fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
         None => String::new(),
     };
+    // Each `--set` on its own first, so that a bad value is named as the user wrote it (the
+    // merged text's line numbers mean nothing to them).
+    for kv in &a.set {
+        let alone = crate::config_set::apply("", std::slice::from_ref(kv))?;
+        if let Err(e) = Config::from_toml_for(&alone, Some(a.profile.unwrap_or_default())) {
+            let e = e.to_string();
+            let why = e.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(&e);
+            return Err(format!("--set {kv}: {}", why.trim()));
+        }
+    }
     let text = crate::config_set::apply(&text, &a.set)?;
     let mut cfg = match &a.config {
         Some(p) => {
