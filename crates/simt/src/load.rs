@@ -49,6 +49,9 @@ pub enum FileLoadError {
     /// A bad ELF or `.vxbin` image.
     #[error("{path}: {msg}")]
     Image { path: String, msg: String },
+    /// Text that is not assembly (a README, a config file): one line, not an error per line.
+    #[error("{path}: not an ELF, assembly or C source ({why}); weft runs ELF executables, .s/.S assembly, .c/.cpp kernels and .vxbin images")]
+    NotProgram { path: String, why: String },
 }
 
 /// A program file's ELF bytes: an ELF as it is, anything else assembled as weft assembly.
@@ -61,10 +64,47 @@ pub fn program_bytes(path: &std::path::Path) -> Result<Vec<u8>, FileLoadError> {
     if bytes.starts_with(b"\x7fELF") {
         return Ok(bytes);
     }
+    let ext = path.extension().map(|e| e.to_string_lossy().into_owned());
+    if let Some(e) = ext.as_deref().filter(|e| !ASM_EXTENSIONS.contains(e)) {
+        return Err(FileLoadError::NotProgram {
+            path: name,
+            why: format!("a .{e} file that is not ELF"),
+        });
+    }
     let text = String::from_utf8(bytes).map_err(|_| FileLoadError::NotText(name.clone()))?;
-    weft_asm::assemble(&text, &name)
-        .map_err(|e| FileLoadError::Asm(e.to_string().trim_end().to_string()))
+    weft_asm::assemble(&text, &name).map_err(|e| {
+        let report = e.to_string();
+        // The lines with an error (`NAME:LINE:COLUMN: error: …`).
+        let mut bad: Vec<&str> = report
+            .lines()
+            .filter(|l| l.contains(": error: "))
+            .filter_map(|l| l.strip_prefix(name.as_str())?.split(':').nth(1))
+            .collect();
+        bad.dedup();
+        let errors = bad.len();
+        let lines = text
+            .lines()
+            .filter(|l| {
+                let l = l.trim();
+                !l.is_empty() && !l.starts_with('#') && !l.starts_with("//")
+            })
+            .count();
+        // A file without an extension whose lines are mostly not assembly is some other
+        // text: say so once rather than once per line.
+        if ext.is_none() && errors > 10 && errors * 2 > lines {
+            let first = report.lines().next().unwrap_or_default().to_string();
+            FileLoadError::NotProgram {
+                path: name.clone(),
+                why: format!("{errors} of its {lines} lines are not assembly; the first: {first}"),
+            }
+        } else {
+            FileLoadError::Asm(report.trim_end().to_string())
+        }
+    })
 }
+
+/// Extensions of assembly source files (a file without an extension may be one too).
+const ASM_EXTENSIONS: [&str; 4] = ["s", "S", "asm", "inc"];
 
 /// Load a program file: a `.vxbin` (by its extension, or a binary that is neither ELF nor
 /// text but has a valid `.vxbin` header), otherwise an ELF or assembly source.

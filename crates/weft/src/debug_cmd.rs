@@ -132,6 +132,19 @@ pub fn close_konata(k: Option<Rc<RefCell<KonataTrace>>>, a: &DebugArgs) -> Resul
     }
 }
 
+/// Name the trace files written (after they are closed).
+pub fn name_outputs(a: &DebugArgs) {
+    for (p, what) in [
+        (&a.trace_json, "Perfetto trace"),
+        (&a.vcd, "VCD waveform"),
+        (&a.konata, "Konata pipeline view"),
+    ] {
+        if let Some(p) = p {
+            crate::wrote::wrote(p, what);
+        }
+    }
+}
+
 /// Open and attach the trace files the flags ask for.
 pub fn attach(m: &mut Machine, a: &DebugArgs) -> Result<Traces, String> {
     let o = TraceOptions {

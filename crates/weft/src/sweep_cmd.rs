@@ -235,13 +235,7 @@ pub fn sweep(a: &SweepArgs) -> Result<i32, String> {
             .iter()
             .map(|s| job_config(a, &base, s))
             .collect::<Result<_, _>>()?;
-        let bar = indicatif::ProgressBar::new(todo.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} configurations, {elapsed} elapsed, ETA {eta}",
-            )
-            .map_err(|e| e.to_string())?,
-        );
+        let bar = crate::progress::bar(todo.len() as u64, "configurations");
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(a.jobs.unwrap_or(0))
             .build()
@@ -366,9 +360,9 @@ fn collect(a: &SweepArgs, specs: &[JobSpec]) -> Result<i32, String> {
     fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
     print!("{}", table(&results));
     crate::sweep_chart::charts(&a.out, &results)?;
-    println!(
-        "wrote {} (results.csv, results.json, speedup.png/.svg, cycles.png/.svg, jobs/)",
-        a.out.display()
+    crate::wrote::wrote(
+        &a.out,
+        "results.csv, results.json, speedup.png/.svg, cycles.png/.svg, jobs/",
     );
     if !bad.is_empty() {
         return Err(format!(
@@ -420,7 +414,25 @@ fn table(results: &[JobResult]) -> String {
             }
             let _ = writeln!(s);
         }
-        let _ = writeln!(s, "(cycles, and speedup over 1 warp × 1 lane)");
+        // The speedup's base: the group's 1 × 1 job, or its first job when 1 × 1 was not run.
+        let base = rs
+            .iter()
+            .find(|r| r.spec.warps == 1 && r.spec.lanes == 1)
+            .or(rs.first());
+        let _ = match base {
+            Some(b) if b.spec.warps == 1 && b.spec.lanes == 1 => {
+                writeln!(s, "(cycles, and speedup over 1 warp × 1 lane)")
+            }
+            Some(b) => writeln!(
+                s,
+                "(cycles, and speedup over {} warp{} × {} lane{}: 1 warp × 1 lane was not swept)",
+                b.spec.warps,
+                if b.spec.warps == 1 { "" } else { "s" },
+                b.spec.lanes,
+                if b.spec.lanes == 1 { "" } else { "s" }
+            ),
+            None => Ok(()),
+        };
     }
     s
 }
