@@ -211,7 +211,7 @@ pub fn charts(out: &Path, results: &[JobResult]) -> Result<(), String> {
             "cycles",
             "Cycles",
             "cycles (log scale)",
-            |r| r.cycles as f64,
+            |r| r.measured() as f64,
             true,
         ),
     ];

@@ -83,7 +83,12 @@ pub struct JobResult {
     pub exit_status: i32,
     /// Console output.
     pub console: String,
+    /// Cycles of the whole run.
     pub cycles: u64,
+    /// Cycles of the program's kernel launches (`weft_launch`), summed, when it made any:
+    /// what the sweep compares then, apart from `main`'s serial set-up and checking.
+    #[serde(default)]
+    pub kernel_cycles: Option<u64>,
     pub warp_instructions: u64,
     pub thread_instructions: u64,
     pub ipc: f64,
@@ -96,6 +101,13 @@ pub struct JobResult {
     /// job's (filled in when the sweep is collected).
     #[serde(default)]
     pub speedup: Option<f64>,
+}
+
+impl JobResult {
+    /// The cycles the sweep compares: the kernel launches', or the whole run's.
+    pub fn measured(&self) -> u64 {
+        self.kernel_cycles.unwrap_or(self.cycles)
+    }
 }
 
 /// Every job of the sweep, in order: the `--set` axes outermost, then warps, then lanes.
@@ -172,6 +184,7 @@ fn run_job(prog: &Program, cfg: Config, spec: &JobSpec) -> Result<JobResult, Str
         exit_status: end.exit_status(),
         console: String::from_utf8_lossy(m.console()).into_owned(),
         cycles: tr.cycles,
+        kernel_cycles: (!r.launches.is_empty()).then(|| r.launches.iter().map(|l| l.cycles).sum()),
         warp_instructions: r.warp_instructions,
         thread_instructions: r.thread_instructions,
         ipc: r.ipc,
@@ -323,12 +336,12 @@ fn collect(a: &SweepArgs, specs: &[JobSpec]) -> Result<i32, String> {
                     .iter()
                     .find(|b| b.spec.settings == results[r].spec.settings)
             })
-            .map(|b| b.cycles);
-        results[r].speedup = base.map(|b| b as f64 / results[r].cycles.max(1) as f64);
+            .map(|b| b.measured());
+        results[r].speedup = base.map(|b| b as f64 / results[r].measured().max(1) as f64);
     }
     write_json(&a.out.join("results.json"), &results)?;
     let mut csv = String::from(
-        "index,warps,lanes,settings,end,exit_status,cycles,speedup,warp_instructions,thread_instructions,ipc,simd_efficiency,l1_hit_rate,dram_bytes\n",
+        "index,warps,lanes,settings,end,exit_status,cycles,kernel_cycles,speedup,warp_instructions,thread_instructions,ipc,simd_efficiency,l1_hit_rate,dram_bytes\n",
     );
     for r in &results {
         let settings: Vec<String> = r
@@ -339,7 +352,7 @@ fn collect(a: &SweepArgs, specs: &[JobSpec]) -> Result<i32, String> {
             .collect();
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{},{},{:.4},{},{},{:.4},{:.4},{:.4},{}",
+            "{},{},{},{},{},{},{},{},{:.4},{},{},{:.4},{:.4},{:.4},{}",
             r.spec.index,
             r.spec.warps,
             r.spec.lanes,
@@ -347,6 +360,7 @@ fn collect(a: &SweepArgs, specs: &[JobSpec]) -> Result<i32, String> {
             r.end,
             r.exit_status,
             r.cycles,
+            r.kernel_cycles.map(|c| c.to_string()).unwrap_or_default(),
             r.speedup.unwrap_or(0.0),
             r.warp_instructions,
             r.thread_instructions,
@@ -405,7 +419,12 @@ fn table(results: &[JobResult]) -> String {
             for l in &lanes {
                 match rs.iter().find(|r| r.spec.warps == *w && r.spec.lanes == *l) {
                     Some(r) => {
-                        let _ = write!(s, " {:>10} {:>6.2}×", r.cycles, r.speedup.unwrap_or(0.0));
+                        let _ = write!(
+                            s,
+                            " {:>10} {:>6.2}×",
+                            r.measured(),
+                            r.speedup.unwrap_or(0.0)
+                        );
                     }
                     None => {
                         let _ = write!(s, " {:>18}", "");
@@ -414,6 +433,11 @@ fn table(results: &[JobResult]) -> String {
             }
             let _ = writeln!(s);
         }
+        let what = if rs.iter().any(|r| r.kernel_cycles.is_some()) {
+            "cycles of the kernel launches, main's serial part left out"
+        } else {
+            "cycles"
+        };
         // The speedup's base: the group's 1 × 1 job, or its first job when 1 × 1 was not run.
         let base = rs
             .iter()
@@ -421,11 +445,11 @@ fn table(results: &[JobResult]) -> String {
             .or(rs.first());
         let _ = match base {
             Some(b) if b.spec.warps == 1 && b.spec.lanes == 1 => {
-                writeln!(s, "(cycles, and speedup over 1 warp × 1 lane)")
+                writeln!(s, "({what}, and speedup over 1 warp × 1 lane)")
             }
             Some(b) => writeln!(
                 s,
-                "(cycles, and speedup over {} warp{} × {} lane{}: 1 warp × 1 lane was not swept)",
+                "({what}, and speedup over {} warp{} × {} lane{}: 1 warp × 1 lane was not swept)",
                 b.spec.warps,
                 if b.spec.warps == 1 { "" } else { "s" },
                 b.spec.lanes,

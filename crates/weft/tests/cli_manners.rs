@@ -184,3 +184,53 @@ fn the_sweep_says_what_its_speedups_are_over() {
     );
     assert!(e.contains(&format!("weft: wrote {}", dir.display())), "{e}");
 }
+
+/// A kernel that launches its work is swept by its launches' cycles (what `weft run --timing`
+/// reports per launch), not by the whole run with `main`'s serial part.
+#[test]
+fn a_sweep_of_a_launching_kernel_measures_its_launches() {
+    let dir = tmp("sweep-launch");
+    let o = weft(&[
+        "sweep",
+        "--kernel",
+        "tests/launch/two_launches.c",
+        "--warps",
+        "2",
+        "--lanes",
+        "8",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let jobs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let job = &jobs.as_array().expect("a list of jobs")[0];
+    let json = tmp("sweep-launch.json");
+    let o = weft(&[
+        "run",
+        "tests/launch/two_launches.c",
+        "--timing",
+        "--warps",
+        "2",
+        "--lanes",
+        "8",
+        "--stats-json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&json);
+    let launches: u64 = run["launches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["cycles"].as_u64().unwrap())
+        .sum();
+    assert_eq!(job["kernel_cycles"].as_u64(), Some(launches), "{job:#}");
+    assert_eq!(job["cycles"], run["cycles"]);
+    assert!(launches < run["cycles"].as_u64().unwrap());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.is_empty());
+}
