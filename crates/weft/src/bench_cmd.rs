@@ -287,9 +287,6 @@ pub fn selection(a: &BenchArgs, all: &[&str]) -> (Vec<String>, Vec<usize>) {
 
 /// Run the benchmarks; returns the exit status.
 pub fn bench(a: &BenchArgs) -> Result<i32, String> {
-    if a.vs_qemu {
-        return crate::bench_qemu::vs_qemu(a);
-    }
     // The timing model drives the interpreter (the block engine is for functional runs):
     // one row per kernel and lane count.
     let engines = if a.timing {

@@ -85,7 +85,7 @@ pub fn demo(a: &DemoArgs) -> Result<i32, String> {
     let secs = start.elapsed().as_secs_f64();
     spinner.finish_and_clear();
     let end = crate::frames::finish(frames.as_ref(), end, None)?;
-    crate::run_cmd::report_end(&end, "the demo should end by itself");
+    crate::report::report_end(&end, "the demo should end by itself");
     let r = m.report();
     let written = frames.as_ref().map_or(0, |f| f.borrow().written);
     let (w, h) = frames

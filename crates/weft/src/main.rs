@@ -13,10 +13,12 @@ mod demo_cmd;
 mod engine;
 mod frames;
 mod progress;
+mod report;
 mod run_cmd;
 mod sp2a_cmd;
 mod sweep_chart;
 mod sweep_cmd;
+mod sweep_job;
 mod view_cmd;
 mod wrote;
 
@@ -142,6 +144,7 @@ fn main() -> ExitCode {
         Cmd::Cc(a) => cc_cmd::cc(a),
         Cmd::Disasm { input } => asm_cmd::disasm(input),
         Cmd::Reconv { input, embed } => reconv(input, embed.as_deref()),
+        Cmd::Bench(a) if a.vs_qemu => bench_qemu::vs_qemu(a),
         Cmd::Bench(a) => bench_cmd::bench(a),
         Cmd::Board(a) => board_cmd::board(a),
         Cmd::Sweep(a) => sweep_cmd::sweep(a),

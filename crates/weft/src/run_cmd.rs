@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use weft_simt::load::TableSource;
-use weft_simt::{Config, Device, Machine, Profile, Program, ReconvMode, RunEnd};
+use weft_simt::{Config, Machine, Profile, Program, ReconvMode};
 
 /// Flags of `weft run`.
 #[derive(Args, Debug)]
@@ -324,7 +324,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         crate::wrote::wrote(p, "trace");
     }
     let end = crate::frames::finish(frames.as_ref(), end, Some(&frame_opts_named))?;
-    report_end(&end, "raise it with --max-cycles");
+    crate::report::report_end(&end, "raise it with --max-cycles");
     crate::debug_cmd::report_state(&end, &m, &a.debug);
     if let Some(log) = &races {
         let log = log.borrow();
@@ -364,47 +364,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     }
     if let Some(p) = &a.stats_json {
         let extra = timing_report.map(|t| ("timing", serde_json::to_value(t).unwrap_or_default()));
-        write_stats_json_with(p, &m, &end, extra)?;
+        crate::report::write_stats_json_with(p, &m, &end, extra)?;
     }
     Ok(end.exit_status())
-}
-
-/// Say on stderr how a run ended, if not by exiting or halting (`hint` tells how to raise
-/// the cycle bound). The same words for both machines.
-pub fn report_end(end: &RunEnd, hint: &str) {
-    match end {
-        RunEnd::Fault(f) => eprintln!("weft: {f}"),
-        RunEnd::CycleLimit(c) => {
-            eprintln!("weft: stopped at the cycle bound ({c} cycles); {hint}")
-        }
-        RunEnd::Deadlock(why) => eprintln!("weft: deadlock: {why}"),
-        RunEnd::NoExit => eprintln!(
-            "weft: every warp halted without writing the exit word (required by --require-exit)"
-        ),
-        RunEnd::Exit(_) | RunEnd::AllHalted => {}
-    }
-}
-
-/// Write `--stats-json`: the machine's statistics with the run's `exit_status` and `end`.
-pub fn write_stats_json(path: &Path, dev: &dyn Device, end: &RunEnd) -> Result<(), String> {
-    write_stats_json_with(path, dev, end, None)
-}
-
-/// [`write_stats_json`] with one more top-level key (the timing model's report).
-pub fn write_stats_json_with(
-    path: &Path,
-    dev: &dyn Device,
-    end: &RunEnd,
-    extra: Option<(&str, serde_json::Value)>,
-) -> Result<(), String> {
-    let mut v = dev.stats_json();
-    if let Some((k, x)) = extra {
-        v[k] = x;
-    }
-    v["exit_status"] = end.exit_status().into();
-    v["end"] = end.name().into();
-    let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
-    fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
-    crate::wrote::wrote(path, "statistics");
-    Ok(())
 }

@@ -81,12 +81,12 @@ pub fn run_sp2a(
         );
         crate::wrote::wrote(&dir.join("frame*.png"), &n);
     }
-    crate::run_cmd::report_end(&end, "raise it with --max-cycles");
+    crate::report::report_end(&end, "raise it with --max-cycles");
     if stats {
         eprint!("{}", array.stats());
     }
     if let Some(path) = stats_json {
-        crate::run_cmd::write_stats_json(path, &array, &end)?;
+        crate::report::write_stats_json(path, &array, &end)?;
     }
     Ok(end.exit_status())
 }

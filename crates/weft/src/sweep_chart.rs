@@ -3,7 +3,7 @@
 //! with the DejaVu Sans font embedded in the binary (assets/fonts, Bitstream Vera licence),
 //! so the charts need no fonts on the host.
 
-use crate::sweep_cmd::JobResult;
+use crate::sweep_job::JobResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
