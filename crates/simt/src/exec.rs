@@ -387,9 +387,10 @@ fn vote(w: &mut Warp, i: &Inst, full: Option<u32>) -> Result<(), Trap> {
         let member = match full {
             None => m,
             Some(full) => {
-                let mine = w.x[i.rs2 as usize][l] & full;
+                let raw = w.x[i.rs2 as usize][l];
+                let mine = raw & full;
                 if mine & !m != 0 || mine >> l & 1 == 0 {
-                    return Err(sync_mask_fault(i, l, mine, m));
+                    return Err(sync_mask_fault(i, l, raw, mine, m));
                 }
                 mine
             }
@@ -408,9 +409,10 @@ fn vote(w: &mut Warp, i: &Inst, full: Option<u32>) -> Result<(), Trap> {
     Ok(())
 }
 
-/// The SYNC_MASK fault of a vote whose lane `l` has member mask `mine` (active lanes `m`).
+/// The SYNC_MASK fault of a vote whose lane `l` has member mask `raw` (`mine` once the lanes
+/// that do not exist are dropped; active lanes `m`).
 #[cold]
-fn sync_mask_fault(i: &Inst, l: usize, mine: u32, m: u32) -> Trap {
+fn sync_mask_fault(i: &Inst, l: usize, raw: u32, mine: u32, m: u32) -> Trap {
     let why = if mine & !m != 0 {
         format!("names lanes {:#x} that are not active", mine & !m)
     } else {
@@ -420,7 +422,7 @@ fn sync_mask_fault(i: &Inst, l: usize, mine: u32, m: u32) -> Trap {
         code: FaultCode::SyncMask,
         addr: None,
         detail: format!(
-            "{}: lane {l}'s member mask {mine:#x} {why} (active lanes {m:#x})",
+            "{}: lane {l}'s member mask {raw:#x} {why} (active lanes {m:#x})",
             i.op.name()
         ),
     })
