@@ -390,7 +390,8 @@ static void sync_fault(const struct hthread *t, uint32_t here, const char *fmt, 
 
 /* CUDA's result for lane `l` of a call of `kind` met by the lanes `g`, whose values are
  * `v[]`. Shuffles follow PTX's shfl.sync (a source lane outside the segment, or not in the
- * call, gives the lane's own value, as weft's shfl does); votes and reductions run over g. */
+ * call, gives the lane's own value, as weft's shfl does; a width that is not a power of two
+ * means the whole warp); votes and reductions run over g. */
 static uint64_t result_of(uint32_t kind, uint32_t b, uint32_t width, uint32_t g,
                           const uint64_t *v, uint32_t l) {
     uint32_t pred = 0, acc = 0, first = 1;
@@ -409,7 +410,8 @@ static uint64_t result_of(uint32_t kind, uint32_t b, uint32_t width, uint32_t g,
         else if (kind == WEFT_COLL_XOR) acc ^= x;
         first = 0;
     }
-    int32_t seg = (int32_t)((32u - width) & 31u), bv = (int32_t)(b & 31u), lane = (int32_t)l;
+    int32_t seg = (width & (width - 1)) ? 0 : (int32_t)((32u - width) & 31u);
+    int32_t bv = (int32_t)(b & 31u), lane = (int32_t)l;
     int32_t c = kind == WEFT_COLL_SHFL_UP ? 0 : 31;
     int32_t lo = lane & seg, hi = lo | (c & ~seg), j = lane;
     int ok = 0;

@@ -145,9 +145,10 @@ WEFT_WARP_FN void weft_check_mask(uint32_t mask) {
 }
 
 /* shfl.{up,down,bfly,idx} rd, rs1, rs2 (funct3 4-7), rs2 = (segmask << 12) | (c << 6) | b,
- * which for a CUDA width w is PTX's packing: segmask = 32 - w, c = 0 (up) or 31, b 5 bits. */
+ * which for a CUDA width w is PTX's packing: segmask = 32 - w, c = 0 (up) or 31, b 5 bits. A
+ * width that is not a power of two (warpSize itself may be 3 on weft) means the whole warp. */
 WEFT_WARP_FN uint32_t weft_shfl_raw(uint32_t kind, uint32_t v, uint32_t b, uint32_t width) {
-    uint32_t seg = (32u - width) & 31u, r;
+    uint32_t seg = (width & (width - 1)) ? 0 : (32u - width) & 31u, r;
     uint32_t ctl = (seg << 12) | ((kind == WEFT_COLL_SHFL_UP ? 0u : 31u) << 6) | (b & 31u);
     switch (kind) {
     case WEFT_COLL_SHFL_UP:

@@ -1,7 +1,8 @@
 //! CUDA's warp-level functions in weft.h (weft_warp.h): on converged, diverged and partial
 //! warps they give what CUDA's definitions give — computed here, from PTX's `shfl.sync` and
 //! the vote and reduction rules, for the machine's warpSize — at -O0 and -O2, 8 and 32 lanes,
-//! on the device and in the host build; a `_sync` mask that does not match the calling lanes
+//! on the device (under the reconvergence table and with `converge`) and in the host build; a
+//! `_sync` mask that does not match the calling lanes
 //! faults with SYNC_MASK (code 18) at the vote that checks it, on both.
 
 mod common;
@@ -16,9 +17,14 @@ type Val = u64;
 
 /// PTX `shfl.sync` for lane `l` of a warp whose calling lanes are `group`: mode 0 idx, 1 up,
 /// 2 down, 3 bfly; `b` the lane / delta / lane mask, `width` CUDA's width. A source lane
-/// outside the segment, or not calling, gives the lane's own value.
+/// outside the segment, or not calling, gives the lane's own value; a width that is not a
+/// power of two means the whole warp.
 fn shfl(mode: u32, vals: &[Val], group: u32, l: u32, b: u32, width: u32) -> Val {
-    let seg = (32 - width as i32) & 31;
+    let seg = if width.is_power_of_two() {
+        (32 - width as i32) & 31
+    } else {
+        0
+    };
     let c = if mode == 1 { 0 } else { 31 };
     let (lane, bv) = (l as i32, (b & 31) as i32);
     let min = lane & seg;
@@ -88,10 +94,8 @@ fn expected(w: u32) -> String {
         for l in 0..w {
             let t = t0 + l;
             let si = |mode, b, width| shfl(mode, &vi, fw, l, b, width) as i32;
-            let f = f32::from_bits(shfl(3, &vf, fw, l, 2, w) as u32) as f64;
-            let d = f64::from_bits(shfl(0, &vd, fw, l, 0, w));
             out += &format!(
-                "t{t} am {fw:x} shfl {} {} {} up {} {} down {} {} xor {} {} {} {:x} {} {:x} {}\n",
+                "t{t} am {fw:x} shfl {} {} {} up {} {} down {} {} xor {} {} {} {:x} {:x} {:x} {:x}\n",
                 si(0, 3, w),
                 si(0, l + 1, w),
                 si(0, 2, 4),
@@ -103,9 +107,9 @@ fn expected(w: u32) -> String {
                 si(3, 5, w),
                 si(3, 4, 4),
                 shfl(3, &vu, fw, l, 2, w) as u32,
-                g(f),
+                shfl(3, &vf, fw, l, 2, w) as u32,
                 shfl(2, &vl, fw, l, 1, w),
-                g(d),
+                shfl(0, &vd, fw, l, 0, w),
             );
             let bal = ballot(&pr, fw);
             let us = || ts.iter().map(|&t| u(t));
@@ -215,7 +219,9 @@ fn intrinsics_give_cudas_results_on_the_device_and_the_host() {
     let src = test_kernel("warp_intrinsics.c");
     for opt in ["-O0", "-O2"] {
         let elf = device_build(&src, opt, &[], dir.path());
-        for w in [8u32, 32] {
+        // and a warpSize that is not a power of two
+        let widths: &[u32] = if opt == "-O2" { &[8, 32, 5] } else { &[8, 32] };
+        for &w in widths {
             let (got, code) = run(&elf, 1, 4, w as usize, mode_of(Reconv::Table));
             let want = expected(w);
             assert_eq!(code, 0, "{opt} {w} lanes:\n{got}");
@@ -224,6 +230,21 @@ fn intrinsics_give_cudas_results_on_the_device_and_the_host() {
             }
             assert_eq!(got, want, "{opt}, {w} lanes");
         }
+    }
+    // with `converge` instructions instead of the table (the votes and shuffles are `.insn`
+    // lines in clang's assembly; their pcs must get labels like any instruction)
+    let conv = dir.path().join("conv.elf");
+    let o = Options {
+        inputs: vec![src.clone()],
+        output: conv.clone(),
+        reconv: Reconv::Converge,
+        ..Options::default()
+    };
+    weft_cc::build(&o).unwrap();
+    let conv = std::fs::read(conv).unwrap();
+    for w in [8u32, 32] {
+        let got = run(&conv, 1, 4, w as usize, mode_of(Reconv::Converge));
+        assert_eq!(got, (expected(w), 0), "converge, {w} lanes");
     }
     for w in [8u32, 32] {
         let (got, err, code) = host_run(&src, &[format!("WEFT_HOST_LANES={w}")], dir.path());

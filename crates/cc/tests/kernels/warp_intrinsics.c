@@ -12,6 +12,24 @@ static volatile unsigned cas_wins, sum_old;
 static volatile float fsum;
 static unsigned own[256];
 
+/* v * 0.25 for v = -5 .. 17, as constants: the kernel does no double arithmetic (libgcc's
+ * soft-double routines have branches that `--reconv converge` builds cannot close). */
+#define Q(k) ((k) * 0.25)
+static const double quarter[23] = {Q(-5), Q(-4), Q(-3), Q(-2), Q(-1), Q(0),  Q(1),  Q(2),
+                                   Q(3),  Q(4),  Q(5),  Q(6),  Q(7),  Q(8),  Q(9),  Q(10),
+                                   Q(11), Q(12), Q(13), Q(14), Q(15), Q(16), Q(17)};
+
+static unsigned bits_of_float(float f) {
+    union { float f; unsigned u; } x;
+    x.f = f;
+    return x.u;
+}
+static unsigned long long bits_of_double(double d) {
+    union { double d; unsigned long long u; } x;
+    x.d = d;
+    return x.u;
+}
+
 static void warp_calls(void *arg) {
     (void)arg;
     unsigned t = weft_block_thread(), lane = t % warpSize;
@@ -32,7 +50,7 @@ static void warp_calls(void *arg) {
     unsigned xu = __shfl_xor_sync(FULL, u, 2);
     float f = __shfl_xor_sync(FULL, (float)v * 0.5f, 2);
     long long ll = __shfl_down_sync(FULL, (long long)v << 33 | t, 1);
-    double d = __shfl_sync(FULL, v * 0.25, 0);
+    double d = __shfl_sync(FULL, quarter[v + 5], 0);
     unsigned bal = __ballot_sync(FULL, pred);
     int all_t = __all_sync(FULL, v > -100), all_p = __all_sync(FULL, pred);
     int any_p = __any_sync(FULL, pred), any_0 = __any_sync(FULL, 0);
@@ -61,8 +79,9 @@ static void warp_calls(void *arg) {
         dm = __activemask();
         dr = __reduce_max_sync(dm, u);
     }
-    printf("t%u am %x shfl %d %d %d up %d %d down %d %d xor %d %d %d %x %g %llx %g\n", t, am,
-           s0, s1, s2, up1, up3, dn2, dn1, x1, x5, x4, xu, (double)f, (unsigned long long)ll, d);
+    printf("t%u am %x shfl %d %d %d up %d %d down %d %d xor %d %d %d %x %x %llx %llx\n", t, am,
+           s0, s1, s2, up1, up3, dn2, dn1, x1, x5, x4, xu, bits_of_float(f),
+           (unsigned long long)ll, bits_of_double(d));
     printf("t%u vote %x %d %d %d %d %d %d reduce %x %d %d %x %x %x %x %x\n", t, bal, all_t,
            all_p, any_p, any_0, uni_p, uni_1, radd, rmin, rmax, rminu, rmaxu, rand_, ror, rxor);
     printf("t%u tile %x %x %x %d diverged %x %x %x %d\n", t, tile, tbal, tadd, tmin, dm, dr, db,
