@@ -233,31 +233,45 @@ macro_rules! reduce {
 }
 reduce!(u32, i32, u64, i64);
 
-impl<S: Converged> Warp<S> {
+/// The collectives: methods of every warp, callable only when it is converged (`S: Converged`,
+/// that is `Warp<All>`), so that a call on a sub-warp names the reason.
+impl<S: ActiveSet> Warp<S> {
     /// The value of `v` in lane `src` (CUDA's `__shfl_sync` over the whole warp; `src` is
     /// taken modulo 32, and a lane that does not exist gives the caller's own value).
     #[inline(always)]
-    pub fn shuffle_idx<T: Shuffle>(&self, v: T, src: u32) -> T {
+    pub fn shuffle_idx<T: Shuffle>(&self, v: T, src: u32) -> T
+    where
+        S: Converged,
+    {
         v.through(|x| arch::shfl::<7>(x, arch::WHOLE | (src & 31)))
     }
 
     /// The value of `v` in lane `lane − delta`, or the caller's own below lane 0
     /// (`__shfl_up_sync`).
     #[inline(always)]
-    pub fn shuffle_up<T: Shuffle>(&self, v: T, delta: u32) -> T {
+    pub fn shuffle_up<T: Shuffle>(&self, v: T, delta: u32) -> T
+    where
+        S: Converged,
+    {
         v.through(|x| arch::shfl::<4>(x, delta & 31))
     }
 
     /// The value of `v` in lane `lane + delta`, or the caller's own past the last lane
     /// (`__shfl_down_sync`).
     #[inline(always)]
-    pub fn shuffle_down<T: Shuffle>(&self, v: T, delta: u32) -> T {
+    pub fn shuffle_down<T: Shuffle>(&self, v: T, delta: u32) -> T
+    where
+        S: Converged,
+    {
         v.through(|x| arch::shfl::<5>(x, arch::WHOLE | (delta & 31)))
     }
 
     /// The value of `v` in lane `lane ^ mask` (`__shfl_xor_sync`).
     #[inline(always)]
-    pub fn shuffle_xor<T: Shuffle>(&self, v: T, mask: u32) -> T {
+    pub fn shuffle_xor<T: Shuffle>(&self, v: T, mask: u32) -> T
+    where
+        S: Converged,
+    {
         v.through(|x| arch::shfl::<6>(x, arch::WHOLE | (mask & 31)))
     }
 
@@ -269,24 +283,36 @@ impl<S: Converged> Warp<S> {
 
     /// Does `pred` hold in every lane?
     #[inline(always)]
-    pub fn all(&self, pred: bool) -> bool {
+    pub fn all(&self, pred: bool) -> bool
+    where
+        S: Converged,
+    {
         arch::vote::<0>(pred) != 0
     }
 
     /// Does `pred` hold in some lane?
     #[inline(always)]
-    pub fn any(&self, pred: bool) -> bool {
+    pub fn any(&self, pred: bool) -> bool
+    where
+        S: Converged,
+    {
         arch::vote::<1>(pred) != 0
     }
 
     /// Is `pred` the same in every lane?
     #[inline(always)]
-    pub fn uniform(&self, pred: bool) -> bool {
+    pub fn uniform(&self, pred: bool) -> bool
+    where
+        S: Converged,
+    {
         arch::vote::<2>(pred) != 0
     }
 
     #[inline(always)]
-    fn reduce<T: Reduce>(&self, v: T, op: impl Fn(T, T) -> T) -> T {
+    fn reduce<T: Reduce>(&self, v: T, op: impl Fn(T, T) -> T) -> T
+    where
+        S: Converged,
+    {
         let n = self.size();
         if n.is_power_of_two() {
             let mut v = v;
@@ -307,25 +333,37 @@ impl<S: Converged> Warp<S> {
 
     /// The sum of `v` over the warp, in every lane (`__reduce_add_sync`; wrapping).
     #[inline(always)]
-    pub fn reduce_add<T: Reduce>(&self, v: T) -> T {
+    pub fn reduce_add<T: Reduce>(&self, v: T) -> T
+    where
+        S: Converged,
+    {
         self.reduce(v, T::add)
     }
 
     /// The minimum of `v` over the warp, in every lane.
     #[inline(always)]
-    pub fn reduce_min<T: Reduce>(&self, v: T) -> T {
+    pub fn reduce_min<T: Reduce>(&self, v: T) -> T
+    where
+        S: Converged,
+    {
         self.reduce(v, T::min_of)
     }
 
     /// The maximum of `v` over the warp, in every lane.
     #[inline(always)]
-    pub fn reduce_max<T: Reduce>(&self, v: T) -> T {
+    pub fn reduce_max<T: Reduce>(&self, v: T) -> T
+    where
+        S: Converged,
+    {
         self.reduce(v, T::max_of)
     }
 
     /// The sum of `v` over lanes 0 ..= this one (wrapping): log2(warpSize) shuffles up.
     #[inline(always)]
-    pub fn inclusive_scan<T: Reduce>(&self, v: T) -> T {
+    pub fn inclusive_scan<T: Reduce>(&self, v: T) -> T
+    where
+        S: Converged,
+    {
         let (n, lane) = (self.size(), self.lane());
         let mut v = v;
         let mut d = 1;
