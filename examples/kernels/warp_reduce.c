@@ -22,6 +22,11 @@ static void reduce_warp(void *p) {
     if (threadIdx.x % warpSize == 0) atomicAdd(g->out, v);
 }
 
+#ifdef WEFT_TIME
+/* Nothing: the launch's own cost. */
+static void empty(void *p) { (void)p; }
+#endif
+
 static void reduce_shared(void *p) {
     struct args *g = p;
     uint32_t BLOCK = g->block;
@@ -51,8 +56,12 @@ int main(void) {
                        reduce_shared, &s);
     uint64_t c2 = weft_cycles();
 #ifdef WEFT_TIME
-    printf("cycles: warp shuffles %llu, shared memory %llu (block %u, grid %u)\n",
-           (unsigned long long)(c1 - c0), (unsigned long long)(c2 - c1), BLOCK, GRID);
+    weft_launch(weft_dim3(GRID, 1, 1), weft_dim3(BLOCK, 1, 1), empty, 0);
+    uint64_t c3 = weft_cycles();
+    printf("cycles: warp shuffles %llu, shared memory %llu, an empty launch %llu "
+           "(block %u, grid %u)\n",
+           (unsigned long long)(c1 - c0), (unsigned long long)(c2 - c1),
+           (unsigned long long)(c3 - c2), BLOCK, GRID);
 #else
     (void)c0, (void)c1, (void)c2;
 #endif

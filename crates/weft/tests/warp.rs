@@ -171,3 +171,86 @@ fn rust_warp_kernels_give_the_same_results_under_timing() {
         assert_eq!(out.matches("PASS").count(), 5, "{out}");
     }
 }
+
+/// docs/warp.md's fenced blocks whose info string is `trace PROGRAM FLAGS…`: (args, body).
+fn trace_blocks(doc: &str) -> Vec<(Vec<String>, String)> {
+    let mut out = Vec::new();
+    let mut open: Option<(Vec<String>, String)> = None;
+    for line in doc.lines() {
+        match open.as_mut() {
+            None => {
+                if let Some(rest) = line.strip_prefix("```trace ") {
+                    open = Some((
+                        rest.split_whitespace().map(String::from).collect(),
+                        String::new(),
+                    ));
+                }
+            }
+            Some((_, body)) if line != "```" => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            Some(_) => out.push(open.take().unwrap()),
+        }
+    }
+    assert!(open.is_none(), "docs/warp.md: a trace block is not closed");
+    out
+}
+
+#[test]
+fn the_docs_traces_and_shuffle_table_are_real_output() {
+    let doc = std::fs::read_to_string(root().join("docs/warp.md")).expect("docs/warp.md");
+    let blocks = trace_blocks(&doc);
+    let programs: Vec<&str> = blocks.iter().map(|(a, _)| a[0].as_str()).collect();
+    assert_eq!(
+        programs,
+        ["examples/warp/shuffle.s", "examples/warp/ballot.s"]
+    );
+    for (args, body) in &blocks {
+        let mut a = vec!["run"];
+        a.extend(args.iter().map(String::as_str));
+        a.push("--trace");
+        let o = weft(&a);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            body.as_str(),
+            "docs/warp.md: the trace of `weft {}`",
+            a.join(" ")
+        );
+        // shuffle.s checks its results and exits 0; ballot.s ends at its SYNC_MASK fault
+        let want = if args[0].ends_with("shuffle.s") {
+            0
+        } else {
+            146
+        };
+        assert_eq!(o.status.code(), Some(want), "{}", args[0]);
+    }
+    // The shuffle table of §3: the rows shuffle_table.c prints at 8 lanes.
+    let o = weft(&["run", "examples/warp/shuffle_table.c", "--lanes", "8"]);
+    assert!(o.status.success());
+    let printed: Vec<Vec<String>> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| {
+            l.replace([':', '|'], " ")
+                .split_whitespace()
+                .map(String::from)
+                .collect()
+        })
+        .collect();
+    let table: Vec<Vec<String>> = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("| lane | `__shfl_sync(m,v,3)`"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.replace("**", "")
+                .split('|')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(String::from)
+                .collect()
+        })
+        .collect();
+    assert_eq!(table.len(), 8, "docs/warp.md: the 8-lane shuffle table");
+    assert_eq!(table, printed, "docs/warp.md's shuffle table");
+}
