@@ -72,7 +72,7 @@ fn expected(w: u32) -> String {
     let n = 2 * w;
     let v = |t: u32| ((t * 7 + 3) % 23) as i32 - 5;
     let u = |t: u32| t.wrapping_mul(2654435761) >> 7;
-    let p = |t: u32| (t * 5 + 1) % 3 == 0;
+    let p = |t: u32| (t * 5 + 1).is_multiple_of(3);
     let mut out = format!("warpSize {w}\n");
     for warp in 0..2 {
         let t0 = warp * w;
@@ -276,7 +276,8 @@ fn a_mask_that_names_inactive_lanes_faults() {
     // (case, the lanes that reach the call at w lanes, the first lane the check rejects, why,
     // the lanes the host build finds at the call at 8 lanes: in case 2 lane 0, whose mask names
     // only itself, has done its call alone before lane 1 comes)
-    let cases: [(u32, fn(u32) -> u32, u32, &str, u32); 5] = [
+    type Case = (u32, fn(u32) -> u32, u32, &'static str, u32);
+    let cases: [Case; 5] = [
         (1, |_| 0xf, 0, "names lanes 0xf0 that are not active", 0xf),
         (2, full, 1, "leaves out the lane itself", 0xfe),
         (

@@ -109,7 +109,7 @@ mod ffi {
         pub fn weft_num_warps() -> u32;
         pub fn weft_num_cores() -> u32;
         pub fn weft_cycles() -> u64;
-        pub fn weft_printf(fmt: *const u8, ...) -> i32;
+        pub fn weft_printf(fmt: *const core::ffi::c_char, ...) -> i32;
         pub fn weft_exit(code: i32) -> !;
     }
 }
@@ -252,7 +252,7 @@ pub const ERR_LAUNCH: i32 = 251;
 /// A block of whole warps, or the run ends with a message.
 fn check_whole_warps(block: Dim3) {
     let lanes = hw::lanes();
-    if block.count() % lanes != 0 {
+    if !block.count().is_multiple_of(lanes) {
         println!(
             "weft: launch_warps: a block of {} threads is not a whole number of warps of {} \
              lanes, so its last warp would not be converged",
@@ -327,7 +327,7 @@ impl Line {
         self.buf[self.len] = 0;
         // SAFETY: "%s" with a NUL-terminated buffer.
         unsafe {
-            ffi::weft_printf(b"%s\0".as_ptr(), self.buf.as_ptr());
+            ffi::weft_printf(c"%s".as_ptr(), self.buf.as_ptr());
         }
     }
 }
@@ -359,9 +359,9 @@ macro_rules! println {
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo) -> ! {
     let mut l = Line::default();
-    let _ = write!(l, "panic: {}\n", info.message());
+    let _ = writeln!(l, "panic: {}", info.message());
     if let Some(loc) = info.location() {
-        let _ = write!(l, "  at {}:{}\n", loc.file(), loc.line());
+        let _ = writeln!(l, "  at {}:{}", loc.file(), loc.line());
     }
     l.emit();
     exit(101)

@@ -250,8 +250,8 @@ fn branches(out: &Out<256>) {
         &|t: &Thread, mut w: Warp<All>| {
             let g = t.global_id();
             let v = w.branch(
-                g % 3 == 0,
-                |mut by3| by3.branch(g % 2 == 0, |_by6| g * 10, |_odd| g + 1000),
+                g.is_multiple_of(3),
+                |mut by3| by3.branch(g.is_multiple_of(2), |_by6| g * 10, |_odd| g + 1000),
                 |_rest| g,
             );
             // the same split through diverge, the halves merged by hand
@@ -366,7 +366,7 @@ pub extern "C" fn main() -> i32 {
     // SAFETY: 1024 words are 4096 bytes, read-only from here on.
     let bytes: &[u8; 4096] = unsafe { &*(BYTES.all() as *const [u32; 1024] as *const [u8; 4096]) };
     let hist: [AtomicU32; BINS] = core::array::from_fn(|_| AtomicU32::new(0));
-    let atomics = histogram(&bytes, &hist);
+    let atomics = histogram(bytes, &hist);
     let mut want = [0u32; BINS];
     for &b in bytes.iter() {
         want[b as usize % BINS] += 1;
