@@ -22,16 +22,7 @@ static void count_warps(void *p) {
 /* One warp: counts[] becomes the exclusive scan of the counts. */
 static void offsets(void *p) {
     struct args *g = p;
-    uint32_t lane = threadIdx.x, carry = 0;
-    for (uint32_t base = 0; base < g->warps; base += warpSize) {
-        uint32_t j = base + lane, c = j < g->warps ? g->counts[j] : 0, v = c;
-        for (int d = 1; d < warpSize; d *= 2) {
-            uint32_t o = __shfl_up_sync(FULL, v, d);
-            if (lane >= (uint32_t)d) v += o;
-        }
-        if (j < g->warps) g->counts[j] = carry + v - c;
-        carry += __shfl_sync(FULL, v, warpSize - 1);
-    }
+    warp_exclusive_scan_in_place(g->counts, g->warps);
 }
 
 static void write_kept(void *p) {

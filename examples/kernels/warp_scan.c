@@ -5,25 +5,14 @@
 #include "common.h"
 
 #define N 3000
-#define FULL 0xffffffffu
 static uint32_t in[N], out[N], totals[N + 64]; /* a total per warp of the padded grid */
 
 struct args { const uint32_t *in; uint32_t *out, *totals; uint32_t n, warps; };
 
-/* Inclusive scan of v over the warp. */
-static uint32_t warp_scan(uint32_t v) {
-    uint32_t lane = weft_lane_id();
-    for (int d = 1; d < warpSize; d *= 2) {
-        uint32_t o = __shfl_up_sync(FULL, v, d);
-        if (lane >= (uint32_t)d) v += o;
-    }
-    return v;
-}
-
 static void scan_warps(void *p) {
     struct args *g = p;
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t v = warp_scan(i < g->n ? g->in[i] : 0);
+    uint32_t v = warp_inclusive_scan(i < g->n ? g->in[i] : 0);
     if (i < g->n) g->out[i] = v;
     if (threadIdx.x % warpSize == (uint32_t)warpSize - 1) g->totals[i / warpSize] = v;
 }
@@ -31,14 +20,7 @@ static void scan_warps(void *p) {
 /* One warp: totals[] becomes the exclusive scan of the warps' totals. */
 static void scan_totals(void *p) {
     struct args *g = p;
-    uint32_t lane = threadIdx.x, carry = 0;
-    for (uint32_t base = 0; base < g->warps; base += warpSize) {
-        uint32_t j = base + lane;
-        uint32_t t = j < g->warps ? g->totals[j] : 0;
-        uint32_t incl = warp_scan(t);
-        if (j < g->warps) g->totals[j] = carry + incl - t;
-        carry += __shfl_sync(FULL, incl, warpSize - 1);
-    }
+    warp_exclusive_scan_in_place(g->totals, g->warps);
 }
 
 static void add_totals(void *p) {

@@ -148,19 +148,12 @@ impl<S: ActiveSet> Warp<S> {
     }
 }
 
-impl<'b, S: ActiveSet> Warp<Taken<'b, S>> {
-    /// Run `f` on this sub-warp's lanes (the others wait); `None` on the others.
-    #[inline(always)]
-    pub fn run<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> Option<R> {
-        if self.member {
-            Some(f(self))
-        } else {
-            None
-        }
-    }
-}
+/// The two sides of a branch: the sub-warps that can [`run`](Warp::run) code on their lanes.
+pub trait Side: ActiveSet {}
+impl<S: ActiveSet> Side for Taken<'_, S> {}
+impl<S: ActiveSet> Side for NotTaken<'_, S> {}
 
-impl<'b, S: ActiveSet> Warp<NotTaken<'b, S>> {
+impl<S: Side> Warp<S> {
     /// Run `f` on this sub-warp's lanes (the others wait); `None` on the others.
     #[inline(always)]
     pub fn run<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> Option<R> {
