@@ -352,8 +352,9 @@ uint32_t weft_warp_size(void) { return LANES; }
 
 static uint32_t lane_bits(uint32_t n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1; }
 
-/* The calling thread's warp: its first thread in `pool` and how many lanes it has. */
-static uint32_t warp_base(void) { return weft_block_thread() / LANES * LANES; }
+/* A thread's warp: its first thread in `pool`, and how many lanes it has (the block's last
+ * warp may have fewer). */
+static uint32_t base_of(const struct hthread *t) { return (uint32_t)(t - pool) / LANES * LANES; }
 static uint32_t warp_lanes(uint32_t base) {
     return block_threads - base < LANES ? block_threads - base : LANES;
 }
@@ -451,7 +452,7 @@ static int at_call(const struct hthread *t, const struct hthread *me) {
 
 /* The lanes of `me`'s warp at its call. */
 static uint32_t lanes_at_call(const struct hthread *me) {
-    uint32_t base = (uint32_t)(me - pool) / LANES * LANES, n = warp_lanes(base), here = 0;
+    uint32_t base = base_of(me), n = warp_lanes(base), here = 0;
     for (uint32_t j = 0; j < n; j++) here |= (uint32_t)at_call(&pool[base + j], me) << j;
     return here;
 }
@@ -459,7 +460,7 @@ static uint32_t lanes_at_call(const struct hthread *me) {
 /* If `me`'s mask names `me` and every lane it names is at the call with the same mask, give
  * each its result. (Otherwise `me` waits; if nothing else can move, deadlock() reports.) */
 static void try_meet(struct hthread *me) {
-    uint32_t base = (uint32_t)(me - pool) / LANES * LANES, n = warp_lanes(base);
+    uint32_t base = base_of(me), n = warp_lanes(base);
     struct hthread *w = pool + base;
     uint32_t m = me->mask & lane_bits(LANES);
     if (!(m >> (me - w) & 1) || (m & ~lane_bits(n))) return;
@@ -522,7 +523,7 @@ static int blocked(const struct hthread *t) {
 uint32_t weft_host_activemask(const char *site) {
     if (current == &main_rec || !current->in_kernel) return 1;
     struct hthread *me = running;
-    uint32_t base = (uint32_t)(me - pool) / LANES * LANES, n = warp_lanes(base);
+    uint32_t base = base_of(me), n = warp_lanes(base);
     struct hthread *w = pool + base;
     me->wait = W_MASK;
     me->ready = 0;
