@@ -139,6 +139,10 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
         include_str!("../../../device/include/weft.h"),
     ),
     (
+        "include/weft_warp.h",
+        include_str!("../../../device/include/weft_warp.h"),
+    ),
+    (
         "include/libc/stdio.h",
         include_str!("../../../device/include/libc/stdio.h"),
     ),
@@ -436,6 +440,16 @@ impl DeviceBuild<'_> {
             "-disable-early-taildup",
             "-mllvm",
             "-disable-tail-duplicate",
+        ]);
+        // The warp-level intrinsics (weft_warp.h) are inline assembly, which LLVM does not
+        // treat as `convergent`: non-trivial loop unswitching (-O3) and jump threading would
+        // copy a shuffle or vote into both sides of a per-lane branch, so that each half of a
+        // diverged warp ran it apart. Neither may duplicate code.
+        c.args([
+            "-mllvm",
+            "-unswitch-threshold=0",
+            "-mllvm",
+            "-jump-threading-threshold=0",
         ]);
         if self.o.reconv == Reconv::Converge {
             // One exit per function: see converge::single_exit.
