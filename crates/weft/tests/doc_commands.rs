@@ -324,6 +324,7 @@ docs! {
     toolchain => "docs/toolchain.md",
     tutorial => "docs/tutorial.md",
     vortex => "docs/vortex.md",
+    warp => "docs/warp.md",
 }
 
 #[test]
