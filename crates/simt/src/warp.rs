@@ -68,6 +68,10 @@ pub struct WarpCsrs {
     pub cycle_hi_latch: u32,
     /// The warp observed through the cross-warp window.
     pub xwarp: u32,
+    /// `pmpcfg0`–`pmpcfg3`: PMP entries 0–15, a byte each (`csr::pmp_cfg`).
+    pub pmpcfg: [u32; 4],
+    /// `pmpaddr0`–`pmpaddr15`.
+    pub pmpaddr: [u32; 16],
 }
 
 /// Per-warp counters.
