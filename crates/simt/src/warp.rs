@@ -110,7 +110,7 @@ pub struct Warp {
 
 impl Warp {
     /// A fresh, idle warp.
-    pub fn new(stack_depth: usize) -> Warp {
+    pub fn new(stack_depth: usize, stack_spill: usize) -> Warp {
         Warp {
             pc: 0,
             mask: 0,
@@ -121,7 +121,7 @@ impl Warp {
             fflags: [0; MAX_LANES],
             resv: [0; MAX_LANES],
             resv_mask: 0,
-            stack: DivStack::new(stack_depth),
+            stack: DivStack::new(stack_depth, stack_spill),
             ipdom: Vec::new(),
             calls: CallStack::default(),
             csr: WarpCsrs {
