@@ -161,7 +161,7 @@ class Buffer:
         return f"Buffer(addr={self.addr:#010x}, nbytes={self.nbytes}, dtype={self.dtype})"
 
 
-def _pack(args):
+def _pack(args, device=None):
     """The argument block: each field aligned to its size, as a C struct. A numpy scalar
     keeps its type (bool, integer or floating); a Python int must fit int32 or uint32 and a
     finite float must fit float32 (OverflowError otherwise: pass a numpy scalar such as
@@ -169,6 +169,8 @@ def _pack(args):
     out = bytearray()
     for i, a in enumerate(args):
         if isinstance(a, Buffer):
+            if device is not None and a.device is not device:
+                raise ValueError(f"launch argument {i} is a buffer of another device")
             v = np.uint32(a.addr)
         elif isinstance(a, np.generic):
             if a.dtype.kind not in "biuf":
@@ -205,9 +207,11 @@ def _dim3(name, t):
     return t + (1,) * (3 - len(t))
 
 
-def _buffer(b):
+def _buffer(b, device):
     if not isinstance(b, Buffer):
         raise TypeError(f"expected a weft.Buffer, not {type(b).__name__}")
+    if b.device is not device:
+        raise ValueError(f"{b} belongs to another device")
     return b
 
 
@@ -262,14 +266,14 @@ class Device:
         """Copy an array's bytes into the buffer at byte `offset`."""
         a = np.ascontiguousarray(array)
         _dtype(a.dtype)
-        b = _buffer(buf)
+        b = _buffer(buf, self)
         _call(self._d.write, b.addr, b.nbytes, _int("offset", offset, 0, _U32),
               memoryview(a).cast("B"))
 
     def read(self, buf, dtype=None, shape=None, offset=0):
         """A new array filled from the buffer (by default its whole dtype and shape). The
         range is checked against the buffer before the array is allocated."""
-        b = _buffer(buf)
+        b = _buffer(buf, self)
         dtype = _dtype(b.dtype if dtype is None else dtype)
         shape = _shape(b.shape if shape is None else shape)
         offset = _int("offset", offset, 0, _U32)
@@ -279,7 +283,7 @@ class Device:
         return out
 
     def free(self, buf):
-        b = _buffer(buf)
+        b = _buffer(buf, self)
         _call(self._d.free, b.addr, b.nbytes)
 
     def launch(self, kernel, grid, block, *args, shared=0):
@@ -287,7 +291,8 @@ class Device:
         runs yet: the launch waits behind those already queued, and wait() runs them all."""
         if not isinstance(kernel, str):
             raise TypeError(f"kernel must be a name (str), not {type(kernel).__name__}")
-        _call(self._d.launch, kernel, _dim3("grid", grid), _dim3("block", block), _pack(args),
+        _call(self._d.launch, kernel, _dim3("grid", grid), _dim3("block", block),
+              _pack(args, self),
               _int("shared", shared, 0, _U32))
 
     @property

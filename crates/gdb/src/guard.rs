@@ -7,7 +7,8 @@
 //!   not retransmit, an `E01` reply); bytes outside a packet are ignored; a packet larger than
 //!   the packet size is drained and answered `E07`. A `-` from gdb resends the last reply.
 //! - A well-formed packet goes on to gdbstub. Should gdbstub still refuse it (a command it
-//!   cannot parse, `m80000000` without a length, `vCont;x`, odd hex), the session does not
+//!   cannot parse, `m80000000` without a length, `vCont;x`, odd hex, a resume of a thread
+//!   that does not exist), the session does not
 //!   end: the packet is answered `E16` and a fresh gdbstub takes over the same connection, the
 //!   session's state (`qSupported`, no-ack mode, `Hg`, `Hc`) replayed into it quietly; the
 //!   target — breakpoints, watchpoints, the machine — is untouched.

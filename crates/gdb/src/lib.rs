@@ -88,7 +88,10 @@ pub fn serve_connection(m: &mut Machine, stream: TcpStream) -> Result<RunEnd, St
                 .build()
                 .map_err(|e| format!("gdb session: {e}"))?;
             match stub.run_blocking::<Loop<'_, '_>>(&mut t) {
-                Err(e) if !e.is_connection_error() && !e.is_target_error() => {
+                // A packet it could not take (the target's own refusals, such as a resume
+                // of a thread that does not exist, included): answered, and the session
+                // goes on.
+                Err(e) if !e.is_connection_error() => {
                     if let Err(e) = guard.refuse_current() {
                         break Err(format!("gdb session: {e}"));
                     }

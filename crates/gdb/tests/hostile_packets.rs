@@ -209,6 +209,8 @@ fn malformed_packets_get_error_replies_and_the_session_goes_on() {
         b"qThreadExtraInfo,zz",
         b"Tzz",
         b"vCont;s:zz",
+        b"vCont;c:p1.999",
+        b"vCont;s:p1.999;c",
         b"c:zz",
         b"qXfer:features:read:nosuch.xml:0,10",
     ] {

@@ -427,7 +427,7 @@ impl Device {
         args: &Args,
     ) -> Result<()> {
         let kernel = self.kernel(name)?;
-        let args = self.alloc_from(args.bytes())?;
+        let args = self.alloc_args(args.bytes())?;
         self.queue.push_back(Launch {
             kernel,
             args,
@@ -436,6 +436,25 @@ impl Device {
             shared_bytes,
         });
         Ok(())
+    }
+
+    /// A launch's argument block: a block of the runtime's own (no host call can free it or
+    /// copy into it, even through a stale buffer whose address it reused) holding `bytes`.
+    fn alloc_args(&mut self, bytes: &[u8]) -> Result<Buffer> {
+        let oom = |heap: &alloc::Allocator| RuntimeError::OutOfMemory {
+            requested: bytes.len() as u64,
+            largest: heap.largest_free(),
+        };
+        let len = u32::try_from(bytes.len()).map_err(|_| oom(&self.heap))?;
+        let addr = self
+            .heap
+            .alloc_as(len, alloc::Owner::Runtime)
+            .ok_or_else(|| oom(&self.heap))?;
+        if let Err(e) = self.backend.write_bytes(addr, bytes) {
+            self.heap.free_as(addr, alloc::Owner::Runtime);
+            return Err(RuntimeError::Load(e.to_string()));
+        }
+        Ok(Buffer { addr, len })
     }
 
     /// Launches queued and not yet run.
@@ -463,10 +482,10 @@ impl Device {
         let deadline = max_time.and_then(|t| Instant::now().checked_add(t));
         while let Some(l) = self.queue.pop_front() {
             let r = self.run_launch(&l, start, limit, deadline);
-            self.heap.free(l.args.addr);
+            self.heap.free_as(l.args.addr, alloc::Owner::Runtime);
             if let Err(e) = r {
                 for dropped in std::mem::take(&mut self.queue) {
-                    self.heap.free(dropped.args.addr);
+                    self.heap.free_as(dropped.args.addr, alloc::Owner::Runtime);
                 }
                 return Err(e);
             }

@@ -244,6 +244,21 @@ fn launches_queue_behind_pending_ones_and_wait_runs_them_in_order() {
     record(&mut d, 6);
     d.wait(None).unwrap();
     assert_eq!(d.read::<u32>(&log).unwrap()[..6], [5, 1, 2, 3, 4, 6]);
+    // A queued launch's argument block is the runtime's: a stale buffer whose address it
+    // reused can neither free it nor write into it, and the launch reads its own arguments.
+    let stale = d.alloc(8).unwrap();
+    d.free(stale).unwrap();
+    record(&mut d, 7);
+    assert!(matches!(
+        d.free(stale),
+        Err(RuntimeError::BadAddress { .. })
+    ));
+    assert!(matches!(
+        d.write_bytes(&stale, 0, &[0xff; 8]),
+        Err(RuntimeError::BadAddress { .. })
+    ));
+    d.wait(None).unwrap();
+    assert_eq!(d.read::<u32>(&log).unwrap()[..7], [6, 1, 2, 3, 4, 6, 7]);
 }
 
 /// The same launches on the functional and the timing backend: identical results and
