@@ -251,8 +251,8 @@ pub enum ConfigError {
         key: String,
         /// The value given.
         value: u64,
-        /// What is allowed.
-        range: &'static str,
+        /// What is allowed: the rule broken, with its bounds.
+        range: std::borrow::Cow<'static, str>,
     },
     /// The TOML text does not parse or has unknown keys.
     #[error("{0}")]
@@ -273,7 +273,7 @@ pub(crate) fn range(
         Err(ConfigError::Range {
             key: key.into(),
             value,
-            range: text,
+            range: text.into(),
         })
     } else {
         Ok(())
@@ -413,7 +413,7 @@ impl Config {
             return Err(ConfigError::Range {
                 key: "local_mem_size".into(),
                 value: self.local_mem_size as u64,
-                range: "a multiple of 4",
+                range: "a multiple of 4".into(),
             });
         }
         weft_mem::Memory::new(self.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
