@@ -164,6 +164,9 @@ def test_every_number_and_dtype_is_checked_before_anything_happens(dev):
         (lambda: weft.Device(timing=1, sources=[KERNELS]), TypeError),
         (lambda: weft.Device(dram_size=2**40, sources=[KERNELS]), ValueError),
         (lambda: weft.Device(sources=str(KERNELS)), TypeError),
+        # A buffer of another device (here a forged one): its address means nothing here.
+        (lambda: dev.read(weft.Buffer(object(), buf.addr, 64)), ValueError),
+        (lambda: dev.launch("record", 1, 8, weft.Buffer(object(), buf.addr, 64), 1), ValueError),
     ]
     for i, (call, exc) in enumerate(bad):
         with pytest.raises(exc):
