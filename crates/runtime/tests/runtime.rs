@@ -195,6 +195,72 @@ fn faults_hangs_and_bad_accesses_on(mut d: Device) {
     );
 }
 
+/// Launching while launches are queued: nothing runs at the launch (it returns at once even
+/// behind a kernel that never ends), `wait` runs the queue in order within its limits, and
+/// the first failure drops the launches behind it.
+#[test]
+fn launches_queue_behind_pending_ones_and_wait_runs_them_in_order() {
+    let mut d = device(1, 4, 8);
+    let log = d.alloc_from(&[0u32; 8]).unwrap();
+    let flag = d.alloc_from(&[0u32]).unwrap();
+    let record = |d: &mut Device, v: u32| {
+        d.launch(
+            "record",
+            Dim3::x(1),
+            Dim3::x(8),
+            &Args::new().buffer(&log).push(v),
+        )
+        .unwrap()
+    };
+    // Behind a kernel that never ends: the launches return, nothing has run.
+    let forever = Args::new().buffer(&flag);
+    d.launch("forever", Dim3::x(1), Dim3::x(4), &forever)
+        .unwrap();
+    record(&mut d, 9);
+    assert_eq!((d.queued(), d.cycles()), (2, 0));
+    match d.wait(Some(100_000)) {
+        Err(RuntimeError::Timeout { cycles }) => assert!(cycles >= 100_000),
+        other => panic!("expected a timeout: {other:?}"),
+    }
+    assert_eq!(d.queued(), 0, "the launch behind the timeout is dropped");
+    assert_eq!(d.read::<u32>(&log).unwrap()[0], 0);
+    assert!(matches!(d.wait(None), Err(RuntimeError::NothingLaunched)));
+    // In order, all within one wait.
+    for v in [1, 2, 3] {
+        record(&mut d, v);
+    }
+    d.wait(Some(50_000_000)).unwrap();
+    assert_eq!(d.read::<u32>(&log).unwrap()[..4], [3, 1, 2, 3]);
+    // A fault in the middle: the launch before it ran, the one behind it is dropped.
+    record(&mut d, 4);
+    let bad = d.alloc_from(&[0u32; 64]).unwrap();
+    d.launch("faulty", Dim3::x(1), Dim3::x(8), &Args::new().buffer(&bad))
+        .unwrap();
+    record(&mut d, 5);
+    assert!(matches!(d.wait(None), Err(RuntimeError::KernelFault(_))));
+    assert_eq!(d.read::<u32>(&log).unwrap()[..5], [4, 1, 2, 3, 4]);
+    assert_eq!(d.queued(), 0);
+    // The device goes on.
+    record(&mut d, 6);
+    d.wait(None).unwrap();
+    assert_eq!(d.read::<u32>(&log).unwrap()[..6], [5, 1, 2, 3, 4, 6]);
+    // A queued launch's argument block is the runtime's: a stale buffer whose address it
+    // reused can neither free it nor write into it, and the launch reads its own arguments.
+    let stale = d.alloc(8).unwrap();
+    d.free(stale).unwrap();
+    record(&mut d, 7);
+    assert!(matches!(
+        d.free(stale),
+        Err(RuntimeError::BadAddress { .. })
+    ));
+    assert!(matches!(
+        d.write_bytes(&stale, 0, &[0xff; 8]),
+        Err(RuntimeError::BadAddress { .. })
+    ));
+    d.wait(None).unwrap();
+    assert_eq!(d.read::<u32>(&log).unwrap()[..7], [6, 1, 2, 3, 4, 6, 7]);
+}
+
 /// The same launches on the functional and the timing backend: identical results and
 /// console, and the timing device reports its model's counters.
 #[test]

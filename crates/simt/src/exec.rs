@@ -196,6 +196,7 @@ impl Machine {
         out.next_pc = warp.pc;
         out.next_mask = warp.mask;
         out.divergence = crate::record::DivEvents(warp.stack.events);
+        out.stack_traffic = std::mem::take(&mut warp.stack.traffic);
         warp.stack.events = 0;
         if let Some(b) = before {
             let r = self.record_after(c, w, b);

@@ -275,8 +275,9 @@ impl Machine {
     fn reset_cores(cfg: &Config, entry: u32) -> Vec<Core> {
         (0..cfg.cores)
             .map(|_| {
-                let mut warps: Vec<Warp> =
-                    (0..cfg.warps).map(|_| Warp::new(cfg.stack_depth)).collect();
+                let mut warps: Vec<Warp> = (0..cfg.warps)
+                    .map(|_| Warp::new(cfg.stack_depth, cfg.stack_spill))
+                    .collect();
                 warps[0].start(entry, 1);
                 Core {
                     warps,
@@ -306,6 +307,7 @@ impl Machine {
         for (new, old) in cores.iter_mut().zip(&self.cores) {
             for (n, o) in new.warps.iter_mut().zip(&old.warps) {
                 n.stats = o.stats.clone();
+                (n.stack.spills, n.stack.fills) = (o.stack.spills, o.stack.fills);
             }
         }
         self.cores = cores;

@@ -53,6 +53,9 @@ pub struct WarpReport {
     pub divergences: u64,
     pub reconvergences: u64,
     pub max_divergence_depth: u64,
+    /// Divergence-stack entries moved to the spill area, and back.
+    pub stack_spills: u64,
+    pub stack_fills: u64,
     pub barrier_waits: u64,
 }
 
@@ -72,6 +75,9 @@ pub struct Report {
     pub divergences: u64,
     pub reconvergences: u64,
     pub max_divergence_depth: u64,
+    /// Divergence-stack entries moved to the spill area, and back (all warps).
+    pub stack_spills: u64,
+    pub stack_fills: u64,
     pub loads: u64,
     pub stores: u64,
     pub atomics: u64,
@@ -157,6 +163,8 @@ impl Machine {
                     divergences: s.divergences,
                     reconvergences: s.reconvergences,
                     max_divergence_depth: s.max_divergence_depth,
+                    stack_spills: warp.stack.spills,
+                    stack_fills: warp.stack.fills,
                     barrier_waits: s.barrier_waits,
                 });
             }
@@ -193,6 +201,8 @@ impl Machine {
                 .map(|w| w.max_divergence_depth)
                 .max()
                 .unwrap_or(0),
+            stack_spills: sum(|w| w.stack_spills),
+            stack_fills: sum(|w| w.stack_fills),
             loads: self.stats.loads,
             stores: self.stats.stores,
             atomics: self.stats.atomics,
@@ -321,6 +331,14 @@ impl Report {
                 "  {:<28} {:>14}",
                 "DMA words in / out",
                 format!("{} / {}", m.words_in, m.words_out)
+            );
+        }
+        if self.stack_spills > 0 {
+            let _ = writeln!(
+                s,
+                "  {:<28} {:>14}",
+                "stack entries spilled / filled",
+                format!("{} / {}", self.stack_spills, self.stack_fills)
             );
         }
         if !self.launches.is_empty() {

@@ -33,6 +33,8 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-vortex-rt", 5),
     // The command line sits on top of everything, the RTL board runner included.
     ("weft", 6),
+    // Hostile-input campaigns over the C ABI and the GDB stub (the fuzz runs' binary).
+    ("weft-hostile", 6),
 ];
 
 #[test]
