@@ -606,5 +606,20 @@ impl DivStack {
     }
 }
 
+/// The divergence unit's view of a reconvergence table.
+pub(crate) fn reconv_map(table: &weft_reconv::ReconvTable) -> std::collections::HashMap<u32, Reconv> {
+    table
+        .iter()
+        .map(|(pc, r)| {
+            let r = match r {
+                weft_reconv::Reconv::At(p) => Reconv::At(p),
+                weft_reconv::Reconv::AtExit => Reconv::AtExit,
+            };
+            (pc, r)
+        })
+        .collect()
+}
+
+
 #[cfg(test)]
 mod tests;

@@ -5,9 +5,7 @@
 //! — read from the `.weft.reconv` section when the toolchain stored one, otherwise computed
 //! here from the code and its function symbols.
 
-use crate::divergence::Reconv;
 use crate::machine::{Program, Segment};
-use std::collections::HashMap;
 use weft_elf::{read_elf, SymbolBinding, SymbolKind};
 use weft_reconv::{analyze_with_data, CodeRegion, DataRegion, ReconvTable, Symbol};
 
@@ -158,7 +156,7 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
         ),
         None => (analyze_image(&img)?.table, TableSource::Computed),
     };
-    let reconv = reconv_map(&table);
+    let reconv = crate::divergence::reconv_map(&table);
     Ok((
         Program {
             entry: img.entry,
@@ -174,20 +172,6 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
 
 fn has_funcs(img: &weft_elf::ElfImage) -> bool {
     img.symbols.iter().any(|s| s.kind == SymbolKind::Func)
-}
-
-/// The divergence unit's view of a reconvergence table.
-pub(crate) fn reconv_map(table: &ReconvTable) -> HashMap<u32, Reconv> {
-    table
-        .iter()
-        .map(|(pc, r)| {
-            let r = match r {
-                weft_reconv::Reconv::At(p) => Reconv::At(p),
-                weft_reconv::Reconv::AtExit => Reconv::AtExit,
-            };
-            (pc, r)
-        })
-        .collect()
 }
 
 /// Run the reconvergence analysis on an image's executable segments, reading `switch` jump
