@@ -50,16 +50,14 @@ pub fn command(m: &Machine, t: &mut Focus, cmd: &str) -> String {
     match (words.next(), words.next(), words.next()) {
         (Some("lane"), None, _) => format!("lane {}\n", t.lane),
         (Some("thread"), None, _) => format!("thread {}: core {c} warp {w}\n", thread_id(m, c, w)),
-        (Some("thread"), Some(n), None) => {
-            match n.parse::<usize>().ok().and_then(Tid::new) {
-                Some(tid) if warp_of(m, tid).is_some() => {
-                    let (c, w) = warp_of(m, tid).unwrap_or_default();
-                    t.current = (c, w);
-                    format!("thread {tid}: core {c} warp {w}\n")
-                }
-                _ => format!("no thread {n}\n"),
+        (Some("thread"), Some(n), None) => match n.parse::<usize>().ok().and_then(Tid::new) {
+            Some(tid) if warp_of(m, tid).is_some() => {
+                let (c, w) = warp_of(m, tid).unwrap_or_default();
+                t.current = (c, w);
+                format!("thread {tid}: core {c} warp {w}\n")
             }
-        }
+            _ => format!("no thread {n}\n"),
+        },
         (Some("lane"), Some(n), None) => match n.parse::<usize>() {
             Ok(l) if l < lanes => {
                 t.lane = l;
@@ -71,7 +69,11 @@ pub fn command(m: &Machine, t: &mut Focus, cmd: &str) -> String {
             _ => format!("lane must be a number from 0 to {}\n", lanes - 1),
         },
         (Some("warp"), None, _) => {
-            format!("thread {}\n{}", thread_id(m, c, w), state::warp_report(m, c, w))
+            format!(
+                "thread {}\n{}",
+                thread_id(m, c, w),
+                state::warp_report(m, c, w)
+            )
         }
         (Some("mask"), None, _) => {
             let mask = m.cores[c].warps[w].mask;

@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::rc::Rc;
 use weft_isa::Op;
-use weft_simt::record::{memory_access, AccessKind, Observer, RegFile, StepRecord};
+use weft_simt::record::{memory_access, AccessKind, RegFile, StepRecord};
+use weft_simt::Observer;
 use weft_simt::{Config, Machine, Program, Reconv, RunEnd};
 
 pub use weft_simt::ReconvMode;

@@ -23,8 +23,51 @@
 //! entry is; only the traffic differs: each step's bytes moved to and from the spill area are
 //! in [`DivStack::traffic`] for the timing model to charge. Only a full spill area faults.
 
-use crate::record::DivEvents;
 use weft_isa::FaultCode;
+
+/// What the divergence unit did during the step (several can happen in one step: a group
+/// can arrive at a point before issuing and the instruction then split the warp).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DivEvents(pub u8);
+
+impl DivEvents {
+    /// A new entry was pushed.
+    pub const PUSH: u8 = 1;
+    /// A waiting group joined an open entry (a loop coming round, another exit of a region).
+    pub const JOIN: u8 = 2;
+    /// A group parked at a reconvergence point and another group started.
+    pub const PARK: u8 = 4;
+    /// An entry popped: its lanes go on together.
+    pub const POP: u8 = 8;
+    /// The running group halted.
+    pub const HALT: u8 = 16;
+    /// An entry went from the on-chip stack to the spill area.
+    pub const SPILL: u8 = 32;
+    /// An entry came back from the spill area.
+    pub const FILL: u8 = 64;
+
+    /// True if `flag` happened.
+    pub fn has(self, flag: u8) -> bool {
+        self.0 & flag != 0
+    }
+
+    /// The events' names, in a fixed order.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            (Self::PUSH, "push"),
+            (Self::JOIN, "join"),
+            (Self::PARK, "park"),
+            (Self::POP, "pop"),
+            (Self::HALT, "halt"),
+            (Self::SPILL, "spill"),
+            (Self::FILL, "fill"),
+        ]
+        .iter()
+        .filter(|(f, _)| self.has(*f))
+        .map(|(_, n)| *n)
+        .collect()
+    }
+}
 
 /// Where an entry reconverges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -607,7 +650,9 @@ impl DivStack {
 }
 
 /// The divergence unit's view of a reconvergence table.
-pub(crate) fn reconv_map(table: &weft_reconv::ReconvTable) -> std::collections::HashMap<u32, Reconv> {
+pub(crate) fn reconv_map(
+    table: &weft_reconv::ReconvTable,
+) -> std::collections::HashMap<u32, Reconv> {
     table
         .iter()
         .map(|(pc, r)| {
@@ -619,7 +664,6 @@ pub(crate) fn reconv_map(table: &weft_reconv::ReconvTable) -> std::collections::
         })
         .collect()
 }
-
 
 #[cfg(test)]
 mod tests;

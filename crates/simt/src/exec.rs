@@ -4,15 +4,24 @@
 //! in `fast.rs`, memory instructions in `exec_mem.rs`, floating point in `exec_fp.rs`, control
 //! flow in `control.rs`. Per-lane semantics come from `weft-sem`.
 
-use crate::code::Slot;
+use crate::code::{CodeCache, Slot};
 use crate::divergence::Reconv;
 use crate::fast::handler_for;
 use crate::ipdom::{self, JoinOutcome};
 use crate::lane::{lanes, LaneMask};
 use crate::machine::Machine;
+use crate::record::{self, Before, StepRecord};
 use crate::trap::{fault, Trap, TrapInfo};
 use crate::warp::{watchdog, Warp, WarpState};
 use weft_isa::{Class, FaultCode, Inst, Op};
+
+/// Executes one warp-instruction (the slot's instruction, in the [`Issue`]): what the decoded
+/// cache holds per slot.
+pub(crate) type Handler = fn(&mut Issue<'_>) -> Result<(), Trap>;
+
+/// The decoded-instruction cache of this executor, and one of its slots.
+pub(crate) type Code = CodeCache<Handler>;
+pub(crate) type CodeSlot = Slot<Handler>;
 
 /// One warp-instruction being executed: the machine, the warp (core `c`, warp `w`), the
 /// instruction's address and the decoded instruction with its reconvergence-table entry.
@@ -64,7 +73,7 @@ impl Machine {
     /// Reconvergence, breakpoint and watchdog checks, then fetch. `None` when the warp does
     /// not issue (stopped, or a fetch fault).
     #[inline(always)]
-    fn prepare(&mut self, c: usize, w: usize) -> Option<(u32, Slot)> {
+    fn prepare(&mut self, c: usize, w: usize) -> Option<(u32, CodeSlot)> {
         let warp = &self.cores[c].warps[w];
         if (!warp.stack.is_empty()
             || warp.csr.break_pc != 0
@@ -85,7 +94,7 @@ impl Machine {
 
     /// Count the instruction and run its handler.
     #[inline(always)]
-    fn execute(&mut self, c: usize, w: usize, pc: u32, slot: &Slot) {
+    fn execute(&mut self, c: usize, w: usize, pc: u32, slot: &CodeSlot) {
         let full = self.full_mask;
         let warp = &mut self.cores[c].warps[w];
         let mask = warp.mask;
@@ -189,17 +198,17 @@ impl Machine {
         let before = if self.observers.is_empty() {
             None
         } else {
-            Some(self.record_before(c, w, pc, mask, &slot.inst))
+            Some(self.note_before(c, w, pc, mask, &slot.inst))
         };
         self.execute(c, w, pc, &slot);
         let warp = &mut self.cores[c].warps[w];
         out.next_pc = warp.pc;
         out.next_mask = warp.mask;
-        out.divergence = crate::record::DivEvents(warp.stack.events);
+        out.divergence = crate::divergence::DivEvents(warp.stack.events);
         out.stack_traffic = std::mem::take(&mut warp.stack.traffic);
         warp.stack.events = 0;
         if let Some(b) = before {
-            let r = self.record_after(c, w, b);
+            let r = self.note_after(c, w, b);
             self.deliver(&r);
         }
         true
@@ -213,10 +222,29 @@ impl Machine {
             return;
         };
         let mask = self.cores[c].warps[w].mask;
-        let before = self.record_before(c, w, pc, mask, &slot.inst);
+        let before = self.note_before(c, w, pc, mask, &slot.inst);
         self.execute(c, w, pc, &slot);
-        let r = self.record_after(c, w, before);
+        let r = self.note_after(c, w, before);
         self.deliver(&r);
+    }
+
+    /// The record's part known before warp `w` of core `c` runs the instruction at `pc`.
+    fn note_before(&self, c: usize, w: usize, pc: u32, mask: u32, inst: &Inst) -> Before {
+        let warp = &self.cores[c].warps[w];
+        record::before(
+            warp,
+            self.cfg.lanes,
+            self.cycle,
+            self.fault.is_some(),
+            (pc, mask),
+            inst,
+        )
+    }
+
+    /// The record, completed after the instruction ran.
+    fn note_after(&self, c: usize, w: usize, b: Before) -> StepRecord {
+        let warp = &self.cores[c].warps[w];
+        record::after(warp, self.cfg.lanes, (c, w), b, self.fault.as_ref())
     }
 
     /// The checks before issue that only apply to diverged warps, breakpoints and armed

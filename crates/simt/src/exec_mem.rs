@@ -19,7 +19,7 @@ use weft_sem::alu;
 #[inline(always)]
 pub(crate) fn direct_word_store(
     mem: &weft_mem::Memory,
-    code: &crate::code::CodeCache,
+    code: &crate::exec::Code,
     addr: u32,
 ) -> bool {
     mem.store_word_is_fast(addr) && !code.overlaps(Span::new(addr, 4))

@@ -7,7 +7,8 @@
 //! as documented there; the code is weft's own.
 
 use crate::config::{Config, Profile};
-use crate::machine::{LoadError, Machine};
+use crate::machine::Machine;
+use crate::program::LoadError;
 use crate::warp::WarpState;
 
 /// DCR numbers (Vortex's `VX_types.toml`, `[dcr_kmu]`).

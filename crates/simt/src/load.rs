@@ -5,7 +5,7 @@
 //! — read from the `.weft.reconv` section when the toolchain stored one, otherwise computed
 //! here from the code and its function symbols.
 
-use crate::machine::{Program, Segment};
+use crate::program::{Program, Segment};
 use weft_elf::{read_elf, SymbolBinding, SymbolKind};
 use weft_reconv::{analyze_with_data, CodeRegion, DataRegion, ReconvTable, Symbol};
 

@@ -2,7 +2,7 @@
 //! active lanes on the interpreter's direct path, recorded in a super-step over several
 //! warps (`step_mem.rs`).
 
-use crate::code::CodeCache;
+use crate::exec::Code as CodeCache;
 use crate::stats::Stats;
 use crate::step_mem::{StepMem, Write};
 use weft_mem::Memory;

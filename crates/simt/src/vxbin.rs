@@ -9,7 +9,7 @@
 //! footer's symbols as function starts.
 
 use crate::divergence::Reconv;
-use crate::machine::{Program, Segment};
+use crate::program::{Program, Segment};
 use std::collections::HashMap;
 use weft_reconv::{analyze, CodeRegion, Symbol};
 
