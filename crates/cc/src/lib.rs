@@ -12,8 +12,11 @@
 //! The runtime's sources are compiled into this crate and written to a temporary directory for
 //! each build, so an installed `weft` needs nothing but the compilers.
 
+pub mod cache;
 pub mod converge;
 
+use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use thiserror::Error;
@@ -88,6 +91,64 @@ impl Default for Options {
             target: Target::Device,
             stack_check: true,
         }
+    }
+}
+
+impl Options {
+    /// Apply `weft cc` command-line flags to these options: `-O0`…`-Oz` (also `-Os`, `-Oz`),
+    /// `-g`, `-DNAME[=VALUE]`, `-IDIR` (`-D`/`-I` also with the value as the next flag),
+    /// `--reconv table|converge`, `--stack-size BYTES` (either with `=`) and
+    /// `--no-stack-check`. Anything else is a usage error naming it. (For hosts that take
+    /// flags as a list, such as the Python package's `options=`.)
+    pub fn apply_flags<S: AsRef<str>>(&mut self, flags: &[S]) -> Result<(), CcError> {
+        let mut it = flags.iter().map(|f| f.as_ref());
+        while let Some(f) = it.next() {
+            // A flag's value: after `=` (long flags), glued on (-D, -I), or the next item.
+            let mut value = |name: &str, glued: &str| -> Result<String, CcError> {
+                match glued {
+                    "" => it
+                        .next()
+                        .map(str::to_string)
+                        .ok_or_else(|| CcError::Usage(format!("weft cc: {name} needs a value"))),
+                    v => Ok(v.trim_start_matches('=').to_string()),
+                }
+            };
+            if f == "-g" {
+                self.debug = true;
+            } else if f == "--no-stack-check" {
+                self.stack_check = false;
+            } else if let Some(level) = f.strip_prefix("-O") {
+                self.opt = format!("-O{level}");
+                check_opt(&self.opt)?;
+            } else if let Some(d) = f.strip_prefix("-D") {
+                self.defines.push(value("-D", d)?);
+            } else if let Some(i) = f.strip_prefix("-I") {
+                self.includes.push(PathBuf::from(value("-I", i)?));
+            } else if let Some(r) = f.strip_prefix("--reconv") {
+                self.reconv = match value("--reconv", r)?.as_str() {
+                    "table" => Reconv::Table,
+                    "converge" => Reconv::Converge,
+                    other => {
+                        return Err(CcError::Usage(format!(
+                            "weft cc: unknown reconvergence mode '{other}' (expected table or converge)"
+                        )))
+                    }
+                };
+            } else if let Some(n) = f.strip_prefix("--stack-size") {
+                let v = value("--stack-size", n)?;
+                self.stack_size = v.parse().map_err(|_| {
+                    CcError::Usage(format!(
+                        "weft cc: --stack-size '{v}' is not a number of bytes"
+                    ))
+                })?;
+            } else {
+                return Err(CcError::Usage(format!(
+                    "weft cc: unknown flag '{f}' (known: -O0..-O3, -Os, -Oz, -g, -DNAME[=VALUE], \
+                     -IDIR, --reconv table|converge, --stack-size BYTES, --no-stack-check)"
+                )));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -268,16 +329,20 @@ fn run(cmd: &mut Command) -> Result<(), CcError> {
     }
 }
 
+fn check_opt(opt: &str) -> Result<(), CcError> {
+    if ["-O0", "-O1", "-O2", "-O3", "-Os", "-Oz"].contains(&opt) {
+        return Ok(());
+    }
+    Err(CcError::Usage(format!(
+        "weft cc: unknown optimisation level '{opt}' (expected -O0, -O1, -O2, -O3, -Os or -Oz)"
+    )))
+}
+
 fn check_options(o: &Options) -> Result<(), CcError> {
     if o.inputs.is_empty() {
         return Err(CcError::Usage("weft cc: no input files".into()));
     }
-    if !["-O0", "-O1", "-O2", "-O3", "-Os", "-Oz"].contains(&o.opt.as_str()) {
-        return Err(CcError::Usage(format!(
-            "weft cc: unknown optimisation level '{}' (expected -O0, -O1, -O2, -O3, -Os or -Oz)",
-            o.opt
-        )));
-    }
+    check_opt(&o.opt)?;
     if o.stack_size < 1024 || !o.stack_size.is_multiple_of(64) {
         return Err(CcError::Usage(format!(
             "weft cc: --stack-size {} must be a multiple of 64 and at least 1024",
@@ -330,32 +395,57 @@ fn lang_of(p: &Path) -> Option<Lang> {
     }
 }
 
-/// Build the kernel. Returns the output path's bytes (the ELF, or the host executable).
+/// Build the kernel into `o.output` (the ELF, or the host executable).
 pub fn build(o: &Options) -> Result<(), CcError> {
     check_options(o)?;
-    let tmp = tempfile::Builder::new()
-        .prefix("weft-cc-")
-        .tempdir()
-        .map_err(io(Path::new("temporary directory")))?;
-    let rt = tmp.path().join("rt");
-    write_runtime(&rt)?;
     match o.target {
         Target::Device => {}
-        Target::Host => return build_host(o, &rt),
-        Target::Qemu | Target::QemuOnWeft => return build_scalar(o, &rt),
+        Target::Host | Target::Qemu | Target::QemuOnWeft => {
+            let tmp = scratch()?;
+            let rt = tmp.path().join("rt");
+            write_runtime(&rt)?;
+            return match o.target {
+                Target::Host => build_host(o, &rt),
+                _ => build_scalar(o, &rt),
+            };
+        }
     }
+    let (elf, _) = link_device(o)?;
+    finish_device(o, &elf)
+}
+
+fn scratch() -> Result<tempfile::TempDir, CcError> {
+    tempfile::Builder::new()
+        .prefix("weft-cc-")
+        .tempdir()
+        .map_err(io(Path::new("temporary directory")))
+}
+
+/// Compile and link a device build (options already checked): the linked ELF before its
+/// reconvergence table is stored, and the files the compiler read besides the runtime's
+/// own (the sources' headers, from clang's dependency files).
+fn link_device(o: &Options) -> Result<(Vec<u8>, BTreeSet<PathBuf>), CcError> {
+    let tmp = scratch()?;
+    let rt = tmp.path().join("rt");
+    write_runtime(&rt)?;
     let libgcc = find_toolchain()?;
     let b = DeviceBuild {
         o,
         rt: &rt,
         work: tmp.path(),
         libgcc: &libgcc,
+        deps: RefCell::new(BTreeSet::new()),
     };
     let elf = match o.reconv {
         Reconv::Table => b.link(&b.compile_all(None)?)?,
         Reconv::Converge => converge::build(&b)?,
     };
-    let elf = embed_table(&elf, &o.output)?;
+    Ok((elf, b.deps.take()))
+}
+
+/// Store the reconvergence table in a linked ELF and write it to `o.output`.
+fn finish_device(o: &Options, elf: &[u8]) -> Result<(), CcError> {
+    let elf = embed_table(elf, &o.output)?;
     std::fs::write(&o.output, elf).map_err(io(&o.output))
 }
 
@@ -365,6 +455,8 @@ pub struct DeviceBuild<'a> {
     rt: &'a Path,
     work: &'a Path,
     libgcc: &'a Path,
+    /// Files the user units read (from their dependency files), runtime files left out.
+    deps: RefCell<BTreeSet<PathBuf>>,
 }
 
 /// The converge pass's rewrite of one unit's assembly: (unit index, clang's text) → the text
@@ -498,10 +590,18 @@ impl DeviceBuild<'_> {
                 continue;
             }
             let obj = self.work.join(format!("u{i}.o"));
+            let mut cc = self.clang(unit);
+            // A preprocessed user unit writes the files it includes to a dependency file.
+            let depfile = self.work.join(format!("u{i}.d"));
+            let preprocessed =
+                unit.lang != Lang::Asm || unit.src.extension().is_some_and(|e| e == "S");
+            if unit.user && preprocessed {
+                cc.arg("-MD").arg("-MF").arg(&depfile);
+            }
             match (&mut rewrite, unit.lang) {
                 (Some(f), Lang::C | Lang::Cxx) => {
                     let s = self.work.join(format!("u{i}.s"));
-                    run(self.clang(unit).arg("-S").arg(&unit.src).arg("-o").arg(&s))?;
+                    run(cc.arg("-S").arg(&unit.src).arg("-o").arg(&s))?;
                     let text = std::fs::read_to_string(&s).map_err(io(&s))?;
                     let s2 = self.work.join(format!("u{i}.x.s"));
                     std::fs::write(&s2, f(i, &text)?).map_err(io(&s2))?;
@@ -512,12 +612,11 @@ impl DeviceBuild<'_> {
                     };
                     run(self.clang(&asm).arg("-c").arg(&s2).arg("-o").arg(&obj))?;
                 }
-                _ => run(self
-                    .clang(unit)
-                    .arg("-c")
-                    .arg(&unit.src)
-                    .arg("-o")
-                    .arg(&obj))?,
+                _ => run(cc.arg("-c").arg(&unit.src).arg("-o").arg(&obj))?,
+            }
+            if unit.user && preprocessed {
+                let deps = cache::read_depfile(&depfile, self.rt)?;
+                self.deps.borrow_mut().extend(deps);
             }
             objs.push(obj);
         }
