@@ -61,42 +61,34 @@ struct NativeDevice {
 
 #[pymethods]
 impl NativeDevice {
-    /// Open a device: `program` is an ELF path, or `sources` C files built with weft cc.
+    /// Open a device running `elf` (a program built by weft cc). `config` is machine
+    /// configuration TOML (as `weft run --config` reads); the shape, DRAM size and timing
+    /// given (not None) override it, and without it each default applies.
     #[new]
-    #[pyo3(signature = (cores, warps, lanes, timing, dram_size, program=None, sources=None))]
+    #[pyo3(signature = (elf, cores=None, warps=None, lanes=None, timing=None, dram_size=None, config=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        cores: usize,
-        warps: usize,
-        lanes: usize,
-        timing: bool,
+        elf: &[u8],
+        cores: Option<usize>,
+        warps: Option<usize>,
+        lanes: Option<usize>,
+        timing: Option<bool>,
         dram_size: Option<u32>,
-        program: Option<String>,
-        sources: Option<Vec<String>>,
+        config: Option<String>,
     ) -> PyResult<NativeDevice> {
-        let mut cfg = DeviceConfig {
-            cores,
-            warps,
-            lanes,
-            timing,
-            ..DeviceConfig::default()
+        let mut cfg = match config {
+            Some(text) => DeviceConfig::from_toml(&text).map_err(|e| err(py, e))?,
+            None => DeviceConfig::default(),
         };
-        if let Some(d) = dram_size {
-            cfg.dram_size = d;
-        }
-        let dev = match (program, sources) {
-            (Some(p), None) => std::fs::read(&p)
-                .map_err(|e| RuntimeError::Load(format!("{p}: {e}")))
-                .and_then(|elf| Device::new(cfg, &elf)),
-            (None, Some(s)) => {
-                let paths: Vec<&std::path::Path> = s.iter().map(std::path::Path::new).collect();
-                Device::from_c(cfg, &paths)
-            }
-            _ => Err(RuntimeError::Load(
-                "give either program (an ELF) or sources (C files)".into(),
-            )),
-        };
-        dev.map(|dev| NativeDevice { dev }).map_err(|e| err(py, e))
+        cfg.cores = cores.unwrap_or(cfg.cores);
+        cfg.warps = warps.unwrap_or(cfg.warps);
+        cfg.lanes = lanes.unwrap_or(cfg.lanes);
+        cfg.timing = timing.unwrap_or(cfg.timing);
+        cfg.dram_size = dram_size.unwrap_or(cfg.dram_size);
+        Device::new(cfg, elf)
+            .map(|dev| NativeDevice { dev })
+            .map_err(|e| err(py, e))
     }
 
     /// A buffer of `nbytes`: its (address, length).
@@ -222,9 +214,36 @@ impl NativeDevice {
     }
 }
 
+/// Build C sources (paths) with weft cc `flags` through the compile cache: (ELF bytes,
+/// served from the cache).
+#[pyfunction]
+fn compile(py: Python<'_>, sources: Vec<String>, flags: Vec<String>) -> PyResult<(Vec<u8>, bool)> {
+    let paths: Vec<&std::path::Path> = sources.iter().map(std::path::Path::new).collect();
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    py.allow_threads(|| weft_runtime::compile::compile(&paths, &flags))
+        .map_err(|e| err(py, e))
+}
+
+/// Build kernel source text of language `ext` with weft cc `flags` through the compile
+/// cache: (ELF bytes, served from the cache).
+#[pyfunction]
+fn compile_source(
+    py: Python<'_>,
+    text: &str,
+    ext: &str,
+    flags: Vec<String>,
+) -> PyResult<(Vec<u8>, bool)> {
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    py.allow_threads(|| weft_runtime::compile::compile_source(text, ext, &flags))
+        .map_err(|e| err(py, e))
+}
+
 #[pymodule]
 fn _weft(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeDevice>()?;
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(compile_source, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     Ok(())
 }

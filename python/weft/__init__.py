@@ -1,13 +1,25 @@
 """weft — drive a weft soft GPU from Python.
 
     import numpy as np, weft
-    d = weft.Device(cores=1, warps=4, lanes=8, sources=["kernels.c"])
+    d = weft.Device(cores=1, warps=4, lanes=8, source=r'''
+        #include <weft.h>
+        struct args { const unsigned *a, *b; unsigned *c; unsigned n; };
+        WEFT_KERNEL void vecadd(void *p) {
+            struct args *g = p;
+            unsigned i = weft_global_thread();
+            if (i < g->n) g->c[i] = g->a[i] + g->b[i];
+        }
+    ''')
     a = d.array(np.arange(1000, dtype=np.uint32))
     b = d.array(np.ones(1000, dtype=np.uint32))
     c = d.empty(1000, np.uint32)
-    d.launch("vecadd", (16, 1, 1), (64, 1, 1), a, b, c, np.uint32(1000))
-    d.wait()
-    print(c.numpy()[:5], d.stats()["cycles"])
+    l = d.launch("vecadd", 16, 64, a, b, c, 1000)
+    l.wait()
+    print(np.asarray(c)[:5], l.cycles, l.stats()["simd_efficiency"])
+
+Kernels come from `source=` (text), `sources=` (files) or `program=` (an ELF); text and files
+are built by `weft cc` through its compile cache (a second build of the same source and
+options is a file read). `config=` takes machine-configuration TOML (text or a path).
 
 Kernels are C functions built by `weft cc` and marked WEFT_KERNEL; launch arguments are
 packed as the C struct the kernel reads (a Buffer becomes its 32-bit device address; Python
@@ -15,7 +27,7 @@ ints become int32/uint32 and floats float32 unless given as numpy scalars). Erro
 exception classes below, with the runtime's messages. Every number and dtype given is checked
 before anything is allocated or sent: a wrong type is a TypeError, a value out of range a
 ValueError (OverflowError for a launch argument that does not fit its type), each naming the
-parameter. See docs/runtime.md.
+parameter. See docs/python.md and docs/runtime.md.
 """
 
 import json
@@ -27,8 +39,10 @@ import numpy as np
 
 from . import _weft
 
+__version__ = _weft.__version__
+
 __all__ = [
-    "Device", "Buffer", "WeftError", "OutOfMemory", "BadAddress", "NoSuchKernel",
+    "Device", "Buffer", "Launch", "Module", "asarray", "WeftError", "OutOfMemory", "BadAddress", "NoSuchKernel",
     "KernelFault", "Timeout", "Deadlock", "KernelExit", "LoadError", "NothingLaunched",
 ]
 
@@ -127,8 +141,8 @@ def _shape(shape):
 def _nbytes(shape, dtype):
     n = math.prod(shape) * dtype.itemsize
     if n > _U32:
-        raise ValueError(f"an array of shape {shape} and dtype {dtype} is {n} bytes; "
-                         f"device buffers hold at most {_U32}")
+        raise OutOfMemory(f"an array of shape {shape} and dtype {dtype} is {n} bytes; "
+                          f"device memory holds at most {_U32}", {"requested": n})
     return n
 
 
@@ -142,23 +156,73 @@ def _call(f, *args):
 
 class Buffer:
     """A block of device memory: `addr` (its device address), `nbytes`, and, when made from
-    or for an array, the `dtype` and `shape` that numpy() returns."""
+    or for an array, the `dtype` and `shape` it holds. Array-like: `np.asarray(buf)`,
+    `len(buf)`, `buf[i]` and `buf[a:b]` copy from the device (`get()` is the whole array),
+    `buf[...] = x` and `set(x)` copy to it."""
 
     def __init__(self, device, addr, nbytes, dtype=np.uint8, shape=None):
         self.device, self.addr, self.nbytes = device, addr, nbytes
         self.dtype = _dtype(dtype)
         self.shape = _shape(shape) if shape is not None else (nbytes // self.dtype.itemsize,)
 
+    @property
+    def size(self):
+        """Elements in the array the buffer holds."""
+        return math.prod(self.shape)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
     def numpy(self):
         """The buffer's contents as a new array of its dtype and shape (one copy)."""
         return self.device.read(self, self.dtype, self.shape)
+
+    def get(self):
+        """The buffer's contents as a new numpy array (as CuPy's get())."""
+        return self.numpy()
+
+    def set(self, array):
+        """Copy `array` into the buffer: its shape must be the buffer's (it is cast to the
+        buffer's dtype)."""
+        a = np.asarray(array)
+        if a.shape != self.shape:
+            raise ValueError(f"set: an array of shape {a.shape} into a buffer of shape "
+                             f"{self.shape}")
+        self.device.write(self, a.astype(self.dtype, copy=False))
 
     def write(self, array, offset=0):
         """Copy an array into the buffer at byte `offset`."""
         self.device.write(self, array, offset)
 
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d buffer")
+        return self.shape[0]
+
+    def __getitem__(self, key):
+        return self.numpy()[key]
+
+    def __setitem__(self, key, value):
+        a = self.numpy()
+        a[key] = value
+        self.device.write(self, a)
+
     def __repr__(self):
-        return f"Buffer(addr={self.addr:#010x}, nbytes={self.nbytes}, dtype={self.dtype})"
+        return (f"Buffer(addr={self.addr:#010x}, nbytes={self.nbytes}, dtype={self.dtype}, "
+                f"shape={self.shape})")
+
+
+def asarray(array, device):
+    """`array` on `device`: a Buffer of that device is itself, anything numpy can read becomes
+    a new buffer holding a copy (as cupy.asarray)."""
+    if isinstance(array, Buffer):
+        return _buffer(array, device)
+    return device.array(np.asarray(array))
 
 
 def _pack(args, device=None):
@@ -172,6 +236,10 @@ def _pack(args, device=None):
             if device is not None and a.device is not device:
                 raise ValueError(f"launch argument {i} is a buffer of another device")
             v = np.uint32(a.addr)
+        elif isinstance(a, np.ndarray):
+            raise TypeError(f"launch argument {i} is a numpy array; kernels read device "
+                            "memory: copy it there with d.array(a) (or weft.asarray(a, d)) "
+                            "and pass the buffer")
         elif isinstance(a, np.generic):
             if a.dtype.kind not in "biuf":
                 raise TypeError(f"launch argument {i}: a numpy {a.dtype} cannot be passed to "
@@ -215,33 +283,172 @@ def _buffer(b, device):
     return b
 
 
+def _paths(name, v):
+    if isinstance(v, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a list of paths (got one path: use [path])")
+    v = list(v)
+    for x in v:
+        if not isinstance(x, (str, os.PathLike)):
+            raise TypeError(f"{name} must be paths, not {type(x).__name__}")
+    return [os.fspath(x) for x in v]
+
+
+class Module:
+    """A kernel program built by `weft cc`: from `source` (text in language `lang`: "c",
+    "cc"/"cpp" for C++, "s"/"S" for assembly) or `sources` (files), with weft cc `options`
+    such as ["-O3", "-DN=64", "-Iinclude", "--reconv", "converge"]; or `program`, an ELF
+    already built. Builds go through weft cc's compile cache ($WEFT_CACHE_DIR, else
+    ~/.cache/weft/cc): `cached` says whether this one was served from it. `elf` holds the
+    program's bytes; open devices on it with `Device(module=m)`."""
+
+    def __init__(self, source=None, sources=None, program=None, options=(), lang="c"):
+        given = [n for n, v in (("source", source), ("sources", sources),
+                                ("program", program)) if v is not None]
+        if len(given) != 1:
+            raise TypeError("give one of source (kernel text), sources (files) or program "
+                            f"(an ELF), not {' and '.join(given) or 'none'}")
+        if isinstance(options, str):
+            raise TypeError("options must be a list of weft cc flags (got one string: use "
+                            "[flag])")
+        options = list(options)
+        for o in options:
+            if not isinstance(o, str):
+                raise TypeError(f"options must be strings, not {type(o).__name__}")
+        self.cached = False
+        if source is not None:
+            if not isinstance(source, str):
+                raise TypeError(f"source must be kernel text (str), not "
+                                f"{type(source).__name__}")
+            if not isinstance(lang, str):
+                raise TypeError(f"lang must be a str, not {type(lang).__name__}")
+            self.elf, self.cached = _call(_weft.compile_source, source, lang, options)
+        elif sources is not None:
+            self.elf, self.cached = _call(_weft.compile, _paths("sources", sources), options)
+        else:
+            if not isinstance(program, (str, os.PathLike)):
+                raise TypeError(f"program must be a path, not {type(program).__name__}")
+            if options:
+                raise TypeError("options apply to source or sources, not to a built program")
+            try:
+                with open(program, "rb") as f:
+                    self.elf = f.read()
+            except OSError as e:
+                raise LoadError(f"{os.fspath(program)}: {e.strerror}") from None
+
+    def __repr__(self):
+        return f"Module({len(self.elf)} bytes of ELF{', from the cache' if self.cached else ''})"
+
+
+def _config(config):
+    """Machine-configuration TOML from `config`: a path (os.PathLike, or a str with neither
+    '=' nor a newline) is read; any other str is the TOML text itself."""
+    if config is None:
+        return None
+    if isinstance(config, os.PathLike) or (isinstance(config, str) and "=" not in config
+                                           and "\n" not in config):
+        try:
+            with open(config, encoding="utf-8") as f:
+                return f.read()
+        except OSError as e:
+            raise LoadError(f"configuration {os.fspath(config)}: {e.strerror}") from None
+    if not isinstance(config, str):
+        raise TypeError(f"config must be TOML text or a path, not {type(config).__name__}")
+    return config
+
+
+class Launch:
+    """One kernel launch, returned by Device.launch: `wait()` runs it (and the launches
+    queued before it), then `stats()` and `cycles` are this launch's own counters (the
+    device's stats() still totals every launch)."""
+
+    def __init__(self, device, kernel, grid, block):
+        self.device, self.kernel, self.grid, self.block = device, kernel, grid, block
+        self.index = None  # its place in device.launch_stats(), once it has run
+        self.dropped = False  # a failure before it dropped it from the queue
+
+    @property
+    def done(self):
+        return self.index is not None
+
+    def wait(self, max_cycles=None, timeout=None):
+        """Run the queue up to and including this launch (see Device.wait); returns self."""
+        if not self.done and not self.dropped:
+            self.device.wait(max_cycles, timeout)
+        return self
+
+    def stats(self):
+        """This launch's counters as a dict (see Device.launch_stats); waits for it first."""
+        self.wait()
+        if self.index is None:
+            raise NothingLaunched(f"launch of {self.kernel} was dropped: a launch queued "
+                                  "before it failed")
+        return self.device.launch_stats(self.index)
+
+    @property
+    def cycles(self):
+        """Cycles this launch took."""
+        return self.stats()["cycles"]
+
+    def _repr_html_(self):
+        rows = [("kernel", self.kernel), ("grid", self.grid), ("block", self.block)]
+        if self.done:
+            rows += [(k, v) for k, v in self.device.launch_stats(self.index).items()
+                     if not isinstance(v, (dict, list))]
+        else:
+            rows.append(("state", "dropped" if self.dropped else "queued"))
+        return _html_table(f"weft launch {self.kernel}", rows)
+
+    def __repr__(self):
+        state = ("dropped" if self.dropped else "queued") if not self.done else \
+            f"launch {self.index}"
+        return f"Launch({self.kernel!r}, grid={self.grid}, block={self.block}, {state})"
+
+
+def _html_table(title, rows):
+    import html
+    body = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+                   f"<td style='text-align:right'>{html.escape(str(v))}</td></tr>"
+                   for k, v in rows)
+    return f"<table><caption>{html.escape(title)}</caption>{body}</table>"
+
+
 class Device:
     """A weft device with a kernel program: the functional model, or with `timing=True` the
     cycle-level timing model (the same results; `stats()["timing"]` then holds its issue
     slots, stall reasons, cache and DRAM counters).
 
-    Give `program` (an ELF built by `weft cc`) or `sources` (C files, built now).
+    The program: `source` (kernel text), `sources` (files) — both built by weft cc with
+    `options` through its compile cache — `program` (an ELF built by `weft cc`), or a
+    `module` (a weft.Module). `config` is machine-configuration TOML, as text or a path (the
+    keys `weft run --config` reads: caches, units, scheduler, DRAM, …); cores, warps, lanes,
+    timing and dram_size given here override it (defaults without it: 1 core, 4 warps,
+    8 lanes, functional model).
     """
 
-    def __init__(self, cores=1, warps=4, lanes=8, timing=False, program=None, sources=None,
-                 dram_size=None):
-        if not isinstance(timing, (bool, np.bool_)):
+    def __init__(self, cores=None, warps=None, lanes=None, timing=None, program=None,
+                 sources=None, dram_size=None, *, source=None, options=(), lang="c",
+                 module=None, config=None):
+        if timing is not None and not isinstance(timing, (bool, np.bool_)):
             raise TypeError(f"timing must be True or False, not {type(timing).__name__}")
-        if program is not None and not isinstance(program, (str, os.PathLike)):
-            raise TypeError(f"program must be a path, not {type(program).__name__}")
-        if sources is not None:
-            if isinstance(sources, (str, os.PathLike)):
-                raise TypeError("sources must be a list of paths (got one path: use [path])")
-            sources = list(sources)
-            for s in sources:
-                if not isinstance(s, (str, os.PathLike)):
-                    raise TypeError(f"sources must be paths, not {type(s).__name__}")
-        self._d = _call(_weft.NativeDevice, _int("cores", cores, 1, _U32),
-                        _int("warps", warps, 1, _U32), _int("lanes", lanes, 1, _U32),
-                        bool(timing),
-                        None if dram_size is None else _int("dram_size", dram_size, 1, _U32),
-                        None if program is None else os.fspath(program),
-                        None if sources is None else [os.fspath(s) for s in sources])
+        if module is not None:
+            if not isinstance(module, Module):
+                raise TypeError(f"module must be a weft.Module, not {type(module).__name__}")
+            if (source, sources, program) != (None, None, None) or options:
+                raise TypeError("give a module or a program/source/sources, not both")
+        config = _config(config)
+        dims = [None if v is None else _int(n, v, 1, _U32)
+                for n, v in (("cores", cores), ("warps", warps), ("lanes", lanes))]
+        if config is None:
+            dims = [d if v is None else v for d, v in zip((1, 4, 8), dims)]
+        dram = None if dram_size is None else _int("dram_size", dram_size, 1, _U32)
+        if module is None:
+            module = Module(source=source, sources=sources, program=program, options=options,
+                            lang=lang)
+        self.module = module
+        self._d = _call(_weft.NativeDevice, module.elf, *dims,
+                        None if timing is None else bool(timing), dram, config)
+        self._pending = []  # Launch objects queued, oldest first
+        self._done = 0  # launches with stats so far
 
     def alloc(self, nbytes, dtype=np.uint8, shape=None):
         dtype = _dtype(dtype)
@@ -288,12 +495,16 @@ class Device:
 
     def launch(self, kernel, grid, block, *args, shared=0):
         """Queue kernel `kernel` over `grid` blocks of `block` threads (ints or tuples). Nothing
-        runs yet: the launch waits behind those already queued, and wait() runs them all."""
+        runs yet: the launch waits behind those already queued, and wait() runs them all.
+        Returns the Launch (its own wait(), stats(), cycles)."""
         if not isinstance(kernel, str):
             raise TypeError(f"kernel must be a name (str), not {type(kernel).__name__}")
-        _call(self._d.launch, kernel, _dim3("grid", grid), _dim3("block", block),
-              _pack(args, self),
+        grid, block = _dim3("grid", grid), _dim3("block", block)
+        _call(self._d.launch, kernel, grid, block, _pack(args, self),
               _int("shared", shared, 0, _U32))
+        launch = Launch(self, kernel, grid, block)
+        self._pending.append(launch)
+        return launch
 
     @property
     def queued(self):
@@ -314,12 +525,24 @@ class Device:
             if math.isnan(timeout) or timeout < 0:
                 raise ValueError(f"timeout = {timeout} must be seconds >= 0 "
                                  "(None or inf for no limit)")
-        _call(self._d.wait, max_cycles, timeout)
+        try:
+            _call(self._d.wait, max_cycles, timeout)
+        finally:
+            # The launches that ran have stats in order; any left were dropped by a failure.
+            done = len(json.loads(self._d.launch_stats_json()))
+            for launch in self._pending:
+                if self._done < done:
+                    launch.index, self._done = self._done, self._done + 1
+                else:
+                    launch.dropped = True
+            self._pending = [] if self._d.queued() == 0 else \
+                [x for x in self._pending if not x.dropped]
 
     def run(self, kernel, grid, block, *args, shared=0, max_cycles=None, timeout=None):
         """launch() then wait() (which runs any launch queued before this one too)."""
-        self.launch(kernel, grid, block, *args, shared=shared)
+        launch = self.launch(kernel, grid, block, *args, shared=shared)
         self.wait(max_cycles, timeout)
+        return launch
 
     def output(self):
         """Console output (kernel printf, in thread order) since the last call."""
@@ -339,3 +562,10 @@ class Device:
         as a list of dicts in launch order; with `index`, that one launch (-1: the last)."""
         launches = json.loads(self._d.launch_stats_json())
         return launches if index is None else launches[index]
+
+    def _repr_html_(self):
+        launches = self.launch_stats()
+        rows = [("cycles", self.cycles), ("launches", len(launches)), ("queued", self.queued)]
+        rows += [(f"launch {i}", f"cycles {x.get('cycles')}, SIMD efficiency "
+                  f"{x.get('simd_efficiency')}") for i, x in enumerate(launches)]
+        return _html_table("weft device", rows)
