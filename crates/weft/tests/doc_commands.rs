@@ -48,6 +48,8 @@ const SKIPS: &[(&str, &str)] = &[
     // scripts/test builds the package into its own environment and python/tests runs
     // examples/python/examples.py.
     ("docs/runtime.md", "builds the Python package"),
+    // python/tests/test_docs.py runs docs/python.md's walkthrough in the package's venv.
+    ("docs/python.md", "builds the Python package"),
 ];
 
 #[derive(Debug)]
@@ -315,6 +317,7 @@ docs! {
     experiments => "docs/experiments.md",
     isa => "docs/isa.md",
     performance => "docs/performance.md",
+    python => "docs/python.md",
     reconvergence => "docs/reconvergence.md",
     reliability => "docs/reliability.md",
     rtl => "docs/rtl.md",
