@@ -3,8 +3,9 @@
 //! from strings at run time, such as the Python package, open the same source many times).
 //!
 //! An entry is keyed by the SHA-256 of everything a device build reads: weft cc's version and
-//! embedded runtime sources, the compiler's `--version` text and libgcc's path, every option
-//! but the output, and each input's absolute path and bytes. Headers the sources include are
+//! embedded runtime sources, the toolchain (clang, ld.lld and the RISC-V gcc that provides
+//! libgcc, each by resolved path, size and modification time — an upgrade is a new key),
+//! every option but the output, and each input's absolute path and bytes. Headers the sources include are
 //! found by the build itself (clang's dependency files) and stored in the entry with their
 //! own hashes; an entry whose headers changed is a miss. Entries are written to a temporary
 //! file and renamed into place, so concurrent builds never read half an entry.
@@ -17,7 +18,6 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The cache directory (see the module comment); None when no home is known.
 pub fn default_dir() -> Option<PathBuf> {
@@ -121,13 +121,7 @@ fn key(o: &Options) -> Result<String, CcError> {
     for (rel, text) in crate::RUNTIME_FILES {
         field(rel, text.as_bytes());
     }
-    let libgcc = find_toolchain()?;
-    field("libgcc", libgcc.as_os_str().as_encoded_bytes());
-    let clang = Command::new("clang")
-        .arg("--version")
-        .output()
-        .map_err(io(Path::new("clang")))?;
-    field("clang", &clang.stdout);
+    field("toolchain", toolchain()?.as_bytes());
     field("opt", o.opt.as_bytes());
     field("debug", &[o.debug as u8]);
     for i in &o.includes {
@@ -146,6 +140,37 @@ fn key(o: &Options) -> Result<String, CcError> {
         field("bytes", &std::fs::read(p).map_err(io(p))?);
     }
     Ok(hex(&h.finalize()))
+}
+
+/// The toolchain's identity without running it (a cached build must cost far less than a
+/// compile): each tool weft cc runs, found on `PATH` with links resolved, by path, size and
+/// modification time. Worked out once per process.
+fn toolchain() -> Result<String, CcError> {
+    static ID: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let id = ID.get_or_init(|| {
+        let path = std::env::var_os("PATH")?;
+        let mut id = String::new();
+        for tool in ["clang", "ld.lld", "riscv64-unknown-elf-gcc"] {
+            let exe = std::env::split_paths(&path)
+                .map(|d| d.join(tool))
+                .find(|p| p.is_file())?
+                .canonicalize()
+                .ok()?;
+            let meta = exe.metadata().ok()?;
+            let mtime = meta
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?;
+            id += &format!("{} {} {}\n", exe.display(), meta.len(), mtime.as_nanos());
+        }
+        Some(id)
+    });
+    match id {
+        Some(id) => Ok(id.clone()),
+        // A tool is missing: find_toolchain says which, and what to install.
+        None => find_toolchain().map(|_| String::new()),
+    }
 }
 
 fn hex(b: &[u8]) -> String {
