@@ -34,11 +34,13 @@ use cranelift_codegen::ir::{
     types, Endianness, InstBuilder, MemFlags, StackSlotData, StackSlotKind, Value,
 };
 use weft_isa::{Inst, Op};
+use weft_sem::fpu::Flags;
 
-const NX: u32 = 0x01;
-const UF: u32 = 0x02;
-const OF: u32 = 0x04;
-const DZ: u32 = 0x08;
+// The `fflags` bits, from weft-sem (the one definition of the flags).
+const NX: u32 = Flags::NX.0 as u32;
+const UF: u32 = Flags::UF.0 as u32;
+const OF: u32 = Flags::OF.0 as u32;
+const DZ: u32 = Flags::DZ.0 as u32;
 
 const SIGN: u32 = 0x8000_0000;
 const ABS: u32 = 0x7fff_ffff;

@@ -15,35 +15,29 @@ pub(crate) fn freg(r: u8) -> u8 {
     r + 32
 }
 
-/// An instruction's destination and sources as register ids (integer 0–31, float 32–63).
+/// An instruction's destination and sources as register ids (integer 0–31, float 32–63),
+/// read from its operand syntax in the instruction table (`weft_isa::table`): `d`/`D` the
+/// integer/float destination, `s`/`S`, `t`/`T`, `r`/`R` the integer/float sources 1–3.
 pub(crate) fn operands(i: &Inst) -> (Option<u8>, [Option<u8>; 3]) {
-    use Op::*;
-    let (d, a, b, c) = (i.rd, i.rs1, i.rs2, i.rs3);
-    let f = freg;
-    match i.op {
-        Beq | Bne | Blt | Bge | Bltu | Bgeu | Sw => (None, [Some(a), Some(b), None]),
-        Fsw => (None, [Some(a), Some(f(b)), None]),
-        Flw => (Some(f(d)), [Some(a), None, None]),
-        Lui | Auipc | Jal => (Some(d), [None; 3]),
-        Lw | Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai => {
-            (Some(d), [Some(a), None, None])
+    let mut dst = None;
+    let mut srcs = [None; 3];
+    for c in i.op.entry().args.bytes() {
+        match c {
+            b'd' => dst = Some(i.rd),
+            b'D' => dst = Some(freg(i.rd)),
+            b's' => srcs[0] = Some(i.rs1),
+            b'S' => srcs[0] = Some(freg(i.rs1)),
+            b't' => srcs[1] = Some(i.rs2),
+            b'T' => srcs[1] = Some(freg(i.rs2)),
+            b'r' => srcs[2] = Some(i.rs3),
+            b'R' => srcs[2] = Some(freg(i.rs3)),
+            _ => {}
         }
-        FaddS | FsubS | FmulS | FdivS | FsgnjS | FsgnjnS | FsgnjxS | FminS | FmaxS => {
-            (Some(f(d)), [Some(f(a)), Some(f(b)), None])
-        }
-        FsqrtS => (Some(f(d)), [Some(f(a)), None, None]),
-        FmaddS | FmsubS | FnmsubS | FnmaddS => (Some(f(d)), [Some(f(a)), Some(f(b)), Some(f(c))]),
-        FeqS | FltS | FleS => (Some(d), [Some(f(a)), Some(f(b)), None]),
-        FmvXW | FcvtWS | FcvtWuS => (Some(d), [Some(f(a)), None, None]),
-        FmvWX | FcvtSW | FcvtSWu => (Some(f(d)), [Some(a), None, None]),
-        _ => (Some(d), [Some(a), Some(b), None]),
     }
+    (dst, srcs)
 }
 
 /// Is `op` a conditional branch?
 pub fn is_branch(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu
-    )
+    op.class() == Class::Branch
 }
