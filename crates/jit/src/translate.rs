@@ -27,6 +27,12 @@
 //! interpreter, and the part of an incomplete execution that ran — the body when the lanes
 //! disagreed at the closing branch (the interpreter executes it, splitting the warp), the
 //! instructions before a memory access the port refused or a float guard failed.
+//!
+//! This module is the function's skeleton (signature, entry switch, blocks, terminators,
+//! compilation). It builds on the emitter's context (`emit.rs`) and the instruction emitters
+//! that extend it: `int.rs` (integer ops, branch conditions), `memory.rs` (loads and stores
+//! through the port), `float.rs` (guarded float ops); `shape.rs` reads operand shapes from
+//! the instruction table, `abi.rs` holds the compiled function's interface.
 
 use crate::emit::Emit;
 use crate::shape::is_float;
