@@ -26,22 +26,21 @@
 //! FTZ/DAZ off, so subnormals are exact) return the correctly rounded value RISC-V specifies,
 //! signs of zero included.
 
-use crate::translate::{operands, Emit};
+use crate::abi::{ENV_DYN_RNE, ENV_FS_DIRTY};
+use crate::emit::Emit;
+use crate::shape::operands;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, Endianness, InstBuilder, MemFlags, StackSlotData, StackSlotKind, Value,
 };
 use weft_isa::{Inst, Op};
+use weft_sem::fpu::Flags;
 
-/// Float environment bit: `mstatus.FS` is Dirty (float instructions may run).
-pub const ENV_FS_DIRTY: u32 = 1;
-/// Float environment bit: every active lane's `frm` is 0 (dynamic rounding is RNE).
-pub const ENV_DYN_RNE: u32 = 2;
-
-const NX: u32 = 0x01;
-const UF: u32 = 0x02;
-const OF: u32 = 0x04;
-const DZ: u32 = 0x08;
+// The `fflags` bits, from weft-sem (the one definition of the flags).
+const NX: u32 = Flags::NX.0 as u32;
+const UF: u32 = Flags::UF.0 as u32;
+const OF: u32 = Flags::OF.0 as u32;
+const DZ: u32 = Flags::DZ.0 as u32;
 
 const SIGN: u32 = 0x8000_0000;
 const ABS: u32 = 0x7fff_ffff;

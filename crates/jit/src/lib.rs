@@ -8,8 +8,13 @@
 //! decoded-instruction cache changes (self-modifying code, `fence.i`, modules loaded), or
 //! one by one when their calls run too little (probation).
 
+mod abi;
+mod emit;
 mod float;
+mod int;
+mod memory;
 mod plan;
+mod shape;
 mod translate;
 
 use cranelift_codegen::settings::{self, Configurable};

@@ -28,7 +28,7 @@ pub use crate::mem_port::MemPort;
 use crate::stats::Stats;
 use crate::step_mem::StepMem;
 use crate::warp::{watchdog, Warp};
-use weft_isa::{Inst, Op};
+use weft_isa::{Class, Inst, Op};
 use weft_mem::Memory;
 
 /// A faster engine for warp-private instruction runs.
@@ -90,15 +90,13 @@ pub enum Offer {
 /// The one list of warp-private instructions: they change only the warp's own registers and
 /// pc, cannot fault, and nothing else can observe when they run.
 pub fn is_private(i: &Inst) -> bool {
-    use Op::*;
-    match i.op {
-        Lui | Auipc | Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai | Add | Sub
-        | Sll | Slt | Sltu | Xor | Srl | Sra | Or | And | Mul | Mulh | Mulhu | Mulhsu | Div
-        | Divu | Rem | Remu => true,
-        // A branch to an odd target faults when taken; a linking jal enters an activation.
-        Beq | Bne | Blt | Bge | Bltu | Bgeu => i.imm & 1 == 0,
-        Jal => i.rd == 0 && i.imm & 1 == 0,
-        _ => false,
+    // The integer classes of the instruction table (their ops have fast handlers: fast.rs's
+    // test holds it); a branch to an odd target faults when taken; a linking jal enters an
+    // activation.
+    match i.op.class() {
+        Class::Alu | Class::Mul | Class::Div => true,
+        Class::Branch => i.imm & 1 == 0,
+        _ => i.op == Op::Jal && i.rd == 0 && i.imm & 1 == 0,
     }
 }
 

@@ -205,3 +205,44 @@ fn fast_mem_fp<const N: usize>(op: Op) -> Option<Handler> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fast;
+    use weft_isa::{Class, TABLE};
+
+    /// Every op of the integer classes and every conditional branch (what `is_private`
+    /// admits by class) has a fast handler at every lane count and length: without one it
+    /// would fall to the general executor, which hands integer ops back to the fast path.
+    #[test]
+    fn every_integer_op_of_the_table_has_a_fast_handler() {
+        let integer = |c| matches!(c, Class::Alu | Class::Mul | Class::Div | Class::Branch);
+        let ops: Vec<_> = TABLE.iter().filter(|e| integer(e.class)).collect();
+        assert!(ops.len() >= 35, "the table's integer rows: {}", ops.len());
+        let missing: Vec<&str> = ops
+            .iter()
+            .filter(|e| {
+                let op = e.op;
+                [
+                    fast::<1, 4>(op),
+                    fast::<4, 4>(op),
+                    fast::<8, 4>(op),
+                    fast::<16, 4>(op),
+                    fast::<32, 4>(op),
+                    fast::<1, 2>(op),
+                    fast::<4, 2>(op),
+                    fast::<8, 2>(op),
+                    fast::<16, 2>(op),
+                    fast::<32, 2>(op),
+                ]
+                .iter()
+                .any(Option::is_none)
+            })
+            .map(|e| e.name)
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "integer ops with no fast handler (crates/simt/src/fast.rs): {missing:?}"
+        );
+    }
+}
