@@ -378,3 +378,51 @@ fn the_reader_finds_paths_groups_and_cycles() {
         vec![vec!["a".to_string(), "b".into(), "c".into()]]
     );
 }
+
+/// Nothing in the repository reads or points at files outside it: no test, script or doc
+/// names the `shared` folder beside a checkout or the design document kept there (a fresh
+/// clone has neither).
+#[test]
+fn nothing_names_files_outside_the_repository() {
+    let needles = [concat!("../", "shared"), concat!("DESIGN", ".md")];
+    let mut found = Vec::new();
+    let mut stack: Vec<PathBuf> = [
+        "crates",
+        "docs",
+        "scripts",
+        "device",
+        "python",
+        "examples",
+        "tests",
+        "fuzz",
+        "rtl",
+        ".ci",
+        "README.md",
+    ]
+    .iter()
+    .map(|p| repo().join(p))
+    .collect();
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            let name = p
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            if name == "target" || name.starts_with('.') && name != ".ci" {
+                continue;
+            }
+            for e in std::fs::read_dir(&p).unwrap() {
+                stack.push(e.unwrap().path());
+            }
+        } else if let Ok(text) = std::fs::read_to_string(&p) {
+            for n in needles {
+                if text.contains(n) {
+                    found.push(format!("{} names {n}", p.display()));
+                }
+            }
+        }
+    }
+    found.sort();
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
