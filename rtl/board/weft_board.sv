@@ -54,7 +54,7 @@ module weft_board #(
     parameter int DRAM_BYTES = 32 << 20,
     parameter int WIN_BYTES = 65536,
     parameter int CLKS_PER_BIT = 434,
-    parameter bit MODEL_TIME = 1'b0,
+    parameter int MODEL_TIME = 0,           // 1: the devices step once per issue slot
     parameter int PIX_NUM = 1,              // beam pixels per clock: PIX_NUM / PIX_DEN
     parameter int PIX_DEN = 2,
     // the video mode (640x480 at 60 Hz)
@@ -105,6 +105,7 @@ module weft_board #(
   localparam int AW = $clog2(DRAM_BYTES / 4);
   localparam int WR = $clog2(WIN_BYTES / 4);
   localparam int LOCAL_WORDS = 4096;
+  localparam bit MT = MODEL_TIME != 0;
 
   // ---- the core --------------------------------------------------------------------------
   logic        core_rst;
@@ -204,7 +205,7 @@ module weft_board #(
   logic [5:0]  io_reg;                    // word index in the I/O page from 0xFFFF_FF40
   logic [31:0] io_wdata;
   generate
-    if (MODEL_TIME) begin : mt
+    if (MT) begin : mt
       assign pix_en = slot;
     end else begin : rt
       // PIX_NUM pixels every PIX_DEN clocks, evenly
@@ -222,7 +223,7 @@ module weft_board #(
   weft_display #(.H_VIS(H_VIS), .H_FP(H_FP), .H_SYNC(H_SYNC), .H_BP(H_BP), .V_VIS(V_VIS),
                  .V_FP(V_FP), .V_SYNC(V_SYNC), .V_BP(V_BP), .AW(AW),
                  .DRAM_BYTES(64'(DRAM_BYTES))) disp (
-      .clk, .rst, .beam_rst(MODEL_TIME && core_rst), .reg_rst(core_rst), .pix_en,
+      .clk, .rst, .beam_rst(MT && core_rst), .reg_rst(core_rst), .pix_en,
       .io_en(io_en && io_reg < 6'd6), .io_we, .io_reg(io_reg[2:0]), .io_wdata,
       .io_rdata(disp_rdata), .io_err(disp_err), .line(disp_line), .vbl(disp_vbl),
       .busy(disp_busy), .m_req(m_req[0]), .m_addr(m_addr[0]), .m_n(m_n[0]), .m_ack(m_ack[0]),
@@ -232,7 +233,7 @@ module weft_board #(
   assign m_wdata[0] = 32'd0;
   assign m_be[0] = 4'd0;
   weft_dma #(.LOCAL_WORDS(LOCAL_WORDS), .AW(AW), .DRAM_BYTES(64'(DRAM_BYTES))) dma (
-      .clk, .rst(core_rst), .step(MODEL_TIME ? slot : 1'b1), .hold(MODEL_TIME && disp_busy),
+      .clk, .rst(core_rst), .step(MT ? slot : 1'b1), .hold(MT && disp_busy),
       .io_en(io_en && io_reg >= 6'd16), .io_we, .io_reg(4'(io_reg - 6'd16)), .io_wdata,
       .io_rdata(dma_rdata_io), .io_err(dma_err), .busy_o(dma_busy),
       .s_en(dma_en), .s_we(dma_we), .s_addr(dma_addr), .s_wdata(dma_wdata), .s_rdata(dma_rdata),
@@ -243,7 +244,7 @@ module weft_board #(
   assign m_n[1] = 6'd1;
   assign m_be[1] = 4'hf;
   // in model time, the core's requests wait while the display or the engine works in its slot
-  wire blk = MODEL_TIME && (disp_busy || dma_busy);
+  wire blk = MT && (disp_busy || dma_busy);
 
   // ---- run control -----------------------------------------------------------------------
   typedef enum logic [2:0] { B_LOAD, B_RUN, B_END } bstate_t;

@@ -29,7 +29,9 @@ use weft_simt::{Config, Machine, Program, Reconv, RunEnd};
 pub use weft_simt::ReconvMode;
 
 pub mod board;
+pub mod hdmi;
 pub mod sdram;
+pub mod tmds;
 
 /// DRAM base and the DRAM size both sides use.
 pub const DRAM_BASE: u32 = 0x8000_0000;
