@@ -271,7 +271,7 @@ module weft_core #(
   logic [WB-1:0] pick;
   logic          pick_ok;
   wire           tick = st == S_PICK && pick_ok;   // an issue slot: the scheduler picks
-  assign slot = tick;
+  assign slot = tick && !rst;
   weft_csr #(.WARPS(WARPS), .LANES(LANES), .BARRIERS(BARRIERS), .LOCAL_BASE(LOCAL_BASE),
              .CYCLES_PER_LINE(CYCLES_PER_LINE), .LINES_PER_FRAME(LINES_PER_FRAME),
              .VISIBLE_LINES(VISIBLE_LINES), .EXT_DISPLAY(EXT_DISPLAY), .DB(DB)) csrs (

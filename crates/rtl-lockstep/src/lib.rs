@@ -29,6 +29,7 @@ use weft_simt::{Config, Machine, Program, Reconv, RunEnd};
 pub use weft_simt::ReconvMode;
 
 pub mod board;
+pub mod dma;
 pub mod hdmi;
 pub mod sdram;
 pub mod tmds;
