@@ -225,21 +225,25 @@ pub fn run_sim(bin: &Path, prog: &Program, max_cycles: u64) -> Result<Decoder, E
 /// Send the loader commands `f` (as [`frames`] makes them) to the simulated board `bin` and
 /// decode its answer until the end of the run.
 pub fn run_sim_frames(bin: &Path, f: &[u8], max_cycles: u64) -> Result<Decoder, Error> {
-    run_board(bin, f, max_cycles, &[])
+    run_board(bin, f, max_cycles, &[]).map(|(d, _)| d)
 }
 
-/// [`run_sim_frames`] with more arguments for `tb_board` (its `--video` and `--dma` files).
+/// [`run_sim_frames`] with more arguments for `tb_board` (its `--video` and `--dma` files);
+/// also the clock cycles the simulation ran.
 pub(crate) fn run_board(
     bin: &Path,
     f: &[u8],
     max_cycles: u64,
     args: &[std::ffi::OsString],
-) -> Result<Decoder, Error> {
+) -> Result<(Decoder, u64), Error> {
     let dir = bin.parent().unwrap_or(Path::new("."));
     static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let file = dir.join(format!("frames-{}-{run}.bin", std::process::id()));
     std::fs::write(&file, f).map_err(|e| Error::Tool(format!("{}: {e}", file.display())))?;
+    if std::env::var_os("WEFT_KEEP_FRAMES").is_some() {
+        let _ = std::fs::write("/tmp/last-frames.bin", f);
+    }
     let out = Command::new(bin)
         .arg(&file)
         .arg(max_cycles.to_string())
@@ -260,7 +264,14 @@ pub(crate) fn run_board(
             String::from_utf8_lossy(&d.console)
         )));
     }
-    Ok(d)
+    // tb_board's last line: "tb_board: N cycles"
+    let clocks = String::from_utf8_lossy(&out.stderr)
+        .split_whitespace()
+        .rev()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    Ok((d, clocks))
 }
 
 /// Load and run `prog` on a board on the serial port `port` (e.g. /dev/ttyUSB0), echoing its

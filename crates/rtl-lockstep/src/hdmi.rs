@@ -130,6 +130,8 @@ pub struct Run {
     pub frames: Vec<Picture>,
     /// The DMA engine's word moves (`tb_board --dma`), when asked for.
     pub dma_log: Option<String>,
+    /// Clock cycles simulated.
+    pub clocks: u64,
 }
 
 /// Run `prog` on the simulated board `bin` (from [`build`] with `mode`) for at most
@@ -157,7 +159,7 @@ pub fn run(
     let dma_log = dma.then(|| std::fs::read_to_string(&dma_file).unwrap_or_default());
     let _ = std::fs::remove_file(&video);
     let _ = std::fs::remove_file(&dma_file);
-    let board = board?;
+    let (board, clocks) = board?;
     let bytes = bytes.map_err(|e| Error::Tool(format!("{}: {e}", video.display())))?;
     let symbols: Vec<u32> = bytes
         .chunks_exact(4)
@@ -168,6 +170,7 @@ pub fn run(
         board,
         frames,
         dma_log,
+        clocks,
     })
 }
 
@@ -361,4 +364,110 @@ pub fn compare(rtl: &Picture, model: &Frame) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Build `weft demo`'s kernel (examples/demo/demo.c) for the RTL, which has no F yet: clang
+/// and lld with the device runtime (`device/`) and the flags `weft cc` uses, but for
+/// `-march=rv32ima -mabi=ilp32`, floats in software (riscv gcc's rv32 libgcc); `defines` set
+/// the demo's sizes (W, H, SKY, TW, TH, FRAMES, HOLD, VISIBLE, CX, CY) for a small display;
+/// `stack` is the bytes of stack per lane (weft cc's `--stack-size`). The reconvergence table
+/// is computed when the ELF is loaded. Returns the ELF's path in `dir`.
+pub fn build_demo_rv32ima(
+    dir: &Path,
+    defines: &[(&str, &str)],
+    stack: u32,
+) -> Result<PathBuf, Error> {
+    let root = crate::repo_root();
+    let dev = root.join("device");
+    std::fs::create_dir_all(dir).map_err(|e| Error::Tool(format!("{}: {e}", dir.display())))?;
+    let tool = |cmd: &mut std::process::Command| -> Result<String, Error> {
+        let out = cmd.output().map_err(|e| {
+            Error::Tool(format!(
+                "{cmd:?}: {e} (install clang, lld and gcc-riscv64-unknown-elf, as .ci/run does)"
+            ))
+        })?;
+        if !out.status.success() {
+            return Err(Error::Tool(format!(
+                "{cmd:?}: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            )));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let libgcc = tool(std::process::Command::new("riscv64-unknown-elf-gcc").args([
+        "-march=rv32ima",
+        "-mabi=ilp32",
+        "-print-libgcc-file-name",
+    ]))?;
+    let clang = || {
+        let mut c = std::process::Command::new("clang");
+        c.args([
+            "--target=riscv32-unknown-elf",
+            "-march=rv32ima",
+            "-mabi=ilp32",
+            "-mno-relax",
+            "-nostdlibinc",
+            "-ffreestanding",
+            "-mllvm",
+            "-tail-dup-placement=false",
+            "-mllvm",
+            "-disable-early-taildup",
+            "-mllvm",
+            "-disable-tail-duplicate",
+            "-I",
+        ])
+        .arg(dev.join("include"))
+        .arg("-I")
+        .arg(dev.join("include/libc"));
+        c
+    };
+    let mut objs = Vec::new();
+    let crt0 = dir.join("crt0.o");
+    tool(
+        clang()
+            .arg("-c")
+            .arg(dev.join("lib/crt0.S"))
+            .arg("-o")
+            .arg(&crt0),
+    )?;
+    objs.push(crt0);
+    for f in ["runtime", "printf", "console", "string"] {
+        let o = dir.join(format!("{f}.o"));
+        tool(
+            clang()
+                .args(["-O2", "-fno-builtin", "-I"])
+                .arg(dev.join("lib"))
+                .arg("-c")
+                .arg(dev.join(format!("lib/{f}.c")))
+                .arg("-o")
+                .arg(&o),
+        )?;
+        objs.push(o);
+    }
+    let demo = dir.join("demo.o");
+    let mut c = clang();
+    c.args(["-O2", "-finstrument-functions-after-inlining"]);
+    for (k, v) in defines {
+        c.arg(format!("-D{k}={v}"));
+    }
+    tool(
+        c.arg("-c")
+            .arg(root.join("examples/demo/demo.c"))
+            .arg("-o")
+            .arg(&demo),
+    )?;
+    objs.push(demo);
+    let elf = dir.join("demo.elf");
+    tool(
+        std::process::Command::new("ld.lld")
+            .arg("-T")
+            .arg(dev.join("lib/link.ld"))
+            .arg(format!("--defsym=__weft_stack_size={stack}"))
+            .arg("--no-relax")
+            .args(&objs)
+            .arg(&libgcc)
+            .arg("-o")
+            .arg(&elf),
+    )?;
+    Ok(elf)
 }

@@ -117,7 +117,10 @@ fn frame_for_frame(p: &str, max_cycles: u64) -> usize {
         m.frames.len(),
         "{p}: every frame of the model came out of the HDMI port"
     );
-    eprintln!("{p}: {seen} frames equal, {} model cycles", m.cycles);
+    eprintln!(
+        "{p}: {seen} frames equal; {} model cycles, {} clock cycles of the board",
+        m.cycles, r.clocks
+    );
     seen
 }
 
@@ -158,4 +161,30 @@ fn hdmi_raster_chase_in_real_time_shows_the_models_frames_in_order() {
     for (p, f) in on.iter().zip(&m.frames) {
         compare(p, f).unwrap_or_else(|e| panic!("{e}"));
     }
+}
+
+/// `weft demo`'s kernel, small: a 16 × 16 framebuffer (a 16 × 8 sky of two 16 × 4 tiles, the
+/// lake below it) on the 64 × 32 display, two frames of the zoom, the last held for two
+/// display frames; 1 KiB of stack per lane, so that the stacks are in the board's block-RAM
+/// window (the floats are in software: the RTL has no F yet).
+const DEMO: &[(&str, &str)] = &[
+    ("W", "16"),
+    ("H", "16"),
+    ("SKY", "8"),
+    ("TW", "16"),
+    ("TH", "4"),
+    ("FRAMES", "2"),
+    ("HOLD", "2"),
+    ("VISIBLE", "32"),
+];
+
+#[test]
+fn hdmi_demo_in_model_time_is_the_model_frame_for_frame() {
+    let dir = repo_root().join(format!("target/rtl/demo-{}", std::process::id()));
+    let elf = weft_rtl_lockstep::hdmi::build_demo_rv32ima(&dir, DEMO, 1024)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let p = elf.strip_prefix(repo_root()).unwrap().to_path_buf();
+    let n = frame_for_frame(p.to_str().unwrap(), 20_000_000);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(n > 0);
 }
