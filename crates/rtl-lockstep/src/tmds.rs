@@ -136,3 +136,90 @@ mod tests {
         );
     }
 }
+
+/// Build (or reuse) the testbench of one encoder channel (`rtl/board/tb_tmds.cpp`).
+pub fn build_encoder() -> Result<std::path::PathBuf, crate::Error> {
+    let b = crate::repo_root().join("rtl/board");
+    crate::verilate(&crate::Verilate {
+        top: "weft_tmds",
+        dir: "tmds",
+        bin: "tb_tmds",
+        params: &[],
+        defines: &[],
+        sources: &[b.join("weft_tmds.sv"), b.join("tb_tmds.cpp")],
+        trace: false,
+    })
+}
+
+/// Run the encoder's testbench for `symbols` random inputs from `seed` and check every symbol
+/// against [`Encoder`]; the number checked.
+pub fn check_encoder(bin: &std::path::Path, symbols: u64, seed: u64) -> Result<u64, String> {
+    let out = std::process::Command::new(bin)
+        .arg(symbols.to_string())
+        .arg(seed.to_string())
+        .output()
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    let mut enc = Encoder::default();
+    let mut n = 0;
+    for (i, l) in String::from_utf8_lossy(&out.stdout).lines().enumerate() {
+        let v: Vec<u32> = l
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        let [de, d, c0, c1, q] = v[..] else {
+            return Err(format!("tb_tmds: bad line {l:?}"));
+        };
+        let want = enc.encode(de != 0, d as u8, c0 != 0, c1 != 0);
+        if want as u32 != q {
+            return Err(format!(
+                "symbol {i} (de {de}, byte {d:#04x}, c0 {c0}, c1 {c1}): the RTL sent {q:#05x}, \
+                 the reference {want:#05x}"
+            ));
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Build (or reuse) the serializer's testbench (`rtl/board/tb_tmds_ser.cpp`).
+pub fn build_serializer() -> Result<std::path::PathBuf, crate::Error> {
+    let b = crate::repo_root().join("rtl/board");
+    crate::verilate(&crate::Verilate {
+        top: "weft_tmds_ser",
+        dir: "tmds_ser",
+        bin: "tb_tmds_ser",
+        params: &[],
+        defines: &[],
+        sources: &[b.join("weft_tmds_ser.sv"), b.join("tb_tmds_ser.cpp")],
+        trace: false,
+    })
+}
+
+/// Send `symbols` random symbol triples through the serializer, written `num` every `den`
+/// clocks of a clock of half-period `half_ns` (the shift clock is 125 MHz); an error unless
+/// every one came out in order.
+pub fn check_serializer(
+    bin: &std::path::Path,
+    half_ns: u32,
+    num: u32,
+    den: u32,
+    symbols: u64,
+) -> Result<String, String> {
+    let out = std::process::Command::new(bin)
+        .args([half_ns, num, den].map(|x| x.to_string()))
+        .arg(symbols.to_string())
+        .arg("1")
+        .output()
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if !out.status.success() {
+        return Err(format!(
+            "{text} {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(text)
+}
