@@ -108,6 +108,10 @@ module weft_board #(
   localparam bit MT = MODEL_TIME != 0;
 
   // ---- the core --------------------------------------------------------------------------
+  // the board loads (the core in reset; the display's registers at 0), runs, or has ended (the
+  // core in reset; the display goes on showing what the program left)
+  typedef enum logic [2:0] { B_LOAD, B_RUN, B_END } bstate_t;
+  bstate_t     bst;
   logic        core_rst;
   logic [31:0] entry_q, tohost_q;
   logic        mem_req, mem_we, mem_fetch, mem_ack, mem_err;
@@ -223,7 +227,7 @@ module weft_board #(
   weft_display #(.H_VIS(H_VIS), .H_FP(H_FP), .H_SYNC(H_SYNC), .H_BP(H_BP), .V_VIS(V_VIS),
                  .V_FP(V_FP), .V_SYNC(V_SYNC), .V_BP(V_BP), .AW(AW),
                  .DRAM_BYTES(64'(DRAM_BYTES))) disp (
-      .clk, .rst, .beam_rst(MT && core_rst), .reg_rst(core_rst), .pix_en,
+      .clk, .rst, .beam_rst(MT && core_rst), .reg_rst(bst == B_LOAD), .pix_en,
       .io_en(io_en && io_reg < 6'd6), .io_we, .io_reg(io_reg[2:0]), .io_wdata,
       .io_rdata(disp_rdata), .io_err(disp_err), .line(disp_line), .vbl(disp_vbl),
       .busy(disp_busy), .m_req(m_req[0]), .m_addr(m_addr[0]), .m_n(m_n[0]), .m_ack(m_ack[0]),
@@ -247,8 +251,6 @@ module weft_board #(
   wire blk = MT && (disp_busy || dma_busy);
 
   // ---- run control -----------------------------------------------------------------------
-  typedef enum logic [2:0] { B_LOAD, B_RUN, B_END } bstate_t;
-  bstate_t bst;
   logic [31:0] exit_q, endpc_q;
   logic [7:0]  end_kind, fault_q;
   assign core_rst = bst != B_RUN;

@@ -47,7 +47,7 @@ module weft_display #(
     input  logic            clk,
     input  logic            rst,            // the board's reset
     input  logic            beam_rst,       // restart the beam (model time: the core's reset)
-    input  logic            reg_rst,        // the registers back to 0 (a program starts)
+    input  logic            reg_rst,        // the registers at 0 (while a program loads)
     input  logic            pix_en,
     // registers
     input  logic            io_en,
