@@ -28,13 +28,13 @@ module weft_tmds_ser #(
 );
   localparam int AB = $clog2(DEPTH);
   function automatic logic [AB:0] gray(input logic [AB:0] b);
-    return b ^ (b >> 1);
+    gray = b ^ (b >> 1);
   endfunction
   function automatic logic [AB:0] bin(input logic [AB:0] g);
     logic [AB:0] b;
     b[AB] = g[AB];
     for (int i = AB - 1; i >= 0; i--) b[i] = b[i+1] ^ g[i];
-    return b;
+    bin = b;
   endfunction
 
   logic [29:0] mem [DEPTH];
