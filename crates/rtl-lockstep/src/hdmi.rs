@@ -463,7 +463,7 @@ pub fn build_demo_rv32ima(
             .arg("-T")
             .arg(dev.join("lib/link.ld"))
             .arg(format!("--defsym=__weft_stack_size={stack}"))
-            .arg("--no-relax")
+            .args(["--no-relax", "--strip-debug"])
             .args(&objs)
             .arg(&libgcc)
             .arg("-o")

@@ -188,3 +188,24 @@ fn hdmi_demo_in_model_time_is_the_model_frame_for_frame() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(n > 0);
 }
+
+/// `weft board --demo` ships the demo built for the RTL (crates/weft/demo/demo-rv32ima.elf):
+/// it must be what the demo's source builds to now. Rebuild it with
+/// `WEFT_UPDATE_BOARD_DEMO=1 cargo nextest run --release -p weft-rtl-lockstep --test hdmi board_demo`.
+#[test]
+fn hdmi_board_demo_elf_is_the_demo_source_built_for_the_rtl() {
+    let dir = repo_root().join(format!("target/rtl/board-demo-{}", std::process::id()));
+    let elf = weft_rtl_lockstep::hdmi::build_demo_rv32ima(&dir, &[], 8192)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let built = std::fs::read(&elf).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let shipped = repo_root().join("crates/weft/demo/demo-rv32ima.elf");
+    if std::env::var_os("WEFT_UPDATE_BOARD_DEMO").is_some() {
+        std::fs::write(&shipped, &built).unwrap();
+    }
+    assert!(
+        std::fs::read(&shipped).ok() == Some(built),
+        "{} is not examples/demo/demo.c built for the RTL: rebuild it (see this test)",
+        shipped.display()
+    );
+}
