@@ -72,9 +72,10 @@ pub fn board(a: &BoardArgs) -> Result<i32, String> {
             println!(
                 "weft board: sending the demo ({} KiB with its zero-filled framebuffers: about \
                  {} s at {} baud); then, on a monitor at the board's HDMI port, the first \
-                 frame of the zoom appears after about a minute and a new one every minute or \
-                 two (the RTL computes floats in software until it has F) while the lake \
-                 ripples at 60 Hz; the board prints a line when all 24 frames are done",
+                 frame of the zoom should appear after a minute or two and a new one about \
+                 every two minutes (the RTL computes floats in software until it has F) while \
+                 the lake ripples at 60 Hz; the board prints a line when all 24 frames are \
+                 done, after about 50 minutes (docs/rtl.md, \"On a monitor\")",
                 bytes >> 10,
                 bytes as u64 * 10 / weft_rtl_lockstep::board::BAUD as u64,
                 weft_rtl_lockstep::board::BAUD
