@@ -46,6 +46,19 @@ impl VideoMode {
         v_bp: 33,
     };
 
+    /// The simulations' small mode: 64 × 32 visible, lines of 400 pixel clocks (800 core
+    /// clocks on the board: time for a warp racing the beam), 40 lines.
+    pub const SMALL: VideoMode = VideoMode {
+        h_vis: 64,
+        h_fp: 8,
+        h_sync: 16,
+        h_bp: 312,
+        v_vis: 32,
+        v_fp: 2,
+        v_sync: 2,
+        v_bp: 4,
+    };
+
     /// Pixel clocks per line.
     pub fn h_total(&self) -> u32 {
         self.h_vis + self.h_fp + self.h_sync + self.h_bp

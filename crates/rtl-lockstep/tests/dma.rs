@@ -12,16 +12,7 @@ use weft_rtl_lockstep::hdmi::{build, model_config_for, run, Time, VideoMode};
 use weft_rtl_lockstep::{load, repo_root, Shape};
 
 /// The video mode of the HDMI tests (the display stays off here; the same build serves both).
-const SMALL: VideoMode = VideoMode {
-    h_vis: 64,
-    h_fp: 8,
-    h_sync: 16,
-    h_bp: 312,
-    v_vis: 32,
-    v_fp: 2,
-    v_sync: 2,
-    v_bp: 4,
-};
+const SMALL: VideoMode = VideoMode::SMALL;
 
 const PROGRAM: &str = "crates/rtl-lockstep/tests/programs/dma_race.s";
 

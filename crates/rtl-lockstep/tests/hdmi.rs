@@ -15,18 +15,8 @@ use weft_rtl_lockstep::hdmi::{
 use weft_rtl_lockstep::{load, repo_root, Shape};
 use weft_simt::Frame;
 
-/// The tests' video mode: 64 × 32 visible, lines of 400 pixel clocks (800 core clocks on the
-/// board: time for the racing warp), 40 lines.
-const SMALL: VideoMode = VideoMode {
-    h_vis: 64,
-    h_fp: 8,
-    h_sync: 16,
-    h_bp: 312,
-    v_vis: 32,
-    v_fp: 2,
-    v_sync: 2,
-    v_bp: 4,
-};
+/// The tests' video mode.
+const SMALL: VideoMode = VideoMode::SMALL;
 
 fn raster() -> PathBuf {
     repo_root().join("crates/rtl-lockstep/tests/programs/hdmi_raster.s")
