@@ -8,7 +8,7 @@
 use crate::hdmi::{board_end, ModelRun};
 use std::cell::RefCell;
 use std::rc::Rc;
-use weft_simt::record::{Observer, StepRecord};
+use weft_simt::{Observer, StepRecord};
 use weft_simt::{Config, DmaSlot, Machine, Program};
 
 /// One word the engine moved.
