@@ -8,8 +8,8 @@
 use crate::hdmi::{board_end, ModelRun};
 use std::cell::RefCell;
 use std::rc::Rc;
-use weft_simt::{Observer, StepRecord};
 use weft_simt::{Config, DmaSlot, Machine, Program};
+use weft_simt::{Observer, StepRecord};
 
 /// One word the engine moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -91,52 +91,6 @@ impl Encoder {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_byte_round_trips_at_every_disparity_and_the_balance_stays_bounded() {
-        for start in [-6, -2, 0, 2, 6] {
-            for d in 0..=255u8 {
-                let mut e = Encoder { cnt: start };
-                let s = e.encode(true, d, false, false);
-                assert_eq!(
-                    decode(s),
-                    Symbol::Data(d),
-                    "byte {d:#04x} from disparity {start}"
-                );
-                assert!(!CONTROL.contains(&s));
-            }
-        }
-        // a long run of one byte stays DC-balanced
-        let mut e = Encoder::default();
-        for i in 0..10_000u32 {
-            e.encode(true, (i % 7) as u8 * 37, false, false);
-            assert!(e.disparity().abs() <= 10);
-        }
-        for c in 0..4u8 {
-            let s = e.encode(false, 0, c & 1 != 0, c & 2 != 0);
-            assert_eq!(decode(s), Symbol::Control(c));
-            assert_eq!(e.disparity(), 0);
-        }
-    }
-
-    #[test]
-    fn known_symbols_from_the_specification() {
-        // 0x00 from zero disparity: XOR chain of zeros, not inverted
-        assert_eq!(
-            Encoder::default().encode(true, 0x00, false, false),
-            0b01_0000_0000
-        );
-        // 0xff: XNOR chain (8 ones, bit 8 clear), sent inverted (bit 9): all zeros
-        assert_eq!(
-            Encoder::default().encode(true, 0xff, false, false),
-            0b10_0000_0000
-        );
-    }
-}
-
 /// Build (or reuse) the testbench of one encoder channel (`rtl/board/tb_tmds.cpp`).
 pub fn build_encoder() -> Result<std::path::PathBuf, crate::Error> {
     let b = crate::repo_root().join("rtl/board");
@@ -222,4 +176,50 @@ pub fn check_serializer(
         ));
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_byte_round_trips_at_every_disparity_and_the_balance_stays_bounded() {
+        for start in [-6, -2, 0, 2, 6] {
+            for d in 0..=255u8 {
+                let mut e = Encoder { cnt: start };
+                let s = e.encode(true, d, false, false);
+                assert_eq!(
+                    decode(s),
+                    Symbol::Data(d),
+                    "byte {d:#04x} from disparity {start}"
+                );
+                assert!(!CONTROL.contains(&s));
+            }
+        }
+        // a long run of one byte stays DC-balanced
+        let mut e = Encoder::default();
+        for i in 0..10_000u32 {
+            e.encode(true, (i % 7) as u8 * 37, false, false);
+            assert!(e.disparity().abs() <= 10);
+        }
+        for c in 0..4u8 {
+            let s = e.encode(false, 0, c & 1 != 0, c & 2 != 0);
+            assert_eq!(decode(s), Symbol::Control(c));
+            assert_eq!(e.disparity(), 0);
+        }
+    }
+
+    #[test]
+    fn known_symbols_from_the_specification() {
+        // 0x00 from zero disparity: XOR chain of zeros, not inverted
+        assert_eq!(
+            Encoder::default().encode(true, 0x00, false, false),
+            0b01_0000_0000
+        );
+        // 0xff: XNOR chain (8 ones, bit 8 clear), sent inverted (bit 9): all zeros
+        assert_eq!(
+            Encoder::default().encode(true, 0xff, false, false),
+            0b10_0000_0000
+        );
+    }
 }
