@@ -43,7 +43,11 @@ module weft_smem #(
   genvar b;
   generate
     for (b = 0; b < LANES; b++) begin : bk
-      logic [31:0] m [ROWS];
+      // no_rw_check: the two ports meeting at one word in one cycle (one of them writing) is
+      // left undefined, as the ECP5's EBR leaves it; without it yosys cannot map a bank with
+      // two ports to EBR and builds it of flip-flops (131 072 of them). Only a warp racing the
+      // DMA engine on a word in flight can meet it (the simulation reads the old word)
+      (* no_rw_check *) logic [31:0] m [ROWS];
       initial for (int i = 0; i < ROWS; i++) m[i] = 32'd0;
       wire sel = en && int'(bank) == b;
       always_ff @(posedge clk) begin
