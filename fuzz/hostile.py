@@ -7,7 +7,7 @@ panic (pyo3's PanicException is not an Exception), a crash or a hang is a findin
 array read back must hold what was last written there.
 
     python fuzz/hostile.py [--seconds N] [--seed S]      (from the repository root; run by
-                                                          fuzz/run-ci.sh with .ci/venv)
+                                                          fuzz/run-ci.sh with target/test-venv)
 Exit status 1 if anything was found. See docs/reliability.md.
 """
 

@@ -5,10 +5,9 @@
 //! `docs/isa.md` §5–6 state the rules with worked traces.
 
 use crate::config::ReconvMode;
-use crate::divergence::{Group, Next, Reconv, SplitOutcome};
+use crate::divergence::{Group, Reconv, SplitOutcome};
 use crate::exec::Issue;
 use crate::lane::{lanes, LaneMask};
-use crate::machine::Machine;
 use crate::trap::{misaligned_target, Trap, TrapInfo};
 use crate::warp::{Warp, WarpState};
 use weft_isa::{FaultCode, Inst};
@@ -29,31 +28,6 @@ fn overflow((depth, spill): (usize, usize)) -> Trap {
              raise the spill area with --set stack_spill=N, the on-chip size with --stack-depth)"
         ),
     })
-}
-
-impl Warp {
-    fn go(&mut self, next: Next) {
-        self.mask = next.mask;
-        self.pc = next.pc;
-    }
-}
-
-impl Machine {
-    /// Before issue, for a warp with open entries: a group about to issue at an entry's table
-    /// point in that entry's activation arrives there (parks, and the next group runs or the
-    /// entry pops). Repeats until the group that will issue is at no point.
-    #[inline]
-    pub(crate) fn reconverge_before_issue(&mut self, c: usize, w: usize) {
-        let warp = &mut self.cores[c].warps[w];
-        while let Some(k) = warp.stack.point_at(warp.pc, &warp.calls) {
-            warp.stats.reconvergences += 1;
-            let pc = warp.pc;
-            match warp.stack.arrive(k, warp.mask, pc, pc, &mut warp.calls) {
-                Some(next) => warp.go(next),
-                None => unreachable!("an entry with parked lanes pops to them"),
-            }
-        }
-    }
 }
 
 impl Issue<'_> {

@@ -258,7 +258,7 @@ impl Machine {
         }
         // Table reconvergence: a group reaching its branch's post-dominator.
         if !warp.stack.is_empty() {
-            self.reconverge_before_issue(c, w);
+            self.cores[c].warps[w].reconverge_before_issue();
         }
         let warp = &mut self.cores[c].warps[w];
         let pc = warp.pc;
