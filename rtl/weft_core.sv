@@ -30,7 +30,9 @@ module weft_core #(
     // display_frames follow the cycle counter
     parameter int CYCLES_PER_LINE = 800,
     parameter int LINES_PER_FRAME = 525,
-    parameter int VISIBLE_LINES = 480
+    parameter int VISIBLE_LINES = 480,
+    // a display controller's beam for scanline and display_frames instead (the board's)
+    parameter bit EXT_DISPLAY = 1'b0
 ) (
     input  logic                   clk,
     input  logic                   rst,
@@ -73,7 +75,18 @@ module weft_core #(
     output logic [1:0]             rt_unsup_why, // 0 not built; the divergence unit's limits:
                                                  // 1 WAITS, 2 CDEPTH, 3 a compressed point
     output logic                   halted,
-    output logic                   deadlock   // halted with warps waiting at a barrier
+    output logic                   deadlock,  // halted with warps waiting at a barrier
+    // the board's devices (a testbench may leave them at 0): an issue slot (the scheduler
+    // picks; the cycle counter counts it), the display's line and vblank (EXT_DISPLAY), and
+    // the DMA engine's port into the shared memory (a word; its answer two cycles after en)
+    output logic                   slot,
+    input  logic [15:0]            disp_line,
+    input  logic                   disp_vbl,
+    input  logic                   dma_en,
+    input  logic                   dma_we,
+    input  logic [$clog2(LOCAL_WORDS)-1:0] dma_addr,
+    input  logic [31:0]            dma_wdata,
+    output logic [31:0]            dma_rdata
 );
   localparam int WB = (WARPS > 1) ? $clog2(WARPS) : 1;
   localparam int LB = (LANES > 1) ? $clog2(LANES) : 1;
@@ -258,10 +271,12 @@ module weft_core #(
   logic [WB-1:0] pick;
   logic          pick_ok;
   wire           tick = st == S_PICK && pick_ok;   // an issue slot: the scheduler picks
+  assign slot = tick && !rst;
   weft_csr #(.WARPS(WARPS), .LANES(LANES), .BARRIERS(BARRIERS), .LOCAL_BASE(LOCAL_BASE),
              .CYCLES_PER_LINE(CYCLES_PER_LINE), .LINES_PER_FRAME(LINES_PER_FRAME),
-             .VISIBLE_LINES(VISIBLE_LINES), .DB(DB)) csrs (
+             .VISIBLE_LINES(VISIBLE_LINES), .EXT_DISPLAY(EXT_DISPLAY), .DB(DB)) csrs (
       .clk, .rst, .entry_pc, .w(cw), .tick, .retire(st == S_RETIRE && !rsil_q),
+      .ext_line(disp_line), .ext_vbl(disp_vbl),
       .pc, .mask(amask), .xpc(pc_q[xw]), .xmask(mask_q[xw]), .run(run_q), .done(done_q),
       .len_w(cur_len), .len_x(x_len),
       .rd_en(st == S_DECODE), .csr, .rdata(csr_old), .lrdata(csr_lanes), .ok(csr_ok),
@@ -526,7 +541,8 @@ module weft_core #(
   logic [31:0] sm_rdata;
   weft_smem #(.LANES(LANES), .WORDS(LOCAL_WORDS)) smem (
       .clk, .en(sm_en), .we(mem_we), .be(xph ? sm_be2[7:4] : sm_be2[3:0]),
-      .addr(smw_q + SB'(xph)), .wdata(xph ? sm_wd2[63:32] : sm_wd2[31:0]), .rdata(sm_rdata));
+      .addr(smw_q + SB'(xph)), .wdata(xph ? sm_wd2[63:32] : sm_wd2[31:0]), .rdata(sm_rdata),
+      .b_en(dma_en), .b_we(dma_we), .b_addr(dma_addr), .b_wdata(dma_wdata), .b_rdata(dma_rdata));
   /* verilator lint_off UNUSEDSIGNAL */
   wire [63:0] sm_rd2 = (xph ? {sm_rdata, xlo_q} : {32'd0, sm_rdata}) >> {loc_off[1:0], 3'b000};
   /* verilator lint_on UNUSEDSIGNAL */   // bits 63:32 fall off the access

@@ -16,7 +16,9 @@
 // (`trap`: mepc, mcause, mtval of w); a fault record (`flt`: fault_code, fault_pc,
 // fault_addr of w); a breakpoint stop (`bpt`: fault_code 8 and fault_pc); a SOFT watchdog
 // expiry (`wd_expire`). `tick` is a pick (an issue slot: the cycle counts it, the display's
-// beam moves), `retire` a retired instruction.
+// beam moves), `retire` a retired instruction. With EXT_DISPLAY (the board: a display
+// controller, rtl/board/weft_display.sv) scanline reads its line and display_frames counts
+// its vblanks instead of the timing model's.
 module weft_csr #(
     parameter int WARPS = 4,
     parameter int LANES = 8,
@@ -25,6 +27,7 @@ module weft_csr #(
     parameter int CYCLES_PER_LINE = 800,
     parameter int LINES_PER_FRAME = 525,
     parameter int VISIBLE_LINES = 480,
+    parameter bit EXT_DISPLAY = 1'b0,         // scanline/display_frames from ext_line/ext_vbl
     parameter int DB = 4,                     // divergence-stack depth bits
     parameter int WB = (WARPS > 1) ? $clog2(WARPS) : 1
 ) (
@@ -34,6 +37,8 @@ module weft_csr #(
     input  logic [WB-1:0]        w,           // the warp being issued
     input  logic                 tick,        // the scheduler picks a warp this cycle
     input  logic                 retire,      // an instruction retires (instret)
+    input  logic [15:0]          ext_line,    // with EXT_DISPLAY: the display's line, and
+    input  logic                 ext_vbl,     // a pulse as its vblank begins
     // the warp state kept by the core, read through the CSRs
     input  logic [31:0]          pc,          // pc of w
     input  logic [LANES-1:0]     mask,        // thread mask of w
@@ -270,13 +275,18 @@ module weft_csr #(
         slots_q <= slots_q + 64'd1;
         cyc_now <= slots_q;
         // the display model's event at this cycle: a vblank counts if a warp is started
-        line_q <= by_q;
+        if (!EXT_DISPLAY) line_q <= by_q;
         if (bx_q == 16'(CYCLES_PER_LINE - 1)) begin
           bx_q <= 16'd0;
           by_q <= (by_q == 16'(LINES_PER_FRAME - 1)) ? 16'd0 : by_q + 16'd1;
         end else bx_q <= bx_q + 16'd1;
-        if (bx_q == 16'd0 && by_q == 16'(VISIBLE_LINES) && run != '0)
+        if (!EXT_DISPLAY && bx_q == 16'd0 && by_q == 16'(VISIBLE_LINES) && run != '0)
           frames_q <= frames_q + 32'd1;
+      end
+      // a display controller's beam instead (the board's): its line, and its vblanks
+      if (EXT_DISPLAY) begin
+        line_q <= ext_line;
+        if (ext_vbl && run != '0) frames_q <= frames_q + 32'd1;
       end
       if (retire) instret_q <= instret_q + 64'd1;
       if (trap) begin

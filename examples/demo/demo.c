@@ -17,6 +17,9 @@
 /* The same float results with every compiler: no fused multiply-add. */
 #pragma STDC FP_CONTRACT OFF
 
+/* (The RTL's HDMI test, crates/rtl-lockstep/tests/hdmi.rs, builds a small demo on a small
+ * display by defining these; a build without them is the demo.) */
+#ifndef W
 #define W 320        /* framebuffer, shown doubled on the 640x480 display */
 #define H 240
 #define SKY 180      /* rows 0..179 are rendered; rows 180..239 are the lake */
@@ -25,6 +28,7 @@
 #define FRAMES 24    /* frames of the zoom */
 #define HOLD 20      /* display frames the last one stays on screen */
 #define VISIBLE 480  /* display lines */
+#endif
 #ifndef CX
 #define CX -0.1011f /* where the zoom goes */
 #define CY 0.9563f

@@ -12,8 +12,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 use weft_simt::{Program, RunEnd};
 
-/// The board's DRAM (block RAM) at 0x8000_0000, as `weft_board.sv`'s default.
-pub const DRAM_BYTES: u32 = 64 << 10;
+/// The board's DRAM at 0x8000_0000: the ULX3S's SDRAM (`weft_board.sv`'s default), of which
+/// the first 64 KiB are also held in block RAM for the core's loads and fetches.
+pub const DRAM_BYTES: u32 = 32 << 20;
 /// The escape byte of the board's answer.
 pub const ESC: u8 = 0x1b;
 /// The serial line's speed on the board (`ulx3s_top.sv` divides its clock, `CLK_HZ`, by it:
@@ -166,8 +167,17 @@ impl Decoder {
 }
 
 /// Build (or reuse) the Verilator simulation of the board design for `shape`, with the
-/// serial line at [`SIM_CLKS_PER_BIT`].
+/// serial line at [`SIM_CLKS_PER_BIT`] (the board as built for the ULX3S otherwise).
 pub fn build_sim(shape: Shape) -> Result<PathBuf, Error> {
+    build_board(shape, &[], "")
+}
+
+/// [`build_sim`] with more of `weft_board.sv`'s parameters set (`tag` names the build).
+pub(crate) fn build_board(
+    shape: Shape,
+    extra: &[(&'static str, usize)],
+    tag: &str,
+) -> Result<PathBuf, Error> {
     let r = repo_root().join("rtl");
     let mut sources: Vec<PathBuf> = crate::sources()
         .into_iter()
@@ -176,8 +186,13 @@ pub fn build_sim(shape: Shape) -> Result<PathBuf, Error> {
     for f in [
         "weft_uart_rx.sv",
         "weft_uart_tx.sv",
-        "weft_bram8.sv",
+        "weft_sdram.sv",
+        "weft_memsys.sv",
+        "weft_tmds.sv",
+        "weft_display.sv",
+        "weft_dma.sv",
         "weft_board.sv",
+        "sdram_model.h",
         "tb_board.cpp",
     ] {
         sources.push(r.join("board").join(f));
@@ -185,7 +200,11 @@ pub fn build_sim(shape: Shape) -> Result<PathBuf, Error> {
     let mut params = shape_params(shape);
     params.push(("CLKS_PER_BIT", SIM_CLKS_PER_BIT));
     params.push(("DRAM_BYTES", DRAM_BYTES as usize));
-    let dir = format!("board-w{}l{}d{}", shape.warps, shape.lanes, shape.depth);
+    params.extend_from_slice(extra);
+    let dir = format!(
+        "board-w{}l{}d{}{tag}",
+        shape.warps, shape.lanes, shape.depth
+    );
     verilate(&Verilate {
         top: "weft_board",
         dir: &dir,
@@ -206,13 +225,30 @@ pub fn run_sim(bin: &Path, prog: &Program, max_cycles: u64) -> Result<Decoder, E
 /// Send the loader commands `f` (as [`frames`] makes them) to the simulated board `bin` and
 /// decode its answer until the end of the run.
 pub fn run_sim_frames(bin: &Path, f: &[u8], max_cycles: u64) -> Result<Decoder, Error> {
+    run_board(bin, f, max_cycles, &[]).map(|(d, _)| d)
+}
+
+/// [`run_sim_frames`] with more arguments for `tb_board` (its `--video` and `--dma` files);
+/// also the clock cycles the simulation ran.
+pub(crate) fn run_board(
+    bin: &Path,
+    f: &[u8],
+    max_cycles: u64,
+    args: &[std::ffi::OsString],
+) -> Result<(Decoder, u64), Error> {
     let dir = bin.parent().unwrap_or(Path::new("."));
-    let file = dir.join(format!("frames-{}.bin", std::process::id()));
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = dir.join(format!("frames-{}-{run}.bin", std::process::id()));
     std::fs::write(&file, f).map_err(|e| Error::Tool(format!("{}: {e}", file.display())))?;
+    if std::env::var_os("WEFT_KEEP_FRAMES").is_some() {
+        let _ = std::fs::write("/tmp/last-frames.bin", f);
+    }
     let out = Command::new(bin)
         .arg(&file)
         .arg(max_cycles.to_string())
         .arg(SIM_CLKS_PER_BIT.to_string())
+        .args(args)
         .output()
         .map_err(|e| Error::Tool(format!("{}: {e}", bin.display())));
     let _ = std::fs::remove_file(&file);
@@ -228,7 +264,14 @@ pub fn run_sim_frames(bin: &Path, f: &[u8], max_cycles: u64) -> Result<Decoder, 
             String::from_utf8_lossy(&d.console)
         )));
     }
-    Ok(d)
+    // tb_board's last line: "tb_board: N cycles"
+    let clocks = String::from_utf8_lossy(&out.stderr)
+        .split_whitespace()
+        .rev()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    Ok((d, clocks))
 }
 
 /// Load and run `prog` on a board on the serial port `port` (e.g. /dev/ttyUSB0), echoing its

@@ -30,6 +30,10 @@ use weft_simt::{Config, Machine, Program, Reconv, RunEnd};
 pub use weft_simt::ReconvMode;
 
 pub mod board;
+pub mod dma;
+pub mod hdmi;
+pub mod sdram;
+pub mod tmds;
 
 /// DRAM base and the DRAM size both sides use.
 pub const DRAM_BASE: u32 = 0x8000_0000;
@@ -264,7 +268,12 @@ pub(crate) fn verilate(v: &Verilate<'_>) -> Result<PathBuf, Error> {
     if v.trace {
         cmd.arg("--trace");
     }
-    for s in v.sources {
+    // (headers are sources for the freshness check only: the testbench includes them)
+    for s in v
+        .sources
+        .iter()
+        .filter(|s| s.extension().is_none_or(|e| e != "h"))
+    {
         cmd.arg(s.canonicalize().unwrap_or_else(|_| s.clone()));
     }
     let out = cmd

@@ -191,7 +191,7 @@ fn faults_halts_and_missing_instructions_are_reported_by_the_board() {
 fn the_loader_refuses_a_program_that_does_not_fit_and_the_decoder_unescapes() {
     let p = write(
         "big",
-        "    .text\n    .globl _start\n_start:\n    csrw tmask, zero\n    .data\n    .zero 70000\n",
+        "    .text\n    .globl _start\n_start:\n    csrw tmask, zero\n    .bss\n    .zero 34000000\n",
     );
     let prog = load(&p).unwrap();
     let _ = std::fs::remove_file(&p);

@@ -48,3 +48,118 @@ fn weft_board_sim_runs_a_program_as_weft_run_does() {
     assert_eq!(none.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&none.stderr).contains("--port"));
 }
+
+/// A board on a serial line, played by Python on a pseudo-terminal: it reads the loader's
+/// commands as `rtl/board/weft_board.sv` does (`R`, `W` address length bytes, `T` base count
+/// words, `G` entry tohost), keeps every byte, then answers with console output and an exit.
+const FAKE_BOARD: &str = r#"
+import os, pty, struct, sys, tty
+m, s = pty.openpty()
+tty.setraw(s)
+print(os.ttyname(s), flush=True)
+got = bytearray()
+def get(n):
+    b = b''
+    while len(b) < n:
+        b += os.read(m, n - len(b))
+    got.extend(b)
+    return b
+assert get(1) == b'R', got
+while True:
+    c = get(1)
+    if c == b'W':
+        addr, n = struct.unpack('<II', get(8)); get(n)
+    elif c == b'T':
+        base, n = struct.unpack('<II', get(8)); get(4 * n)
+    elif c == b'G':
+        get(8); break
+    else:
+        sys.exit('unexpected loader command %r' % c)
+open(sys.argv[1], 'wb').write(got)
+os.write(m, b'frame 1\n\x1bX' + struct.pack('<I', 3))
+sys.stdin.read()
+"#;
+
+/// `weft board --port P --demo` sends the board the shipped RTL build of the demo: every
+/// loadable segment of crates/weft/demo/demo-rv32ima.elf (read here from the ELF's program
+/// headers) at its address with its zero fill, the reconvergence table, the entry; then it
+/// echoes the board's console and ends with the board's exit code. (Only the board itself is
+/// not here: docs/rtl.md says what was run on hardware.)
+#[test]
+fn weft_board_demo_sends_the_rtl_demo_over_the_serial_line() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("weft-board-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sent = dir.join("sent.bin");
+    let mut board = Command::new("python3")
+        .args(["-c", FAKE_BOARD])
+        .arg(&sent)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs (CI has Python 3.11)");
+    let mut port = String::new();
+    BufReader::new(board.stdout.take().unwrap())
+        .read_line(&mut port)
+        .unwrap();
+    let run = weft(&["board", "--port", port.trim(), "--demo", "--timeout", "60"]);
+    drop(board.stdin.take());
+    let fake = board.wait().unwrap();
+    let got = std::fs::read(&sent);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(fake.success(), "the fake board: {fake}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.ends_with("frame 1\n"), "{stdout}");
+    assert!(stdout.contains("HDMI"), "{stdout}");
+    assert_eq!(
+        run.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+
+    // what the board must have received, from the ELF's headers
+    let elf = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/demo/demo-rv32ima.elf"
+    ))
+    .unwrap();
+    let u16_at = |o: usize| u16::from_le_bytes([elf[o], elf[o + 1]]) as usize;
+    let u32_at = |o: usize| u32::from_le_bytes(elf[o..o + 4].try_into().unwrap()) as usize;
+    assert_eq!(&elf[..5], b"\x7fELF\x01", "a 32-bit ELF");
+    assert_eq!(u16_at(18), 243, "RISC-V");
+    let (entry, phoff, phnum) = (u32_at(24), u32_at(28), u16_at(44));
+    let mut want = vec![b'R'];
+    for i in 0..phnum {
+        let ph = phoff + 32 * i;
+        if u32_at(ph) != 1 || u32_at(ph + 20) == 0 {
+            continue; // not PT_LOAD, or empty
+        }
+        let (off, vaddr, filesz, memsz) = (
+            u32_at(ph + 4),
+            u32_at(ph + 8),
+            u32_at(ph + 16),
+            u32_at(ph + 20),
+        );
+        want.push(b'W');
+        want.extend_from_slice(&(vaddr as u32).to_le_bytes());
+        want.extend_from_slice(&(memsz as u32).to_le_bytes());
+        want.extend_from_slice(&elf[off..off + filesz]);
+        want.resize(want.len() + memsz - filesz, 0);
+    }
+    let got = got.expect("the fake board kept what it received");
+    assert!(got.len() > want.len() + 9, "{} bytes sent", got.len());
+    assert_eq!(&got[..want.len()], &want[..], "the segments sent");
+    let t = &got[want.len()..];
+    assert_eq!(t[0], b'T');
+    let words = u32::from_le_bytes(t[5..9].try_into().unwrap()) as usize;
+    let g = &t[9 + 4 * words..];
+    assert_eq!(g.len(), 9, "G and its two words end what is sent");
+    assert_eq!(g[0], b'G');
+    assert_eq!(
+        u32::from_le_bytes(g[1..5].try_into().unwrap()) as usize,
+        entry
+    );
+    assert_eq!(&g[5..], &[0; 4], "the demo has no HTIF tohost");
+}
