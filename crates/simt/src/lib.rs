@@ -37,7 +37,6 @@ mod mem_port;
 pub mod record;
 pub mod stats;
 mod step_mem;
-pub mod timing_config;
 mod trap;
 pub mod vortex;
 pub mod vxbin;

@@ -4,7 +4,7 @@
 //! when the miss is made (with their fill time), so a later access to a line still being
 //! filled merges into the outstanding miss (an MSHR merge) and waits for the same fill.
 
-use weft_simt::config::{CacheConfig, WritePolicy};
+use crate::config::{CacheConfig, WritePolicy};
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Line {

@@ -12,54 +12,34 @@
 //! issue, the loop jumps straight to the next cycle at which anything can change, charging
 //! the skipped slots to the same reasons, so long memory waits cost no host time.
 //!
-//! Modules: `sched` (the three warp-scheduling policies), `cache` (set-associative cache
-//! with MSHRs), `memsys` (coalescing, L1, shared memory, L2, DRAM), `counters` (issue-slot
-//! and memory counters, the report). A [`TimingObserver`] sees every instruction's stages
+//! Modules: `config` (the timing sections of the machine file, and the whole file),
+//! `units` (the functional units), `sched` (the three warp-scheduling policies), `cache`
+//! (set-associative cache with MSHRs), `memsys` (coalescing, L1, shared memory, L2, DRAM),
+//! `counters` (issue-slot and memory counters, the report). A [`TimingObserver`] sees every instruction's stages
 //! and every run of lost issue slots (the command's Konata and stall-slice writers).
 
 mod cache;
+pub mod config;
 mod counters;
 mod memsys;
 mod sched;
+mod units;
 
 pub use cache::CacheStats;
+pub use config::{MachineConfig, TimingConfig};
 pub use counters::{TimingReport, WarpActivity, Why};
 pub use memsys::MemStats;
 
+use config::{unit_of, SchedPolicy, Unit, UnitsConfig};
 use counters::CoreCounters;
 use memsys::MemSys;
 use weft_isa::{Class, Inst};
-use weft_simt::config::{SchedPolicy, UnitConfig};
 use weft_simt::record::{memory_access, operands_of, DivEvents, Issued, Operands, RegFile};
 use weft_simt::warp::WarpState;
 use weft_simt::{Config, Machine, RunEnd};
 
 /// Bytes a DMA engine moves per burst.
 pub const DMA_BURST: u32 = 64;
-
-/// A functional unit kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Unit {
-    Alu,
-    Mul,
-    Div,
-    Fpu,
-    Fdiv,
-    Lsu,
-    Sfu,
-}
-
-fn unit_of(class: Class) -> Unit {
-    match class {
-        Class::Alu | Class::Branch | Class::Jump => Unit::Alu,
-        Class::Mul => Unit::Mul,
-        Class::Div => Unit::Div,
-        Class::Fpu => Unit::Fpu,
-        Class::FpuDiv => Unit::Fdiv,
-        Class::Load | Class::Store | Class::Atomic => Unit::Lsu,
-        Class::Csr | Class::Fence | Class::System | Class::Simt => Unit::Sfu,
-    }
-}
 
 /// The instruction a warp will issue next, with what the model needs of it.
 #[derive(Clone, Copy, Debug)]
@@ -125,7 +105,7 @@ struct WarpT {
 struct CoreT {
     warps: Vec<WarpT>,
     /// Per unit kind (index = `Unit as usize`), when each instance is next free.
-    units: [Vec<u64>; 7],
+    units: [Vec<u64>; Unit::COUNT],
     /// The warp that issued last.
     last: usize,
     /// Two-level scheduler: the active set and the pending queue.
@@ -154,7 +134,7 @@ pub struct TimingModel {
     spawn_latency: u64,
     div_push: u64,
     div_pop: u64,
-    units: [UnitConfig; 7],
+    units: UnitsConfig,
     mem: MemSys,
     cores: Vec<CoreT>,
     rec: Issued,
@@ -167,10 +147,9 @@ pub struct TimingModel {
 }
 
 impl TimingModel {
-    /// A model for `cfg` (caches empty, every unit free).
-    pub fn new(cfg: &Config) -> TimingModel {
-        let u = &cfg.units;
-        let units = [u.alu, u.mul, u.div, u.fpu, u.fdiv, u.lsu, u.sfu];
+    /// A model with the parameters `t` of the machine `cfg` (caches empty, every unit free).
+    pub fn new(cfg: &Config, t: &TimingConfig) -> TimingModel {
+        let units = t.units;
         let warp = WarpT {
             fetch_ready: 0,
             fetch_why: Why::Fetch,
@@ -195,7 +174,7 @@ impl TimingModel {
                         ..warp.clone()
                     })
                     .collect(),
-                units: units.map(|k| vec![0; k.count as usize]),
+                units: Unit::ALL.map(|u| vec![0; units[u].count as usize]),
                 last: cfg.warps - 1,
                 active: Vec::new(),
                 pending: std::collections::VecDeque::new(),
@@ -205,14 +184,14 @@ impl TimingModel {
             })
             .collect();
         TimingModel {
-            policy: cfg.pipeline.scheduler,
-            active_warps: cfg.pipeline.active_warps,
-            branch_latency: cfg.pipeline.branch_latency as u64,
-            spawn_latency: cfg.pipeline.spawn_latency as u64,
-            div_push: cfg.pipeline.divergence_push as u64,
-            div_pop: cfg.pipeline.divergence_pop as u64,
+            policy: t.pipeline.scheduler,
+            active_warps: t.pipeline.active_warps,
+            branch_latency: t.pipeline.branch_latency as u64,
+            spawn_latency: t.pipeline.spawn_latency as u64,
+            div_push: t.pipeline.divergence_push as u64,
+            div_pop: t.pipeline.divergence_pop as u64,
             units,
-            mem: MemSys::new(cfg),
+            mem: MemSys::new(cfg, t),
             cores,
             rec: Issued::default(),
             order: Vec::with_capacity(32),
@@ -482,7 +461,7 @@ impl TimingModel {
         let core = &mut self.cores[c];
         core.last = w;
         core.counters.issued += 1;
-        let ucfg = self.units[next.unit as usize];
+        let ucfg = self.units[next.unit];
         let mut done = now + ucfg.latency as u64;
         let mut unit_free = now + ucfg.interval as u64;
         let mut from_mem = false;

@@ -6,6 +6,7 @@
 //! and this module only says when its data arrives and what it cost.
 
 use crate::cache::{Cache, CacheStats, Outcome};
+use crate::TimingConfig;
 use weft_simt::record::AccessKind;
 // The I/O page (console, exit word) is uncached, timed by `pipeline.io_latency`.
 use weft_mem::IO_BASE;
@@ -100,36 +101,36 @@ pub struct MemSys {
 }
 
 impl MemSys {
-    /// The memory system of a configuration.
-    pub fn new(cfg: &Config) -> MemSys {
-        let banks = if cfg.smem.banks == 0 {
+    /// The memory system of the machine `cfg` with the timing parameters `t`.
+    pub fn new(cfg: &Config, t: &TimingConfig) -> MemSys {
+        let banks = if t.smem.banks == 0 {
             cfg.lanes as u32
         } else {
-            cfg.smem.banks
+            t.smem.banks
         };
         MemSys {
             cores: (0..cfg.cores)
                 .map(|_| CoreMem {
-                    l1: Cache::new(cfg.l1),
-                    icache: Cache::new(cfg.icache),
+                    l1: Cache::new(t.l1),
+                    icache: Cache::new(t.icache),
                     smem_free: 0,
                     stats: MemStats::default(),
                 })
                 .collect(),
-            l2: cfg.l2.enabled.then(|| Cache::new(cfg.l2)),
+            l2: t.l2.enabled.then(|| Cache::new(t.l2)),
             dram: Dram {
-                latency: cfg.dram.latency as u64,
-                bytes_per_cycle: cfg.dram.bytes_per_cycle as u64,
-                max_outstanding: cfg.dram.max_outstanding as usize,
+                latency: t.dram.latency as u64,
+                bytes_per_cycle: t.dram.bytes_per_cycle as u64,
+                max_outstanding: t.dram.max_outstanding as usize,
                 bus_free: 0,
                 in_flight: Vec::new(),
             },
             smem_base: cfg.local_mem_base,
             smem_size: cfg.local_mem_size,
             smem_banks: banks,
-            smem_latency: cfg.smem.latency as u64,
-            io_latency: cfg.pipeline.io_latency as u64,
-            coalesce: cfg.pipeline.coalesce,
+            smem_latency: t.smem.latency as u64,
+            io_latency: t.pipeline.io_latency as u64,
+            coalesce: t.pipeline.coalesce,
             lines: Vec::with_capacity(32),
             bank_words: vec![Vec::new(); banks as usize],
         }

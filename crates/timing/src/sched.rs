@@ -2,8 +2,8 @@
 //! under each policy — loose round-robin, greedy-then-oldest, and two-level (an active set
 //! fed from a pending queue) — and the pick of the first warp that can issue.
 
+use crate::config::SchedPolicy;
 use crate::{Check, CoreT, TimingModel, Why};
-use weft_simt::config::SchedPolicy;
 use weft_simt::Machine;
 
 impl TimingModel {

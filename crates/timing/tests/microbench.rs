@@ -8,18 +8,22 @@
 mod common;
 
 use common::{check_identities, program, run, word};
-use weft_simt::config::SchedPolicy;
 use weft_simt::{Config, RunEnd};
+use weft_timing::config::{SchedPolicy, Unit};
+use weft_timing::MachineConfig;
 
 const EXIT: &str = "    li t6, 0xffffff04\n    sw zero, 0(t6)\n";
 
-fn timed(warps: usize, lanes: usize) -> Config {
-    Config {
-        timing: true,
-        warps,
-        lanes,
-        max_cycles: 10_000_000,
-        ..Config::default()
+fn timed(warps: usize, lanes: usize) -> MachineConfig {
+    MachineConfig {
+        machine: Config {
+            timing: true,
+            warps,
+            lanes,
+            max_cycles: 10_000_000,
+            ..Config::default()
+        },
+        ..MachineConfig::default()
     }
 }
 
@@ -48,7 +52,7 @@ fn chain(n: usize) -> String {
 fn a_dependent_alu_chain_shows_the_configured_latency_and_warps_hide_it() {
     for latency in [1u64, 2, 4, 6] {
         let mut cfg = timed(1, 1);
-        cfg.units.alu.latency = latency as u32;
+        cfg.timing.units[Unit::Alu].latency = latency as u32;
         let prog = program(&per_warp_timed(1, 2, "", &chain(400)), "chain.s");
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
@@ -60,7 +64,7 @@ fn a_dependent_alu_chain_shows_the_configured_latency_and_warps_hide_it() {
         // As many warps as the latency: each warp's chain takes no longer (the others fill
         // the gaps), so the core issues one instruction per cycle.
         let mut cfg4 = timed(latency as usize, 1);
-        cfg4.units.alu.latency = latency as u32;
+        cfg4.timing.units[Unit::Alu].latency = latency as u32;
         let prog4 = program(
             &per_warp_timed(latency as usize, 2, "", &chain(400)),
             "chain4.s",
@@ -145,7 +149,7 @@ fn a_streaming_kernel_approaches_the_configured_dram_bandwidth() {
     let bytes = (iters * warps * 256) as u64;
     for bpc in [4u32, 16] {
         let mut cfg = timed(warps, 32);
-        cfg.dram.bytes_per_cycle = bpc;
+        cfg.timing.dram.bytes_per_cycle = bpc;
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
         check_identities(&r, 1);
@@ -219,8 +223,8 @@ fn divergence_costs_the_configured_push_and_pop_cycles() {
     let prog = program(&src, "div.s");
     let cycles = |push: u32, pop: u32| {
         let mut cfg = timed(1, 8);
-        cfg.pipeline.divergence_push = push;
-        cfg.pipeline.divergence_pop = pop;
+        cfg.timing.pipeline.divergence_push = push;
+        cfg.timing.pipeline.divergence_pop = pop;
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
         check_identities(&r, 1);
@@ -244,7 +248,7 @@ fn schedulers_differ_in_order_not_results() {
     let mut cycles = Vec::new();
     for p in [SchedPolicy::Lrr, SchedPolicy::Gto, SchedPolicy::TwoLevel] {
         let mut cfg = timed(8, 8);
-        cfg.pipeline.scheduler = p;
+        cfg.timing.pipeline.scheduler = p;
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
         assert_eq!(
@@ -286,7 +290,7 @@ fn wsync_waits_for_the_loads_in_flight() {
         assert!(
             (min_gap..=max_gap).contains(&gap),
             "wsync {sync}: gap {gap} cycles, expected {min_gap}..={max_gap} (DRAM latency {})",
-            cfg.dram.latency
+            cfg.timing.dram.latency
         );
     }
 }
@@ -306,7 +310,7 @@ fn the_icache_prefetcher_turns_sequential_misses_into_early_fills() {
     let mut cycles = Vec::new();
     for depth in [0u32, 1, 4] {
         let mut cfg = timed(1, 1);
-        cfg.icache.prefetch = depth;
+        cfg.timing.icache.prefetch = depth;
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
         check_identities(&r, 1);

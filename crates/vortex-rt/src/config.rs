@@ -3,18 +3,20 @@
 //! over it; Vortex's defaults (1 core × 4 warps × 4 threads, functional model) otherwise.
 
 use crate::error::{VxError, VxResult};
-use weft_simt::{Config, Profile};
+use weft_simt::Profile;
+use weft_timing::MachineConfig;
 
 /// Read the configuration through `get` (the environment, or a test's table).
-pub fn config_from_env(get: impl Fn(&str) -> Option<String>) -> VxResult<Config> {
-    let mut cfg = match get("WEFT_CONFIG") {
+pub fn config_from_env(get: impl Fn(&str) -> Option<String>) -> VxResult<MachineConfig> {
+    let mut all = match get("WEFT_CONFIG") {
         Some(path) => {
             let text = std::fs::read_to_string(&path)
                 .map_err(|e| VxError::Config(format!("{path}: {e}")))?;
-            Config::from_toml_for(&text, Some(Profile::Vortex))?
+            MachineConfig::from_toml_for(&text, Some(Profile::Vortex))?
         }
-        None => Config::for_profile(Profile::Vortex),
+        None => MachineConfig::for_profile(Profile::Vortex),
     };
+    let cfg = &mut all.machine;
     if cfg.profile != Profile::Vortex {
         return Err(VxError::Config(
             "the configuration must use the vortex profile".into(),
@@ -49,6 +51,6 @@ pub fn config_from_env(get: impl Fn(&str) -> Option<String>) -> VxResult<Config>
             }
         };
     }
-    cfg.validate()?;
-    Ok(cfg)
+    all.validate()?;
+    Ok(all)
 }

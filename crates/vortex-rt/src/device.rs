@@ -11,6 +11,7 @@ use crate::memory::{DeviceMemory, Region, HEAP_END, LINE, USER_BASE};
 use crate::queue::Queue;
 use std::sync::{Arc, Mutex, MutexGuard};
 use weft_simt::Config;
+use weft_timing::MachineConfig;
 
 /// `VX_CAPS_*` ids (vortex2.h).
 pub mod caps {
@@ -66,11 +67,12 @@ impl Device {
         Device::with_config(config_from_env(|k| std::env::var(k).ok())?)
     }
 
-    /// Open a device of shape `cfg` (Vortex profile).
-    pub fn with_config(cfg: Config) -> VxResult<Arc<Device>> {
+    /// Open a device of shape `cfg` (Vortex profile; its timing sections time it when
+    /// `cfg.machine.timing`).
+    pub fn with_config(cfg: MachineConfig) -> VxResult<Arc<Device>> {
         let engine = EngineHandle::start(cfg.clone())?;
         Ok(Arc::new(Device {
-            cfg,
+            cfg: cfg.machine,
             mem: Mutex::new(DeviceMemory::default()),
             engine,
             legacy: Mutex::new(Legacy::default()),

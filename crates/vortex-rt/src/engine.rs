@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use weft_device::{Device as _, RunEnd};
 use weft_simt::kmu::{self, KmuDcrs};
-use weft_simt::{Config, Machine, Program};
-use weft_timing::TimingModel;
+use weft_simt::{Machine, Program};
+use weft_timing::{MachineConfig, TimingModel};
 
 /// Where DRAM (and so a kernel image) starts.
 const DRAM_BASE: u32 = 0x8000_0000;
@@ -70,12 +70,13 @@ impl Write for Console {
 }
 
 impl Engine {
-    fn new(cfg: Config, stop: Arc<AtomicBool>) -> VxResult<Engine> {
+    fn new(all: MachineConfig, stop: Arc<AtomicBool>) -> VxResult<Engine> {
         let prog = Program {
             entry: DRAM_BASE,
             ..Program::default()
         };
-        let timing = cfg.timing.then(|| TimingModel::new(&cfg));
+        let cfg = all.machine;
+        let timing = cfg.timing.then(|| TimingModel::new(&cfg, &all.timing));
         let cores = cfg.cores;
         let mut m = Machine::new(cfg, &prog).map_err(|e| VxError::Config(e.to_string()))?;
         m.set_console(Box::new(Console));
@@ -224,7 +225,7 @@ pub struct EngineHandle {
 
 impl EngineHandle {
     /// Start a device thread with a machine of shape `cfg`.
-    pub fn start(cfg: Config) -> VxResult<EngineHandle> {
+    pub fn start(cfg: MachineConfig) -> VxResult<EngineHandle> {
         let (tx, rx) = mpsc::channel::<Job>();
         let (ready_tx, ready_rx) = mpsc::channel::<VxResult<()>>();
         let stop = Arc::new(AtomicBool::new(false));

@@ -220,12 +220,14 @@ fn the_configuration_comes_from_the_environment() {
         ("WEFT_THREADS", "8"),
     ]))
     .unwrap();
-    assert_eq!((c.cores, c.warps, c.lanes, c.timing), (2, 8, 8, false));
+    let m = &c.machine;
+    assert_eq!((m.cores, m.warps, m.lanes, m.timing), (2, 8, 8, false));
     assert!(config_from_env(env(&[("WEFT_WARPS", "many")])).is_err());
     assert!(config_from_env(env(&[("WEFT_TIMING", "maybe")])).is_err());
     assert!(
         config_from_env(env(&[("WEFT_TIMING", "1")]))
             .unwrap()
+            .machine
             .timing
     );
 

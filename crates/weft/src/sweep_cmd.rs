@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use weft_simt::{Config, Machine, Program};
+use weft_simt::{Machine, Program};
+use weft_timing::MachineConfig;
 
 /// The default kernel: the 32×32 matrix multiply of the Vortex paper's Figures 7 and 8.
 const MATMUL: &str = include_str!("../../../examples/matmul.s");
@@ -143,7 +144,7 @@ fn jobs(a: &SweepArgs) -> Result<Vec<JobSpec>, String> {
 }
 
 /// The configuration of one job.
-fn job_config(a: &SweepArgs, base: &str, spec: &JobSpec) -> Result<Config, String> {
+fn job_config(a: &SweepArgs, base: &str, spec: &JobSpec) -> Result<MachineConfig, String> {
     let mut sets: Vec<String> = spec
         .settings
         .iter()
@@ -156,13 +157,14 @@ fn job_config(a: &SweepArgs, base: &str, spec: &JobSpec) -> Result<Config, Strin
         sets.push(format!("max_cycles={c}"));
     }
     let text = crate::config_set::apply(base, &sets)?;
-    Config::from_toml(&text).map_err(|e| format!("job {}: configuration: {e}", spec.index))
+    MachineConfig::from_toml(&text).map_err(|e| format!("job {}: configuration: {e}", spec.index))
 }
 
 /// Run one job.
-fn run_job(prog: &Program, cfg: Config, spec: &JobSpec) -> Result<JobResult, String> {
-    let mut m = Machine::new(cfg.clone(), prog).map_err(|e| format!("job {}: {e}", spec.index))?;
-    let mut t = weft_timing::TimingModel::new(&cfg);
+fn run_job(prog: &Program, cfg: MachineConfig, spec: &JobSpec) -> Result<JobResult, String> {
+    let mut m =
+        Machine::new(cfg.machine.clone(), prog).map_err(|e| format!("job {}: {e}", spec.index))?;
+    let mut t = weft_timing::TimingModel::new(&cfg.machine, &cfg.timing);
     let end = t.run(&mut m, u64::MAX);
     let r = m.report();
     let tr = t.report(&m);
@@ -231,7 +233,7 @@ pub fn sweep(a: &SweepArgs) -> Result<i32, String> {
             None => specs.iter().collect(),
         };
         // Check every configuration before running any.
-        let cfgs: Vec<Config> = todo
+        let cfgs: Vec<MachineConfig> = todo
             .iter()
             .map(|s| job_config(a, &base, s))
             .collect::<Result<_, _>>()?;

@@ -1,0 +1,432 @@
+//! The timing model's parameters — the sections `[pipeline]`, `[units.*]`, `[icache]`, `[l1]`,
+//! `[l2]`, `[smem]` and `[dram]` of the one machine configuration file ([`TimingConfig`]) —
+//! and the whole file ([`MachineConfig`]): the functional machine's keys, read by
+//! `weft_simt::Config`, and these sections, split by `weft_config::split` so that errors keep
+//! their line and column. Every key is optional with a documented default
+//! (docs/configuration.md); unknown keys are errors and impossible values name their key and
+//! the rule they break.
+
+pub use crate::units::{unit_of, Unit, UnitConfig, UnitsConfig};
+use serde::{Deserialize, Serialize};
+use weft_config::{pow2, range, ConfigError, Part};
+use weft_simt::{Config, Profile};
+
+/// How a core's warp scheduler picks the warp that issues.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchedPolicy {
+    /// Loose round-robin: the first ready warp after the one that issued last.
+    #[default]
+    Lrr,
+    /// Greedy-then-oldest: the warp that issued last while it is ready, otherwise the ready
+    /// warp that started earliest.
+    Gto,
+    /// Two-level: round-robin over a small active set; a warp that waits on memory leaves
+    /// it for the pending queue and the oldest pending warp takes its place.
+    TwoLevel,
+}
+
+impl SchedPolicy {
+    /// Name in the configuration file and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SchedPolicy::Lrr => "lrr",
+            SchedPolicy::Gto => "gto",
+            SchedPolicy::TwoLevel => "two-level",
+        }
+    }
+}
+
+/// The issue stage and the costs of control flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PipelineConfig {
+    /// Scheduling policy.
+    pub scheduler: SchedPolicy,
+    /// Size of the two-level scheduler's active set.
+    pub active_warps: usize,
+    /// Cycles from fetch to issue of a warp's next instruction after its pc was redirected
+    /// (a taken branch or a jump) — the front end refills.
+    pub branch_latency: u32,
+    /// Cycles before a newly activated warp can issue.
+    pub spawn_latency: u32,
+    /// Extra cycles when the divergence stack pushes an entry (a divergent branch).
+    pub divergence_push: u32,
+    /// Extra cycles when the divergence unit parks, joins or pops (reconvergence).
+    pub divergence_pop: u32,
+    /// Cycles for an access to the I/O page (console, exit word), uncached.
+    pub io_latency: u32,
+    /// The load/store unit merges a warp's lane accesses to one L1 line into one request;
+    /// false sends one request per lane (the Vortex paper's L1: a 32-thread warp takes 32
+    /// cycles even when it hits).
+    pub coalesce: bool,
+}
+
+impl Default for PipelineConfig {
+    fn default() -> Self {
+        PipelineConfig {
+            scheduler: SchedPolicy::Lrr,
+            active_warps: 2,
+            branch_latency: 2,
+            spawn_latency: 4,
+            divergence_push: 1,
+            divergence_pop: 1,
+            io_latency: 20,
+            coalesce: true,
+        }
+    }
+}
+
+/// How stores are handled by a cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WritePolicy {
+    /// Stores go to the next level; a store miss does not allocate (Vortex's L1).
+    #[default]
+    WriteThrough,
+    /// Stores allocate and dirty the line; dirty lines are written back on eviction.
+    WriteBack,
+}
+
+/// A set-associative cache. (Each cache has its own defaults; a partial section in a file
+/// takes the rest from them, because the file is merged over the defaults before it is read.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CacheConfig {
+    /// Present? (Only the L2 may be switched off; an absent L2 sends L1 misses to DRAM.)
+    pub enabled: bool,
+    /// Capacity in bytes.
+    pub size: u32,
+    /// Line size in bytes.
+    pub line: u32,
+    /// Associativity.
+    pub ways: u32,
+    /// Banks (lines interleave over banks; each bank takes one request per cycle).
+    pub banks: u32,
+    /// Outstanding misses to distinct lines.
+    pub mshrs: u32,
+    /// Cycles for a hit.
+    pub hit_latency: u32,
+    /// Store handling.
+    pub write_policy: WritePolicy,
+    /// Hash the set index (XOR-fold the line number's high bits into it), so that lines a
+    /// multiple of the set stride apart — per-lane stacks, matrix columns — do not all fall
+    /// into one set. False: the set is the line number modulo the number of sets.
+    pub hash: bool,
+    /// Sequential prefetch (the I-cache only): on a miss, the next `prefetch` lines are
+    /// fetched too, if absent and an MSHR is free. 0: none.
+    pub prefetch: u32,
+}
+
+impl CacheConfig {
+    fn new(size: u32, line: u32, ways: u32, mshrs: u32, hit_latency: u32) -> CacheConfig {
+        CacheConfig {
+            enabled: true,
+            size,
+            line,
+            ways,
+            banks: 1,
+            mshrs,
+            hit_latency,
+            write_policy: WritePolicy::WriteThrough,
+            hash: true,
+            prefetch: 0,
+        }
+    }
+
+    /// The defaults of the L1 data cache: the Vortex paper's (16 KiB, 2-way, 256-byte lines,
+    /// one request per cycle).
+    pub fn default_l1() -> CacheConfig {
+        CacheConfig::new(16 << 10, 256, 2, 16, 2)
+    }
+
+    /// The defaults of the instruction cache: 16 KiB, 2-way, 64-byte lines, and the next line
+    /// prefetched (tagged sequential prefetch, as GPU front ends do), so straight-line code
+    /// does not stall at every line boundary.
+    pub fn default_icache() -> CacheConfig {
+        CacheConfig {
+            prefetch: 1,
+            ..CacheConfig::new(16 << 10, 64, 2, 4, 1)
+        }
+    }
+
+    /// The defaults of the shared L2 (off unless enabled).
+    pub fn default_l2() -> CacheConfig {
+        CacheConfig {
+            enabled: false,
+            banks: 4,
+            ..CacheConfig::new(256 << 10, 256, 8, 64, 10)
+        }
+    }
+
+    /// Number of sets.
+    pub fn sets(&self) -> u32 {
+        self.size / (self.line * self.ways)
+    }
+
+    fn validate(&self, name: &str) -> Result<(), ConfigError> {
+        let key = |k: &str| format!("{name}.{k}");
+        pow2(
+            key("line"),
+            self.line as u64,
+            4,
+            4096,
+            "a power of two, 4..=4096",
+        )?;
+        pow2(
+            key("ways"),
+            self.ways as u64,
+            1,
+            64,
+            "a power of two, 1..=64",
+        )?;
+        pow2(
+            key("banks"),
+            self.banks as u64,
+            1,
+            64,
+            "a power of two, 1..=64",
+        )?;
+        range(key("mshrs"), self.mshrs as u64, 1, 1024, "1..=1024")?;
+        let most = if name == "icache" { 16 } else { 0 };
+        range(
+            key("prefetch"),
+            self.prefetch as u64,
+            0,
+            most,
+            if most == 0 {
+                "0 (only the I-cache prefetches)"
+            } else {
+                "0..=16"
+            },
+        )?;
+        pow2(
+            key("size"),
+            self.size as u64,
+            (self.line * self.ways) as u64,
+            1 << 26,
+            "a power of two from line × ways (one set) to 64 MiB",
+        )
+    }
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        CacheConfig::default_l1()
+    }
+}
+
+/// Banked shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SmemConfig {
+    /// Banks, word-interleaved (0 = one per lane).
+    pub banks: u32,
+    /// Cycles for a conflict-free access.
+    pub latency: u32,
+}
+
+impl Default for SmemConfig {
+    fn default() -> Self {
+        SmemConfig {
+            banks: 0,
+            latency: 2,
+        }
+    }
+}
+
+/// DRAM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DramConfig {
+    /// Cycles from a request's start to its first byte.
+    pub latency: u32,
+    /// Bytes per cycle the channel moves.
+    pub bytes_per_cycle: u32,
+    /// Requests in flight at once; more wait.
+    pub max_outstanding: u32,
+}
+
+impl Default for DramConfig {
+    fn default() -> Self {
+        DramConfig {
+            latency: 100,
+            bytes_per_cycle: 16,
+            max_outstanding: 16,
+        }
+    }
+}
+
+/// Every parameter of the timing model: the timing sections of the machine file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TimingConfig {
+    /// Issue stage and control-flow costs.
+    pub pipeline: PipelineConfig,
+    /// Functional units.
+    pub units: UnitsConfig,
+    /// Per-core instruction cache.
+    pub icache: CacheConfig,
+    /// Per-core L1 data cache.
+    pub l1: CacheConfig,
+    /// The L2 shared by every core (off by default).
+    pub l2: CacheConfig,
+    /// Banked shared memory.
+    pub smem: SmemConfig,
+    /// DRAM.
+    pub dram: DramConfig,
+}
+
+impl Default for TimingConfig {
+    fn default() -> Self {
+        TimingConfig {
+            pipeline: PipelineConfig::default(),
+            units: UnitsConfig::default(),
+            icache: CacheConfig::default_icache(),
+            l1: CacheConfig::default_l1(),
+            l2: CacheConfig::default_l2(),
+            smem: SmemConfig::default(),
+            dram: DramConfig::default(),
+        }
+    }
+}
+
+impl TimingConfig {
+    /// Read the timing sections from `table` (checked key by key, e.g. by
+    /// `weft_config::split`) over the defaults, each section over its own, and validate.
+    pub fn from_table(table: toml::Table) -> Result<TimingConfig, ConfigError> {
+        let mut base = toml::Table::try_from(TimingConfig::default())
+            .map_err(|e| ConfigError::Toml(e.to_string()))?;
+        weft_config::merge(&mut base, table);
+        let t: TimingConfig = toml::Value::Table(base)
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::Toml(e.to_string()))?;
+        t.validate()?;
+        Ok(t)
+    }
+
+    /// Check every value is usable.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let p = &self.pipeline;
+        range(
+            "pipeline.active_warps",
+            p.active_warps as u64,
+            1,
+            weft_simt::config::MAX_WARPS as u64,
+            "1..=32",
+        )?;
+        for (k, v) in [
+            ("pipeline.branch_latency", p.branch_latency),
+            ("pipeline.spawn_latency", p.spawn_latency),
+            ("pipeline.divergence_push", p.divergence_push),
+            ("pipeline.divergence_pop", p.divergence_pop),
+            ("pipeline.io_latency", p.io_latency),
+        ] {
+            range(k, v as u64, 0, 1 << 20, "0..=2^20")?;
+        }
+        for (unit, c) in self.units.iter() {
+            let key = |f: &str| format!("units.{}.{f}", unit.name());
+            range(key("latency"), c.latency as u64, 1, 1 << 16, "1..=65536")?;
+            range(key("interval"), c.interval as u64, 1, 1 << 16, "1..=65536")?;
+            range(key("count"), c.count as u64, 1, 32, "1..=32")?;
+        }
+        self.icache.validate("icache")?;
+        self.l1.validate("l1")?;
+        self.l2.validate("l2")?;
+        if !self.icache.enabled || !self.l1.enabled {
+            return Err(ConfigError::Range {
+                key: if self.icache.enabled {
+                    "l1.enabled"
+                } else {
+                    "icache.enabled"
+                }
+                .into(),
+                value: 0,
+                range: "true (only the L2 can be switched off)",
+            });
+        }
+        if self.l2.enabled && (self.l2.line < self.l1.line || self.l2.line < self.icache.line) {
+            return Err(ConfigError::Range {
+                key: "l2.line".into(),
+                value: self.l2.line as u64,
+                range: "at least l1.line and icache.line",
+            });
+        }
+        range(
+            "smem.banks",
+            self.smem.banks as u64,
+            0,
+            64,
+            "0..=64 (0 = lanes)",
+        )?;
+        range(
+            "smem.latency",
+            self.smem.latency as u64,
+            1,
+            1 << 16,
+            "1..=65536",
+        )?;
+        let d = &self.dram;
+        range("dram.latency", d.latency as u64, 1, 1 << 20, "1..=2^20")?;
+        range(
+            "dram.bytes_per_cycle",
+            d.bytes_per_cycle as u64,
+            1,
+            1 << 16,
+            "1..=65536",
+        )?;
+        range(
+            "dram.max_outstanding",
+            d.max_outstanding as u64,
+            1,
+            4096,
+            "1..=4096",
+        )
+    }
+}
+
+/// The whole machine configuration file: the functional machine's keys and the timing
+/// model's sections. `weft run --config`, `weft sweep`, the host runtime and `libvortex.so`
+/// read it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MachineConfig {
+    /// The functional machine (`weft-simt`): shape, memory, profile, display, `timing`.
+    pub machine: Config,
+    /// The timing model's parameters.
+    pub timing: TimingConfig,
+}
+
+impl MachineConfig {
+    /// Parse a machine file (all keys optional; unknown keys are errors).
+    pub fn from_toml(text: &str) -> Result<MachineConfig, ConfigError> {
+        MachineConfig::from_toml_for(text, None)
+    }
+
+    /// Parse a machine file over the defaults of a profile (as
+    /// [`Config::from_toml_for`]: `profile`, when given, wins over the file's own).
+    pub fn from_toml_for(
+        text: &str,
+        profile: Option<Profile>,
+    ) -> Result<MachineConfig, ConfigError> {
+        let mut parts =
+            weft_config::split(text, &[Part::of::<Config>(), Part::of::<TimingConfig>()])?;
+        let timing = parts.pop().unwrap_or_default();
+        let machine = Config::from_table_for(parts.pop().unwrap_or_default(), profile)?;
+        let timing = TimingConfig::from_table(timing)?;
+        Ok(MachineConfig { machine, timing })
+    }
+
+    /// The defaults of a profile (the timing model's are the same for every profile).
+    pub fn for_profile(p: Profile) -> MachineConfig {
+        MachineConfig {
+            machine: Config::for_profile(p),
+            timing: TimingConfig::default(),
+        }
+    }
+
+    /// Check every value is usable.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.machine.validate()?;
+        self.timing.validate()
+    }
+}
