@@ -27,6 +27,14 @@ pub enum ConfigError {
         /// What is allowed.
         range: &'static str,
     },
+    /// A value that breaks a rule other than a range.
+    #[error("{key} is not allowed here: it must be {rule}")]
+    Invalid {
+        /// The key.
+        key: String,
+        /// The rule it breaks.
+        rule: &'static str,
+    },
     /// The TOML text does not parse or has unknown keys.
     #[error("{0}")]
     Toml(String),

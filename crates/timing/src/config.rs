@@ -24,6 +24,9 @@ pub enum SchedPolicy {
     /// Two-level: round-robin over a small active set; a warp that waits on memory leaves
     /// it for the pending queue and the oldest pending warp takes its place.
     TwoLevel,
+    /// Greedy-then-longest-waiting: the warp that issued last while it is ready, otherwise
+    /// the ready warp that has waited longest (SimX's issue arbiter).
+    GtoWait,
 }
 
 impl SchedPolicy {
@@ -33,6 +36,7 @@ impl SchedPolicy {
             SchedPolicy::Lrr => "lrr",
             SchedPolicy::Gto => "gto",
             SchedPolicy::TwoLevel => "two-level",
+            SchedPolicy::GtoWait => "gto-wait",
         }
     }
 }
@@ -60,6 +64,40 @@ pub struct PipelineConfig {
     /// false sends one request per lane (the Vortex paper's L1: a 32-thread warp takes 32
     /// cycles even when it hits).
     pub coalesce: bool,
+    /// Cycles between a warp's fetch of one instruction and of the next (SimX's round trip
+    /// from the warp scheduler through the I-cache and decode back to the scheduler); each
+    /// core fetches for one warp per cycle. 0: no separate front end — a warp's next
+    /// instruction is ready as soon as its previous one issued, and a redirect costs
+    /// `branch_latency` (weft's default).
+    pub fetch_interval: u32,
+    /// With a front end: cycles from an instruction's fetch to its earliest issue.
+    pub fetch_to_issue: u32,
+    /// With a front end: instructions a warp may have fetched and not yet issued (its
+    /// instruction buffer).
+    pub ibuffer: u32,
+    /// With a front end: a control instruction (branch, jump, system call, warp control:
+    /// tmc, wspawn, split, join, pred, bar, wsync) stops its warp's fetch until it has
+    /// executed, as SimX's decoder stalls the warp; the next fetch is the cycle after.
+    pub control_stops_fetch: bool,
+    /// Cycles from issue until the unit starts: operand read and dispatch.
+    pub issue_to_execute: u32,
+    /// Cycles from a result leaving its unit until a dependent instruction can issue
+    /// (writeback; commit releases the scoreboard).
+    pub writeback: u32,
+    /// Register-file banks (register number modulo banks): each pair of an instruction's
+    /// source registers in one bank (x0 aside) costs one more cycle of operand read. 0: no
+    /// bank conflicts.
+    pub register_banks: u32,
+    /// Warps served by one operand collector, which reads one instruction's operands at a
+    /// time (one cycle, plus its bank conflicts); 0: operand reads never wait for each other.
+    pub warps_per_collector: u32,
+    /// Load instructions a core's load/store unit keeps in flight (hits and misses alike);
+    /// another waits, in issue order, for the oldest. 0: no bound besides the caches' MSHRs.
+    pub lsu_loads: u32,
+    /// With `lsu_loads`: loads that may wait, in a queue, for a place among the loads in
+    /// flight (SimX's dispatch and LSU input queues); with that many waiting, no memory
+    /// instruction issues. 0: no queue — none issues while every place is taken.
+    pub lsu_queue: u32,
 }
 
 impl Default for PipelineConfig {
@@ -73,6 +111,16 @@ impl Default for PipelineConfig {
             divergence_pop: 1,
             io_latency: 20,
             coalesce: true,
+            fetch_interval: 0,
+            fetch_to_issue: 0,
+            ibuffer: 4,
+            control_stops_fetch: false,
+            issue_to_execute: 0,
+            writeback: 0,
+            register_banks: 0,
+            warps_per_collector: 0,
+            lsu_loads: 0,
+            lsu_queue: 0,
         }
     }
 }
@@ -236,29 +284,51 @@ impl Default for SmemConfig {
 }
 
 /// DRAM.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DramConfig {
     /// Cycles from a request's start to its first byte.
     pub latency: u32,
-    /// Bytes per cycle the channel moves.
-    pub bytes_per_cycle: u32,
+    /// Bytes per cycle the channel moves (a fraction is allowed: 2.67 moves a 64-byte line
+    /// in 24 cycles).
+    pub bytes_per_cycle: f64,
     /// Requests in flight at once; more wait.
     pub max_outstanding: u32,
+    /// Bytes of a row buffer (as addresses see them); 0: no row buffers, every access takes
+    /// `latency`. With rows, `latency` is an access to a bank with no row open.
+    pub row_size: u32,
+    /// Banks, each with a row buffer; rows interleave over them.
+    pub banks: u32,
+    /// Cycles for an access to the row its bank has open.
+    pub row_hit_latency: u32,
+    /// Cycles for an access to a bank with another row open (close it, open this one).
+    pub row_conflict_latency: u32,
+    /// Cycles between two row openings in one bank (the row cycle time): an access to
+    /// another row of a bank opened less long ago waits.
+    pub row_cycle: u32,
+    /// Bytes every request moves at least (the memory interface's width: a 4-byte
+    /// write-through store moves a whole burst); 0: just its bytes.
+    pub burst: u32,
 }
 
 impl Default for DramConfig {
     fn default() -> Self {
         DramConfig {
             latency: 100,
-            bytes_per_cycle: 16,
+            bytes_per_cycle: 16.0,
             max_outstanding: 16,
+            row_size: 0,
+            banks: 16,
+            row_hit_latency: 100,
+            row_conflict_latency: 100,
+            row_cycle: 1,
+            burst: 0,
         }
     }
 }
 
 /// Every parameter of the timing model: the timing sections of the machine file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TimingConfig {
     /// Issue stage and control-flow costs.
@@ -321,14 +391,67 @@ impl TimingConfig {
             ("pipeline.divergence_push", p.divergence_push),
             ("pipeline.divergence_pop", p.divergence_pop),
             ("pipeline.io_latency", p.io_latency),
+            ("pipeline.fetch_to_issue", p.fetch_to_issue),
+            ("pipeline.issue_to_execute", p.issue_to_execute),
+            ("pipeline.writeback", p.writeback),
         ] {
             range(k, v as u64, 0, 1 << 20, "0..=2^20")?;
+        }
+        range(
+            "pipeline.fetch_interval",
+            p.fetch_interval as u64,
+            0,
+            1 << 10,
+            "0..=1024",
+        )?;
+        range("pipeline.ibuffer", p.ibuffer as u64, 1, 64, "1..=64")?;
+        range(
+            "pipeline.register_banks",
+            p.register_banks as u64,
+            0,
+            64,
+            "0..=64",
+        )?;
+        range(
+            "pipeline.warps_per_collector",
+            p.warps_per_collector as u64,
+            0,
+            32,
+            "0..=32",
+        )?;
+        range(
+            "pipeline.lsu_loads",
+            p.lsu_loads as u64,
+            0,
+            1024,
+            "0..=1024",
+        )?;
+        range(
+            "pipeline.lsu_queue",
+            p.lsu_queue as u64,
+            0,
+            1024,
+            "0..=1024",
+        )?;
+        if p.control_stops_fetch && p.fetch_interval == 0 {
+            return Err(ConfigError::Invalid {
+                key: "pipeline.control_stops_fetch".into(),
+                rule: "false without a front end (pipeline.fetch_interval = 0)",
+            });
         }
         for (unit, c) in self.units.iter() {
             let key = |f: &str| format!("units.{}.{f}", unit.name());
             range(key("latency"), c.latency as u64, 1, 1 << 16, "1..=65536")?;
             range(key("interval"), c.interval as u64, 1, 1 << 16, "1..=65536")?;
             range(key("count"), c.count as u64, 1, 32, "1..=32")?;
+            if let Some(pool) = c.shares {
+                if pool == unit || self.units[pool].shares.is_some() {
+                    return Err(ConfigError::Invalid {
+                        key: key("shares"),
+                        rule: "a unit that shares no other's instances (itself excluded)",
+                    });
+                }
+            }
         }
         self.icache.validate("icache")?;
         self.l1.validate("l1")?;
@@ -368,20 +491,54 @@ impl TimingConfig {
         )?;
         let d = &self.dram;
         range("dram.latency", d.latency as u64, 1, 1 << 20, "1..=2^20")?;
-        range(
-            "dram.bytes_per_cycle",
-            d.bytes_per_cycle as u64,
-            1,
-            1 << 16,
-            "1..=65536",
-        )?;
+        if !(d.bytes_per_cycle >= 1.0 / 64.0 && d.bytes_per_cycle <= 65536.0) {
+            return Err(ConfigError::Invalid {
+                key: "dram.bytes_per_cycle".into(),
+                rule: "a number of bytes from 1/64 to 65536",
+            });
+        }
         range(
             "dram.max_outstanding",
             d.max_outstanding as u64,
             1,
             4096,
             "1..=4096",
-        )
+        )?;
+        if d.row_size != 0 {
+            pow2(
+                "dram.row_size",
+                d.row_size as u64,
+                64,
+                1 << 20,
+                "0 (no row buffers) or a power of two from 64 to 1 MiB",
+            )?;
+        }
+        range("dram.banks", d.banks as u64, 1, 1024, "1..=1024")?;
+        range(
+            "dram.row_hit_latency",
+            d.row_hit_latency as u64,
+            1,
+            1 << 20,
+            "1..=2^20",
+        )?;
+        range(
+            "dram.row_conflict_latency",
+            d.row_conflict_latency as u64,
+            1,
+            1 << 20,
+            "1..=2^20",
+        )?;
+        range("dram.row_cycle", d.row_cycle as u64, 1, 1 << 20, "1..=2^20")?;
+        if d.burst != 0 {
+            pow2(
+                "dram.burst",
+                d.burst as u64,
+                1,
+                4096,
+                "0 or a power of two up to 4096",
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -1,12 +1,14 @@
 //! The functional units of a core and their parameters: [`Unit`] names each kind, [`unit_of`]
-//! sends each instruction class to one, and [`UnitsConfig`] holds a [`UnitConfig`] per unit,
+//! sends each instruction to one, and [`UnitsConfig`] holds a [`UnitConfig`] per unit,
 //! indexed by the unit (`units[Unit::Fpu]`) and written in the configuration file as
-//! `[units.NAME]` sections.
+//! `[units.NAME]` sections. A unit may share the instances of another (`shares = "fpu"`):
+//! its instructions then take one of that unit's instances for their own interval, as
+//! SimX's FPU holds its results in flight, whatever the operation, in one queue.
 
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use weft_isa::Class;
+use weft_isa::{Class, Op};
 
 /// A functional unit kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -17,8 +19,12 @@ pub enum Unit {
     Mul,
     /// Integer divide and remainder.
     Div,
-    /// Floating-point add, multiply, fused multiply-add, convert, compare, move.
+    /// Floating-point add, subtract, multiply, fused multiply-add.
     Fpu,
+    /// Floating-point compare, min/max, sign injection, classify, move (non-computational).
+    Fncp,
+    /// Floating-point conversions to and from integers.
+    Fcvt,
     /// Floating-point divide and square root.
     Fdiv,
     /// Load/store unit: address generation; the memory system adds its own time.
@@ -29,7 +35,7 @@ pub enum Unit {
 
 impl Unit {
     /// How many kinds there are.
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 9;
 
     /// Every unit, in the order of the configuration file and of [`UnitsConfig`]'s array.
     pub const ALL: [Unit; Unit::COUNT] = [
@@ -37,6 +43,8 @@ impl Unit {
         Unit::Mul,
         Unit::Div,
         Unit::Fpu,
+        Unit::Fncp,
+        Unit::Fcvt,
         Unit::Fdiv,
         Unit::Lsu,
         Unit::Sfu,
@@ -49,6 +57,8 @@ impl Unit {
             Unit::Mul => "mul",
             Unit::Div => "div",
             Unit::Fpu => "fpu",
+            Unit::Fncp => "fncp",
+            Unit::Fcvt => "fcvt",
             Unit::Fdiv => "fdiv",
             Unit::Lsu => "lsu",
             Unit::Sfu => "sfu",
@@ -61,13 +71,27 @@ impl Unit {
     }
 }
 
-/// The unit that executes instructions of `class`.
-pub fn unit_of(class: Class) -> Unit {
-    match class {
+/// The unit that executes `op`.
+pub fn unit_of(op: Op) -> Unit {
+    match op.class() {
         Class::Alu | Class::Branch | Class::Jump => Unit::Alu,
         Class::Mul => Unit::Mul,
         Class::Div => Unit::Div,
-        Class::Fpu => Unit::Fpu,
+        Class::Fpu => match op {
+            Op::FsgnjS
+            | Op::FsgnjnS
+            | Op::FsgnjxS
+            | Op::FminS
+            | Op::FmaxS
+            | Op::FmvXW
+            | Op::FmvWX
+            | Op::FeqS
+            | Op::FltS
+            | Op::FleS
+            | Op::FclassS => Unit::Fncp,
+            Op::FcvtWS | Op::FcvtWuS | Op::FcvtSW | Op::FcvtSWu => Unit::Fcvt,
+            _ => Unit::Fpu,
+        },
         Class::FpuDiv => Unit::Fdiv,
         Class::Load | Class::Store | Class::Atomic => Unit::Lsu,
         Class::Csr | Class::Fence | Class::System | Class::Simt => Unit::Sfu,
@@ -80,10 +104,14 @@ pub fn unit_of(class: Class) -> Unit {
 pub struct UnitConfig {
     /// Cycles from issue until the result can be read.
     pub latency: u32,
-    /// Cycles between two issues to one instance (1 = fully pipelined).
+    /// Cycles an instruction holds its instance (1 = fully pipelined).
     pub interval: u32,
-    /// Instances per core.
+    /// Instances per core (ignored when the unit shares another's).
     pub count: u32,
+    /// Use the instances of this other unit instead of its own (each instruction still holds
+    /// one for its own `interval`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shares: Option<Unit>,
 }
 
 impl Default for UnitConfig {
@@ -99,8 +127,42 @@ impl UnitConfig {
             latency,
             interval,
             count,
+            shares: None,
         }
     }
+
+    /// The same, taking the instances of `pool`.
+    pub const fn sharing(self, pool: Unit) -> UnitConfig {
+        UnitConfig {
+            shares: Some(pool),
+            ..self
+        }
+    }
+}
+
+impl Serialize for Unit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Unit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Unit::parse(&name).ok_or_else(|| serde::de::Error::custom(unknown_unit(&name)))
+    }
+}
+
+/// The message for a unit name that is none of [`Unit::ALL`].
+fn unknown_unit(name: &str) -> String {
+    let names: Vec<String> = Unit::ALL
+        .iter()
+        .map(|u| format!("`{}`", u.name()))
+        .collect();
+    format!(
+        "unknown unit `{name}`, expected one of {}",
+        names.join(", ")
+    )
 }
 
 /// Every functional unit of a core, indexed by [`Unit`].
@@ -114,6 +176,8 @@ impl Default for UnitsConfig {
         u[Unit::Mul] = UnitConfig::new(3, 1, 1);
         u[Unit::Div] = UnitConfig::new(32, 32, 1);
         u[Unit::Fpu] = UnitConfig::new(4, 1, 1);
+        u[Unit::Fncp] = UnitConfig::new(4, 1, 1).sharing(Unit::Fpu);
+        u[Unit::Fcvt] = UnitConfig::new(4, 1, 1).sharing(Unit::Fpu);
         u[Unit::Fdiv] = UnitConfig::new(16, 16, 1);
         u[Unit::Lsu] = UnitConfig::new(1, 1, 1);
         u[Unit::Sfu] = UnitConfig::new(2, 1, 1);
@@ -138,6 +202,11 @@ impl UnitsConfig {
     /// Each unit with its parameters.
     pub fn iter(&self) -> impl Iterator<Item = (Unit, UnitConfig)> + '_ {
         Unit::ALL.into_iter().map(|u| (u, self[u]))
+    }
+
+    /// The unit whose instances `u`'s instructions take: its own, or the one it shares.
+    pub fn pool(&self, u: Unit) -> Unit {
+        self[u].shares.unwrap_or(u)
     }
 }
 

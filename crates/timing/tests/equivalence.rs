@@ -136,7 +136,12 @@ fn every_program_gives_the_same_results_functional_and_timed() {
 fn results_are_the_same_under_every_policy_and_machine_shape() {
     let matmul = root().join("examples/matmul.s");
     let barrier = root().join("tests/kernels/barrier.s");
-    for policy in [SchedPolicy::Lrr, SchedPolicy::Gto, SchedPolicy::TwoLevel] {
+    for policy in [
+        SchedPolicy::Lrr,
+        SchedPolicy::Gto,
+        SchedPolicy::TwoLevel,
+        SchedPolicy::GtoWait,
+    ] {
         for (cores, warps, lanes) in [(1, 4, 8), (2, 8, 4), (1, 1, 1), (4, 2, 32)] {
             let mut cfg = base();
             cfg.machine = Config {

@@ -149,7 +149,7 @@ fn a_streaming_kernel_approaches_the_configured_dram_bandwidth() {
     let bytes = (iters * warps * 256) as u64;
     for bpc in [4u32, 16] {
         let mut cfg = timed(warps, 32);
-        cfg.timing.dram.bytes_per_cycle = bpc;
+        cfg.timing.dram.bytes_per_cycle = bpc as f64;
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
         check_identities(&r, 1);
@@ -246,7 +246,12 @@ fn schedulers_differ_in_order_not_results() {
     .unwrap();
     let prog = program(&src, "matmul.s");
     let mut cycles = Vec::new();
-    for p in [SchedPolicy::Lrr, SchedPolicy::Gto, SchedPolicy::TwoLevel] {
+    for p in [
+        SchedPolicy::Lrr,
+        SchedPolicy::Gto,
+        SchedPolicy::TwoLevel,
+        SchedPolicy::GtoWait,
+    ] {
         let mut cfg = timed(8, 8);
         cfg.timing.pipeline.scheduler = p;
         let r = run(&cfg, &prog);
