@@ -8,6 +8,9 @@ mod bench_qemu;
 mod board_cmd;
 mod cc_cmd;
 mod config_set;
+mod correlate;
+mod correlate_plot;
+mod correlate_ref;
 mod debug_cmd;
 mod demo_cmd;
 mod engine;
@@ -72,6 +75,9 @@ enum Cmd {
     /// Sweep machine parameters under the timing model (default: the Vortex paper's 32×32
     /// matrix multiply over 1–32 warps × 1–32 threads) and chart cycles and speedup.
     Sweep(sweep_cmd::SweepArgs),
+    /// Compare the timing model's cycle counts with a reference's (SimX's) on a set of
+    /// kernels: a table, the error figures and a log-log correlation plot.
+    Correlate(Box<correlate::CorrelateArgs>),
     /// Assemble Shader Processor v2a assembly.
     Sp2aAsm {
         /// Assembly source.
@@ -116,6 +122,7 @@ fn main() -> ExitCode {
         Cmd::Bench(a) => bench_cmd::bench(a),
         Cmd::Board(a) => board_cmd::board(a),
         Cmd::Sweep(a) => sweep_cmd::sweep(a),
+        Cmd::Correlate(a) => correlate::correlate(a),
         Cmd::Sp2aAsm { input, output } => sp2a_cmd::sp2a_asm(input, output),
         Cmd::Sp2aDisasm { input } => sp2a_cmd::sp2a_disasm(input),
     };
