@@ -112,7 +112,9 @@ impl Backend for FunctionalBackend {
 
 impl Backend for TimingBackend {
     fn restart(&mut self, entry: u32) -> Result<()> {
-        restart(&mut self.m, entry)
+        restart(&mut self.m, entry)?;
+        self.t.new_launch();
+        Ok(())
     }
     fn dram_size(&self) -> u32 {
         self.m.cfg.dram_size

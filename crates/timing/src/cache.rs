@@ -139,6 +139,16 @@ impl Cache {
         addr >> self.line_shift << self.line_shift
     }
 
+    /// Invalidate every line and forget outstanding misses, keeping the counters (a
+    /// machine that resets its caches between kernel launches).
+    pub fn empty(&mut self) {
+        for l in &mut self.lines {
+            *l = Line::default();
+        }
+        self.mshr.clear();
+        self.trigger = false;
+    }
+
     /// The set and tag of line number `idx`. With `hash`, the set index is the low bits
     /// XORed with every higher group of as many bits, so lines a multiple of the set stride
     /// apart (per-lane stacks, matrix columns) spread over the sets instead of fighting for

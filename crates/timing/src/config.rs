@@ -98,6 +98,14 @@ pub struct PipelineConfig {
     /// flight (SimX's dispatch and LSU input queues); with that many waiting, no memory
     /// instruction issues. 0: no queue — none issues while every place is taken.
     pub lsu_queue: u32,
+    /// Each kernel launch ([`crate::TimingModel::new_launch`], called by the hosts' runtimes)
+    /// starts with empty caches and closed DRAM rows, as SimX resets its processor at every
+    /// launch. False: caches stay warm from one launch to the next (weft's default).
+    pub launch_resets_memory: bool,
+    /// A run ends only once every instruction in flight has written back and its memory
+    /// access is done (writes posted to DRAM excepted) — SimX ends a run when nothing is left
+    /// in its pipelines. False: it ends when the last warp halts.
+    pub end_waits_for_writeback: bool,
 }
 
 impl Default for PipelineConfig {
@@ -121,6 +129,8 @@ impl Default for PipelineConfig {
             warps_per_collector: 0,
             lsu_loads: 0,
             lsu_queue: 0,
+            launch_resets_memory: false,
+            end_waits_for_writeback: false,
         }
     }
 }

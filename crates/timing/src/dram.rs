@@ -30,6 +30,14 @@ impl Dram {
         }
     }
 
+    /// Close every row and forget the requests in flight (a reset between launches).
+    pub(crate) fn empty(&mut self) {
+        self.in_flight.clear();
+        for b in &mut self.open {
+            *b = (u32::MAX, 0);
+        }
+    }
+
     /// An access to `addr` that may start at `t`: when it starts (a bank opening another
     /// row waits for the bank) and its latency; its row is then open.
     fn row_access(&mut self, addr: u32, t: u64) -> (u64, u64) {

@@ -301,6 +301,9 @@ impl TimingModel {
             }
             if let Some(end) = m.idle_end() {
                 m.cycle = now + 1;
+                if self.pipe.end_waits_for_writeback && matches!(end, RunEnd::AllHalted) {
+                    self.wait_for_writeback(m);
+                }
                 break end;
             }
             // Nothing can change before `next_change`: skip there, charging each core's
@@ -316,6 +319,36 @@ impl TimingModel {
             self.close_stall_runs(m.cycle);
         }
         m.finish_run(end)
+    }
+
+    /// At the end of a run (`pipeline.end_waits_for_writeback`): the cycle moves on to when
+    /// the warps' last results are written back and their memory accesses done (writes
+    /// posted to DRAM excepted), the slots charged to `no_warp`.
+    fn wait_for_writeback(&mut self, m: &mut Machine) {
+        let wb = self.pipe.writeback as u64;
+        let mut until = 0;
+        for core in &self.cores {
+            for t in &core.warps {
+                until = until.max(t.mem_until + wb);
+                until = until.max(t.reg_ready.iter().copied().max().unwrap_or(0));
+            }
+        }
+        if until > m.cycle {
+            let skip = until - m.cycle;
+            for core in &mut self.cores {
+                core.counters.stalls[Why::Idle as usize] += skip;
+            }
+            m.cycle = until;
+        }
+    }
+
+    /// A new kernel launch on the same machine: with `pipeline.launch_resets_memory` the
+    /// caches are emptied and the DRAM rows closed (the counters go on). The hosts' runtimes
+    /// call it before each launch.
+    pub fn new_launch(&mut self) {
+        if self.pipe.launch_resets_memory {
+            self.mem.empty();
+        }
     }
 
     /// The DMA engines at `now`: a burst whose DRAM transfer is done moves its words, and an

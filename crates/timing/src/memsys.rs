@@ -361,6 +361,21 @@ impl MemSys {
         }
     }
 
+    /// Empty the caches, close the DRAM rows and forget what is in flight, keeping every
+    /// counter (`pipeline.launch_resets_memory`).
+    pub fn empty(&mut self) {
+        for cm in &mut self.cores {
+            cm.l1.empty();
+            cm.icache.empty();
+            cm.loads.clear();
+            cm.waiting.clear();
+        }
+        if let Some(l2) = &mut self.l2 {
+            l2.empty();
+        }
+        self.dram.empty();
+    }
+
     /// Core `c`'s counters: L1, I-cache, and the rest.
     pub fn core_stats(&self, c: usize) -> (CacheStats, CacheStats, MemStats) {
         let m = &self.cores[c];

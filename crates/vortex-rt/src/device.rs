@@ -3,7 +3,7 @@
 //! default queue and the last `vx_start`), which Vortex also layers over the asynchronous
 //! API.
 
-use crate::config::config_from_env;
+use crate::config::{config_from_env, perf_scope_from_env, PerfScope};
 use crate::engine::{Engine, EngineHandle};
 use crate::error::{VxError, VxResult};
 use crate::event::Event;
@@ -62,15 +62,22 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Device {
-    /// Open a device configured from the environment (see [`config_from_env`]).
+    /// Open a device configured from the environment (see [`config_from_env`] and
+    /// [`perf_scope_from_env`]).
     pub fn open() -> VxResult<Arc<Device>> {
-        Device::with_config(config_from_env(|k| std::env::var(k).ok())?)
+        let get = |k: &str| std::env::var(k).ok();
+        Device::with_config_scope(config_from_env(get)?, perf_scope_from_env(get)?)
     }
 
     /// Open a device of shape `cfg` (Vortex profile; its timing sections time it when
-    /// `cfg.machine.timing`).
+    /// `cfg.machine.timing`), its counters counting every launch.
     pub fn with_config(cfg: MachineConfig) -> VxResult<Arc<Device>> {
-        let engine = EngineHandle::start(cfg.clone())?;
+        Device::with_config_scope(cfg, PerfScope::Device)
+    }
+
+    /// Open a device of shape `cfg` whose counters count `scope`.
+    pub fn with_config_scope(cfg: MachineConfig, scope: PerfScope) -> VxResult<Arc<Device>> {
+        let engine = EngineHandle::start(cfg.clone(), scope)?;
         Ok(Arc::new(Device {
             cfg: cfg.machine,
             mem: Mutex::new(DeviceMemory::default()),

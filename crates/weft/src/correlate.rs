@@ -26,9 +26,10 @@ pub struct CorrelateArgs {
     pub kernels: Vec<PathBuf>,
     /// Host programs: a directory with one subdirectory per kernel, each holding `cmd`, a
     /// shell command run in that subdirectory with weft's libvortex.so configured through
-    /// WEFT_CONFIG (the configuration below, timing model on); its last `PERF: instrs=N,
-    /// cycles=M` line is the count (scripts/correlate-hosts.sh makes such a directory from
-    /// Vortex's regression tests). Repeatable.
+    /// WEFT_CONFIG (the configuration below, timing model on) and counting the last launch
+    /// (WEFT_PERF_SCOPE=launch, as SimX); its last `PERF: instrs=N, cycles=M` line is the
+    /// count (scripts/simx-correlate.sh makes such a directory from Vortex's regression
+    /// tests). Repeatable.
     #[arg(long = "hosts", value_name = "DIR")]
     pub hosts: Vec<PathBuf>,
     /// The reference's counts: a CSV table (`kernel,instrs,cycles`) or a log of lines `NAME
@@ -279,6 +280,8 @@ fn run_host(dir: &Path, config: &Path) -> Result<Counts, String> {
         .current_dir(dir)
         .env("WEFT_CONFIG", config)
         .env("WEFT_TIMING", "1")
+        // SimX's counters count the last launch only; so do weft's here.
+        .env("WEFT_PERF_SCOPE", "launch")
         .env_remove("WEFT_CORES")
         .env_remove("WEFT_WARPS")
         .env_remove("WEFT_THREADS")

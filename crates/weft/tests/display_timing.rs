@@ -220,7 +220,7 @@ fn dma_takes_time_and_bandwidth_in_the_timing_model() {
             ..config()
         };
         let mut tcfg = weft_timing::TimingConfig::default();
-        tcfg.dram.bytes_per_cycle = bpc;
+        tcfg.dram.bytes_per_cycle = bpc as f64;
         let mut m = machine(DMA, &cfg);
         let mut t = weft_timing::TimingModel::new(&m.cfg, &tcfg);
         assert_eq!(t.run(&mut m, u64::MAX), RunEnd::Exit(0));
