@@ -6,8 +6,8 @@
 #
 # SIMX_DIR is a SimX build: the DESTDIR of `make -C BUILD/sim/simx` holding obj/,
 # simx_config.stamp, libsimx.so and the runtime (libvortex.so, libvortex-simx.so), as the
-# helper that builds Vortex v3.0 and SimX from their sources leaves it (docs/timing.md,
-# "Correlation": how to build SimX, at 1 × 4 × 4 and at another shape with CONFIGS). The
+# helper that builds Vortex v3.0 and SimX from their sources leaves it (docs/correlation.md,
+# "Building SimX": at 1 × 4 × 4, and at another shape with CONFIGS). The
 # shape is SimX's own (its build's CONFIGS); weft must be run at the same shape.
 #
 # 1. Correlation kernels (tests/correlate/*.s, crt.s prepended, assembled by weft): each runs

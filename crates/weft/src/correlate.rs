@@ -5,7 +5,7 @@
 //! (`correlate_ref.rs`: SimX's `PERF:` lines, or a table), and writes the comparison as CSV
 //! and JSON, the error figures (mean absolute percentage error of cycles, the worst error,
 //! the correlation of log cycles, instruction counts equal or not) and a log–log scatter
-//! plot with y = x (`correlate_plot.rs`). docs/timing.md ("Correlation") shows the plots and
+//! plot with y = x (`correlate_plot.rs`). docs/correlation.md shows the plots and
 //! the commands that made them.
 
 use crate::correlate_ref::{self, Counts};
