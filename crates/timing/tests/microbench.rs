@@ -3,7 +3,8 @@
 //! configured latency and independent warps hide it; a stride-k shared-memory access has a
 //! conflict degree of gcd(k, banks); a streaming kernel approaches the configured DRAM
 //! bandwidth; a cache-resident loop hits 100 % after warm-up (read by the kernel itself
-//! through the hpm counters); divergence and scheduling policies cost what they say.
+//! through the hpm counters); divergence and scheduling policies cost what they say; a run
+//! that waits for writeback ends a division's latency after its last warp halts.
 
 mod common;
 
@@ -341,4 +342,25 @@ fn the_icache_prefetcher_turns_sequential_misses_into_early_fills() {
         cycles[0] > cycles[1] && cycles[1] > cycles[2],
         "cycles without, with one-line and with four-line prefetch: {cycles:?}"
     );
+}
+
+#[test]
+fn a_run_ending_on_a_long_division_waits_for_it_with_end_waits_for_writeback() {
+    // The last warp halts right after issuing a division: by default the run ends then;
+    // with pipeline.end_waits_for_writeback (SimX's end) it ends when the quotient is
+    // written back, the division's latency (and the writeback) later.
+    let src = "    .text\n    .globl _start\n_start:\n    li t0, 7\n    div t1, t0, t0\n    \
+               csrw tmask, zero\n";
+    let prog = program(src, "div_end.s");
+    let mut cfg = timed(1, 1);
+    cfg.timing.units[Unit::Div] = weft_timing::config::UnitConfig::new(40, 40, 1);
+    let early = run(&cfg, &prog);
+    assert_eq!(early.end, RunEnd::AllHalted);
+    cfg.timing.pipeline.end_waits_for_writeback = true;
+    cfg.timing.pipeline.writeback = 3;
+    let late = run(&cfg, &prog);
+    assert_eq!(late.end, RunEnd::AllHalted);
+    check_identities(&late, 1);
+    let (a, b) = (early.timing.unwrap().cycles, late.timing.unwrap().cycles);
+    assert!(b >= a + 40 - 3 && b <= a + 40 + 3, "{a} then {b}");
 }

@@ -278,4 +278,36 @@ fn the_configuration_comes_from_the_environment() {
         assert_eq!(counts[0], counts[1], "each launch counted alone");
         assert_eq!(vx_device_release(d), 0);
     }
+
+    // Under the timing model, caches stay warm from one launch to the next unless
+    // pipeline.launch_resets_memory (SimX's reset at every launch): then a repeated launch
+    // takes the cycles of the first.
+    for reset in [false, true] {
+        unsafe {
+            let mut cfg = config_from_env(env(&[("WEFT_TIMING", "1")])).unwrap();
+            cfg.timing.pipeline.launch_resets_memory = reset;
+            let d = handles::handle(Device::with_config_scope(cfg, PerfScope::Launch).unwrap());
+            let (vxbin, img) = image(&[]);
+            let k = upload(d, &vxbin);
+            let (_, args) = buffers(d);
+            assert_eq!(vx_dcr_write(d, dcr::KERNEL_ENTRY0, sym(&img, "ids")), 0);
+            let mut cycles = Vec::new();
+            for _ in 0..2 {
+                assert_eq!(vx_start(d, k, args), 0);
+                assert_eq!(vx_ready_wait(d, u64::MAX), 0);
+                let mut c = 0u64;
+                assert_eq!(vx_mpm_query(d, 0, 0xB00, 0, &mut c), 0);
+                cycles.push(c);
+            }
+            if reset {
+                assert_eq!(cycles[0], cycles[1], "cold caches at each launch");
+            } else {
+                assert!(
+                    cycles[1] < cycles[0],
+                    "warm caches the second time: {cycles:?}"
+                );
+            }
+            assert_eq!(vx_device_release(d), 0);
+        }
+    }
 }

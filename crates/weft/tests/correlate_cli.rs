@@ -82,7 +82,10 @@ fn microbenchmarks_match_simx_at_2x8x8_and_thresholds_fail_naming_the_kernel() {
     let o = correlate("tests/correlate/simx-2x8x8.csv", dir.path(), &tight);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("load_stream: error") && t.contains("beyond ±20 %"), "{t}");
+    assert!(
+        t.contains("load_stream: error") && t.contains("beyond ±20 %"),
+        "{t}"
+    );
 
     let equal = [&shape[..], &["--equal-instrs"]].concat();
     let o = correlate("tests/correlate/simx-2x8x8.csv", dir.path(), &equal);
