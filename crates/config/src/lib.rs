@@ -24,8 +24,8 @@ pub enum ConfigError {
         key: String,
         /// The value given.
         value: u64,
-        /// What is allowed.
-        range: &'static str,
+        /// What is allowed: the rule broken, with its bounds.
+        range: std::borrow::Cow<'static, str>,
     },
     /// A value that breaks a rule other than a range.
     #[error("{key} is not allowed here: it must be {rule}")]
@@ -55,27 +55,27 @@ pub fn range(
         Err(ConfigError::Range {
             key: key.into(),
             value,
-            range: text,
+            range: text.into(),
         })
     } else {
         Ok(())
     }
 }
 
-/// `key = v` must be a power of two in `lo..=hi`; `rule` says what is allowed (e.g. "a power
-/// of two, at least line × ways").
+/// `key = v` must be a power of two in `lo..=hi`; `rule` says what is allowed, with its bounds
+/// (e.g. "a power of two from l1.line × l1.ways = 64 × 4 = 256 (one set) to 64 MiB").
 pub fn pow2(
     key: impl Into<String>,
     v: u64,
     lo: u64,
     hi: u64,
-    rule: &'static str,
+    rule: impl Into<std::borrow::Cow<'static, str>>,
 ) -> Result<(), ConfigError> {
     if v < lo || v > hi || !v.is_power_of_two() {
         return Err(ConfigError::Range {
             key: key.into(),
             value: v,
-            range: rule,
+            range: rule.into(),
         });
     }
     Ok(())

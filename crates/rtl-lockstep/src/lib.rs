@@ -454,6 +454,8 @@ pub fn model_config(shape: Shape, mode: ReconvMode, max_cycles: u64) -> Config {
         warps: shape.warps,
         lanes: shape.lanes,
         stack_depth: shape.depth,
+        // The RTL's divergence stack has no spill area: a full stack faults in both.
+        stack_spill: 0,
         reconv: mode,
         dram_size: DRAM_SIZE,
         max_cycles,

@@ -199,13 +199,15 @@ impl CodeCache {
         self.generation
     }
 
-    /// Does `span` share a byte with the decoded range?
-    #[inline]
+    /// Does `span` share a byte with the decoded range? Every store path's "outside code"
+    /// test is this one, on the store's whole byte range (not its first address, which misses
+    /// an aligned word that begins below code starting at 2 mod 4).
+    #[inline(always)]
     pub fn overlaps(&self, span: Span) -> bool {
         Span::new(self.lo, 2 * self.slots.len() as u32).overlaps(span)
     }
 
-    /// Is `addr` inside the decoded range (so a store there must invalidate)?
+    /// Is `addr` inside the decoded range (a pc the cache holds a slot for)?
     #[inline(always)]
     pub fn covers(&self, addr: u32) -> bool {
         (addr.wrapping_sub(self.lo) as u64) < 2 * self.slots.len() as u64

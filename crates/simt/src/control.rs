@@ -19,13 +19,14 @@ pub(crate) fn is_return(i: &Inst) -> bool {
     i.rd == 0 && (i.rs1 == 1 || i.rs1 == 5)
 }
 
-fn overflow(depth: usize) -> Trap {
+fn overflow((depth, spill): (usize, usize)) -> Trap {
     Trap::from(TrapInfo {
         code: FaultCode::DivergeOverflow,
         addr: None,
         detail: format!(
-            "the divergence stack of {depth} entries is full (nested divergent regions need \
-             one entry each; raise it with --stack-depth)"
+            "the divergence stack is full: {depth} entries on chip and {spill} in the spill \
+             area (nested divergent regions need one entry each, recursion one per level; \
+             raise the spill area with --set stack_spill=N, the on-chip size with --stack-depth)"
         ),
     })
 }
@@ -68,7 +69,7 @@ impl Issue<'_> {
             ..
         } = *self;
         let mode = self.m.cfg.reconv;
-        let depth = self.m.cfg.stack_depth;
+        let depth = (self.m.cfg.stack_depth, self.m.cfg.stack_spill);
         let warp = &mut self.m.cores[c].warps[w];
         let active = warp.mask;
         let taken = taken & active;
@@ -162,7 +163,7 @@ impl Issue<'_> {
             ..
         } = *self;
         let mode = self.m.cfg.reconv;
-        let depth = self.m.cfg.stack_depth;
+        let depth = (self.m.cfg.stack_depth, self.m.cfg.stack_spill);
         let warp = &mut self.m.cores[c].warps[w];
         let ret = is_return(&i);
         if ret && mode != ReconvMode::FollowLast {
@@ -268,7 +269,7 @@ impl Issue<'_> {
     /// `diverge rs1, LABEL` at `pc`.
     pub(crate) fn diverge(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
-        let depth = self.m.cfg.stack_depth;
+        let depth = (self.m.cfg.stack_depth, self.m.cfg.stack_spill);
         let warp = &mut self.m.cores[c].warps[w];
         let pred = LaneMask(warp.mask)
             .select(|l| warp.x[i.rs1 as usize][l] != 0)

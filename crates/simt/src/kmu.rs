@@ -608,6 +608,10 @@ impl Machine {
             core.warp_done = 0;
         }
         self.kmu = Some(Box::new(Kmu::new(&self.cfg, *dcrs)));
+        // The launch's counters start here and end with the run (`finish_run`).
+        let now = self.counts();
+        let kernel = (dcrs.kernel_entry as u32).max(1);
+        self.launches.write(kernel, now);
         Ok(())
     }
 

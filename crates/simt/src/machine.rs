@@ -189,6 +189,8 @@ pub struct Machine {
     pub(crate) accel_misses: u32,
     /// The last attempt was over several warps.
     pub(crate) accel_multi: bool,
+    /// Kernel launches and their counters (`launch.rs`).
+    pub(crate) launches: crate::launch::LaunchLog,
     /// The memory records of super-steps over several warps (`step_mem.rs`), made when first
     /// needed and reused.
     pub(crate) accel_mem: Option<Box<crate::step_mem::StepMem>>,
@@ -244,6 +246,7 @@ impl Machine {
             accel_misses: 0,
             accel_multi: false,
             accel_mem: None,
+            launches: Default::default(),
             accel_cap: crate::accel::MULTI_CYCLES,
             accel_hold: false,
         };
@@ -272,8 +275,9 @@ impl Machine {
     fn reset_cores(cfg: &Config, entry: u32) -> Vec<Core> {
         (0..cfg.cores)
             .map(|_| {
-                let mut warps: Vec<Warp> =
-                    (0..cfg.warps).map(|_| Warp::new(cfg.stack_depth)).collect();
+                let mut warps: Vec<Warp> = (0..cfg.warps)
+                    .map(|_| Warp::new(cfg.stack_depth, cfg.stack_spill))
+                    .collect();
                 warps[0].start(entry, 1);
                 Core {
                     warps,
@@ -303,6 +307,7 @@ impl Machine {
         for (new, old) in cores.iter_mut().zip(&self.cores) {
             for (n, o) in new.warps.iter_mut().zip(&old.warps) {
                 n.stats = o.stats.clone();
+                (n.stack.spills, n.stack.fills) = (o.stack.spills, o.stack.fills);
             }
         }
         self.cores = cores;
@@ -531,6 +536,11 @@ impl Machine {
             RunEnd::AllHalted if self.cfg.require_exit => RunEnd::NoExit,
             e => e,
         };
+        // A KMU launch (Vortex profile) ends when its run does.
+        if self.kmu.is_some() && matches!(end, RunEnd::Exit(_) | RunEnd::AllHalted) {
+            let now = self.counts();
+            self.launches.write(0, now);
+        }
         if let Some(w) = &mut self.console_sink {
             let _ = w.flush();
         }

@@ -73,6 +73,10 @@ impl DivEvents {
     pub const POP: u8 = 8;
     /// The running group halted.
     pub const HALT: u8 = 16;
+    /// An entry went from the on-chip stack to the spill area.
+    pub const SPILL: u8 = 32;
+    /// An entry came back from the spill area.
+    pub const FILL: u8 = 64;
 
     /// True if `flag` happened.
     pub fn has(self, flag: u8) -> bool {
@@ -87,6 +91,8 @@ impl DivEvents {
             (Self::PARK, "park"),
             (Self::POP, "pop"),
             (Self::HALT, "halt"),
+            (Self::SPILL, "spill"),
+            (Self::FILL, "fill"),
         ]
         .iter()
         .filter(|(f, _)| self.has(*f))
@@ -143,6 +149,8 @@ pub struct Issued {
     pub next_mask: u32,
     /// Divergence events of the step (including a reconvergence just before it issued).
     pub divergence: DivEvents,
+    /// Bytes the step moved between the divergence stack and its spill area.
+    pub stack_traffic: crate::divergence::StackTraffic,
     /// For a memory instruction, each executing lane's byte address (`addrs[l]` for lane
     /// `l` of `mask`; other entries are stale).
     pub addrs: [u32; 32],
@@ -157,6 +165,7 @@ impl Default for Issued {
             next_pc: 0,
             next_mask: 0,
             divergence: DivEvents::default(),
+            stack_traffic: Default::default(),
             addrs: [0; 32],
         }
     }

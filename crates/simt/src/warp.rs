@@ -68,6 +68,10 @@ pub struct WarpCsrs {
     pub cycle_hi_latch: u32,
     /// The warp observed through the cross-warp window.
     pub xwarp: u32,
+    /// `pmpcfg0`–`pmpcfg3`: PMP entries 0–15, a byte each (`csr::pmp_cfg`).
+    pub pmpcfg: [u32; 4],
+    /// `pmpaddr0`–`pmpaddr15`.
+    pub pmpaddr: [u32; 16],
 }
 
 /// Per-warp counters.
@@ -106,7 +110,7 @@ pub struct Warp {
 
 impl Warp {
     /// A fresh, idle warp.
-    pub fn new(stack_depth: usize) -> Warp {
+    pub fn new(stack_depth: usize, stack_spill: usize) -> Warp {
         Warp {
             pc: 0,
             mask: 0,
@@ -117,7 +121,7 @@ impl Warp {
             fflags: [0; MAX_LANES],
             resv: [0; MAX_LANES],
             resv_mask: 0,
-            stack: DivStack::new(stack_depth),
+            stack: DivStack::new(stack_depth, stack_spill),
             ipdom: Vec::new(),
             calls: CallStack::default(),
             csr: WarpCsrs {

@@ -110,3 +110,18 @@ fn nonsense_files() {
         check(text);
     }
 }
+
+/// A refused value names the rule it breaks, with its bounds (the caches' keys belong to
+/// weft-timing and are checked in its tests/config.rs).
+#[test]
+fn every_refusal_names_its_rule_and_bounds() {
+    let text = "stack_spill = 2000000\n";
+    let e = weft_simt::Config::from_toml(text)
+        .and_then(|c| c.validate().map(|()| c))
+        .expect_err(text);
+    assert!(
+        e.to_string()
+            .starts_with("stack_spill = 2000000 is out of range (allowed 0..=1048576)"),
+        "{e}"
+    );
+}

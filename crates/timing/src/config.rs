@@ -258,12 +258,17 @@ impl CacheConfig {
                 "0..=16"
             },
         )?;
+        let least = self.line as u64 * self.ways as u64;
         pow2(
             key("size"),
             self.size as u64,
-            (self.line * self.ways) as u64,
+            least,
             1 << 26,
-            "a power of two from line × ways (one set) to 64 MiB",
+            format!(
+                "a power of two from {name}.line × {name}.ways = {} × {} = {least} (one set) \
+                 to 64 MiB",
+                self.line, self.ways
+            ),
         )
     }
 }
@@ -475,14 +480,14 @@ impl TimingConfig {
                 }
                 .into(),
                 value: 0,
-                range: "true (only the L2 can be switched off)",
+                range: "true (only the L2 can be switched off)".into(),
             });
         }
         if self.l2.enabled && (self.l2.line < self.l1.line || self.l2.line < self.icache.line) {
             return Err(ConfigError::Range {
                 key: "l2.line".into(),
                 value: self.l2.line as u64,
-                range: "at least l1.line and icache.line",
+                range: "at least l1.line and icache.line".into(),
             });
         }
         range(

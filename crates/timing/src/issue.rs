@@ -232,6 +232,19 @@ impl TimingModel {
                 t.fetch_why = Why::Divergence;
             }
         }
+        // The divergence stack's spill area: spilled entries are posted writes that take
+        // DRAM bandwidth; an entry read back must arrive before the warp goes on.
+        let spill = rec.stack_traffic;
+        if spill.to_memory > 0 {
+            self.mem.stack_spill(c, spill.to_memory, now, true);
+        }
+        if spill.from_memory > 0 {
+            let back = self.mem.stack_spill(c, spill.from_memory, now, false);
+            if back >= t.fetch_ready {
+                t.fetch_ready = back;
+                t.fetch_why = Why::Divergence;
+            }
+        }
         if !self.observers.is_empty() {
             let (pc, inst) = (self.rec.pc, self.rec.inst);
             let st = Stages {

@@ -32,7 +32,7 @@ mod units;
 
 pub use cache::CacheStats;
 pub use config::{MachineConfig, TimingConfig};
-pub use counters::{TimingReport, WarpActivity, Why};
+pub use counters::{LaunchTiming, TimingReport, WarpActivity, Why};
 pub use memsys::MemStats;
 
 use config::{PipelineConfig, SchedPolicy, Unit, UnitsConfig};
@@ -160,6 +160,10 @@ pub struct TimingModel {
     dma: Vec<Option<(u32, u64)>>,
     /// Per core, the run of lost slots in progress (for observers): reason and first cycle.
     stall_runs: Vec<Option<(Why, u64)>>,
+    /// The machine's launch events seen so far, and each launch's counters at its start and
+    /// end (a report is the snapshot).
+    launch_seen: u64,
+    launch_marks: Vec<(TimingReport, Option<TimingReport>)>,
 }
 
 impl TimingModel {
@@ -226,6 +230,8 @@ impl TimingModel {
             observers: Vec::new(),
             dma: vec![None; cfg.cores],
             stall_runs: vec![None; cfg.cores],
+            launch_seen: 0,
+            launch_marks: Vec::new(),
         }
     }
 
@@ -295,6 +301,9 @@ impl TimingModel {
                 }
             }
             m.pump_console();
+            if m.launch_events() != self.launch_seen {
+                self.sync_launches(m);
+            }
             if issued {
                 m.cycle = now + 1;
                 continue;
@@ -460,6 +469,36 @@ impl TimingModel {
         }
     }
 
+    /// A kernel launch started or ended in this cycle: snapshot the counters (a launch that
+    /// started while another was open ends that one).
+    fn sync_launches(&mut self, m: &Machine) {
+        self.launch_seen = m.launch_events();
+        let now = self.snapshot(m);
+        while self.launch_marks.len() < m.launches_begun() {
+            if let Some((_, end @ None)) = self.launch_marks.last_mut() {
+                *end = Some(now.clone());
+            }
+            self.launch_marks.push((now.clone(), None));
+        }
+        if !m.launch_open() {
+            if let Some((_, end @ None)) = self.launch_marks.last_mut() {
+                *end = Some(now);
+            }
+        }
+    }
+
+    /// The cumulative counters (a report without per-launch figures).
+    fn snapshot(&self, m: &Machine) -> TimingReport {
+        let counters: Vec<CoreCounters> = self.cores.iter().map(|c| c.counters.clone()).collect();
+        TimingReport::new(
+            self.policy.name(),
+            m.cycle,
+            &counters,
+            &self.mem,
+            Vec::new(),
+        )
+    }
+
     /// The report so far (`cycles` is the machine's cycle count).
     pub fn report(&self, m: &Machine) -> TimingReport {
         let counters: Vec<CoreCounters> = self.cores.iter().map(|c| c.counters.clone()).collect();
@@ -468,7 +507,15 @@ impl TimingModel {
             .iter()
             .flat_map(|c| c.warps.iter().map(|w| w.act.clone()))
             .collect();
-        TimingReport::new(self.policy.name(), m.cycle, &counters, &self.mem, per_warp)
+        let mut r = TimingReport::new(self.policy.name(), m.cycle, &counters, &self.mem, per_warp);
+        let now = self.snapshot(m);
+        r.launches = self
+            .launch_marks
+            .iter()
+            .enumerate()
+            .map(|(k, (start, end))| end.as_ref().unwrap_or(&now).since(start, k))
+            .collect();
+        r
     }
 }
 
