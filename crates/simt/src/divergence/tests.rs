@@ -375,7 +375,7 @@ proptest::proptest! {
                     let na = a.retire(half, &mut ca);
                     let nb = b.retire(half, &mut cb);
                     proptest::prop_assert_eq!(na, nb);
-                    active = active & !half;
+                    active &= !half;
                     if let Some(n) = na {
                         active = n.mask;
                     }
