@@ -6,7 +6,7 @@
 use crate::{Result, RuntimeError};
 use weft_device::Stop;
 use weft_simt::Machine;
-use weft_timing::TimingModel;
+use weft_timing::{TimingConfig, TimingModel};
 
 /// A machine the runtime can drive.
 pub trait Backend: weft_device::Device {
@@ -37,9 +37,9 @@ pub struct TimingBackend {
 }
 
 impl TimingBackend {
-    /// The backend of a loaded machine (its configuration gives the timing parameters).
-    pub fn new(m: Machine) -> TimingBackend {
-        let t = TimingModel::new(&m.cfg);
+    /// The backend of a loaded machine, timed with the parameters `t`.
+    pub fn new(m: Machine, t: &TimingConfig) -> TimingBackend {
+        let t = TimingModel::new(&m.cfg, t);
         TimingBackend { m, t }
     }
 }
@@ -112,7 +112,9 @@ impl Backend for FunctionalBackend {
 
 impl Backend for TimingBackend {
     fn restart(&mut self, entry: u32) -> Result<()> {
-        restart(&mut self.m, entry)
+        restart(&mut self.m, entry)?;
+        self.t.new_launch();
+        Ok(())
     }
     fn dram_size(&self) -> u32 {
         self.m.cfg.dram_size

@@ -36,6 +36,7 @@ pub use backend::{Backend, FunctionalBackend, TimingBackend};
 pub use weft_device::FaultInfo;
 use weft_device::{RunEnd, Stop};
 use weft_simt::{Config, Machine};
+use weft_timing::MachineConfig;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -101,8 +102,9 @@ impl DeviceConfig {
     /// reads, `timing = true` included): shape, DRAM and timing from the text, every other
     /// key kept for the machine.
     pub fn from_toml(text: &str) -> Result<DeviceConfig> {
-        let c = Config::from_toml(text)
-            .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?;
+        let c = MachineConfig::from_toml(text)
+            .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?
+            .machine;
         Ok(DeviceConfig {
             cores: c.cores,
             warps: c.warps,
@@ -234,9 +236,9 @@ impl Device {
         let (prog, _) = weft_simt::load::program_from_elf(elf)
             .map_err(|e| RuntimeError::Load(e.to_string()))?;
         let base = match &cfg.config_toml {
-            Some(text) => Config::from_toml(text)
+            Some(text) => MachineConfig::from_toml(text)
                 .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?,
-            None => Config::default(),
+            None => MachineConfig::default(),
         };
         let config = Config {
             cores: cfg.cores,
@@ -244,7 +246,7 @@ impl Device {
             lanes: cfg.lanes,
             dram_size: cfg.dram_size,
             timing: cfg.timing,
-            ..base
+            ..base.machine
         };
         config
             .validate()
@@ -260,7 +262,7 @@ impl Device {
         }
         let m = Machine::new(config, &prog).map_err(|e| RuntimeError::Load(e.to_string()))?;
         let backend: Box<dyn Backend> = if cfg.timing {
-            Box::new(TimingBackend::new(m))
+            Box::new(TimingBackend::new(m, &base.timing))
         } else {
             Box::new(FunctionalBackend::new(m))
         };

@@ -1,13 +1,12 @@
-//! Machine configuration: cores × warps × lanes, divergence stack depth and reconvergence
-//! mechanism, memory sizes, barriers, display timing and run bounds. Loaded from TOML (every
-//! key optional) and validated with a clear message for absurd values.
+//! The functional machine's configuration: cores × warps × lanes, divergence stack depth and
+//! reconvergence mechanism, memory sizes, barriers, display timing and run bounds. Loaded from
+//! TOML (every key optional) and validated with a clear message for absurd values. These are
+//! the top-level keys and the `[display]` and `[dma]` sections of the one machine file; its
+//! timing sections belong to `weft-timing` (`weft_timing::MachineConfig` reads the whole file).
 
-pub use crate::timing_config::{
-    CacheConfig, DramConfig, PipelineConfig, SchedPolicy, SmemConfig, UnitConfig, UnitsConfig,
-    WritePolicy,
-};
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
+pub use weft_config::ConfigError;
+use weft_config::{range, Part};
 
 /// Largest number of lanes per warp (the thread mask is 32 bits).
 pub const MAX_LANES: usize = 32;
@@ -188,23 +187,9 @@ pub struct Config {
     pub display: DisplayConfig,
     /// DMA engines.
     pub dma: DmaConfig,
-    /// Run the cycle-level timing model (`weft-timing`) instead of one warp-instruction per
-    /// core per cycle.
+    /// Run the cycle-level timing model (`weft-timing`, whose parameters are the file's
+    /// timing sections) instead of one warp-instruction per core per cycle.
     pub timing: bool,
-    /// Timing model: issue stage and control-flow costs.
-    pub pipeline: PipelineConfig,
-    /// Timing model: functional units.
-    pub units: UnitsConfig,
-    /// Timing model: per-core instruction cache.
-    pub icache: CacheConfig,
-    /// Timing model: per-core L1 data cache.
-    pub l1: CacheConfig,
-    /// Timing model: the L2 shared by every core (off by default).
-    pub l2: CacheConfig,
-    /// Timing model: banked shared memory.
-    pub smem: SmemConfig,
-    /// Timing model: DRAM.
-    pub dram: DramConfig,
 }
 
 impl Default for Config {
@@ -227,13 +212,6 @@ impl Default for Config {
             display: DisplayConfig::default(),
             dma: DmaConfig::default(),
             timing: false,
-            pipeline: PipelineConfig::default(),
-            units: UnitsConfig::default(),
-            icache: crate::timing_config::default_icache(),
-            l1: crate::timing_config::default_l1(),
-            l2: crate::timing_config::default_l2(),
-            smem: SmemConfig::default(),
-            dram: DramConfig::default(),
         }
     }
 }
@@ -241,47 +219,9 @@ impl Default for Config {
 /// The default bound on cycles when none is given.
 pub const DEFAULT_MAX_CYCLES: u64 = 10_000_000_000;
 
-/// Why a configuration is rejected.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ConfigError {
-    /// A value out of its range.
-    #[error("{key} = {value} is out of range (allowed {range})")]
-    Range {
-        /// The key.
-        key: String,
-        /// The value given.
-        value: u64,
-        /// What is allowed: the rule broken, with its bounds.
-        range: std::borrow::Cow<'static, str>,
-    },
-    /// The TOML text does not parse or has unknown keys.
-    #[error("{0}")]
-    Toml(String),
-    /// The memory layout is unusable.
-    #[error("memory layout: {0}")]
-    Memory(String),
-}
-
-pub(crate) fn range(
-    key: impl Into<String>,
-    value: u64,
-    lo: u64,
-    hi: u64,
-    text: &'static str,
-) -> Result<(), ConfigError> {
-    if value < lo || value > hi {
-        Err(ConfigError::Range {
-            key: key.into(),
-            value,
-            range: text.into(),
-        })
-    } else {
-        Ok(())
-    }
-}
-
 impl Config {
-    /// Parse TOML (all keys optional; unknown keys are errors).
+    /// Parse TOML (all keys optional; unknown keys are errors — the timing sections too: a
+    /// whole machine file is read by `weft_timing::MachineConfig`).
     pub fn from_toml(text: &str) -> Result<Config, ConfigError> {
         Config::from_toml_for(text, None)
     }
@@ -298,12 +238,17 @@ impl Config {
     /// Parse TOML over the defaults of a profile: `profile` (when given) wins over the file's
     /// own `profile` key; keys the file leaves out take that profile's defaults.
     pub fn from_toml_for(text: &str, profile: Option<Profile>) -> Result<Config, ConfigError> {
-        // Read the text directly first: unknown keys and wrong types are reported with their
-        // line and column. The values come from merging it over the profile's defaults, so
-        // that a partial section keeps that section's own defaults (the caches differ).
-        toml::from_str::<Config>(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
-        let mut table: toml::Table =
-            toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        let mut tables = weft_config::split(text, &[Part::of::<Config>()])?;
+        Config::from_table_for(tables.remove(0), profile)
+    }
+
+    /// Read this configuration's keys from `table` (already checked key by key, e.g. by
+    /// [`weft_config::split`]) over the defaults of a profile, as [`Config::from_toml_for`]:
+    /// keys the table leaves out take that profile's defaults; then validate.
+    pub fn from_table_for(
+        mut table: toml::Table,
+        profile: Option<Profile>,
+    ) -> Result<Config, ConfigError> {
         let p = match profile {
             Some(p) => p,
             None => match table.get("profile") {
@@ -317,7 +262,7 @@ impl Config {
         table.insert("profile".into(), toml::Value::String(p.name().into()));
         let mut base = toml::Table::try_from(Config::for_profile(p))
             .map_err(|e| ConfigError::Toml(e.to_string()))?;
-        merge(&mut base, table);
+        weft_config::merge(&mut base, table);
         let c: Config = toml::Value::Table(base)
             .try_into()
             .map_err(|e: toml::de::Error| ConfigError::Toml(e.to_string()))?;
@@ -417,7 +362,7 @@ impl Config {
             });
         }
         weft_mem::Memory::new(self.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
-        crate::timing_config::validate(self)
+        Ok(())
     }
 
     /// The memory layout this configuration implies.
@@ -451,18 +396,6 @@ impl Config {
             DEFAULT_MAX_CYCLES
         } else {
             self.max_cycles
-        }
-    }
-}
-
-/// Overlay `top` on `base`, table by table.
-fn merge(base: &mut toml::Table, top: toml::Table) {
-    for (k, v) in top {
-        match (base.get_mut(&k), v) {
-            (Some(toml::Value::Table(b)), toml::Value::Table(t)) => merge(b, t),
-            (_, v) => {
-                base.insert(k, v);
-            }
         }
     }
 }

@@ -39,7 +39,6 @@ pub mod program;
 pub mod record;
 pub mod stats;
 mod step_mem;
-pub mod timing_config;
 mod trace;
 mod trap;
 pub mod vortex;

@@ -4,7 +4,7 @@
 //! when the miss is made (with their fill time), so a later access to a line still being
 //! filled merges into the outstanding miss (an MSHR merge) and waits for the same fill.
 
-use weft_simt::config::{CacheConfig, WritePolicy};
+use crate::config::{CacheConfig, WritePolicy};
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Line {
@@ -152,6 +152,16 @@ impl Cache {
     #[inline]
     pub fn line_of(&self, addr: u32) -> u32 {
         addr >> self.line_shift << self.line_shift
+    }
+
+    /// Invalidate every line and forget outstanding misses, keeping the counters (a
+    /// machine that resets its caches between kernel launches).
+    pub fn empty(&mut self) {
+        for l in &mut self.lines {
+            *l = Line::default();
+        }
+        self.mshr.clear();
+        self.trigger = false;
     }
 
     /// The set and tag of line number `idx`. With `hash`, the set index is the low bits

@@ -12,54 +12,39 @@
 //! issue, the loop jumps straight to the next cycle at which anything can change, charging
 //! the skipped slots to the same reasons, so long memory waits cost no host time.
 //!
-//! Modules: `sched` (the three warp-scheduling policies), `cache` (set-associative cache
-//! with MSHRs), `memsys` (coalescing, L1, shared memory, L2, DRAM), `counters` (issue-slot
-//! and memory counters, the report). A [`TimingObserver`] sees every instruction's stages
+//! Modules: `config` (the timing sections of the machine file, and the whole file),
+//! `units` (the functional units), `frontend` (fetch, the instruction buffer, operand
+//! collectors), `issue` (whether a warp can issue, and what issuing costs), `sched` (the
+//! three warp-scheduling policies), `cache`
+//! (set-associative cache with MSHRs), `memsys` (coalescing, L1, shared memory, L2, DRAM),
+//! `counters` (issue-slot and memory counters, the report). A [`TimingObserver`] sees every instruction's stages
 //! and every run of lost issue slots (the command's Konata and stall-slice writers).
 
 mod cache;
+pub mod config;
 mod counters;
+mod dram;
+mod frontend;
+mod issue;
 mod memsys;
 mod sched;
+mod units;
 
 pub use cache::CacheStats;
+pub use config::{MachineConfig, TimingConfig};
 pub use counters::{LaunchTiming, TimingReport, WarpActivity, Why};
 pub use memsys::MemStats;
 
+use config::{PipelineConfig, SchedPolicy, Unit, UnitsConfig};
 use counters::CoreCounters;
 use memsys::MemSys;
-use weft_isa::{Class, Inst};
-use weft_simt::config::{SchedPolicy, UnitConfig};
-use weft_simt::record::{memory_access, operands_of, DivEvents, Issued, Operands, RegFile};
+use weft_isa::Inst;
+use weft_simt::record::{Issued, Operands, RegFile};
 use weft_simt::warp::WarpState;
 use weft_simt::{Config, Machine, RunEnd};
 
 /// Bytes a DMA engine moves per burst.
 pub const DMA_BURST: u32 = 64;
-
-/// A functional unit kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Unit {
-    Alu,
-    Mul,
-    Div,
-    Fpu,
-    Fdiv,
-    Lsu,
-    Sfu,
-}
-
-fn unit_of(class: Class) -> Unit {
-    match class {
-        Class::Alu | Class::Branch | Class::Jump => Unit::Alu,
-        Class::Mul => Unit::Mul,
-        Class::Div => Unit::Div,
-        Class::Fpu => Unit::Fpu,
-        Class::FpuDiv => Unit::Fdiv,
-        Class::Load | Class::Store | Class::Atomic => Unit::Lsu,
-        Class::Csr | Class::Fence | Class::System | Class::Simt => Unit::Sfu,
-    }
-}
 
 /// The instruction a warp will issue next, with what the model needs of it.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +52,8 @@ struct Next {
     inst: Inst,
     ops: Operands,
     unit: Unit,
+    /// Pairs of its source registers in one register bank.
+    conflicts: u64,
     /// It cannot issue before this cycle (its registers, or memory for a fence), …
     until: u64,
     /// … for this reason.
@@ -100,9 +87,13 @@ pub struct Stages {
 /// A warp's timing state.
 #[derive(Clone, Debug)]
 struct WarpT {
-    /// No fetch before this cycle, for `fetch_why`.
+    /// Its next instruction cannot issue before this cycle, for `fetch_why`.
     fetch_ready: u64,
     fetch_why: Why,
+    /// With a front end (`pipeline.fetch_interval`): the cycle its next instruction is
+    /// fetched, and the issue cycles of its last instructions (for the instruction buffer).
+    fetch_at: u64,
+    issued: frontend::IssueRing,
     /// When each register (x0–x31, then f0–f31) has its pending value.
     reg_ready: [u64; 64],
     /// Registers whose pending value comes from memory (bit per register).
@@ -117,6 +108,8 @@ struct WarpT {
     started: u64,
     /// Was it running at the last look?
     was_running: bool,
+    /// Was it waiting (at a barrier, or a wspawn) at the last look?
+    was_waiting: bool,
     /// Activity.
     act: WarpActivity,
 }
@@ -124,8 +117,13 @@ struct WarpT {
 /// A core's timing state: warps, unit occupancy, scheduler state, counters.
 struct CoreT {
     warps: Vec<WarpT>,
-    /// Per unit kind (index = `Unit as usize`), when each instance is next free.
-    units: [Vec<u64>; 7],
+    /// Per unit kind (index = `Unit as usize`), when each instance is next free (a unit that
+    /// shares another's has none of its own).
+    units: [Vec<u64>; Unit::COUNT],
+    /// With a front end: the cycles the fetch port is taken.
+    port: frontend::FetchPort,
+    /// When each operand collector is next free (none without collectors).
+    collectors: Vec<u64>,
     /// The warp that issued last.
     last: usize,
     /// Two-level scheduler: the active set and the pending queue.
@@ -150,11 +148,9 @@ enum Check {
 pub struct TimingModel {
     policy: SchedPolicy,
     active_warps: usize,
-    branch_latency: u64,
-    spawn_latency: u64,
-    div_push: u64,
-    div_pop: u64,
-    units: [UnitConfig; 7],
+    /// The issue stage and front end (`[pipeline]`).
+    pipe: PipelineConfig,
+    units: UnitsConfig,
     mem: MemSys,
     cores: Vec<CoreT>,
     rec: Issued,
@@ -171,13 +167,14 @@ pub struct TimingModel {
 }
 
 impl TimingModel {
-    /// A model for `cfg` (caches empty, every unit free).
-    pub fn new(cfg: &Config) -> TimingModel {
-        let u = &cfg.units;
-        let units = [u.alu, u.mul, u.div, u.fpu, u.fdiv, u.lsu, u.sfu];
+    /// A model with the parameters `t` of the machine `cfg` (caches empty, every unit free).
+    pub fn new(cfg: &Config, t: &TimingConfig) -> TimingModel {
+        let units = t.units;
         let warp = WarpT {
             fetch_ready: 0,
             fetch_why: Why::Fetch,
+            fetch_at: 0,
+            issued: frontend::IssueRing::new(),
             reg_ready: [0; 64],
             reg_mem: 0,
             mem_until: 0,
@@ -185,6 +182,7 @@ impl TimingModel {
             line: None,
             started: 0,
             was_running: false,
+            was_waiting: false,
             act: WarpActivity::default(),
         };
         let cores = (0..cfg.cores)
@@ -199,7 +197,19 @@ impl TimingModel {
                         ..warp.clone()
                     })
                     .collect(),
-                units: units.map(|k| vec![0; k.count as usize]),
+                units: Unit::ALL.map(|u| {
+                    let n = if units[u].shares.is_some() {
+                        0
+                    } else {
+                        units[u].count
+                    };
+                    vec![0; n as usize]
+                }),
+                port: frontend::FetchPort::new(),
+                collectors: match t.pipeline.warps_per_collector {
+                    0 => Vec::new(),
+                    k => vec![0; cfg.warps.div_ceil(k as usize)],
+                },
                 last: cfg.warps - 1,
                 active: Vec::new(),
                 pending: std::collections::VecDeque::new(),
@@ -209,14 +219,11 @@ impl TimingModel {
             })
             .collect();
         TimingModel {
-            policy: cfg.pipeline.scheduler,
-            active_warps: cfg.pipeline.active_warps,
-            branch_latency: cfg.pipeline.branch_latency as u64,
-            spawn_latency: cfg.pipeline.spawn_latency as u64,
-            div_push: cfg.pipeline.divergence_push as u64,
-            div_pop: cfg.pipeline.divergence_pop as u64,
+            policy: t.pipeline.scheduler,
+            active_warps: t.pipeline.active_warps,
+            pipe: t.pipeline,
             units,
-            mem: MemSys::new(cfg),
+            mem: MemSys::new(cfg, t),
             cores,
             rec: Issued::default(),
             order: Vec::with_capacity(32),
@@ -303,6 +310,9 @@ impl TimingModel {
             }
             if let Some(end) = m.idle_end() {
                 m.cycle = now + 1;
+                if self.pipe.end_waits_for_writeback && matches!(end, RunEnd::AllHalted) {
+                    self.wait_for_writeback(m);
+                }
                 break end;
             }
             // Nothing can change before `next_change`: skip there, charging each core's
@@ -318,6 +328,36 @@ impl TimingModel {
             self.close_stall_runs(m.cycle);
         }
         m.finish_run(end)
+    }
+
+    /// At the end of a run (`pipeline.end_waits_for_writeback`): the cycle moves on to when
+    /// the warps' last results are written back and their memory accesses done (writes
+    /// posted to DRAM excepted), the slots charged to `no_warp`.
+    fn wait_for_writeback(&mut self, m: &mut Machine) {
+        let wb = self.pipe.writeback as u64;
+        let mut until = 0;
+        for core in &self.cores {
+            for t in &core.warps {
+                until = until.max(t.mem_until + wb);
+                until = until.max(t.reg_ready.iter().copied().max().unwrap_or(0));
+            }
+        }
+        if until > m.cycle {
+            let skip = until - m.cycle;
+            for core in &mut self.cores {
+                core.counters.stalls[Why::Idle as usize] += skip;
+            }
+            m.cycle = until;
+        }
+    }
+
+    /// A new kernel launch on the same machine: with `pipeline.launch_resets_memory` the
+    /// caches are emptied and the DRAM rows closed (the counters go on). The hosts' runtimes
+    /// call it before each launch.
+    pub fn new_launch(&mut self) {
+        if self.pipe.launch_resets_memory {
+            self.mem.empty();
+        }
     }
 
     /// The DMA engines at `now`: a burst whose DRAM transfer is done moves its words, and an
@@ -363,6 +403,7 @@ impl TimingModel {
                 if running && !t.was_running {
                     t.started = now;
                     t.fetch_ready = t.fetch_ready.max(now);
+                    t.fetch_at = t.fetch_at.max(now);
                 }
                 t.was_running = running;
             }
@@ -383,224 +424,46 @@ impl TimingModel {
         }
     }
 
-    /// Can warp `w` of core `c` issue at `now`?
-    fn check(&mut self, m: &mut Machine, c: usize, w: usize, now: u64) -> Check {
-        match m.cores[c].warps[w].state {
-            WarpState::Running => {}
-            WarpState::Barrier { .. } | WarpState::SpawnWait { .. } => {
-                return Check::Blocked(Why::Barrier, u64::MAX)
-            }
-            _ => return Check::NotStarted,
-        }
-        let t = &mut self.cores[c].warps[w];
-        if now < t.fetch_ready {
-            return Check::Blocked(t.fetch_why, t.fetch_ready);
-        }
-        let next = match t.next {
-            Some(n) => n,
-            None => {
-                let Some((pc, inst, _)) = m.peek(c, w) else {
-                    return Check::NotStarted;
-                };
-                let ops = operands_of(&inst);
-                let class = inst.op.class();
-                let t = &mut self.cores[c].warps[w];
-                // What it waits for besides a unit, fixed until it issues: the binding
-                // (latest) of its registers (all of them for wsync), and for a fence or atomic
-                // its memory accesses.
-                let (mut until, mut why) = (0, Why::Scoreboard);
-                // Vortex's wsync drains the warp: every value still in flight (loads and
-                // long-latency results) lands before it issues, as in SimX; stores, which
-                // write no register, do not hold it.
-                let wsync = inst.op == weft_isa::Op::VxWsync;
-                let mut regs: u64 = if wsync { !0 } else { 0 };
-                for &(file, r) in ops.sources().iter().chain(ops.dst.iter()) {
-                    regs |= 1 << reg_index(file, r);
-                }
-                while regs != 0 {
-                    let i = regs.trailing_zeros() as usize;
-                    regs &= regs - 1;
-                    if t.reg_ready[i] > until {
-                        until = t.reg_ready[i];
-                        why = if t.reg_mem >> i & 1 != 0 {
-                            Why::Memory
-                        } else {
-                            Why::Scoreboard
-                        };
-                    }
-                }
-                if matches!(class, Class::Fence | Class::Atomic) && t.mem_until > until {
-                    until = t.mem_until;
-                    why = Why::Memory;
-                }
-                let n = Next {
-                    inst,
-                    ops,
-                    unit: unit_of(class),
-                    until,
-                    why,
-                    fetched: now,
-                };
-                t.next = Some(n);
-                let line = self.mem.icache_line(c, pc);
-                if t.line != Some(line) {
-                    t.line = Some(line);
-                    let ready = self.mem.fetch(c, pc, now);
-                    let t = &mut self.cores[c].warps[w];
-                    if ready > now {
-                        t.fetch_ready = ready;
-                        t.fetch_why = Why::Fetch;
-                        return Check::Blocked(Why::Fetch, ready);
-                    }
-                }
-                n
-            }
-        };
-        if next.until > now {
-            return Check::Blocked(next.why, next.until);
-        }
-        let free = self.cores[c].units[next.unit as usize]
-            .iter()
-            .copied()
-            .min()
-            .unwrap_or(0);
-        if free > now {
-            let why = if next.unit == Unit::Lsu {
-                Why::Memory
-            } else {
-                Why::Unit
-            };
-            return Check::Blocked(why, free);
-        }
-        Check::Ready
-    }
-
-    /// Issue warp `w` of core `c` at `now` and charge what it did. False if it did not
-    /// issue after all.
-    fn issue(&mut self, m: &mut Machine, c: usize, w: usize, now: u64) -> bool {
-        let next = self.cores[c].warps[w].next.expect("checked before issue");
-        let class = next.inst.op.class();
-        if class == Class::Csr {
-            counters::hpm(&self.cores[c].counters, &self.mem, c, &mut m.cores[c].hpm);
-        }
-        if !m.issue(c, w, &mut self.rec) {
-            self.cores[c].warps[w].next = None;
-            return false;
-        }
-        let rec = &self.rec;
-        let core = &mut self.cores[c];
-        core.last = w;
-        core.counters.issued += 1;
-        let ucfg = self.units[next.unit as usize];
-        let mut done = now + ucfg.latency as u64;
-        let mut unit_free = now + ucfg.interval as u64;
-        let mut from_mem = false;
-        if let Some((size, kind)) = memory_access(rec.inst.op) {
-            let agen = now + ucfg.latency as u64;
-            let mt = self.mem.access(c, kind, size, rec.mask, &rec.addrs, agen);
-            done = mt.done.max(agen);
-            unit_free = unit_free.max(mt.lsu_free);
-            from_mem = true;
-        }
-        let core = &mut self.cores[c];
-        let unit = &mut core.units[next.unit as usize];
-        if let Some(slot) = unit.iter_mut().min_by_key(|f| **f) {
-            *slot = unit_free;
-        }
-        let t = &mut core.warps[w];
-        t.act.issued += 1;
-        t.act.first_issue.get_or_insert(now);
-        t.act.last_issue = Some(now);
-        t.next = None;
-        if from_mem {
-            t.mem_until = t.mem_until.max(done);
-        }
-        if let Some((file, r)) = next.ops.dst {
-            let i = reg_index(file, r);
-            t.reg_ready[i] = done;
-            if from_mem {
-                t.reg_mem |= 1 << i;
-            } else {
-                t.reg_mem &= !(1 << i);
-            }
-        }
-        // Front end: a redirect refills; divergence-stack work costs its own cycles.
-        let sequential = rec.next_pc == rec.pc.wrapping_add(rec.inst.len());
-        if !sequential {
-            t.fetch_ready = now + 1 + self.branch_latency;
-            t.fetch_why = Why::Fetch;
-            t.line = None;
-        }
-        let ev = rec.divergence;
-        let div =
-            if ev.has(DivEvents::PUSH) {
-                self.div_push
-            } else {
-                0
-            } + if ev.has(DivEvents::JOIN) || ev.has(DivEvents::PARK) || ev.has(DivEvents::POP) {
-                self.div_pop
-            } else {
-                0
-            };
-        if div > 0 {
-            let until = now + 1 + div;
-            if until >= t.fetch_ready {
-                t.fetch_ready = until;
-                t.fetch_why = Why::Divergence;
-            }
-        }
-        // The divergence stack's spill area: spilled entries are posted writes that take
-        // DRAM bandwidth; an entry read back must arrive before the warp goes on.
-        let spill = rec.stack_traffic;
-        if spill.to_memory > 0 {
-            self.mem.stack_spill(c, spill.to_memory, now, true);
-        }
-        if spill.from_memory > 0 {
-            let back = self.mem.stack_spill(c, spill.from_memory, now, false);
-            if back >= t.fetch_ready {
-                t.fetch_ready = back;
-                t.fetch_why = Why::Divergence;
-            }
-        }
-        if !self.observers.is_empty() {
-            let (pc, inst) = (self.rec.pc, self.rec.inst);
-            let st = Stages {
-                fetch: next.fetched.min(now),
-                issue: now,
-                done: done.max(now + 1),
-            };
-            for o in &mut self.observers {
-                o.instruction(c, w, pc, &inst, st);
-            }
-        }
-        if matches!(
-            class,
-            Class::Csr | Class::Simt | Class::System | Class::Fence
-        ) {
-            self.transitions(m, now);
-        }
-        true
-    }
-
     /// After an instruction that may start, stop or release other warps: warps that started
-    /// wait `spawn_latency`; warps released from a barrier go on next cycle.
+    /// wait `spawn_latency`; warps released from a barrier go on next cycle (with a front
+    /// end: they fetch again from next cycle).
     fn transitions(&mut self, m: &Machine, now: u64) {
+        let p = &self.pipe;
+        let front_end = p.fetch_interval > 0;
         for (c, core) in self.cores.iter_mut().enumerate() {
             for (w, t) in core.warps.iter_mut().enumerate() {
                 let state = m.cores[c].warps[w].state;
                 let running = state != WarpState::Idle && state != WarpState::Faulted;
-                if running && !t.was_running {
+                let waiting = matches!(
+                    state,
+                    WarpState::Barrier { .. } | WarpState::SpawnWait { .. }
+                );
+                let fetch_from = if running && !t.was_running {
                     t.started = now;
-                    t.fetch_ready = t.fetch_ready.max(now + 1 + self.spawn_latency);
-                    t.fetch_why = Why::Fetch;
                     t.next = None;
                     t.line = None;
                     t.reg_ready = [0; 64];
+                    Some(now + 1 + p.spawn_latency as u64)
+                } else if t.was_waiting && state == WarpState::Running && front_end {
+                    Some(now + 1)
+                } else {
+                    None
+                };
+                if let Some(from) = fetch_from {
+                    t.fetch_at = t.fetch_at.max(from);
+                    let issue = if front_end {
+                        t.fetch_at + p.fetch_to_issue as u64
+                    } else {
+                        from
+                    };
+                    t.fetch_ready = t.fetch_ready.max(issue);
+                    t.fetch_why = Why::Fetch;
                 }
                 if state != WarpState::Running {
                     t.next = None;
                 }
                 t.was_running = running;
+                t.was_waiting = waiting;
             }
             sched::sort_by_age(core);
         }

@@ -6,32 +6,12 @@
 //! and this module only says when its data arrives and what it cost.
 
 use crate::cache::{Cache, CacheStats, Outcome};
+use crate::dram::Dram;
+use crate::TimingConfig;
 use weft_simt::record::AccessKind;
 // The I/O page (console, exit word) is uncached, timed by `pipeline.io_latency`.
 use weft_mem::IO_BASE;
 use weft_simt::Config;
-
-/// DRAM: a channel moving `bytes_per_cycle`, a fixed latency, a bound on requests in flight.
-struct Dram {
-    latency: u64,
-    bytes_per_cycle: u64,
-    max_outstanding: usize,
-    bus_free: u64,
-    in_flight: Vec<u64>,
-}
-
-impl Dram {
-    /// A transfer of `bytes` requested at `t`: when it completes.
-    fn request(&mut self, bytes: u32, t: u64) -> u64 {
-        let start = crate::cache::wait_for_slot(&mut self.in_flight, self.max_outstanding, t);
-        let xfer = (bytes as u64).div_ceil(self.bytes_per_cycle);
-        let bus = start.max(self.bus_free);
-        self.bus_free = bus + xfer;
-        let done = bus + xfer + self.latency;
-        self.in_flight.push(done);
-        done
-    }
-}
 
 /// Per-core memory counters besides the caches'.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -88,6 +68,10 @@ struct CoreMem {
     l1: Cache,
     icache: Cache,
     smem_free: u64,
+    /// When each load in flight in the load/store unit completes (`pipeline.lsu_loads`).
+    loads: Vec<u64>,
+    /// When each load waiting for a place among them gets it.
+    waiting: Vec<u64>,
     stats: MemStats,
 }
 
@@ -98,6 +82,9 @@ pub struct MemTiming {
     pub done: u64,
     /// The cycle the LSU may take the next instruction (one line request per cycle).
     pub lsu_free: u64,
+    /// When the access started: its issue's address cycle, or later for a load that waited
+    /// for a place among the loads in flight.
+    pub start: u64,
 }
 
 /// The whole memory system.
@@ -111,6 +98,8 @@ pub struct MemSys {
     smem_latency: u64,
     io_latency: u64,
     coalesce: bool,
+    /// Loads a core keeps in flight (0: no bound).
+    lsu_loads: usize,
     /// Line requests of one warp access, reused.
     lines: Vec<(u32, u32)>,
     /// Shared-memory words per bank, reused.
@@ -118,36 +107,33 @@ pub struct MemSys {
 }
 
 impl MemSys {
-    /// The memory system of a configuration.
-    pub fn new(cfg: &Config) -> MemSys {
-        let banks = if cfg.smem.banks == 0 {
+    /// The memory system of the machine `cfg` with the timing parameters `t`.
+    pub fn new(cfg: &Config, t: &TimingConfig) -> MemSys {
+        let banks = if t.smem.banks == 0 {
             cfg.lanes as u32
         } else {
-            cfg.smem.banks
+            t.smem.banks
         };
         MemSys {
             cores: (0..cfg.cores)
                 .map(|_| CoreMem {
-                    l1: Cache::new(cfg.l1),
-                    icache: Cache::new(cfg.icache),
+                    l1: Cache::new(t.l1),
+                    icache: Cache::new(t.icache),
                     smem_free: 0,
+                    loads: Vec::new(),
+                    waiting: Vec::new(),
                     stats: MemStats::default(),
                 })
                 .collect(),
-            l2: cfg.l2.enabled.then(|| Cache::new(cfg.l2)),
-            dram: Dram {
-                latency: cfg.dram.latency as u64,
-                bytes_per_cycle: cfg.dram.bytes_per_cycle as u64,
-                max_outstanding: cfg.dram.max_outstanding as usize,
-                bus_free: 0,
-                in_flight: Vec::new(),
-            },
+            l2: t.l2.enabled.then(|| Cache::new(t.l2)),
+            dram: Dram::new(t.dram),
             smem_base: cfg.local_mem_base,
             smem_size: cfg.local_mem_size,
             smem_banks: banks,
-            smem_latency: cfg.smem.latency as u64,
-            io_latency: cfg.pipeline.io_latency as u64,
-            coalesce: cfg.pipeline.coalesce,
+            smem_latency: t.smem.latency as u64,
+            io_latency: t.pipeline.io_latency as u64,
+            coalesce: t.pipeline.coalesce,
+            lsu_loads: t.pipeline.lsu_loads as usize,
             lines: Vec::with_capacity(32),
             bank_words: vec![Vec::new(); banks as usize],
         }
@@ -163,7 +149,7 @@ impl MemSys {
             } else {
                 stats.dram_read_bytes += bytes as u64;
             }
-            return self.dram.request(bytes, t);
+            return self.dram.request(line, bytes, t);
         };
         let l2_line = l2.line_of(line);
         let through = l2.write_through();
@@ -171,18 +157,18 @@ impl MemSys {
             Outcome::Hit(d) | Outcome::Bypass(d) => {
                 if write && through {
                     stats.dram_write_bytes += bytes as u64;
-                    self.dram.request(bytes, d);
+                    self.dram.request(line, bytes, d);
                 }
                 d
             }
             Outcome::Miss { start, victim } => {
                 let size = l2.line_size();
-                if victim.is_some() {
+                if let Some(v) = victim {
                     stats.dram_write_bytes += size as u64;
-                    self.dram.request(size, start);
+                    self.dram.request(v, size, start);
                 }
                 stats.dram_read_bytes += size as u64;
-                let fill = self.dram.request(size, start);
+                let fill = self.dram.request(l2_line, size, start);
                 l2.filled(l2_line, fill)
             }
         }
@@ -207,7 +193,11 @@ impl MemSys {
         } else {
             stats.dram_read_bytes += bytes as u64;
         }
-        self.dram.request(bytes, t)
+        // The step record gives no address for the spill area; its traffic goes to a row of
+        // its own per core (a warp's spill area is contiguous, so a run of spills and fills
+        // stays mostly within one row).
+        let row = u32::MAX - ((c as u32 + 1) << 12) + 1;
+        self.dram.request(row, bytes, t)
     }
 
     /// The I-cache line holding `pc`.
@@ -249,9 +239,56 @@ impl MemSys {
         ready
     }
 
-    /// A warp memory instruction of core `c` issued at `t` (address generation done at
-    /// `t + agen`): `addrs[l]` for each lane `l` of `mask`, `size` bytes each.
+    /// A warp memory instruction of core `c` whose addresses are ready at `t`: `addrs[l]`
+    /// for each lane `l` of `mask`, `size` bytes each. A load waits first for a place among
+    /// the core's loads in flight (`pipeline.lsu_loads`).
     pub fn access(
+        &mut self,
+        c: usize,
+        kind: AccessKind,
+        size: u8,
+        mask: u32,
+        addrs: &[u32; 32],
+        t: u64,
+    ) -> MemTiming {
+        let bounded = self.lsu_loads > 0 && kind != AccessKind::Store;
+        let t = if bounded {
+            let cm = &mut self.cores[c];
+            let start = crate::cache::wait_for_slot(&mut cm.loads, self.lsu_loads, t);
+            if start > t {
+                cm.waiting.retain(|&w| w > t);
+                cm.waiting.push(start);
+            }
+            start
+        } else {
+            t
+        };
+        let mt = self.access_at(c, kind, size, mask, addrs, t);
+        if bounded {
+            self.cores[c].loads.push(mt.done.max(t) + 1);
+        }
+        mt
+    }
+
+    /// With a bound on loads in flight: whether the LSU can take a memory instruction at `t`
+    /// when `lsu_queue` of them may wait for a place; if not, the cycle it can. With no
+    /// queue it waits while every place is taken; with one, while the queue is full.
+    pub fn lsu_queue_full(&mut self, c: usize, t: u64, lsu_queue: usize) -> Option<u64> {
+        if self.lsu_loads == 0 {
+            return None;
+        }
+        let cm = &mut self.cores[c];
+        if lsu_queue == 0 {
+            cm.loads.retain(|&d| d > t);
+            return (cm.loads.len() >= self.lsu_loads)
+                .then(|| cm.loads.iter().copied().min().unwrap_or(t));
+        }
+        cm.waiting.retain(|&s| s > t);
+        (cm.waiting.len() >= lsu_queue).then(|| cm.waiting.iter().copied().min().unwrap_or(t))
+    }
+
+    /// [`MemSys::access`] once the access has its place.
+    fn access_at(
         &mut self,
         c: usize,
         kind: AccessKind,
@@ -327,7 +364,11 @@ impl MemSys {
             lsu_free = lsu_free.max(r + 1);
         }
         self.lines = lines;
-        MemTiming { done, lsu_free }
+        MemTiming {
+            done,
+            lsu_free,
+            start: t,
+        }
     }
 
     /// One line request to core `c`'s L1.
@@ -354,6 +395,21 @@ impl MemSys {
                 self.cores[c].l1.filled(line, fill)
             }
         }
+    }
+
+    /// Empty the caches, close the DRAM rows and forget what is in flight, keeping every
+    /// counter (`pipeline.launch_resets_memory`).
+    pub fn empty(&mut self) {
+        for cm in &mut self.cores {
+            cm.l1.empty();
+            cm.icache.empty();
+            cm.loads.clear();
+            cm.waiting.clear();
+        }
+        if let Some(l2) = &mut self.l2 {
+            l2.empty();
+        }
+        self.dram.empty();
     }
 
     /// Core `c`'s counters: L1, I-cache, and the rest.

@@ -1,9 +1,10 @@
 //! Warp scheduling: the order in which a core's scheduler considers its warps each cycle
-//! under each policy — loose round-robin, greedy-then-oldest, and two-level (an active set
-//! fed from a pending queue) — and the pick of the first warp that can issue.
+//! under each policy — loose round-robin, greedy-then-oldest, greedy-then-longest-waiting
+//! (SimX's issue arbiter) and two-level (an active set fed from a pending queue) — and the
+//! pick of the warp that issues.
 
+use crate::config::SchedPolicy;
 use crate::{Check, CoreT, TimingModel, Why};
-use weft_simt::config::SchedPolicy;
 use weft_simt::Machine;
 
 impl TimingModel {
@@ -18,8 +19,10 @@ impl TimingModel {
         let mut first: Option<Why> = None;
         let mut until = u64::MAX;
         let mut any_started = false;
-        if self.policy == SchedPolicy::TwoLevel {
-            return self.pick_two_level(m, c, now);
+        match self.policy {
+            SchedPolicy::TwoLevel => return self.pick_two_level(m, c, now),
+            SchedPolicy::GtoWait => return self.pick_longest_waiting(m, c, now),
+            _ => {}
         }
         for k in 0..n {
             let core = &self.cores[c];
@@ -63,6 +66,55 @@ impl TimingModel {
             Err((first.unwrap_or(Why::Idle), until))
         } else {
             Err((Why::Idle, u64::MAX))
+        }
+    }
+
+    /// Greedy, then the longest waiting: the warp that issued last while it can, otherwise
+    /// the warp whose instruction has been ready (fetched, its registers free) the longest —
+    /// a warp waiting only for its unit ages too — lowest index first among equals. This is
+    /// SimX's GTO arbiter, whose age counts the cycles a warp asked and was not granted.
+    fn pick_longest_waiting(
+        &mut self,
+        m: &mut Machine,
+        c: usize,
+        now: u64,
+    ) -> Result<usize, (Why, u64)> {
+        let n = self.cores[c].warps.len();
+        let last = self.cores[c].last;
+        let mut first: Option<Why> = None;
+        let mut until = u64::MAX;
+        let mut any_started = false;
+        let mut best: Option<(u64, usize)> = None;
+        for k in 0..n {
+            // The last warp first (greedy), then the others in index order.
+            let w = if k == 0 {
+                last
+            } else if k <= last {
+                k - 1
+            } else {
+                k
+            };
+            match self.check(m, c, w, now) {
+                Check::Ready if w == last => return Ok(w),
+                Check::Ready => {
+                    let t = &self.cores[c].warps[w];
+                    let since = t.next.map_or(0, |n| n.until).max(t.fetch_ready);
+                    if best.is_none_or(|(s, b)| since < s || (since == s && w < b)) {
+                        best = Some((since, w));
+                    }
+                }
+                Check::Blocked(why, t) => {
+                    any_started = true;
+                    first.get_or_insert(why);
+                    until = until.min(t);
+                }
+                Check::NotStarted => {}
+            }
+        }
+        match best {
+            Some((_, w)) => Ok(w),
+            None if any_started => Err((first.unwrap_or(Why::Idle), until)),
+            None => Err((Why::Idle, u64::MAX)),
         }
     }
 

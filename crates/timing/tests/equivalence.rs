@@ -9,8 +9,9 @@ use common::{check_identities, run, Run};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use weft_simt::config::SchedPolicy;
 use weft_simt::{Config, Machine, Observer, Program, StepRecord};
+use weft_timing::config::{SchedPolicy, WritePolicy};
+use weft_timing::MachineConfig;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -75,15 +76,13 @@ fn memory(r: &Run, prog: &Program) -> Vec<u8> {
 /// end, exit status and console output must still agree.
 const POLLING: [&str; 2] = ["remote_done.s", "spawn.s"];
 
-fn compare(path: &Path, cfg: &Config) {
+fn compare(path: &Path, cfg: &MachineConfig) {
     let name = path.display().to_string();
     let src = std::fs::read_to_string(path).unwrap();
     let prog = common::program(&src, &name);
     let f = run(cfg, &prog);
-    let tcfg = Config {
-        timing: true,
-        ..cfg.clone()
-    };
+    let mut tcfg = cfg.clone();
+    tcfg.machine.timing = true;
     let t = run(&tcfg, &prog);
     assert_eq!(f.end, t.end, "{name}: how the run ended");
     assert_eq!(
@@ -92,7 +91,7 @@ fn compare(path: &Path, cfg: &Config) {
         "{name}: exit status"
     );
     assert_eq!(f.m.console(), t.m.console(), "{name}: console output");
-    check_identities(&t, cfg.cores);
+    check_identities(&t, cfg.machine.cores);
     if POLLING.iter().any(|p| name.ends_with(p)) {
         return;
     }
@@ -112,10 +111,13 @@ fn compare(path: &Path, cfg: &Config) {
     );
 }
 
-fn base() -> Config {
-    Config {
-        max_cycles: 50_000_000,
-        ..Config::default()
+fn base() -> MachineConfig {
+    MachineConfig {
+        machine: Config {
+            max_cycles: 50_000_000,
+            ..Config::default()
+        },
+        ..MachineConfig::default()
     }
 }
 
@@ -134,21 +136,27 @@ fn every_program_gives_the_same_results_functional_and_timed() {
 fn results_are_the_same_under_every_policy_and_machine_shape() {
     let matmul = root().join("examples/matmul.s");
     let barrier = root().join("tests/kernels/barrier.s");
-    for policy in [SchedPolicy::Lrr, SchedPolicy::Gto, SchedPolicy::TwoLevel] {
+    for policy in [
+        SchedPolicy::Lrr,
+        SchedPolicy::Gto,
+        SchedPolicy::TwoLevel,
+        SchedPolicy::GtoWait,
+    ] {
         for (cores, warps, lanes) in [(1, 4, 8), (2, 8, 4), (1, 1, 1), (4, 2, 32)] {
-            let mut cfg = Config {
+            let mut cfg = base();
+            cfg.machine = Config {
                 cores,
                 warps,
                 lanes,
-                ..base()
+                ..cfg.machine
             };
-            cfg.pipeline.scheduler = policy;
+            cfg.timing.pipeline.scheduler = policy;
             compare(&matmul, &cfg);
         }
         let mut cfg = base();
-        cfg.pipeline.scheduler = policy;
-        cfg.l2.enabled = true;
-        cfg.l1.write_policy = weft_simt::config::WritePolicy::WriteBack;
+        cfg.timing.pipeline.scheduler = policy;
+        cfg.timing.l2.enabled = true;
+        cfg.timing.l1.write_policy = WritePolicy::WriteBack;
         compare(&barrier, &cfg);
         compare(&matmul, &cfg);
     }
@@ -169,17 +177,15 @@ impl Observer for Popcount {
 fn timing_runs_are_deterministic_and_thread_instructions_are_the_masks_popcounts() {
     let src = std::fs::read_to_string(root().join("examples/matmul.s")).unwrap();
     let prog = common::program(&src, "matmul.s");
-    let cfg = Config {
-        timing: true,
-        cores: 2,
-        ..base()
-    };
+    let mut cfg = base();
+    cfg.machine.timing = true;
+    cfg.machine.cores = 2;
     let mut seen = Vec::new();
     for _ in 0..2 {
-        let mut m = Machine::new(cfg.clone(), &prog).unwrap();
+        let mut m = Machine::new(cfg.machine.clone(), &prog).unwrap();
         let pop = Popcount::default();
         m.add_observer(Box::new(pop.clone()));
-        let mut t = weft_timing::TimingModel::new(&cfg);
+        let mut t = weft_timing::TimingModel::new(&cfg.machine, &cfg.timing);
         let end = t.run(&mut m, u64::MAX);
         let report = t.report(&m);
         let (threads, trace) = pop.0.borrow().clone();

@@ -3,23 +3,28 @@
 //! configured latency and independent warps hide it; a stride-k shared-memory access has a
 //! conflict degree of gcd(k, banks); a streaming kernel approaches the configured DRAM
 //! bandwidth; a cache-resident loop hits 100 % after warm-up (read by the kernel itself
-//! through the hpm counters); divergence and scheduling policies cost what they say.
+//! through the hpm counters); divergence and scheduling policies cost what they say; a run
+//! that waits for writeback ends a division's latency after its last warp halts.
 
 mod common;
 
 use common::{check_identities, program, run, word};
-use weft_simt::config::SchedPolicy;
 use weft_simt::{Config, RunEnd};
+use weft_timing::config::{SchedPolicy, Unit};
+use weft_timing::MachineConfig;
 
 const EXIT: &str = "    li t6, 0xffffff04\n    sw zero, 0(t6)\n";
 
-fn timed(warps: usize, lanes: usize) -> Config {
-    Config {
-        timing: true,
-        warps,
-        lanes,
-        max_cycles: 10_000_000,
-        ..Config::default()
+fn timed(warps: usize, lanes: usize) -> MachineConfig {
+    MachineConfig {
+        machine: Config {
+            timing: true,
+            warps,
+            lanes,
+            max_cycles: 10_000_000,
+            ..Config::default()
+        },
+        ..MachineConfig::default()
     }
 }
 
@@ -48,7 +53,7 @@ fn chain(n: usize) -> String {
 fn a_dependent_alu_chain_shows_the_configured_latency_and_warps_hide_it() {
     for latency in [1u64, 2, 4, 6] {
         let mut cfg = timed(1, 1);
-        cfg.units.alu.latency = latency as u32;
+        cfg.timing.units[Unit::Alu].latency = latency as u32;
         let prog = program(&per_warp_timed(1, 2, "", &chain(400)), "chain.s");
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
@@ -60,7 +65,7 @@ fn a_dependent_alu_chain_shows_the_configured_latency_and_warps_hide_it() {
         // As many warps as the latency: each warp's chain takes no longer (the others fill
         // the gaps), so the core issues one instruction per cycle.
         let mut cfg4 = timed(latency as usize, 1);
-        cfg4.units.alu.latency = latency as u32;
+        cfg4.timing.units[Unit::Alu].latency = latency as u32;
         let prog4 = program(
             &per_warp_timed(latency as usize, 2, "", &chain(400)),
             "chain4.s",
@@ -145,7 +150,7 @@ fn a_streaming_kernel_approaches_the_configured_dram_bandwidth() {
     let bytes = (iters * warps * 256) as u64;
     for bpc in [4u32, 16] {
         let mut cfg = timed(warps, 32);
-        cfg.dram.bytes_per_cycle = bpc;
+        cfg.timing.dram.bytes_per_cycle = bpc as f64;
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
         check_identities(&r, 1);
@@ -219,8 +224,8 @@ fn divergence_costs_the_configured_push_and_pop_cycles() {
     let prog = program(&src, "div.s");
     let cycles = |push: u32, pop: u32| {
         let mut cfg = timed(1, 8);
-        cfg.pipeline.divergence_push = push;
-        cfg.pipeline.divergence_pop = pop;
+        cfg.timing.pipeline.divergence_push = push;
+        cfg.timing.pipeline.divergence_pop = pop;
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
         check_identities(&r, 1);
@@ -242,9 +247,14 @@ fn schedulers_differ_in_order_not_results() {
     .unwrap();
     let prog = program(&src, "matmul.s");
     let mut cycles = Vec::new();
-    for p in [SchedPolicy::Lrr, SchedPolicy::Gto, SchedPolicy::TwoLevel] {
+    for p in [
+        SchedPolicy::Lrr,
+        SchedPolicy::Gto,
+        SchedPolicy::TwoLevel,
+        SchedPolicy::GtoWait,
+    ] {
         let mut cfg = timed(8, 8);
-        cfg.pipeline.scheduler = p;
+        cfg.timing.pipeline.scheduler = p;
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
         assert_eq!(
@@ -286,7 +296,7 @@ fn wsync_waits_for_the_loads_in_flight() {
         assert!(
             (min_gap..=max_gap).contains(&gap),
             "wsync {sync}: gap {gap} cycles, expected {min_gap}..={max_gap} (DRAM latency {})",
-            cfg.dram.latency
+            cfg.timing.dram.latency
         );
     }
 }
@@ -306,7 +316,7 @@ fn the_icache_prefetcher_turns_sequential_misses_into_early_fills() {
     let mut cycles = Vec::new();
     for depth in [0u32, 1, 4] {
         let mut cfg = timed(1, 1);
-        cfg.icache.prefetch = depth;
+        cfg.timing.icache.prefetch = depth;
         let r = run(&cfg, &prog);
         assert_eq!(r.end, RunEnd::Exit(0));
         check_identities(&r, 1);
@@ -332,4 +342,25 @@ fn the_icache_prefetcher_turns_sequential_misses_into_early_fills() {
         cycles[0] > cycles[1] && cycles[1] > cycles[2],
         "cycles without, with one-line and with four-line prefetch: {cycles:?}"
     );
+}
+
+#[test]
+fn a_run_ending_on_a_long_division_waits_for_it_with_end_waits_for_writeback() {
+    // The last warp halts right after issuing a division: by default the run ends then;
+    // with pipeline.end_waits_for_writeback (SimX's end) it ends when the quotient is
+    // written back, the division's latency (and the writeback) later.
+    let src = "    .text\n    .globl _start\n_start:\n    li t0, 7\n    div t1, t0, t0\n    \
+               csrw tmask, zero\n";
+    let prog = program(src, "div_end.s");
+    let mut cfg = timed(1, 1);
+    cfg.timing.units[Unit::Div] = weft_timing::config::UnitConfig::new(40, 40, 1);
+    let early = run(&cfg, &prog);
+    assert_eq!(early.end, RunEnd::AllHalted);
+    cfg.timing.pipeline.end_waits_for_writeback = true;
+    cfg.timing.pipeline.writeback = 3;
+    let late = run(&cfg, &prog);
+    assert_eq!(late.end, RunEnd::AllHalted);
+    check_identities(&late, 1);
+    let (a, b) = (early.timing.unwrap().cycles, late.timing.unwrap().cycles);
+    assert!(b >= a + 40 - 3 && b <= a + 40 + 3, "{a} then {b}");
 }

@@ -3,7 +3,7 @@
 //! default queue and the last `vx_start`), which Vortex also layers over the asynchronous
 //! API.
 
-use crate::config::config_from_env;
+use crate::config::{config_from_env, perf_scope_from_env, PerfScope};
 use crate::engine::{Engine, EngineHandle};
 use crate::error::{VxError, VxResult};
 use crate::event::Event;
@@ -11,6 +11,7 @@ use crate::memory::{DeviceMemory, Region, HEAP_END, LINE, USER_BASE};
 use crate::queue::Queue;
 use std::sync::{Arc, Mutex, MutexGuard};
 use weft_simt::Config;
+use weft_timing::MachineConfig;
 
 /// `VX_CAPS_*` ids (vortex2.h).
 pub mod caps {
@@ -61,16 +62,24 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Device {
-    /// Open a device configured from the environment (see [`config_from_env`]).
+    /// Open a device configured from the environment (see [`config_from_env`] and
+    /// [`perf_scope_from_env`]).
     pub fn open() -> VxResult<Arc<Device>> {
-        Device::with_config(config_from_env(|k| std::env::var(k).ok())?)
+        let get = |k: &str| std::env::var(k).ok();
+        Device::with_config_scope(config_from_env(get)?, perf_scope_from_env(get)?)
     }
 
-    /// Open a device of shape `cfg` (Vortex profile).
-    pub fn with_config(cfg: Config) -> VxResult<Arc<Device>> {
-        let engine = EngineHandle::start(cfg.clone())?;
+    /// Open a device of shape `cfg` (Vortex profile; its timing sections time it when
+    /// `cfg.machine.timing`), its counters counting every launch.
+    pub fn with_config(cfg: MachineConfig) -> VxResult<Arc<Device>> {
+        Device::with_config_scope(cfg, PerfScope::Device)
+    }
+
+    /// Open a device of shape `cfg` whose counters count `scope`.
+    pub fn with_config_scope(cfg: MachineConfig, scope: PerfScope) -> VxResult<Arc<Device>> {
+        let engine = EngineHandle::start(cfg.clone(), scope)?;
         Ok(Arc::new(Device {
-            cfg,
+            cfg: cfg.machine,
             mem: Mutex::new(DeviceMemory::default()),
             engine,
             legacy: Mutex::new(Legacy::default()),

@@ -8,6 +8,7 @@
 //! flag (set when the host closes the device), so a kernel that never ends cannot keep a
 //! closing host waiting.
 
+use crate::config::PerfScope;
 use crate::error::{VxError, VxResult};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,8 +17,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use weft_device::{Device as _, RunEnd};
 use weft_simt::kmu::{self, KmuDcrs};
-use weft_simt::{Config, Machine, Program};
-use weft_timing::TimingModel;
+use weft_simt::{Machine, Program};
+use weft_timing::{MachineConfig, TimingModel};
 
 /// Where DRAM (and so a kernel image) starts.
 const DRAM_BASE: u32 = 0x8000_0000;
@@ -41,10 +42,13 @@ pub struct Engine {
     pub host_entry: bool,
     timing: Option<TimingModel>,
     stop: Arc<AtomicBool>,
-    /// Warp-instructions retired per core over every launch since the device opened.
+    /// Warp-instructions retired per core over every launch since the device opened (or
+    /// the last launch, with [`PerfScope::Launch`]).
     instrs: Vec<u64>,
-    /// Cycles of every launch since the device opened.
+    /// Cycles of every launch since the device opened (or of the last).
     cycles: u64,
+    /// What the counters count.
+    scope: PerfScope,
 }
 
 /// Console output of kernels: Vortex's `#slot: text` lines on the process's stdout, after
@@ -70,12 +74,13 @@ impl Write for Console {
 }
 
 impl Engine {
-    fn new(cfg: Config, stop: Arc<AtomicBool>) -> VxResult<Engine> {
+    fn new(all: MachineConfig, scope: PerfScope, stop: Arc<AtomicBool>) -> VxResult<Engine> {
         let prog = Program {
             entry: DRAM_BASE,
             ..Program::default()
         };
-        let timing = cfg.timing.then(|| TimingModel::new(&cfg));
+        let cfg = all.machine;
+        let timing = cfg.timing.then(|| TimingModel::new(&cfg, &all.timing));
         let cores = cfg.cores;
         let mut m = Machine::new(cfg, &prog).map_err(|e| VxError::Config(e.to_string()))?;
         m.set_console(Box::new(Console));
@@ -87,6 +92,7 @@ impl Engine {
             stop,
             instrs: vec![0; cores],
             cycles: 0,
+            scope,
         })
     }
 
@@ -140,7 +146,8 @@ impl Engine {
         }
     }
 
-    /// A performance counter of a core, summed over every launch since the device opened:
+    /// A performance counter of a core, summed over every launch since the device opened (or
+    /// of the last launch, with [`PerfScope::Launch`]):
     /// `mcycle` (0xB00) and `minstret` (0xB02); the others read 0 (weft keeps no such state
     /// for Vortex's classes).
     pub fn mpm(&self, addr: u32, core: u32) -> VxResult<u64> {
@@ -175,6 +182,9 @@ impl Engine {
         // the cores' counts before the launch: warps keep theirs across launches
         let i0: Vec<u64> = self.m.cores.iter().map(|c| c.instret()).collect();
         self.m.launch(&self.dcrs)?;
+        if let Some(t) = &mut self.timing {
+            t.new_launch();
+        }
         let bound = self.m.cfg.cycle_bound();
         let end = loop {
             let until = self.m.cycle.saturating_add(SLICE).min(bound);
@@ -211,8 +221,13 @@ impl Engine {
         }
     }
 
-    /// Add a launch's cycles (from cycle `t0`) and instructions (from the cores' counts `i0`).
+    /// Add a launch's cycles (from cycle `t0`) and instructions (from the cores' counts `i0`),
+    /// after clearing the counts with [`PerfScope::Launch`].
     fn count(&mut self, t0: u64, i0: &[u64]) {
+        if self.scope == PerfScope::Launch {
+            self.cycles = 0;
+            self.instrs.fill(0);
+        }
         self.cycles += self.m.cycle - t0;
         for ((n, c), before) in self.instrs.iter_mut().zip(&self.m.cores).zip(i0) {
             *n += c.instret() - before;
@@ -228,8 +243,8 @@ pub struct EngineHandle {
 }
 
 impl EngineHandle {
-    /// Start a device thread with a machine of shape `cfg`.
-    pub fn start(cfg: Config) -> VxResult<EngineHandle> {
+    /// Start a device thread with a machine of shape `cfg`, its counters counting `scope`.
+    pub fn start(cfg: MachineConfig, scope: PerfScope) -> VxResult<EngineHandle> {
         let (tx, rx) = mpsc::channel::<Job>();
         let (ready_tx, ready_rx) = mpsc::channel::<VxResult<()>>();
         let stop = Arc::new(AtomicBool::new(false));
@@ -238,7 +253,7 @@ impl EngineHandle {
             .name("weft-vortex-device".into())
             .stack_size(16 << 20)
             .spawn(move || {
-                let mut e = match Engine::new(cfg, flag) {
+                let mut e = match Engine::new(cfg, scope, flag) {
                     Ok(e) => e,
                     Err(err) => {
                         let _ = ready_tx.send(Err(err));

@@ -220,12 +220,21 @@ fn the_configuration_comes_from_the_environment() {
         ("WEFT_THREADS", "8"),
     ]))
     .unwrap();
-    assert_eq!((c.cores, c.warps, c.lanes, c.timing), (2, 8, 8, false));
+    let m = &c.machine;
+    assert_eq!((m.cores, m.warps, m.lanes, m.timing), (2, 8, 8, false));
     assert!(config_from_env(env(&[("WEFT_WARPS", "many")])).is_err());
     assert!(config_from_env(env(&[("WEFT_TIMING", "maybe")])).is_err());
+    use vortex::config::{perf_scope_from_env, PerfScope};
+    assert_eq!(perf_scope_from_env(env(&[])).unwrap(), PerfScope::Device);
+    assert_eq!(
+        perf_scope_from_env(env(&[("WEFT_PERF_SCOPE", "launch")])).unwrap(),
+        PerfScope::Launch
+    );
+    assert!(perf_scope_from_env(env(&[("WEFT_PERF_SCOPE", "last")])).is_err());
     assert!(
         config_from_env(env(&[("WEFT_TIMING", "1")]))
             .unwrap()
+            .machine
             .timing
     );
 
@@ -245,5 +254,60 @@ fn the_configuration_comes_from_the_environment() {
         assert_eq!(vx_dev_caps(d, 3, &mut v), 0);
         assert_eq!(v, 2);
         assert_eq!(vx_device_release(d), 0);
+    }
+
+    // Counting the last launch only (WEFT_PERF_SCOPE=launch, as SimX): two identical
+    // launches count what one does.
+    unsafe {
+        let cfg = config_from_env(env(&[])).unwrap();
+        let d = handles::handle(Device::with_config_scope(cfg, PerfScope::Launch).unwrap());
+        let (vxbin, img) = image(&[]);
+        let k = upload(d, &vxbin);
+        let (_, args) = buffers(d);
+        assert_eq!(vx_dcr_write(d, dcr::KERNEL_ENTRY0, sym(&img, "ids")), 0);
+        let mut counts = Vec::new();
+        for _ in 0..2 {
+            assert_eq!(vx_start(d, k, args), 0);
+            assert_eq!(vx_ready_wait(d, u64::MAX), 0);
+            let (mut i, mut c) = (0u64, 0u64);
+            assert_eq!(vx_mpm_query(d, 0, 0xB02, 0, &mut i), 0);
+            assert_eq!(vx_mpm_query(d, 0, 0xB00, 0, &mut c), 0);
+            counts.push((i, c));
+        }
+        assert!(counts[0].0 > 40, "{counts:?}");
+        assert_eq!(counts[0], counts[1], "each launch counted alone");
+        assert_eq!(vx_device_release(d), 0);
+    }
+
+    // Under the timing model, caches stay warm from one launch to the next unless
+    // pipeline.launch_resets_memory (SimX's reset at every launch): then a repeated launch
+    // takes the cycles of the first.
+    for reset in [false, true] {
+        unsafe {
+            let mut cfg = config_from_env(env(&[("WEFT_TIMING", "1")])).unwrap();
+            cfg.timing.pipeline.launch_resets_memory = reset;
+            let d = handles::handle(Device::with_config_scope(cfg, PerfScope::Launch).unwrap());
+            let (vxbin, img) = image(&[]);
+            let k = upload(d, &vxbin);
+            let (_, args) = buffers(d);
+            assert_eq!(vx_dcr_write(d, dcr::KERNEL_ENTRY0, sym(&img, "ids")), 0);
+            let mut cycles = Vec::new();
+            for _ in 0..2 {
+                assert_eq!(vx_start(d, k, args), 0);
+                assert_eq!(vx_ready_wait(d, u64::MAX), 0);
+                let mut c = 0u64;
+                assert_eq!(vx_mpm_query(d, 0, 0xB00, 0, &mut c), 0);
+                cycles.push(c);
+            }
+            if reset {
+                assert_eq!(cycles[0], cycles[1], "cold caches at each launch");
+            } else {
+                assert!(
+                    cycles[1] < cycles[0],
+                    "warm caches the second time: {cycles:?}"
+                );
+            }
+            assert_eq!(vx_device_release(d), 0);
+        }
     }
 }

@@ -330,7 +330,8 @@ pub fn bench(a: &BenchArgs) -> Result<i32, String> {
                     crate::engine::attach(&mut m, engine)?;
                     let t = Instant::now();
                     let end = if a.timing {
-                        weft_timing::TimingModel::new(&cfg).run(&mut m, u64::MAX)
+                        weft_timing::TimingModel::new(&cfg, &Default::default())
+                            .run(&mut m, u64::MAX)
                     } else {
                         m.run()
                     };

@@ -77,7 +77,9 @@ pub fn demo(a: &DemoArgs) -> Result<i32, String> {
         if a.timing { "timing" } else { "functional" }
     );
     let start = Instant::now();
-    let mut timing = a.timing.then(|| weft_timing::TimingModel::new(&m.cfg));
+    let mut timing = a
+        .timing
+        .then(|| weft_timing::TimingModel::new(&m.cfg, &Default::default()));
     let end = match &mut timing {
         Some(t) => t.run(&mut m, u64::MAX),
         None => m.run(),

@@ -8,6 +8,9 @@ mod bench_qemu;
 mod board_cmd;
 mod cc_cmd;
 mod config_set;
+mod correlate;
+mod correlate_plot;
+mod correlate_ref;
 mod debug_cmd;
 mod demo_cmd;
 mod engine;
@@ -100,6 +103,9 @@ enum Cmd {
         after_help = "Examples:\n  weft sweep -o sweep\n  weft sweep --lanes 8 --set pipeline.scheduler=lrr,gto,two-level -o sched"
     )]
     Sweep(sweep_cmd::SweepArgs),
+    /// Compare the timing model's cycle counts with a reference's (SimX's) on a set of
+    /// kernels: a table, the error figures and a log-log correlation plot.
+    Correlate(Box<correlate::CorrelateArgs>),
     /// Assemble Shader Processor v2a assembly.
     #[command(after_help = "Example:\n  weft sp2a-asm examples/sp2a/fib.s -o fib.bin")]
     Sp2aAsm {
@@ -148,6 +154,7 @@ fn main() -> ExitCode {
         Cmd::Bench(a) => bench_cmd::bench(a),
         Cmd::Board(a) => board_cmd::board(a),
         Cmd::Sweep(a) => sweep_cmd::sweep(a),
+        Cmd::Correlate(a) => correlate::correlate(a),
         Cmd::Sp2aAsm { input, output } => sp2a_cmd::sp2a_asm(input, output),
         Cmd::Sp2aDisasm { input } => sp2a_cmd::sp2a_disasm(input),
     };

@@ -7,7 +7,8 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use weft_simt::load::TableSource;
-use weft_simt::{Config, Machine, Profile, Program, ReconvMode};
+use weft_simt::{Machine, Profile, Program, ReconvMode};
+use weft_timing::MachineConfig;
 
 /// Flags of `weft run`.
 #[derive(Args, Debug)]
@@ -112,7 +113,7 @@ fn warn_needs(path: &Path) {
 
 /// The machine flags `weft run` shares with `weft view`: profile, shape, configuration file
 /// and keys, reconvergence, stack depth, cycle bound.
-#[derive(Args, Debug, Default)]
+#[derive(Args, Clone, Debug, Default)]
 pub struct MachineArgs {
     /// Machine conventions: weft (default) or vortex (Vortex v3.0 standalone kernels: its
     /// memory map, console rings, exit word and 1 × 4 × 4 defaults). Precedence: the
@@ -161,7 +162,8 @@ fn bad_set(a: &MachineArgs, e: String) -> String {
         let Ok(alone) = crate::config_set::apply("", std::slice::from_ref(kv)) else {
             continue;
         };
-        if let Err(err) = Config::from_toml_for(&alone, Some(a.profile.unwrap_or_default())) {
+        if let Err(err) = MachineConfig::from_toml_for(&alone, Some(a.profile.unwrap_or_default()))
+        {
             let err = err.to_string();
             if err.contains("TOML parse error") {
                 let why = err
@@ -177,25 +179,29 @@ fn bad_set(a: &MachineArgs, e: String) -> String {
 }
 
 /// Build the configuration from defaults, the config file and the flags.
-pub fn build_config(a: &RunArgs) -> Result<Config, String> {
+pub fn build_config(a: &RunArgs) -> Result<MachineConfig, String> {
     config_from(&a.machine, a.timing, a.require_exit)
 }
 
 /// The configuration from the shared flags, with `--timing` and `--require-exit`.
-pub fn config_from(a: &MachineArgs, timing: bool, require_exit: bool) -> Result<Config, String> {
+pub fn config_from(
+    a: &MachineArgs,
+    timing: bool,
+    require_exit: bool,
+) -> Result<MachineConfig, String> {
     let text = match &a.config {
         Some(p) => fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
         None => String::new(),
     };
     let text = crate::config_set::apply(&text, &a.set)?;
     let parsed = match &a.config {
-        Some(p) => {
-            Config::from_toml_for(&text, a.profile).map_err(|e| format!("{}: {e}", p.display()))
-        }
-        None => Config::from_toml_for(&text, Some(a.profile.unwrap_or_default()))
+        Some(p) => MachineConfig::from_toml_for(&text, a.profile)
+            .map_err(|e| format!("{}: {e}", p.display())),
+        None => MachineConfig::from_toml_for(&text, Some(a.profile.unwrap_or_default()))
             .map_err(|e| format!("--set: {e}")),
     };
-    let mut cfg = parsed.map_err(|e| bad_set(a, e))?;
+    let mut all = parsed.map_err(|e| bad_set(a, e))?;
+    let cfg = &mut all.machine;
     if timing {
         cfg.timing = true;
     }
@@ -220,8 +226,8 @@ pub fn config_from(a: &MachineArgs, timing: bool, require_exit: bool) -> Result<
     if let Some(v) = a.max_cycles {
         cfg.max_cycles = v;
     }
-    cfg.validate().map_err(|e| format!("configuration: {e}"))?;
-    Ok(cfg)
+    all.validate().map_err(|e| format!("configuration: {e}"))?;
+    Ok(all)
 }
 
 /// Run `weft run`; returns the process exit status.
@@ -248,7 +254,10 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
             a.trace,
         );
     }
-    let cfg = build_config(a)?;
+    let MachineConfig {
+        machine: cfg,
+        timing: timing_cfg,
+    } = build_config(a)?;
     let frame_opts = crate::frames::FrameOptions {
         dir: a.frames.clone(),
         gif: a.gif.clone(),
@@ -300,7 +309,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         log
     });
     let traces = crate::debug_cmd::attach(&mut m, &a.debug)?;
-    let mut timing = cfg_timing.then(|| weft_timing::TimingModel::new(&m.cfg));
+    let mut timing = cfg_timing.then(|| weft_timing::TimingModel::new(&m.cfg, &timing_cfg));
     let konata = crate::debug_cmd::attach_timing(&m, timing.as_mut(), &traces, &a.debug)?;
     let end = match &mut timing {
         Some(_) if a.debug.gdb.is_some() => {

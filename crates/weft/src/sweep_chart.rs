@@ -10,7 +10,7 @@ use std::path::Path;
 
 static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 
-fn register_font() -> Result<(), String> {
+pub(crate) fn register_font() -> Result<(), String> {
     static DONE: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     DONE.get_or_init(|| {
         plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)

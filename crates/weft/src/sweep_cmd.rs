@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::PathBuf;
-use weft_simt::Config;
+use weft_timing::MachineConfig;
 
 /// The default kernel: the 32×32 matrix multiply of the Vortex paper's Figures 7 and 8.
 const MATMUL: &str = include_str!("../../../examples/matmul.s");
@@ -105,7 +105,7 @@ fn jobs(a: &SweepArgs) -> Result<Vec<JobSpec>, String> {
 }
 
 /// The configuration of one job.
-fn job_config(a: &SweepArgs, base: &str, spec: &JobSpec) -> Result<Config, String> {
+fn job_config(a: &SweepArgs, base: &str, spec: &JobSpec) -> Result<MachineConfig, String> {
     let mut sets: Vec<String> = spec
         .settings
         .iter()
@@ -118,7 +118,7 @@ fn job_config(a: &SweepArgs, base: &str, spec: &JobSpec) -> Result<Config, Strin
         sets.push(format!("max_cycles={c}"));
     }
     let text = crate::config_set::apply(base, &sets)?;
-    Config::from_toml(&text).map_err(|e| format!("job {}: configuration: {e}", spec.index))
+    MachineConfig::from_toml(&text).map_err(|e| format!("job {}: configuration: {e}", spec.index))
 }
 
 /// Run `weft sweep`; returns the exit status.
@@ -160,7 +160,7 @@ pub fn sweep(a: &SweepArgs) -> Result<i32, String> {
             None => specs.iter().collect(),
         };
         // Check every configuration before running any.
-        let cfgs: Vec<Config> = todo
+        let cfgs: Vec<MachineConfig> = todo
             .iter()
             .map(|s| job_config(a, &base, s))
             .collect::<Result<_, _>>()?;

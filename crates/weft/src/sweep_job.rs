@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use weft_simt::{Config, Machine, Program};
+use weft_simt::{Machine, Program};
+use weft_timing::MachineConfig;
 
 /// One job's settings: warps, lanes, and the other axes' values.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -58,9 +59,10 @@ impl JobResult {
 }
 
 /// Run one job.
-pub fn run_job(prog: &Program, cfg: Config, spec: &JobSpec) -> Result<JobResult, String> {
-    let mut m = Machine::new(cfg.clone(), prog).map_err(|e| format!("job {}: {e}", spec.index))?;
-    let mut t = weft_timing::TimingModel::new(&cfg);
+pub fn run_job(prog: &Program, cfg: MachineConfig, spec: &JobSpec) -> Result<JobResult, String> {
+    let mut m =
+        Machine::new(cfg.machine.clone(), prog).map_err(|e| format!("job {}: {e}", spec.index))?;
+    let mut t = weft_timing::TimingModel::new(&cfg.machine, &cfg.timing);
     let end = t.run(&mut m, u64::MAX);
     let r = m.report();
     let tr = t.report(&m);

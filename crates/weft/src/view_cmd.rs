@@ -79,7 +79,7 @@ pub fn view(a: &ViewArgs) -> Result<i32, String> {
             a.max_steps
         ));
     }
-    let mut cfg = crate::run_cmd::config_from(&a.machine, false, false)?;
+    let mut cfg = crate::run_cmd::config_from(&a.machine, false, false)?.machine;
     if cfg.timing {
         eprintln!("weft: note: weft view records the functional model (timing = true is ignored)");
         cfg.timing = false;

@@ -116,7 +116,7 @@ fn the_beam_model_holds_when_the_timing_model_skips_cycles() {
     let frames = Frames::default();
     m.add_observer(Box::new(log.clone()));
     m.set_frame_sink(Box::new(frames.clone()));
-    let mut t = weft_timing::TimingModel::new(&m.cfg);
+    let mut t = weft_timing::TimingModel::new(&m.cfg, &Default::default());
     assert_eq!(t.run(&mut m, u64::MAX), RunEnd::Exit(0));
     let issued = m.report().warp_instructions;
     assert!(
@@ -191,7 +191,7 @@ fn a_dma_program_leaves_the_same_memory_under_both_models() {
         let cfg = Config { timing, ..config() };
         let mut m = machine(DMA, &cfg);
         let end = if timing {
-            weft_timing::TimingModel::new(&m.cfg).run(&mut m, u64::MAX)
+            weft_timing::TimingModel::new(&m.cfg, &Default::default()).run(&mut m, u64::MAX)
         } else {
             m.run()
         };
@@ -216,13 +216,14 @@ fn a_dma_program_leaves_the_same_memory_under_both_models() {
 fn dma_takes_time_and_bandwidth_in_the_timing_model() {
     let mut cycles = Vec::new();
     for bpc in [1u32, 16] {
-        let mut cfg = Config {
+        let cfg = Config {
             timing: true,
             ..config()
         };
-        cfg.dram.bytes_per_cycle = bpc;
+        let mut tcfg = weft_timing::TimingConfig::default();
+        tcfg.dram.bytes_per_cycle = bpc as f64;
         let mut m = machine(DMA, &cfg);
-        let mut t = weft_timing::TimingModel::new(&m.cfg);
+        let mut t = weft_timing::TimingModel::new(&m.cfg, &tcfg);
         assert_eq!(t.run(&mut m, u64::MAX), RunEnd::Exit(0));
         let r = t.report(&m);
         // 40 + 24 words out to DRAM, 64 words back in.

@@ -12,6 +12,7 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-sem", 0),
     ("weft-mem", 0),
     ("weft-fb", 0),
+    ("weft-config", 0),
     // Only compile-fail tests of device/rust's weft-kernel (not a workspace crate).
     ("weft-warp-types", 0),
     ("weft-asm", 1),

@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use weft_simt::load::program_from_elf;
-use weft_simt::{Config, Machine, Program, RunEnd};
-use weft_timing::{TimingModel, TimingReport};
+use weft_simt::{Machine, Program, RunEnd};
+use weft_timing::{MachineConfig, TimingModel, TimingReport};
 
 /// Assemble `src`.
 pub fn program(src: &str, name: &str) -> Program {
@@ -22,11 +22,11 @@ pub struct Run {
     pub timing: Option<TimingReport>,
 }
 
-/// Run `prog` on `cfg`, under the timing model when `cfg.timing`.
-pub fn run(cfg: &Config, prog: &Program) -> Run {
-    let mut m = Machine::new(cfg.clone(), prog).expect("program loads");
-    if cfg.timing {
-        let mut t = TimingModel::new(cfg);
+/// Run `prog` on `cfg`, under the timing model when `cfg.machine.timing`.
+pub fn run(cfg: &MachineConfig, prog: &Program) -> Run {
+    let mut m = Machine::new(cfg.machine.clone(), prog).expect("program loads");
+    if cfg.machine.timing {
+        let mut t = TimingModel::new(&cfg.machine, &cfg.timing);
         let end = t.run(&mut m, u64::MAX);
         let timing = Some(t.report(&m));
         Run { m, end, timing }

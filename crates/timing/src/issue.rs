@@ -1,0 +1,267 @@
+//! Issue: whether a warp's next instruction can issue now — fetched (and past the front
+//! end), its registers free on the scoreboard, its operand collector and its unit free — and
+//! what issuing it costs: the functional model executes it (execute at issue), then its
+//! unit's latency and occupancy, the memory system's answer, writeback, and the warp's next
+//! fetch (the front end of `frontend.rs`, or weft's simple one: a redirect costs
+//! `branch_latency`), plus divergence-stack work.
+
+use crate::frontend::{bank_conflicts, stops_fetch};
+use crate::units::unit_of;
+use crate::{counters, reg_index, Check, Next, Stages, TimingModel, Unit, Why};
+use weft_isa::Class;
+use weft_simt::record::{memory_access, operands_of, DivEvents};
+use weft_simt::warp::WarpState;
+use weft_simt::Machine;
+
+impl TimingModel {
+    /// The cycles between issue and the unit's start for an instruction with `conflicts`
+    /// register-bank conflicts.
+    fn to_execute(&self, conflicts: u64) -> u64 {
+        self.pipe.issue_to_execute as u64 + conflicts
+    }
+
+    /// Can warp `w` of core `c` issue at `now`?
+    pub(crate) fn check(&mut self, m: &mut Machine, c: usize, w: usize, now: u64) -> Check {
+        match m.cores[c].warps[w].state {
+            WarpState::Running => {}
+            WarpState::Barrier { .. } | WarpState::SpawnWait { .. } => {
+                return Check::Blocked(Why::Barrier, u64::MAX)
+            }
+            _ => return Check::NotStarted,
+        }
+        let front_end = self.pipe.fetch_interval > 0;
+        let t = &mut self.cores[c].warps[w];
+        if now < t.fetch_ready {
+            return Check::Blocked(t.fetch_why, t.fetch_ready);
+        }
+        let next = match t.next {
+            Some(n) => n,
+            None => {
+                let Some((pc, inst, _)) = m.peek(c, w) else {
+                    return Check::NotStarted;
+                };
+                let ops = operands_of(&inst);
+                let class = inst.op.class();
+                let t = &mut self.cores[c].warps[w];
+                // What it waits for besides a unit, fixed until it issues: the binding
+                // (latest) of its registers (all of them for wsync), and for a fence or atomic
+                // its memory accesses.
+                let (mut until, mut why) = (0, Why::Scoreboard);
+                // Vortex's wsync drains the warp: every value still in flight (loads and
+                // long-latency results) lands before it issues, as in SimX; stores, which
+                // write no register, do not hold it.
+                let wsync = inst.op == weft_isa::Op::VxWsync;
+                let mut regs: u64 = if wsync { !0 } else { 0 };
+                for &(file, r) in ops.sources().iter().chain(ops.dst.iter()) {
+                    regs |= 1 << reg_index(file, r);
+                }
+                while regs != 0 {
+                    let i = regs.trailing_zeros() as usize;
+                    regs &= regs - 1;
+                    if t.reg_ready[i] > until {
+                        until = t.reg_ready[i];
+                        why = if t.reg_mem >> i & 1 != 0 {
+                            Why::Memory
+                        } else {
+                            Why::Scoreboard
+                        };
+                    }
+                }
+                if matches!(class, Class::Fence | Class::Atomic) && t.mem_until > until {
+                    until = t.mem_until;
+                    why = Why::Memory;
+                }
+                let n = Next {
+                    inst,
+                    ops,
+                    unit: unit_of(inst.op),
+                    conflicts: bank_conflicts(&ops, self.pipe.register_banks),
+                    until,
+                    why,
+                    fetched: if front_end { t.fetch_at } else { now },
+                };
+                t.next = Some(n);
+                let line = self.mem.icache_line(c, pc);
+                if t.line != Some(line) {
+                    t.line = Some(line);
+                    // The fetch reads the I-cache when the warp fetches it: now, or with a
+                    // front end at its fetch cycle.
+                    let at = n.fetched;
+                    let ready = self.mem.fetch(c, pc, at);
+                    let t = &mut self.cores[c].warps[w];
+                    if ready > at {
+                        t.fetch_at = ready;
+                        t.fetch_ready = ready + self.pipe.fetch_to_issue as u64;
+                        t.fetch_why = Why::Fetch;
+                        if t.fetch_ready > now {
+                            return Check::Blocked(Why::Fetch, t.fetch_ready);
+                        }
+                    }
+                }
+                n
+            }
+        };
+        if next.until > now {
+            return Check::Blocked(next.why, next.until);
+        }
+        let core = &self.cores[c];
+        if !core.collectors.is_empty() {
+            let free = core.collectors[w % core.collectors.len()];
+            if free > now {
+                return Check::Blocked(Why::Unit, free);
+            }
+        }
+        if next.unit == Unit::Lsu {
+            let q = self.pipe.lsu_queue as usize;
+            if let Some(until) = self.mem.lsu_queue_full(c, now + self.to_execute(0), q) {
+                return Check::Blocked(Why::Memory, until.saturating_sub(self.to_execute(0)));
+            }
+        }
+        let core = &self.cores[c];
+        let pool = self.units.pool(next.unit);
+        let free = core.units[pool as usize].iter().copied().min().unwrap_or(0);
+        let ahead = self.to_execute(next.conflicts);
+        if free > now + ahead {
+            let why = if next.unit == Unit::Lsu {
+                Why::Memory
+            } else {
+                Why::Unit
+            };
+            return Check::Blocked(why, free - ahead);
+        }
+        Check::Ready
+    }
+
+    /// Issue warp `w` of core `c` at `now` and charge what it did. False if it did not
+    /// issue after all.
+    pub(crate) fn issue(&mut self, m: &mut Machine, c: usize, w: usize, now: u64) -> bool {
+        let next = self.cores[c].warps[w].next.expect("checked before issue");
+        let class = next.inst.op.class();
+        if class == Class::Csr {
+            counters::hpm(&self.cores[c].counters, &self.mem, c, &mut m.cores[c].hpm);
+        }
+        if !m.issue(c, w, &mut self.rec) {
+            self.cores[c].warps[w].next = None;
+            return false;
+        }
+        let rec = &self.rec;
+        let core = &mut self.cores[c];
+        core.last = w;
+        core.counters.issued += 1;
+        let ucfg = self.units[next.unit];
+        let start = now + self.pipe.issue_to_execute as u64 + next.conflicts;
+        let mut done = start + ucfg.latency as u64;
+        let mut unit_free = start + ucfg.interval as u64;
+        let mut from_mem = false;
+        if let Some((size, kind)) = memory_access(rec.inst.op) {
+            let agen = start + ucfg.latency as u64;
+            let mt = self.mem.access(c, kind, size, rec.mask, &rec.addrs, agen);
+            done = mt.done.max(agen);
+            // The LSU takes the next instruction `interval` cycles on, later by the cycles
+            // this one's further line requests (or bank conflicts, or its wait for a place
+            // among the loads in flight) hold it.
+            unit_free += mt.lsu_free.saturating_sub(mt.start + 1);
+            from_mem = true;
+        }
+        let core = &mut self.cores[c];
+        if !core.collectors.is_empty() {
+            let k = w % core.collectors.len();
+            core.collectors[k] = now + 1 + next.conflicts;
+        }
+        let unit = &mut core.units[self.units.pool(next.unit) as usize];
+        if let Some(slot) = unit.iter_mut().min_by_key(|f| **f) {
+            *slot = unit_free;
+        }
+        let t = &mut core.warps[w];
+        t.act.issued += 1;
+        t.act.first_issue.get_or_insert(now);
+        t.act.last_issue = Some(now);
+        t.next = None;
+        if from_mem {
+            t.mem_until = t.mem_until.max(done);
+        }
+        if let Some((file, r)) = next.ops.dst {
+            let i = reg_index(file, r);
+            t.reg_ready[i] = done + self.pipe.writeback as u64;
+            if from_mem {
+                t.reg_mem |= 1 << i;
+            } else {
+                t.reg_mem &= !(1 << i);
+            }
+        }
+        // Front end: the next fetch, and divergence-stack work.
+        let p = &self.pipe;
+        let sequential = rec.next_pc == rec.pc.wrapping_add(rec.inst.len());
+        if p.fetch_interval > 0 {
+            let mut f = if p.control_stops_fetch && stops_fetch(rec.inst.op) {
+                done + 1 + p.branch_latency as u64
+            } else {
+                next.fetched + p.fetch_interval as u64
+            };
+            if !sequential {
+                t.line = None;
+                if !p.control_stops_fetch {
+                    f = f.max(now + 1 + p.branch_latency as u64);
+                }
+            }
+            f = f.max(t.issued.push(now, p.ibuffer as usize));
+            f = core.port.reserve(f);
+            t.fetch_at = f;
+            t.fetch_ready = f + p.fetch_to_issue as u64;
+            t.fetch_why = Why::Fetch;
+        } else if !sequential {
+            t.fetch_ready = now + 1 + p.branch_latency as u64;
+            t.fetch_why = Why::Fetch;
+            t.line = None;
+        }
+        let ev = rec.divergence;
+        let div =
+            if ev.has(DivEvents::PUSH) {
+                p.divergence_push as u64
+            } else {
+                0
+            } + if ev.has(DivEvents::JOIN) || ev.has(DivEvents::PARK) || ev.has(DivEvents::POP) {
+                p.divergence_pop as u64
+            } else {
+                0
+            };
+        if div > 0 {
+            let until = now + 1 + div;
+            if until >= t.fetch_ready {
+                t.fetch_ready = until;
+                t.fetch_why = Why::Divergence;
+            }
+        }
+        // The divergence stack's spill area: spilled entries are posted writes that take
+        // DRAM bandwidth; an entry read back must arrive before the warp goes on.
+        let spill = rec.stack_traffic;
+        if spill.to_memory > 0 {
+            self.mem.stack_spill(c, spill.to_memory, now, true);
+        }
+        if spill.from_memory > 0 {
+            let back = self.mem.stack_spill(c, spill.from_memory, now, false);
+            if back >= t.fetch_ready {
+                t.fetch_ready = back;
+                t.fetch_why = Why::Divergence;
+            }
+        }
+        if !self.observers.is_empty() {
+            let (pc, inst) = (self.rec.pc, self.rec.inst);
+            let st = Stages {
+                fetch: next.fetched.min(now),
+                issue: now,
+                done: done.max(now + 1),
+            };
+            for o in &mut self.observers {
+                o.instruction(c, w, pc, &inst, st);
+            }
+        }
+        if matches!(
+            class,
+            Class::Csr | Class::Simt | Class::System | Class::Fence
+        ) {
+            self.transitions(m, now);
+        }
+        true
+    }
+}
