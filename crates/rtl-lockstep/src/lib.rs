@@ -181,6 +181,25 @@ pub fn build_with(shape: Shape, planted_bug: bool, trace: bool) -> Result<PathBu
     })
 }
 
+/// Build (or reuse) the Verilator testbench of one unit of the core: module `top` of
+/// `rtl/<file>.sv` (with the other files it instantiates, `units`, from `rtl/`) driven by
+/// `rtl/tb/<tb>.cpp`, in `target/rtl/<top>/`. The unit tests (the FPU against weft-sem, the
+/// decompressor against weft-isa) use it.
+pub fn build_unit(top: &str, units: &[&str], tb: &str) -> Result<PathBuf, Error> {
+    let r = repo_root().join("rtl");
+    let mut sources: Vec<PathBuf> = units.iter().map(|u| r.join(format!("{u}.sv"))).collect();
+    sources.push(r.join(format!("tb/{tb}.cpp")));
+    verilate(&Verilate {
+        top,
+        dir: top,
+        bin: tb,
+        params: &[],
+        defines: &[],
+        sources: &sources,
+        trace: false,
+    })
+}
+
 /// The RTL parameters of `shape`.
 pub(crate) fn shape_params(shape: Shape) -> Vec<(&'static str, usize)> {
     vec![
