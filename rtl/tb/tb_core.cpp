@@ -3,10 +3,11 @@
 // does), and one text line per retired warp-instruction in the format crates/rtl-lockstep
 // compares with the functional model (the shared memory is inside the core: its stores are
 // seen on mem_* with mem_local set):
-//   w<warp> pc=<pc> mask=<mask>[ x<rd>=<v>,<v>...][ st<lane>@<addr>/<size>=<value>...]
-//       [ a<lane>@<addr>=<value>...] ( next=<pc>/<mask> | fault=<code> )
+//   w<warp> pc=<pc> mask=<mask>[ (x|f)<rd>=<v>,<v>...][ st<lane>@<addr>/<size>=<value>...]
+//       [ a<lane>@<addr>=<value>...][ ff=<fflags of every lane>] ( next=<pc>/<mask> | fault=<code> )
 // (a: the words AMOs and successful sc.w wrote, shown when rd is not x0: the model's record
-// gives the written value through rd)
+// gives the written value through rd; f: rd is a float register; ff: the warp's float
+// flags, shown when some lane's changed, read from the CSR bank)
 // then one final line: "exit <code>", "halt", "deadlock", "fault", "unsupported" or "timeout".
 // Usage: tb_core IMAGE ENTRY TOHOST FROMHOST MAX_CYCLES DRAM_SIZE TABLE [VCD]  (numbers in
 // hex, 0 = none). TABLE: the reconvergence table for the core's table memory, little-endian
@@ -15,6 +16,7 @@
 // (rc_words) is refused (exit status 3). VCD: dump every signal to that file (a testbench
 // built with --trace; time unit 1 ns, one clock cycle = 10).
 #include "Vweft_core.h"
+#include "Vweft_core___024root.h"
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_vcd_c.h"
@@ -178,6 +180,8 @@ int main(int argc, char **argv) {
     uint32_t prdata = 0;
     std::string stores, atomics;
     const int lanes = sizeof(top->rt_vals) / 4;
+    const int warps = sizeof(top->rootp->weft_core__DOT__csrs__DOT__fcsr_q) / lanes;
+    std::vector<std::string> ffs(warps);   // each warp's fflags as last printed
     uint64_t cyc = 0;
     const char *end = "timeout";
     for (; cyc < max_cycles; cyc++) {
@@ -191,14 +195,14 @@ int main(int argc, char **argv) {
                 static const char *why[4] = {
                     "", ": more than WAITS waiting groups in one divergence-stack entry",
                     ": a split more than CDEPTH calls deep",
-                    ": a reconvergence point at a compressed instruction"};
+                    ": a reconvergence point the table marks unreachable (kind 3)"};
                 printf(" unsupported%s\nunsupported\n", why[top->rt_unsup_why & 3]);
                 end = nullptr;
                 break;
             }
             if (top->rt_fault == 0) {
                 if (top->rt_wen) {
-                    printf(" x%u=", top->rt_rd);
+                    printf(" %c%u=", top->rootp->weft_core__DOT__rd_f ? 'f' : 'x', top->rt_rd);
                     bool first = true;
                     for (int l = 0; l < lanes; l++)
                         if (top->rt_mask >> l & 1) {
@@ -207,8 +211,19 @@ int main(int argc, char **argv) {
                             first = false;
                         }
                 }
-                printf("%s%s next=%08x/%08x\n", stores.c_str(), top->rt_rd ? atomics.c_str() : "",
-                       top->rt_next_pc, top->rt_next_mask);
+                std::string ff;
+                for (int l = 0; l < lanes; l++) {
+                    char b[8];
+                    snprintf(b, sizeof b, "%s%x", l ? "," : "",
+                             top->rootp->weft_core__DOT__csrs__DOT__fcsr_q[top->rt_warp][l] & 0x1f);
+                    ff += b;
+                }
+                bool ff_new = ff != ffs[top->rt_warp] &&
+                              !(ffs[top->rt_warp].empty() && ff.find_first_not_of("0,") == std::string::npos);
+                if (ff_new) ffs[top->rt_warp] = ff;
+                printf("%s%s%s%s next=%08x/%08x\n", stores.c_str(), top->rt_rd ? atomics.c_str() : "",
+                       ff_new ? " ff=" : "", ff_new ? ff.c_str() : "", top->rt_next_pc,
+                       top->rt_next_mask);
             } else {
                 printf(" fault=%u\nfault\n", top->rt_fault);
                 end = nullptr;

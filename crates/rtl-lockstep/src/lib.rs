@@ -6,8 +6,8 @@
 //! program with an [`Observer`] printing the same format from each [`StepRecord`]:
 //!
 //! ```text
-//! w<warp> pc=<pc> mask=<mask>[ x<rd>=<lane values>][ st<lane>@<addr>/<size>=<value>...]
-//!     ( next=<pc>/<mask> | fault=<code> )
+//! w<warp> pc=<pc> mask=<mask>[ (x|f)<rd>=<lane values>][ st<lane>@<addr>/<size>=<value>...]
+//!     [ a<lane>@<addr>=<value>...][ ff=<every lane's fflags>] ( next=<pc>/<mask> | fault=<code> )
 //! ```
 //!
 //! and a last line saying how the run ended (`exit N`, `halt`, `fault`). [`compare`] checks
@@ -342,14 +342,13 @@ pub fn dram_image(prog: &Program) -> Result<Vec<u8>, Error> {
     Ok(img)
 }
 
-/// The image of `prog`'s reconvergence table for the core's table memory: the code address of
-/// its first word and one 18-bit word per instruction word from there, `offset << 2 | kind`
-/// (kind 1: At(pc + 4 * offset), offset a signed 16-bit count of instruction words; 2:
-/// AtExit; 0: none) — empty in converge mode. The RTL has no C: an entry of a branch at a
-/// halfword address is left out (the core reports an instruction there as unsupported in
-/// table mode), and a point at a halfword address is kind 3 (a split there is unsupported). A
-/// table spanning more than `words` words, or a point farther than the offset reaches, is
-/// refused.
+/// The image of `prog`'s reconvergence table for the core's table memory: its base and one
+/// 18-bit word per instruction slot from there, `offset << 2 | kind` (kind 1: At(pc + unit *
+/// offset), offset a signed 16-bit count of slots; 2: AtExit; 0: none) — empty in converge
+/// mode. A slot is 4 bytes of code (the base's bit 0 clear) unless some entry or point lies
+/// at a halfword address (compressed code), in which case it is 2 bytes and the base's bit 0
+/// is set (weft_diverge.sv reads it so: word mode covers twice the code). A table spanning
+/// more than `words` slots, or a point farther than the offset reaches, is refused.
 pub fn reconv_table(
     prog: &Program,
     mode: ReconvMode,
@@ -358,18 +357,21 @@ pub fn reconv_table(
     if mode != ReconvMode::Table {
         return Ok((0, Vec::new()));
     }
+    let half = prog
+        .reconv
+        .iter()
+        .any(|(&pc, r)| pc % 4 != 0 || matches!(*r, Reconv::At(p) if p % 4 != 0));
+    let unit: i64 = if half { 2 } else { 4 };
     let entries: BTreeMap<u32, u32> = prog
         .reconv
         .iter()
         .filter_map(|(&pc, r)| match *r {
-            _ if pc % 4 != 0 => None,
-            Reconv::At(p) if p % 4 != 0 => Some((pc, pc, 3)),
             Reconv::At(p) => Some((pc, p, 1)),
             Reconv::AtExit => Some((pc, pc, 2)),
             Reconv::None => None,
         })
         .map(|(pc, p, k)| {
-            let off = (p as i64 - pc as i64) / 4;
+            let off = (p as i64 - pc as i64) / unit;
             if i16::try_from(off).is_err() {
                 Err(Error::Program(format!(
                     "reconvergence-table entry {pc:#010x} -> {p:#010x}: the point is farther \
@@ -384,19 +386,20 @@ pub fn reconv_table(
     else {
         return Ok((0, Vec::new()));
     };
-    let span = ((hi - lo) / 4 + 1) as usize;
+    let span = ((hi - lo) / unit as u32 + 1) as usize;
     if span > words {
         return Err(Error::Program(format!(
-            "the reconvergence table spans {span} instruction words ({lo:#010x}..={hi:#010x}, \
-             {} entries); the core's table memory holds {words} (RT_WORDS)",
+            "the reconvergence table spans {span} instruction slots of {unit} bytes \
+             ({lo:#010x}..={hi:#010x}, {} entries); the core's table memory holds {words} \
+             (RT_WORDS)",
             entries.len()
         )));
     }
     let mut v = vec![0u32; span];
     for (pc, w) in entries {
-        v[((pc - lo) / 4) as usize] = w;
+        v[((pc - lo) / unit as u32) as usize] = w;
     }
-    Ok((lo, v))
+    Ok((lo | half as u32, v))
 }
 
 /// Run the RTL testbench `bin` on `prog` in `mode` for at most `max_cycles` clock cycles;
@@ -483,27 +486,36 @@ pub fn model_config(shape: Shape, mode: ReconvMode, max_cycles: u64) -> Config {
 /// The trace line of one model step, in the testbench's format. `trap_addr` is the address
 /// of a memory instruction that trapped to mtvec (its mtval): the lanes from the first one
 /// that accessed it on did nothing, and their accesses (listed in the record, which is made
-/// before the instruction runs) are left out.
-pub fn line(r: &StepRecord, trap_addr: Option<u32>) -> String {
+/// before the instruction runs) are left out. `fflags`: every lane's accrued float flags
+/// after the step, when some lane's changed in it (both sides print them only then).
+pub fn line(r: &StepRecord, trap_addr: Option<u32>, fflags: Option<&[u8]>) -> String {
     let mut s = format!("w{} pc={:08x} mask={:08x}", r.warp, r.pc, r.mask);
     if let Some(f) = &r.fault {
         s += &format!(" fault={}", f.code.code());
         return s;
     }
     let lanes = |mask: u32| (0..32usize).filter(move |l| mask >> l & 1 != 0);
-    if let Some(w) = r.writes.iter().find(|w| w.file == RegFile::X) {
+    // (Vortex's pred names rd only as a flag: it writes no register)
+    if let Some(w) = r.writes.first().filter(|_| r.inst.op != Op::VxPred) {
         let vals: Vec<String> = lanes(r.mask)
             .map(|l| format!("{:x}", w.values.get(l).copied().unwrap_or(0)))
             .collect();
-        s += &format!(" x{}={}", w.index, vals.join(","));
+        let file = if w.file == RegFile::F { 'f' } else { 'x' };
+        s += &format!(" {file}{}={}", w.index, vals.join(","));
     }
+    // the stored value: rs2 (a float register for fsw)
+    let file = if r.inst.op == Op::Fsw {
+        RegFile::F
+    } else {
+        RegFile::X
+    };
     let rs2 = |lane: u8| {
-        if r.inst.rs2 == 0 {
+        if r.inst.rs2 == 0 && file == RegFile::X {
             0
         } else {
             r.reads
                 .iter()
-                .find(|g| g.file == RegFile::X && g.index == r.inst.rs2)
+                .find(|g| g.file == file && g.index == r.inst.rs2)
                 .and_then(|g| g.values.get(lane as usize).copied())
                 .unwrap_or(0)
         }
@@ -541,6 +553,10 @@ pub fn line(r: &StepRecord, trap_addr: Option<u32>) -> String {
             }
         }
     }
+    if let Some(ff) = fflags {
+        let v: Vec<String> = ff.iter().map(|f| format!("{f:x}")).collect();
+        s += &format!(" ff={}", v.join(","));
+    }
     s += &format!(" next={:08x}/{:08x}", r.next_pc, r.next_mask);
     s
 }
@@ -564,17 +580,27 @@ pub fn amo_value(op: Op, old: u32, b: u32) -> Option<u32> {
     })
 }
 
-struct Lines(Rc<RefCell<String>>);
+/// The model's side of the trace: one line per step, and each warp's fflags as last printed.
+struct Lines(Rc<RefCell<String>>, Vec<Vec<u8>>);
 
 impl Observer for Lines {
     fn step(&mut self, m: &Machine, r: &StepRecord) {
+        let warp = &m.cores[r.core].warps[r.warp];
         // A memory instruction that went on anywhere but the next instruction trapped.
         let trap_addr = (r.fault.is_none()
             && !r.mem.is_empty()
             && r.next_pc != r.pc.wrapping_add(r.inst.len()))
-        .then(|| m.cores[r.core].warps[r.warp].csr.mtval);
+        .then(|| warp.csr.mtval);
+        let ff = &warp.fflags[..m.cfg.lanes];
+        if self.1.len() <= r.warp {
+            self.1.resize(r.warp + 1, vec![0; m.cfg.lanes]);
+        }
+        let changed = self.1[r.warp] != ff;
+        if changed {
+            self.1[r.warp] = ff.to_vec();
+        }
         let mut b = self.0.borrow_mut();
-        b.push_str(&line(r, trap_addr));
+        b.push_str(&line(r, trap_addr, changed.then_some(ff)));
         b.push('\n');
     }
 }
@@ -590,7 +616,7 @@ pub fn model_trace(
         .map_err(|e| Error::Program(e.to_string()))?;
     m.set_console(Box::new(std::io::sink()));
     let buf = Rc::new(RefCell::new(String::new()));
-    m.add_observer(Box::new(Lines(buf.clone())));
+    m.add_observer(Box::new(Lines(buf.clone(), Vec::new())));
     let end = m.run();
     let mut s = buf.borrow().clone();
     match end {

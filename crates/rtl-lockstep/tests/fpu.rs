@@ -94,12 +94,46 @@ impl Rng {
 /// payloads), the smallest and largest subnormals and normals, one, powers of two, integer
 /// limits.
 const SPECIAL: &[u32] = &[
-    0x0000_0000, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001,
-    0xff80_0001, 0x7fa0_0000, 0x7fff_ffff, 0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x807f_ffff,
-    0x0080_0000, 0x8080_0000, 0x0080_0001, 0x7f7f_ffff, 0xff7f_ffff, 0x7f7f_fffe, 0x3f80_0000,
-    0xbf80_0000, 0x3f00_0000, 0xbf00_0000, 0x4000_0000, 0x3fc0_0000, 0xbfc0_0000, 0x4020_0000,
-    0x4f00_0000, 0xcf00_0000, 0x4eff_ffff, 0x4f80_0000, 0x4f7f_ffff, 0xcf00_0001, 0x0040_0000,
-    0x3400_0000, 0x3380_0000, 0x4b80_0000, 0x4b00_0001, 0x3effffff,
+    0x0000_0000,
+    0x8000_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0xffc0_0000,
+    0x7f80_0001,
+    0xff80_0001,
+    0x7fa0_0000,
+    0x7fff_ffff,
+    0x0000_0001,
+    0x8000_0001,
+    0x007f_ffff,
+    0x807f_ffff,
+    0x0080_0000,
+    0x8080_0000,
+    0x0080_0001,
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x7f7f_fffe,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3f00_0000,
+    0xbf00_0000,
+    0x4000_0000,
+    0x3fc0_0000,
+    0xbfc0_0000,
+    0x4020_0000,
+    0x4f00_0000,
+    0xcf00_0000,
+    0x4eff_ffff,
+    0x4f80_0000,
+    0x4f7f_ffff,
+    0xcf00_0001,
+    0x0040_0000,
+    0x3400_0000,
+    0x3380_0000,
+    0x4b80_0000,
+    0x4b00_0001,
+    0x3effffff,
 ];
 
 /// A float operand: raw bits, a special value, any exponent with a random or short
@@ -108,16 +142,16 @@ fn float(r: &mut Rng) -> u32 {
     let sign = r.u32() & 0x8000_0000;
     let frac = match r.below(4) {
         0 => r.u32() & 0x7f_ffff,
-        1 => r.u32() & 0x7f_ffff & !((1 << r.below(24)) - 1),   // trailing zeros
-        2 => (r.u32() & 0x7f_ffff) | 0x7f_ff00,                   // trailing ones
+        1 => r.u32() & 0x7f_ffff & !((1 << r.below(24)) - 1), // trailing zeros
+        2 => (r.u32() & 0x7f_ffff) | 0x7f_ff00,               // trailing ones
         _ => r.u32() & 0x7f_ffff & (0x7f_ffff << r.below(23)),
     };
     let exp = match r.below(10) {
         0..=3 => r.below(256),
-        4 | 5 => r.below(4),             // subnormal and the smallest normals
-        6 => 250 + r.below(5),           // near overflow
-        7 => 100 + r.below(55),          // moderate
-        _ => 120 + r.below(16),          // near one
+        4 | 5 => r.below(4),    // subnormal and the smallest normals
+        6 => 250 + r.below(5),  // near overflow
+        7 => 100 + r.below(55), // moderate
+        _ => 120 + r.below(16), // near one
     };
     match r.below(10) {
         0 | 1 => r.u32(),
@@ -129,9 +163,9 @@ fn float(r: &mut Rng) -> u32 {
 /// A second operand near the first (for cancellation and close compares), or independent.
 fn near(r: &mut Rng, a: u32) -> u32 {
     match r.below(6) {
-        0 => a ^ (r.u32() & 0xff),                        // low bits
-        1 => (a ^ 0x8000_0000) ^ (r.u32() & 0x3),         // opposite sign: cancels
-        2 => (a & 0xff80_0000) | (r.u32() & 0x7f_ffff),   // same exponent
+        0 => a ^ (r.u32() & 0xff),                      // low bits
+        1 => (a ^ 0x8000_0000) ^ (r.u32() & 0x3),       // opposite sign: cancels
+        2 => (a & 0xff80_0000) | (r.u32() & 0x7f_ffff), // same exponent
         3 => a.wrapping_add(0x0080_0000 * (r.below(5) - 2)) ^ (r.u32() & 0x8000_0000),
         _ => float(r),
     }
@@ -143,9 +177,19 @@ fn int(r: &mut Rng) -> u32 {
     match r.below(6) {
         0 => r.u32(),
         1 => r.u32() >> r.below(32),
-        2 => (1u32 << r.below(32)).wrapping_add(r.below(5)).wrapping_sub(2),
-        3 => (r.u32() | 1) & (0xffff_ffff >> r.below(8)),   // 25+ significant bits, odd
-        4 => [0, 1, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff, 0x0100_0001, 0xfeff_ffff][r.below(7) as usize],
+        2 => (1u32 << r.below(32))
+            .wrapping_add(r.below(5))
+            .wrapping_sub(2),
+        3 => (r.u32() | 1) & (0xffff_ffff >> r.below(8)), // 25+ significant bits, odd
+        4 => [
+            0,
+            1,
+            0xffff_ffff,
+            0x8000_0000,
+            0x7fff_ffff,
+            0x0100_0001,
+            0xfeff_ffff,
+        ][r.below(7) as usize],
         _ => r.u32().wrapping_neg() >> r.below(8),
     }
 }
@@ -154,7 +198,7 @@ fn int(r: &mut Rng) -> u32 {
 /// and 2^32.
 fn near_int(r: &mut Rng) -> u32 {
     let sign = r.u32() & 0x8000_0000;
-    let exp = 120 + r.below(40);   // 2^-7 .. 2^32
+    let exp = 120 + r.below(40); // 2^-7 .. 2^32
     match r.below(3) {
         0 => sign | exp << 23 | (r.u32() & 0x7f_ffff),
         1 => sign | exp << 23 | (r.u32() & 0x7f_ffff & (0x7f_ffff << r.below(23))),
@@ -177,7 +221,14 @@ fn vectors(op: F, n: usize, r: &mut Rng) -> Vec<(F, Rm, u32, u32, u32)> {
                     // an addend that nearly cancels the product, or any
                     let c = if r.below(2) == 0 {
                         let (p, _) = fpu::fmul(a, b, Rm::Rne);
-                        near(r, p ^ if op == F::Madd || op == F::Nmadd { 0x8000_0000 } else { 0 })
+                        near(
+                            r,
+                            p ^ if op == F::Madd || op == F::Nmadd {
+                                0x8000_0000
+                            } else {
+                                0
+                            },
+                        )
                     } else {
                         float(r)
                     };
@@ -197,7 +248,12 @@ fn vectors(op: F, n: usize, r: &mut Rng) -> Vec<(F, Rm, u32, u32, u32)> {
 fn fpu_matches_weft_sem_bit_for_bit() {
     let bin = build_unit("weft_fpu", &["weft_fpu", "weft_fdiv"], "tb_fpu")
         .unwrap_or_else(|e| panic!("{e}"));
-    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
     let scale = env("WEFT_FPU_SCALE", 1) as usize;
     let mut r = Rng(env("WEFT_FPU_SEED", 0x4650_5520_7765_6674));
     let mut v = Vec::new();

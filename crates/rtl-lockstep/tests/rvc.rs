@@ -12,7 +12,11 @@ use weft_rtl_lockstep::build_unit;
 fn decompressor_matches_the_compressed_table_on_every_halfword() {
     let bin = build_unit("weft_rvc", &["weft_rvc"], "tb_rvc").unwrap_or_else(|e| panic!("{e}"));
     let out = Command::new(&bin).output().expect("run tb_rvc");
-    assert!(out.status.success(), "tb_rvc: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "tb_rvc: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let (mut legal, mut wrong) = (0, Vec::new());
     let mut n = 0;
@@ -32,7 +36,11 @@ fn decompressor_matches_the_compressed_table_on_every_halfword() {
             (None, true) => {}
             _ => wrong.push(format!(
                 "{h:04x}: rtl {} , weft-isa {}",
-                if ill { "illegal".to_string() } else { format!("{w:08x}") },
+                if ill {
+                    "illegal".to_string()
+                } else {
+                    format!("{w:08x}")
+                },
                 want.map_or("illegal".to_string(), |x| format!("{x:08x}"))
             )),
         }
