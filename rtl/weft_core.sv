@@ -97,8 +97,8 @@ module weft_core #(
   logic [31:0]      pc_q    [WARPS];
   logic [LANES-1:0] mask_q  [WARPS];
   logic [WARPS-1:0] run_q, done_q;
-  logic [WARPS-1:0] bstop_q;            // stopped at its break_pc
-  logic [WB-1:0]    cw;
+  logic [WARPS-1:0] bstop_q /*verilator public_flat_rd*/;   // stopped at its break_pc
+  logic [WB-1:0]    cw /*verilator public_flat_rd*/;
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
   logic             ws_q;               // ... for wspawn (else for a warp_active write)
   logic [31:0]      ir;                 // the instruction (expanded once decode has run)
@@ -119,13 +119,14 @@ module weft_core #(
   logic [LANES-1:0] resv_v [WARPS];
   // barriers (docs/isa.md §4.2): the warps that arrived at each, and who waits where
   logic [WARPS-1:0] barr_q [BARRIERS];
-  logic [WARPS-1:0] bwait_q;
+  logic [WARPS-1:0] bwait_q /*verilator public_flat_rd*/;
   logic [BB-1:0]    bid_q [WARPS];
   logic             lreq, lack;         // a shared-memory access is under way, answers
   logic             xph;                // the second word of an access across two words
   logic [31:0]      xlo_q;              // the first word it read
   logic [4:0]       fq_code;            // a fault (S_FAULT): its code and address, and
-  logic [31:0]      fq_addr, fq_pc;     // its pc; whether it came from decode (a silent
+  logic [31:0]      fq_addr /*verilator public_flat_rd*/;
+  logic [31:0]      fq_pc;              // its pc; whether it came from decode (a silent
   logic             fq_dec, fq_mem;     // trap) or from an atomic's walk, or a float op's
   logic             fq_fp;              // lanes (fp_fed: those before the trapping lane)
 
@@ -134,7 +135,8 @@ module weft_core #(
   // through write-back, read there without pc's warp multiplexer (and in its record)
   logic [31:0]      rpc_q;
   wire [LANES-1:0]  amask = mask_q[cw];
-  logic [DB-1:0]    cur_len, x_len;      // the divergence-stack depths of cw and xwarp
+  logic [DB-1:0]    cur_len /*verilator public_flat_rd*/;  // the divergence-stack depths
+  logic [DB-1:0]    x_len;                                   // of cw and xwarp
 
   // ---- decode ----------------------------------------------------------------------------
   wire [4:0] rd = ir[11:7], rs1 = ir[19:15], rs2 = ir[24:20];
@@ -460,6 +462,22 @@ module weft_core #(
       .lpc(rpc_q), .t_kind, .t_point);
   assign rc_words = 32'(RT_WORDS);
 
+  // ---- what the testbench counts for its statistics (weft-rtl's RtlDevice) ---------------
+  // the model's definitions (crates/simt stats): an issue slot (a pick); a divergence (a
+  // split of the weft stack, pushed or joined, a `diverge` that pushes, a Vortex split that
+  // divides the warp); a reconvergence (a group arriving at a point, a Vortex join popping);
+  // a barrier arrival; the check before issue (cur_len: the stack's depth then); an
+  // instruction that retires after trapping to mtvec (rtrap_q)
+  wire ev_slot /*verilator public_flat_rd*/ = tick;
+  wire ev_div /*verilator public_flat_rd*/ = (d_split && !sp_full && !sp_unsup) ||
+                                             (wb && is_split && vx_mw && !vx_over);
+  wire ev_rec /*verilator public_flat_rd*/ = d_arrive ||
+                                             (wb && is_join && vx_mw && !vx_pcw && !vx_under);
+  wire ev_bar /*verilator public_flat_rd*/ = wb && !b_bad && (is_bar || (is_csr && !csr_fp &&
+                                             csr_writes && csr == 12'h805));
+  wire ev_chk /*verilator public_flat_rd*/ = st == S_CHECK && chk_go;
+  logic rtrap_q /*verilator public_flat_rd*/;
+
   // ---- retire record -------------------------------------------------------------------------
   logic [LANES-1:0] rmask_q;
   logic        rwen_q, unsup_q;
@@ -739,6 +757,7 @@ module weft_core #(
       case (st)
         S_PICK: if (pick_ok) begin
           cw <= pick;
+          rtrap_q <= 1'b0;
           rfault_q <= 5'd0;
           unsup_q <= 1'b0;
           uwhy_q <= 2'd0;
@@ -782,6 +801,7 @@ module weft_core #(
         end
         S_FAULT: if (f_trap) begin
           pc_q[cw] <= mtvec;
+          rtrap_q <= 1'b1;
           rwen_q <= writes_rd;
           rsil_q <= fq_dec;
           tdone_q <= fq_mem ? amask & ~pend_q : fq_fp ? fp_fed : '0;
