@@ -5,16 +5,18 @@
 //
 // One unit per core, shared by the lanes: the core feeds it one lane per cycle (`in_v`, the
 // lane in `in_tag`) and takes each lane's result and flags `LAT` cycles later (`out_v`,
-// `out_tag`). A pipeline of eight registered steps:
+// `out_tag`). A pipeline of nine registered steps:
 //   0 the operands (add/sub are a * 1.0 + b; mul has no addend), the op, the rounding mode;
 //   1 unpack: classes, subnormals normalised (24-bit significands with the hidden bit at
 //     bit 23, unbounded exponents), the results that need no arithmetic (NaN, infinities,
 //     the sign-injection, min/max, compare, class and move ops) decided;
+//   1b the product's exponent and the addend's shift against it;
 //   2 the significands' product (DSPs) and the addend aligned against it (a sticky bit for
 //     what falls below the 76-bit window); float -> integer: the shift and its round bits;
 //   3 the exact sum or difference in the window (its sign); integer -> float enters here as
 //     the integer's magnitude, and so do the divider's quotient and root (weft_fdiv.sv);
-//   4 leading zeros of the sum;  5 normalised (most significant bit at bit 75);
+//   4 leading zeros of the sum;  5 normalised (most significant bit at bit 75), the
+//     exponent and the subnormal shift;
 //   6 the rounding position: the 24 bits, guard and sticky (fewer for a subnormal result);
 //   7 rounded per the mode, overflow and tininess decided, packed; the output register.
 // fdiv and fsqrt go from step 1 into the iterative unit (27 or 28 cycles per lane) and come
@@ -204,18 +206,12 @@ module weft_fpu #(
   // bits 74:51, so the right shift is 50 - k = 27 - ze + xe + ye. A negative shift means the
   // product lies wholly below the addend's guard bit: it counts only as a sticky bit, and
   // the window's exponent is then the addend's.
-  // (A zero product has no exponent to align with: the addend then stays unshifted too.)
-  wire signed [11:0] ep_c = xe + ye;
-  wire signed [11:0] sh_c = 12'sd27 - ze + ep_c;
-  wire psticky_c = !noadd0 && !zz && (sh_c < 12'sd0 || xz || yz);
-
-  logic          v1, bp1, s1_psticky, noadd1, sp1, zs1, isdv1, dsq1;
+  logic          v1, bp1, noadd1, sp1, zs1, isdv1, dsq1, pz1, zz1;
   logic [4:0]    op1;
   logic [2:0]    rm1;
   logic [TW-1:0] tag1;
   logic [23:0]   xm1, ym1, zm1;
-  logic signed [11:0] ep1, ze1, xe1, ye1;
-  logic [6:0]    sh1;
+  logic signed [11:0] ze1, xe1, ye1;
   logic [31:0]   bpy1, x1;
   logic [4:0]    bpf1;
   always_ff @(posedge clk) begin
@@ -232,18 +228,53 @@ module weft_fpu #(
     xe1 <= xe;
     ye1 <= ye;
     ze1 <= ze;
-    ep1 <= ep_c;
     sp1 <= sp_c;
     zs1 <= zs;
     noadd1 <= noadd0;
-    s1_psticky <= psticky_c;
-    sh1 <= psticky_c ? 7'd0 : (sh_c > 12'sd76) ? 7'd76 : 7'(sh_c);
+    pz1 <= xz || yz;
+    zz1 <= zz;
     isdv1 <= v0 && !bp_c && (op0 == FDIV || op0 == FSQRT);
     dsq1 <= op0 == FSQRT;
     x1 <= x0;
   end
 
-  // ---- the divider (fdiv, fsqrt): from step 1's operands back into step 3 -------------------
+  // ---- step 1b: the product's exponent and the addend's alignment ---------------------------
+  // (A zero product has no exponent to align with: the addend then stays unshifted too.)
+  wire signed [11:0] ep_c = xe1 + ye1;
+  wire signed [11:0] sh_c = 12'sd27 - ze1 + ep_c;
+  wire psticky_c = !noadd1 && !zz1 && (sh_c < 12'sd0 || pz1);
+  logic          v1b, bp1b, s1_psticky, noadd1b, sp1b, zs1b;
+  logic [4:0]    op1b;
+  logic [2:0]    rm1b;
+  logic [TW-1:0] tag1b;
+  logic [23:0]   xm1b, ym1b, zm1b;
+  logic signed [11:0] ep1b, ze1b, xe1b;
+  logic [6:0]    sh1b;
+  logic [31:0]   bpy1b, x1b;
+  logic [4:0]    bpf1b;
+  always_ff @(posedge clk) begin
+    v1b <= v1 && !isdv1;
+    op1b <= op1;
+    rm1b <= rm1;
+    tag1b <= tag1;
+    bp1b <= bp1;
+    bpy1b <= bpy1;
+    bpf1b <= bpf1;
+    xm1b <= xm1;
+    ym1b <= ym1;
+    zm1b <= zm1;
+    xe1b <= xe1;
+    ze1b <= ze1;
+    ep1b <= ep_c;
+    sp1b <= sp1;
+    zs1b <= zs1;
+    noadd1b <= noadd1;
+    s1_psticky <= psticky_c;
+    sh1b <= psticky_c ? 7'd0 : (sh_c > 12'sd76) ? 7'd76 : 7'(sh_c);
+    x1b <= x1;
+  end
+
+  // ---- the divider (fdiv, fsqrt): from step 1's operands back into step 3 (the sum's) -------------------
   logic          dv_done;
   logic [75:0]   dv_s;
   logic signed [11:0] dv_ew;
@@ -268,14 +299,14 @@ module weft_fpu #(
   // ---- step 2: the product and the aligned addend; float -> integer's shift ----------------
   logic [47:0] prod2;
   logic [75:0] al2;                   // the addend in the window (bit 0: sticky)
-  wire  [75:0] al_full = {1'b0, zm1, 51'd0} >> sh1;
-  // bits of zm1 shifted out below bit 0: those under position sh1 - 51
+  wire  [75:0] al_full = {1'b0, zm1b, 51'd0} >> sh1b;
+  // bits of zm1b shifted out below bit 0: those under position sh1b - 51
   logic        al_st;
   always_comb begin
     logic [23:0] lowm;
     lowm = '0;
-    for (int i = 0; i < 24; i++) lowm[i] = 7'(i + 51) < sh1;
-    al_st = (zm1 & lowm) != '0;
+    for (int i = 0; i < 24; i++) lowm[i] = 7'(i + 51) < sh1b;
+    al_st = (zm1b & lowm) != '0;
   end
   // float -> integer (fcvt.w.s, fcvt.wu.s) of x: the integer part, guard and sticky
   logic [31:0] ci_mag;
@@ -283,14 +314,14 @@ module weft_fpu #(
   always_comb begin
     logic [4:0]  r;
     logic [49:0] t;
-    ci_big = xe1 >= 12'sd32;
-    // x = xm1 * 2^(xe1 - 23): shifted left (exact) from 2^23 up, else right by r = 23 - xe1
+    ci_big = xe1b >= 12'sd32;
+    // x = xm1b * 2^(xe1b - 23): shifted left (exact) from 2^23 up, else right by r = 23 - xe1b
     // (1 .. 26: from 26 on every bit is below the guard) out of a fixed point with 26
     // fraction bits
-    r = (xe1 < -12'sd3) ? 5'd26 : 5'(12'sd23 - xe1);
-    t = {xm1, 26'd0} >> r;
-    if (xe1 >= 12'sd23) begin
-      ci_mag = 32'(xm1) << 5'(xe1 - 12'sd23);
+    r = (xe1b < -12'sd3) ? 5'd26 : 5'(12'sd23 - xe1b);
+    t = {xm1b, 26'd0} >> r;
+    if (xe1b >= 12'sd23) begin
+      ci_mag = 32'(xm1b) << 5'(xe1b - 12'sd23);
       ci_g = 1'b0;
       ci_st = 1'b0;
     end else begin
@@ -307,26 +338,26 @@ module weft_fpu #(
   logic [4:0]    bpf2;
   logic signed [11:0] ew2;
   always_ff @(posedge clk) begin
-    v2 <= v1 && !isdv1;
-    op2 <= op1;
-    rm2 <= rm1;
-    tag2 <= tag1;
-    bp2 <= bp1;
-    bpy2 <= bpy1;
-    bpf2 <= bpf1;
-    prod2 <= xm1 * ym1;
+    v2 <= v1b;
+    op2 <= op1b;
+    rm2 <= rm1b;
+    tag2 <= tag1b;
+    bp2 <= bp1b;
+    bpy2 <= bpy1b;
+    bpf2 <= bpf1b;
+    prod2 <= xm1b * ym1b;
     al2 <= {al_full[75:1], al_full[0] | al_st};
     s2_psticky <= s1_psticky;
-    noadd2 <= noadd1;
-    sp2 <= sp1;
-    zs2 <= zs1;
-    ew2 <= s1_psticky ? ze1 - 12'sd74 : ep1 - 12'sd47;
+    noadd2 <= noadd1b;
+    sp2 <= sp1b;
+    zs2 <= zs1b;
+    ew2 <= s1_psticky ? ze1b - 12'sd74 : ep1b - 12'sd47;
     ci_mag2 <= ci_mag;
     ci_g2 <= ci_g;
     ci_st2 <= ci_st;
     ci_big2 <= ci_big;
-    xs2 <= x1[31];
-    x2 <= x1;
+    xs2 <= x1b[31];
+    x2 <= x1b;
   end
 
   // ---- step 3: the exact sum in the window; float <-> integer ------------------------------
@@ -461,20 +492,34 @@ module weft_fpu #(
   end
 
   // ---- step 5: normalise; an exact zero's sign (sem: -0 only from -0 + -0, or RDN) ----------
-  logic          v5, bp5, sg5, zero5;
+  // The result's exponent er = ew + 75 - lz, and from it (each with an adder of its own, from
+  // the registers of step 4) what step 6 needs: a subnormal result is shifted right by
+  // d = -126 - er (clamped to 0 .. 76), which puts the rounding position at bit 52 + d of the
+  // normalised sum: its sticky bit is everything below k = 51 + d.
+  logic          v5, bp5, sg5, zero5, sub5, er127_5;
   logic [2:0]    rm5;
   logic [TW-1:0] tag5;
   logic [75:0]   n5;
   logic signed [11:0] er5;
+  logic [6:0]    k5;
+  logic [9:0]    be5;
   logic [31:0]   bpy5;
   logic [4:0]    bpf5;
+  wire signed [11:0] er_c = ew4 + 12'sd75 - 12'(lz4);
+  wire signed [11:0] d_c = 12'(lz4) - ew4 - 12'sd201;        // -126 - er (> 0: subnormal)
+  wire signed [11:0] k_c = 12'(lz4) - ew4 - 12'sd150;        // 51 + d
+  wire signed [11:0] be_c = ew4 + 12'sd202 - 12'(lz4);       // er + 127
   always_ff @(posedge clk) begin
     v5 <= v4;
     bp5 <= bp4;
     rm5 <= rm4;
     tag5 <= tag4;
     n5 <= s4 << lz4;
-    er5 <= ew4 + 12'sd75 - 12'(lz4);
+    er5 <= er_c;
+    sub5 <= d_c > 12'sd0;
+    er127_5 <= d_c == 12'sd1;
+    k5 <= (k_c <= 12'sd51) ? 7'd51 : (k_c > 12'sd127) ? 7'd127 : 7'(k_c);
+    be5 <= (d_c > 12'sd0) ? 10'd0 : (be_c > 12'sd511) ? 10'd511 : 10'(be_c);
     zero5 <= lz4 == 7'd76;
     sg5 <= (lz4 != 7'd76) ? sg4 : noadd4 ? sp4 : (rm4 == RDN) ? (sp4 || zs4) : (sp4 && zs4);
     bpy5 <= bpy4;
@@ -482,20 +527,18 @@ module weft_fpu #(
   end
 
   // ---- step 6: the rounding position ------------------------------------------------------
-  // a normal result keeps n5[75:52]; a subnormal one is shifted right by -126 - er5 first
+  // a normal result keeps n5[75:52]; a subnormal one n5 shifted right by d first: the
+  // bits from k5 = 51 + d up, the sticky bit from the rest
   logic [22:0] m_c;                   // (below the hidden bit, t[75])
   logic        g_c, st_c;
   always_comb begin
-    logic [6:0]  d;
-    logic [74:0] t;                   // (bit 75, the hidden bit, is the exponent's)
-    logic        lost;
-    d = (er5 >= -12'sd126) ? 7'd0 : (er5 < -12'sd200) ? 7'd76 : 7'(-12'sd126 - er5);
-    t = 75'(n5 >> d);
-    lost = 1'b0;
-    for (int i = 0; i < 76; i++) if (7'(i) < d && n5[i]) lost = 1'b1;
+    logic [74:51] t;                  // (bit 75, the hidden bit, is the exponent's; below 51:
+    logic [75:0] below;               // the sticky bit, from n5)
+    t = 24'(n5 >> k5);
+    for (int i = 0; i < 76; i++) below[i] = 7'(i) < k5;
     m_c = t[74:52];
     g_c = t[51];
-    st_c = t[50:0] != '0 || lost;
+    st_c = (n5 & below) != '0;
   end
   logic          v6, bp6, sg6, zero6, g6, st6, sub6, er127, tcarry6;
   logic [2:0]    rm6;
@@ -515,10 +558,10 @@ module weft_fpu #(
     m6 <= m_c;
     g6 <= g_c;
     st6 <= st_c;
-    sub6 <= er5 < -12'sd126;
+    sub6 <= sub5;
     er6 <= er5;
-    be6 <= (er5 < -12'sd126) ? 10'd0 : (er5 > 12'sd300) ? 10'd511 : 10'(er5 + 12'sd127);
-    er127 <= er5 == -12'sd127;
+    be6 <= be5;
+    er127 <= er127_5;
     // tininess at er = -127: does rounding to 24 bits with an unbounded exponent carry
     // up to 2^-126? (sem's round.rs `tiny`)
     tcarry6 <= n5[75:52] == '1 && round_up(rm5, sg5, 1'b1, n5[51], n5[50:0] != '0);
