@@ -429,6 +429,17 @@ static int serve_mode(Bench &b) {
                         snprintf(e, sizeof e, "fault %x %x %x %x %x", top->rt_fault, rw,
                                  top->rt_mask, top->rt_pc, root.weft_core__DOT__fq_addr);
                         end = e;
+                        // (the model counts an instruction that faults as it executes; a
+                        // fetch fault and a watchdog expiry come before it issues)
+                        if (top->rt_fault != 2 && top->rt_fault != 7) {
+                            const uint64_t t = __builtin_popcount(top->rt_mask);
+                            winstr[rw]++;
+                            tinstr[rw] += t;
+                            PcStats &s = pcs[top->rt_pc];
+                            s.n++;
+                            s.threads += t;
+                            s.trapped += t;
+                        }
                     } else {
                         const uint64_t t = __builtin_popcount(top->rt_mask);
                         winstr[rw]++;

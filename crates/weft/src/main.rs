@@ -12,6 +12,7 @@ mod debug_cmd;
 mod demo_cmd;
 mod engine;
 mod frames;
+mod rtl_cmd;
 mod run_cmd;
 mod sp2a_cmd;
 mod sweep_chart;
