@@ -8,7 +8,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use weft_runtime::{Args, Buffer, Device, DeviceConfig, Dim3, RuntimeError};
+use weft_runtime::{BackendKind, Args, Buffer, Device, DeviceConfig, Dim3, RuntimeError};
 
 create_exception!(_weft, NativeError, PyException);
 
@@ -63,7 +63,8 @@ struct NativeDevice {
 impl NativeDevice {
     /// Open a device: `program` is an ELF path, or `sources` C files built with weft cc.
     #[new]
-    #[pyo3(signature = (cores, warps, lanes, timing, dram_size, program=None, sources=None))]
+    #[pyo3(signature = (cores, warps, lanes, timing, dram_size, program=None, sources=None, backend=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         cores: usize,
@@ -73,8 +74,21 @@ impl NativeDevice {
         dram_size: Option<u32>,
         program: Option<String>,
         sources: Option<Vec<String>>,
+        backend: Option<String>,
     ) -> PyResult<NativeDevice> {
+        let backend = match backend.as_deref() {
+            None => BackendKind::Functional,
+            Some(b) => BackendKind::parse(b).ok_or_else(|| {
+                err(
+                    py,
+                    RuntimeError::Load(format!(
+                        "backend '{b}': expected 'functional', 'timing' or 'rtl'"
+                    )),
+                )
+            })?,
+        };
         let mut cfg = DeviceConfig {
+            backend,
             cores,
             warps,
             lanes,

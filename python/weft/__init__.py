@@ -139,18 +139,21 @@ def _dim3(t):
 
 
 class Device:
-    """A weft device with a kernel program: the functional model, or with `timing=True` the
-    cycle-level timing model (the same results; `stats()["timing"]` then holds its issue
-    slots, stall reasons, cache and DRAM counters).
+    """A weft device with a kernel program: the functional model, or with `timing=True` (or
+    `backend="timing"`) the cycle-level timing model (the same results; `stats()["timing"]`
+    then holds its issue slots, stall reasons, cache and DRAM counters), or with
+    `backend="rtl"` weft's SystemVerilog core under Verilator (one core; the same results,
+    `stats()` from the RTL's counters with its clock cycles; needs Verilator 5, and builds
+    the core's model on first use).
 
     Give `program` (an ELF built by `weft cc`) or `sources` (C files, built now).
     """
 
     def __init__(self, cores=1, warps=4, lanes=8, timing=False, program=None, sources=None,
-                 dram_size=None):
+                 dram_size=None, backend=None):
         self._d = _call(_weft.NativeDevice, cores, warps, lanes, timing, dram_size,
                         None if program is None else str(program),
-                        None if sources is None else [str(s) for s in sources])
+                        None if sources is None else [str(s) for s in sources], backend)
 
     def alloc(self, nbytes, dtype=np.uint8, shape=None):
         addr, n = _call(self._d.alloc, int(nbytes))
