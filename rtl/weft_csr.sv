@@ -1,8 +1,8 @@
 // weft_csr.sv -- the CSR bank of a weft core (docs/isa.md §4, §8; docs/rtl.md): the per-warp
 // machine CSRs (mstatus, mtvec, mscratch, mepc, mcause, mtval, mie, mip, medeleg, mideleg),
 // the per-lane float CSRs (fflags, frm, fcsr), warp-core's registers (spawn_pc, spawn_args,
-// the fault record, xwarp and the cross-warp window, watchdog, watchdog_limit, break_pc, the
-// cycle_hi latch), the counters (cycle/mcycle, instret/minstret, the issue slots,
+// the fault record, xwarp and the cross-warp window, launch, watchdog, watchdog_limit,
+// break_pc, the cycle_hi latch), the counters (cycle/mcycle, instret/minstret, the issue slots,
 // mhpmcounter3..20) and the display timing model behind scanline and display_frames.
 //
 // The read is registered: `rd_en` (the core's decode cycle) samples the CSR the instruction
@@ -101,6 +101,7 @@ module weft_csr #(
   // {frm, fflags} of every lane (the lockstep testbench reads the flags after each retire)
   logic [7:0]  fcsr_q [WARPS][LANES] /*verilator public_flat_rd*/;
   logic [31:0] spawn_pc_q, spawn_args_q;
+  logic [31:0] launch_q;                   // launches begun (the launch CSR, 0x813)
   // watchdog (docs/isa.md §4.5), breakpoints (§4.4), the cycle_hi latch (§4.7)
   logic [31:0] wdog_q [WARPS], wlim_q [WARPS], bpc_q [WARPS], chi_q [WARPS];
   logic [63:0] kick_q [WARPS];
@@ -177,6 +178,7 @@ module weft_csr #(
       12'h810: old = 32'(xw);
       12'h811: begin old = pc; old_ro = 1'b1; end
       12'h812: begin old = 32'(len_w); old_ro = 1'b1; end
+      12'h813: old = launch_q;
       // the cross-warp window: warp xw's, without side effects
       12'h840: begin old = 32'(run); old_ro = 1'b1; end
       12'h841: begin old = 32'(done); old_ro = 1'b1; end
@@ -262,6 +264,7 @@ module weft_csr #(
     if (rst) begin
       spawn_pc_q <= entry_pc;
       spawn_args_q <= 32'd0;
+      launch_q <= 32'd0;
       instret_q <= 64'd0;
       tinst_q <= 64'd0;
       slots_q <= 64'd0;
@@ -356,6 +359,9 @@ module weft_csr #(
             12'h807: wlim_q[w] <= wdata;
             12'h808: bpc_q[w] <= wdata;
             12'h810: if (wdata < WARPS) xwarp_q[w] <= WB'(wdata);   // else the core faults
+            // launch: a kernel's address begins a launch, 0 ends it; the CSR reads the
+            // launches begun (each launch's statistics are the models', not kept here)
+            12'h813: if (wdata != 32'd0) launch_q <= launch_q + 32'd1;
             12'h848: bpc_q[xw] <= wdata;   // the one cross-warp write
             // mcycle/minstret (and high halves): the next instruction sees the value written
             // (the writing one is not counted: retiring adds 1 to instret)
