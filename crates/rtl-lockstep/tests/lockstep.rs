@@ -153,14 +153,15 @@ fn barriers_and_shared_memory_2x4() {
 /// The watchdog (SOFT: the expired bit, a trap to mtvec with mie bit 16; HARD: the
 /// WATCHDOG fault), the cycle counters (`cycle_lo` latching `cycle_hi`, the `xw_` reads that
 /// do not), and breakpoints (a warp stops at its `break_pc`, another releases it through
-/// `xw_break_pc`; a stopped warp nobody releases is a deadlock), and writes of `mcycle` and
-/// `minstret`.
+/// `xw_break_pc`; a stopped warp nobody releases is a deadlock), writes of `mcycle` and
+/// `minstret`, and the `launch` CSR.
 const WATCH: &[&str] = &[
     "crates/rtl-lockstep/tests/programs/watchdog.s",
     "crates/rtl-lockstep/tests/programs/watchdog_trap.s",
     "crates/rtl-lockstep/tests/programs/breakpoint.s",
     "crates/rtl-lockstep/tests/programs/breakpoint_deadlock.s",
     "crates/rtl-lockstep/tests/programs/counters.s",
+    "crates/rtl-lockstep/tests/programs/launch.s",
 ];
 
 #[test]

@@ -321,6 +321,9 @@ impl RtlDevice {
                 divergences: v[2],
                 reconvergences: v[3],
                 max_divergence_depth: v[4],
+                // the RTL's divergence stack does not spill (a deeper one is a fault)
+                stack_spills: 0,
+                stack_fills: 0,
                 barrier_waits: v[5],
             })
             .collect();
@@ -373,8 +376,12 @@ impl RtlDevice {
             classes,
             mnemonics,
             per_warp,
+            stack_spills: 0,
+            stack_fills: 0,
             display: Default::default(),
             dma: Default::default(),
+            // each launch's own counters are not kept by the testbench (docs/runtime.md)
+            launches: Vec::new(),
         };
         Ok((r, slots))
     }

@@ -4,7 +4,8 @@
 //! `--stats` and `--stats-json` from the RTL's own counters (clock cycles, issue slots,
 //! instructions, divergence, memory lanes).
 
-use crate::run_cmd::{load_program, report_end, write_stats_json, RunArgs};
+use crate::report::{report_end, write_stats_json};
+use crate::run_cmd::{load_program, RunArgs};
 use std::io::Write;
 use weft_rtl::{RtlDevice, Shape};
 use weft_simt::{Config, Device, Profile, RunEnd, Stop};
