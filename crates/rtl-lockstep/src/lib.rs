@@ -228,7 +228,7 @@ impl Observer for Lines {
         let trap_addr = (r.fault.is_none()
             && !r.mem.is_empty()
             && r.next_pc != r.pc.wrapping_add(r.inst.len()))
-        .then(|| warp.csr.mtval);
+        .then_some(warp.csr.mtval);
         let ff = &warp.fflags[..m.cfg.lanes];
         if self.1.len() <= r.warp {
             self.1.resize(r.warp + 1, vec![0; m.cfg.lanes]);
