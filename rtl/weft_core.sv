@@ -1,21 +1,24 @@
-// weft_core.sv -- one weft SIMT core: WARPS warps of LANES lanes, RV32IMA per lane, the
-// CSR bank (weft_csr.sv: the warp-core subset listed in docs/rtl.md), and weft's divergence unit
-// (weft_diverge.sv: auto-diverging branches, `diverge`, `converge`, divergent `jalr`,
-// activations, and table reconvergence from the reconvergence-table memory; docs/isa.md
-// §5-6), in table mode or converge mode (rc_mode).
+// weft_core.sv -- one weft SIMT core: WARPS warps of LANES lanes, RV32IMAFC per lane, the
+// CSR bank (weft_csr.sv: the warp-core subset listed in docs/rtl.md, the float CSRs, the
+// counters), weft's divergence unit (weft_diverge.sv: auto-diverging branches, `diverge`,
+// `converge`, divergent `jalr`, activations, and table reconvergence from the
+// reconvergence-table memory; docs/isa.md §5-6), in table mode or converge mode (rc_mode),
+// and Vortex's SIMT instructions (weft_vx.sv: tmc, wspawn, split/join with their IPDOM
+// stacks, bar, pred, vote.*, shfl.*).
 //
 // The core is multi-cycle, not pipelined: a round-robin scheduler picks a running warp,
 // checks it before issue (an At point of its activation, its breakpoint, its watchdog),
 // fetches its instruction through the single memory port (and its reconvergence-table word),
-// reads the per-lane register files, executes on every lane at once (one weft_alu, weft_div
-// and weft_mul per lane), walks the active lanes one by one for loads, stores and atomics,
-// then writes back and updates the warp's pc, thread mask, divergence stack and activation.
-// Each retired warp-instruction is reported on the rt_* outputs for one cycle (state
-// S_RETIRE); the lockstep testbench prints it.
+// expands it if it is compressed (weft_rvc.sv), reads the per-lane register files (x and f,
+// weft_regfile.sv), executes on every lane at once (one weft_alu, weft_div and weft_mul per
+// lane), or lane by lane through the core's one FPU (weft_fpu.sv), walks the active lanes
+// one by one for loads, stores and atomics, then writes back and updates the warp's pc,
+// thread mask, divergence stack and activation. Each retired warp-instruction is reported
+// on the rt_* outputs for one cycle (state S_RETIRE); the lockstep testbench prints it.
 //
-// Anything the RTL does not implement (F, C, Vortex instructions, global barriers, the
-// divergence unit's WAITS and CDEPTH limits) raises rt_unsupported (with rt_unsup_why)
-// instead of doing something else silently.
+// Anything the RTL does not implement (bar.arrive/bar.wait, Vortex's packed loads and
+// wgather, the divergence unit's WAITS and CDEPTH limits) raises rt_unsupported (with
+// rt_unsup_why) instead of doing something else silently.
 module weft_core #(
     parameter int WARPS = 4,
     parameter int LANES = 8,
@@ -98,8 +101,8 @@ module weft_core #(
 
   typedef enum logic [4:0] {
     S_PICK, S_CHECK, S_CHKD, S_TRAPPED, S_FETCH, S_DECODE, S_OPND, S_EXEC, S_JUMP, S_MEM, S_DIV,
-    S_WB, S_SPAWN,
-    S_SCHED, S_RETQ, S_TRD, S_TRR, S_TRW, S_RETIRE, S_HALT, S_FAULT
+    S_FPU, S_SHFL, S_WB, S_SPAWN,
+    S_SCHED, S_LOST, S_RETQ, S_TRD, S_TRR, S_TRW, S_RETIRE, S_HALT, S_FAULT
   } state_t;
   state_t st;
 
@@ -107,17 +110,20 @@ module weft_core #(
   logic [31:0]      pc_q    [WARPS];
   logic [LANES-1:0] mask_q  [WARPS];
   logic [WARPS-1:0] run_q, done_q;
-  logic [WARPS-1:0] bstop_q;            // stopped at its break_pc
-  logic [WB-1:0]    cw;
+  logic [WARPS-1:0] bstop_q /*verilator public_flat_rd*/;   // stopped at its break_pc
+  logic [WB-1:0]    cw /*verilator public_flat_rd*/;
   logic [WARPS-1:0] spawn_set;          // warps S_SPAWN still has to start
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0]      ir;                 // the opcode's bits 6:2 are decoded in weft_decode
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic             ws_q;               // ... for wspawn (else for a warp_active write)
+  logic [31:0]      ir;                 // the instruction (expanded once decode has run)
+  logic             cmp_q;              // it was compressed (2 bytes)
+  logic             cill_q;             // a compressed halfword that does not expand
+  logic             fh_q;               // the fetch is a halfword (a 4-byte one failed)
   logic [LANES-1:0] pend_q;             // lanes the memory walk has still to serve
   logic             rsil_q;             // retiring without a record (a silent trap)
   logic             pre_q;              // S_SCHED runs before issue (an At arrival)
   logic             retq;               // S_SCHED after a return reached an AtExit point
-  logic [LANES-1:0] tdone_q;            // lanes an atomic finished before it trapped
+  logic [LANES-1:0] tdone_q;            // lanes an atomic or a float op finished before it
+                                        // trapped
   logic             aph;                // an AMO's lane: 0 reads the word, 1 writes it back
   logic [31:0]      old_q;              // the word the AMO read
   // LR reservations: one word address per lane of every warp, valid where resv_v is set;
@@ -126,21 +132,24 @@ module weft_core #(
   logic [LANES-1:0] resv_v [WARPS];
   // barriers (docs/isa.md §4.2): the warps that arrived at each, and who waits where
   logic [WARPS-1:0] barr_q [BARRIERS];
-  logic [WARPS-1:0] bwait_q;
+  logic [WARPS-1:0] bwait_q /*verilator public_flat_rd*/;
   logic [BB-1:0]    bid_q [WARPS];
   logic             lreq, lack;         // a shared-memory access is under way, answers
   logic             xph;                // the second word of an access across two words
   logic [31:0]      xlo_q;              // the first word it read
   logic [4:0]       fq_code;            // a fault (S_FAULT): its code and address, and
-  logic [31:0]      fq_addr, fq_pc;     // its pc; whether it came from decode (a silent
-  logic             fq_dec, fq_mem;     // trap) or from an atomic's walk
+  logic [31:0]      fq_addr /*verilator public_flat_rd*/;
+  logic [31:0]      fq_pc;              // its pc; whether it came from decode (a silent
+  logic             fq_dec, fq_mem;     // trap) or from an atomic's walk, or a float op's
+  logic             fq_fp;              // lanes (fp_fed: those before the trapping lane)
 
   wire [31:0]       pc   = pc_q[cw];
   // the issuing instruction's pc, registered in S_CHKD (S_TRAPPED): equal to pc from S_FETCH
   // through write-back, read there without pc's warp multiplexer (and in its record)
   logic [31:0]      rpc_q;
   wire [LANES-1:0]  amask = mask_q[cw];
-  logic [DB-1:0]    cur_len, x_len;      // the divergence-stack depths of cw and xwarp
+  logic [DB-1:0]    cur_len /*verilator public_flat_rd*/;  // the divergence-stack depths
+  logic [DB-1:0]    x_len;                                   // of cw and xwarp
 
   // ---- decode ----------------------------------------------------------------------------
   wire [4:0] rd = ir[11:7], rs1 = ir[19:15], rs2 = ir[24:20];
@@ -151,40 +160,60 @@ module weft_core #(
   wire [31:0] imm_b = {{19{ir[31]}}, ir[31], ir[7], ir[30:25], ir[11:8], 1'b0};
   wire [31:0] imm_u = {ir[31:12], 12'd0};
   wire [31:0] imm_j = {{11{ir[31]}}, ir[31], ir[19:12], ir[20], ir[30:21], 1'b0};
+  wire [4:0] rs3 = ir[31:27];
+  // A compressed instruction is expanded in decode (S_DECODE's first cycle writes the
+  // expansion into ir, the second decodes it).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] rvc_w;                 // (bits 1:0 are 11)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        rvc_ill;
+  weft_rvc rvc (.h(ir[15:0]), .w(rvc_w), .ill(rvc_ill));
   // decoded from ir in S_DECODE and registered (weft_decode.sv): valid from S_OPND
   logic is_lui, is_auipc, is_jal, is_jalr, is_br, is_load, is_store, is_op, is_mul,
         is_div, is_csr, is_ecall, is_ebreak, is_mret, is_conv, is_divg,
-        is_lr, is_sc, is_amo, is_atom, is_unsup, known, writes_rd, is_ret;
+        is_lr, is_sc, is_amo, is_atom, is_fp, is_fmem, fp_rm, is_tmc, is_wspawn,
+        is_split, is_join, is_bar, is_pred, is_vote, is_shfl, is_unsup, known, writes_rd,
+        is_ret;
+  logic       f1, f2;   // rs1, rs2 read the float file (decoded now, for the reads)
+  // rd is a float register (the testbench reads it, for the retire record's " f<rd>=")
+  logic       rd_f /*verilator public_flat_rd*/;
   logic [3:0] alu_op;
+  logic [4:0] fop;
   weft_decode dec (
-      .clk, .load(st == S_DECODE), .w(ir),
+      .clk, .load(st == S_DECODE), .w(ir), .bad(cill_q), .f1, .f2,
       .is_lui, .is_auipc, .is_jal, .is_jalr, .is_br, .is_load, .is_store, .is_op, .is_mul,
       .is_div, .is_csr, .is_ecall, .is_ebreak, .is_mret, .is_conv, .is_divg, .is_lr, .is_sc,
-      .is_amo, .is_atom, .is_unsup, .known, .writes_rd, .is_ret, .alu_op);
+      .is_amo, .is_atom, .is_fp, .is_fmem, .fp_rm, .rd_f, .fop, .is_tmc, .is_wspawn,
+      .is_split, .is_join, .is_bar, .is_pred, .is_vote, .is_shfl, .is_unsup, .known,
+      .writes_rd, .is_ret, .alu_op);
+  // the instruction's length: pc + 2 after a compressed one
+  wire [31:0] ilen = cmp_q ? 32'd2 : 32'd4;
 
-  // ---- register files: one per lane, WARPS*32 words, two read ports ----------------------
-  // A read takes two cycles: the block RAM's own read register (rr1, rr2), whose data
-  // arrives late in the cycle, then flip-flops (rv1, rv2) that everything else reads
-  // (S_DECODE reads, S_OPND registers, S_EXEC uses).
-  logic [31:0]      rr1 [LANES], rr2 [LANES];
-  logic [31:0]      rv1 [LANES], rv2 [LANES], res_q [LANES], alu_y [LANES];
+  // ---- register files: one per lane, x and f of every warp, three read ports --------------
+  // (weft_regfile.sv) A read takes two cycles: the block RAM's own read register (rr1, rr2,
+  // rr3), whose data arrives late in the cycle, then flip-flops (rv1, rv2, rv3) that
+  // everything else reads (S_DECODE reads, S_OPND registers, S_EXEC uses). Port 1 reads rs1
+  // (or rd, for a trap's record), port 2 rs2, port 3 the float rs3 (fmadd and its kin).
+  logic [31:0]      rr1 [LANES], rr2 [LANES], rr3 [LANES];
+  logic [31:0]      rv1 [LANES], rv2 [LANES], rv3 [LANES], res_q [LANES], alu_y [LANES];
   logic [31:0]      dq [LANES], dr [LANES], mp [LANES];
   logic [LANES-1:0] ddone, mdone, rf_we, br_t;
-  logic [WB+4:0]    rf_wa;
+  logic [WB+5:0]    rf_wa;
   logic [31:0]      rf_wd [LANES];
   logic             div_start, mul_start;
-  wire  [4:0]       ra1 = (st == S_TRD) ? rd : rs1;   // a trap reads rd back for its record
+  // a trap reads rd back for its record (S_TRD), in rd's file
+  wire  [5:0]       ra1 = (st == S_TRD) ? {rd_f, rd} : {f1, rs1};
   genvar gl;
   generate
     for (gl = 0; gl < LANES; gl++) begin : lane
-      logic [31:0] rf [WARPS*32];
-      initial for (int i = 0; i < WARPS * 32; i++) rf[i] = 32'd0;
+      weft_regfile #(.AW(WB + 6)) rf (
+          .clk, .we(rf_we[gl]), .wa(rf_wa), .wd(rf_wd[gl]), .ra1({cw, ra1}),
+          .ra2({cw, f2, rs2}), .ra3({cw, 1'b1, rs3}), .rd1(rr1[gl]), .rd2(rr2[gl]),
+          .rd3(rr3[gl]));
       always_ff @(posedge clk) begin
-        if (rf_we[gl]) rf[rf_wa] <= rf_wd[gl];
-        rr1[gl] <= (ra1 == 5'd0) ? 32'd0 : rf[{cw, ra1}];
-        rr2[gl] <= (rs2 == 5'd0) ? 32'd0 : rf[{cw, rs2}];
         rv1[gl] <= rr1[gl];
         rv2[gl] <= rr2[gl];
+        rv3[gl] <= rr3[gl];
       end
       wire [31:0] opa = (is_auipc) ? rpc_q : rv1[gl];
       wire [31:0] opb = is_op ? rv2[gl] : (is_lui || is_auipc) ? imm_u : imm_i;
@@ -272,6 +301,12 @@ module weft_core #(
   logic          pick_ok;
   wire           tick = st == S_PICK && pick_ok;   // an issue slot: the scheduler picks
   assign slot = tick && !rst;
+  // float state: each lane's dynamic rounding mode (frm), the flags a float operation
+  // accrues (fl_acc, written to fflags at write-back, or for the lanes done before a trap)
+  logic [LANES*3-1:0] frm_l;
+  logic [LANES*5-1:0] fl_acc;
+  wire fl_we = (wb && is_fp) || (st == S_TRD && is_fp);
+  wire [LANES-1:0] fl_mask = (st == S_TRD) ? tdone_q : amask;
   weft_csr #(.WARPS(WARPS), .LANES(LANES), .BARRIERS(BARRIERS), .LOCAL_BASE(LOCAL_BASE),
              .CYCLES_PER_LINE(CYCLES_PER_LINE), .LINES_PER_FRAME(LINES_PER_FRAME),
              .VISIBLE_LINES(VISIBLE_LINES), .EXT_DISPLAY(EXT_DISPLAY), .DB(DB)) csrs (
@@ -283,6 +318,8 @@ module weft_core #(
       .ro(csr_ro),
       .wb_en(wb && is_csr), .writes(csr_writes), .reads(csr_reads), .wdata(csr_new),
       .op(f3[1:0]), .lopnd(fp_opnd),
+      .retire_mask(rmask_q), .fs_dirty(st == S_EXEC && (is_fp || is_fmem) && !fs_off),
+      .fl_we, .fl_mask, .fl_bits(fl_acc), .frm(frm_l),
       .trap((st == S_FAULT && f_trap) || wd_soft_trap),
       .trap_cause(st == S_FAULT ? f_cause : 32'h8000_0010),
       .trap_epc(st == S_FAULT ? fq_pc : pc),
@@ -293,10 +330,18 @@ module weft_core #(
       .xw, .mtvec, .mepc, .fs_off, .bpc, .wd_fire, .wd_hard, .wd_trap, .spawn_pc,
       .spawn_args);
 
-  // barrier write: count << 16 | id; the arrivals including this warp
-  wire          bar_bad = csr_new[15:0] >= 16'(BARRIERS) || csr_new[31:16] == 16'd0 ||
-                          csr_new[31:16] > 16'(WARPS);
-  wire [BB-1:0] bar_id = csr_new[BB-1:0];
+  // A barrier: the `barrier` CSR's write (count << 16 | id) or Vortex's `bar rs1, rs2` (id
+  // rs1, bit 31 for a global barrier, count rs2; a global barrier of this one core completes
+  // at once), registered in S_EXEC (b_*) for write-back; the arrivals including this warp.
+  logic          b_bad, b_glob;
+  logic [BB-1:0] bar_id;
+  logic [31:0]   b_cnt;
+  wire  [31:0]   vx_u1 = rv1[last_q], vx_u2 = rv2[last_q];   // Vortex's uniform operands
+  wire           b_bad_c = is_bar ? (vx_u1[30:0] >= 31'(BARRIERS) || vx_u2 == 32'd0 ||
+                                     vx_u2 > (vx_u1[31] ? 32'd1 : 32'(WARPS)))
+                                  : (csr_new_c[15:0] >= 16'(BARRIERS) ||
+                                     csr_new_c[31:16] == 16'd0 ||
+                                     csr_new_c[31:16] > 16'(WARPS));
   wire [WARPS-1:0] bar_arr = barr_q[bar_id] | (WARPS'(1) << cw);
   logic [15:0]  bar_n;
   always_comb begin
@@ -371,6 +416,12 @@ module weft_core #(
       end
     end else if (is_divg) wn_mask_c = pred;   // (the other lanes wait: wn_dv)
     else if (is_mret) wn_pc_c = mepc;
+    else if (is_tmc || is_pred || is_split || is_join) begin
+      // Vortex's mask changes (weft_vx.sv), none when the instruction faults
+      wn_mask_c = vx_mask;
+      wn_mw_c = vx_mw && !vx_over && !vx_under;
+      if (vx_pcw) wn_pc_c = vx_npc;           // join: the other group, from the split
+    end
     else if (is_csr && !csr_fp && csr_writes && csr == 12'h804 && csr_new[LANES-1:0] != '0) begin
       wn_mask_c = csr_new[LANES-1:0];         // tmask
       wn_mw_c = 1'b1;
@@ -405,8 +456,8 @@ module weft_core #(
   wire d_split = wb && wn_split;
   wire d_ret_exit = wb && is_jalr && is_ret && exit_hit;   // a return reaching AtExit
   wire d_arrive = (st == S_CHKD && ck_at) || (wb && is_conv && conv_hit) || d_ret_exit;
-  wire d_retire = wb && is_csr && !csr_fp && csr_writes && csr == 12'h804 &&
-                  csr_new[LANES-1:0] == '0;
+  wire d_retire = wb && ((is_csr && !csr_fp && csr_writes && csr == 12'h804 &&
+                         csr_new[LANES-1:0] == '0) || ((is_tmc || is_pred) && vx_halt));
   wire d_call = wb && ((is_jal && rd != 5'd0) ||
                        (is_jalr && !jump_split && jalr_agree && rd != 5'd0) ||
                        (call_split && !sp_full && !sp_unsup));
@@ -425,6 +476,22 @@ module weft_core #(
       .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH),
       .lpc(rpc_q), .t_kind, .t_point);
   assign rc_words = 32'(RT_WORDS);
+
+  // ---- what the testbench counts for its statistics (weft-rtl's RtlDevice) ---------------
+  // the model's definitions (crates/simt stats): an issue slot (a pick); a divergence (a
+  // split of the weft stack, pushed or joined, a `diverge` that pushes, a Vortex split that
+  // divides the warp); a reconvergence (a group arriving at a point, a Vortex join popping);
+  // a barrier arrival; the check before issue (cur_len: the stack's depth then); an
+  // instruction that retires after trapping to mtvec (rtrap_q)
+  wire ev_slot /*verilator public_flat_rd*/ = tick;
+  wire ev_div /*verilator public_flat_rd*/ = (d_split && !sp_full && !sp_unsup) ||
+                                             (wb && is_split && vx_mw && !vx_over);
+  wire ev_rec /*verilator public_flat_rd*/ = d_arrive ||
+                                             (wb && is_join && vx_mw && !vx_pcw && !vx_under);
+  wire ev_bar /*verilator public_flat_rd*/ = wb && !b_bad && (is_bar || (is_csr && !csr_fp &&
+                                             csr_writes && csr == 12'h805));
+  wire ev_chk /*verilator public_flat_rd*/ = st == S_CHECK && chk_go;
+  logic rtrap_q /*verilator public_flat_rd*/;
 
   // ---- retire record -------------------------------------------------------------------------
   logic [LANES-1:0] rmask_q;
@@ -511,6 +578,7 @@ module weft_core #(
     if (st == S_FETCH && !rpc_q[0]) begin
       m_req = 1'b1;
       mem_fetch = 1'b1;
+      mem_size = fh_q ? 2'd1 : 2'd2;
     end else if (st == S_MEM && mem_any && mph == 2'd2 && mem_go) begin
       m_req = 1'b1;
       mem_we = is_store || is_sc || (is_amo && aph);
@@ -555,18 +623,75 @@ module weft_core #(
     sp_w = '0;
     for (int w = WARPS - 1; w >= 0; w--) if (spawn_set[w]) sp_w = WB'(w);
     rf_we = '0;
-    rf_wa = {cw, rd};
+    rf_wa = {cw, rd_f, rd};
     for (int l = 0; l < LANES; l++) rf_wd[l] = res_q[l];
     if (wb && rwen_q && !call_split) rf_we = amask;
     if (st == S_TRD && rwen_q) rf_we = tdone_q;
-    if (st == S_SPAWN && spawn_set != '0) begin
+    if (st == S_SPAWN && spawn_set != '0 && !ws_q) begin
       rf_we = FULL;
-      rf_wa = {sp_w, 5'd10};
+      rf_wa = {sp_w, 1'b0, 5'd10};
       for (int l = 0; l < LANES; l++) rf_wd[l] = spawn_args;
     end
     div_start = st == S_EXEC && is_div;
     mul_start = st == S_EXEC && is_mul;
   end
+
+  // ---- the FPU (weft_fpu.sv): one lane per cycle ----------------------------------------------
+  // fp_pend: lanes still to feed, fp_fed: fed, fp_wait: fed and not back yet; a lane's
+  // rounding mode is the instruction's, or (7) its frm; an invalid one traps (fp_bad).
+  logic [LANES-1:0] fp_pend, fp_fed, fp_wait, fp_badl;
+  logic             fp_bad, fpu_rdy, fpu_ov;
+  logic [LB-1:0]    fpu_tag, ftag;
+  logic [31:0]      fpu_y, fa, fb, fc;
+  logic [4:0]       fpu_fl;
+  logic [2:0]       frm_sel;
+  wire  [LANES-1:0] fp_low = fp_pend & ~(fp_pend - LANES'(1));
+  wire              fpu_in = st == S_FPU && fp_pend != '0 && fpu_rdy;
+  wire  [LANES-1:0] fpu_tag_oh = LANES'(1) << fpu_tag;
+  always_comb begin
+    fa = '0;
+    fb = '0;
+    fc = '0;
+    frm_sel = '0;
+    ftag = '0;
+    for (int l = 0; l < LANES; l++) begin
+      fp_badl[l] = is_fp && fp_rm && amask[l] && (f3 == 3'd7 ? frm_l[l*3 +: 3] : f3) > 3'd4;
+      if (fp_low[l]) begin
+        fa = fa | rv1[l];
+        fb = fb | rv2[l];
+        fc = fc | rv3[l];
+        frm_sel = frm_sel | (f3 == 3'd7 ? frm_l[l*3 +: 3] : f3);
+        ftag = ftag | LB'(l);
+      end
+    end
+  end
+  weft_fpu #(.TW(LB)) fpu (
+      .clk, .rst, .in_v(fpu_in), .in_op(fop), .in_rm(frm_sel), .in_a(fa), .in_b(fb), .in_c(fc),
+      .in_tag(ftag), .ready(fpu_rdy), .out_v(fpu_ov), .out_tag(fpu_tag), .out_y(fpu_y),
+      .out_fl(fpu_fl));
+
+  // ---- Vortex's SIMT instructions (weft_vx.sv) ---------------------------------------------
+  logic             vx_mw, vx_halt, vx_pcw, vx_over, vx_under, lk_hit;
+  logic [LANES-1:0] vx_mask, vx_use, lb_c;
+  logic [31:0]      vx_npc, vx_val, vx_u1q, vx_u2q;   // (wspawn's count and target)
+  logic [LANES*LB-1:0] vx_src;
+  logic [LANES*18-1:0] ctl_c;
+  logic [LB:0]      ip_len;
+  logic [LB-1:0]    lk_q;
+  wire  [LANES-1:0] ml_low = pend_q & ~(pend_q - LANES'(1));   // shfl's lane
+  always_comb
+    for (int l = 0; l < LANES; l++) begin
+      lb_c[l] = rv1[l][0];
+      ctl_c[l*18 +: 18] = rv2[l][17:0];
+    end
+  weft_vx #(.WARPS(WARPS), .LANES(LANES)) vx (
+      .clk, .rst, .w(cw), .amask, .lb(lb_c), .ctl(ctl_c), .u1(vx_u1), .u2(vx_u2[LANES-1:0]),
+      .rd_z(rd == 5'd0), .rs2_z(rs2 == 5'd0), .f3(f3[1:0]), .pc(rpc_q), .is_tmc, .is_pred,
+      .is_split, .is_join, .is_vote, .exec(st == S_EXEC), .mw(vx_mw), .mask(vx_mask),
+      .halt(vx_halt), .pcw(vx_pcw), .npc(vx_npc), .val(vx_val), .over(vx_over),
+      .under(vx_under), .sh_src(vx_src), .sh_use(vx_use), .wb(wb && (is_split || is_join)),
+      .lk_on(st == S_LOST), .lk(lk_q), .lk_hit, .len_w(ip_len),
+      .clear(st == S_SPAWN && spawn_set != '0), .clear_w(sp_w));
 
   // ---- the state machine -------------------------------------------------------------------
   weft_sched #(.WARPS(WARPS)) sched (
@@ -579,12 +704,40 @@ module weft_core #(
   // trapping one keep what they wrote). A word that does not decode traps without a record
   // (the model's fetch refuses it before issue). The fault is registered here and taken in
   // S_FAULT, from flip-flops.
+  // A barrier arrival in write-back (b_*: registered in execute): BARRIER_FAULT, a global
+  // barrier (this core alone meets it), the last arrival releasing everyone waiting, or a
+  // wait.
+  task automatic barrier();
+    if (b_bad) begin
+      rwen_q <= 1'b0;
+      do_fault(5'd15, 32'd0);   // BARRIER_FAULT
+    end else if (b_glob) ;
+    else if (32'(bar_n) >= b_cnt) begin
+      barr_q[bar_id] <= '0;
+      for (int w = 0; w < WARPS; w++)
+        if (bid_q[w] == bar_id) bwait_q[w] <= 1'b0;
+    end else begin
+      barr_q[bar_id] <= bar_arr;
+      bwait_q[cw] <= 1'b1;
+      bid_q[cw] <= bar_id;
+    end
+  endtask
+
+  // the warp halts: no group left to run
+  task automatic halt_warp();
+    mask_q[cw] <= '0;
+    run_q[cw] <= 1'b0;
+    done_q[cw] <= 1'b1;
+    st <= S_RETIRE;
+  endtask
+
   task automatic do_fault(input logic [4:0] code, input logic [31:0] addr);
     fq_code <= code;
     fq_addr <= addr;
     fq_pc <= pc;
     fq_dec <= st == S_OPND;
     fq_mem <= st == S_MEM && is_atom;
+    fq_fp <= st == S_FPU;
     st <= S_FAULT;
   endtask
 
@@ -606,6 +759,7 @@ module weft_core #(
       retq <= 1'b0;
       aph <= 1'b0;
       xph <= 1'b0;
+      ws_q <= 1'b0;
       lreq <= 1'b0;
       lack <= 1'b0;
       bwait_q <= '0;
@@ -619,6 +773,7 @@ module weft_core #(
       case (st)
         S_PICK: if (pick_ok) begin
           cw <= pick;
+          rtrap_q <= 1'b0;
           rfault_q <= 5'd0;
           unsup_q <= 1'b0;
           uwhy_q <= 2'd0;
@@ -638,6 +793,9 @@ module weft_core #(
         S_CHKD: begin
           rpc_q <= pc;
           rmask_q <= amask;
+          cmp_q <= 1'b0;
+          cill_q <= 1'b0;
+          fh_q <= 1'b0;
           st <= S_FETCH;
           pre_q <= 1'b0;   // the instruction issues: a later S_SCHED ends it as usual
           if (ck_at) begin
@@ -659,9 +817,10 @@ module weft_core #(
         end
         S_FAULT: if (f_trap) begin
           pc_q[cw] <= mtvec;
+          rtrap_q <= 1'b1;
           rwen_q <= writes_rd;
           rsil_q <= fq_dec;
-          tdone_q <= fq_mem ? amask & ~pend_q : '0;
+          tdone_q <= fq_mem ? amask & ~pend_q : fq_fp ? fp_fed : '0;
           st <= fq_dec ? S_RETIRE : S_TRD;
         end else begin
           rfault_q <= fq_code;
@@ -671,12 +830,21 @@ module weft_core #(
         S_TRAPPED: begin
           // the SOFT watchdog trapped: the warp issues from mtvec in the same slot
           rpc_q <= pc;
+          cmp_q <= 1'b0;
+          cill_q <= 1'b0;
+          fh_q <= 1'b0;
           st <= S_FETCH;
         end
         S_FETCH: begin
+          // four bytes at pc (any halfword alignment: the memory reads them); if that fails,
+          // the halfword alone (a compressed instruction at the end of memory), as the model
+          // reads two bytes first
           if (rpc_q[0]) do_fault(5'd2, rpc_q);
           else if (mem_ack) begin
-            if (mem_err) do_fault(5'd2, rpc_q);
+            if (mem_err) begin
+              if (!fh_q) fh_q <= 1'b1;
+              else do_fault(5'd2, rpc_q);
+            end else if (fh_q && mem_rdata[1:0] == 2'b11) do_fault(5'd2, rpc_q);
             else begin
               ir <= mem_rdata;
               st <= S_DECODE;
@@ -684,15 +852,20 @@ module weft_core #(
           end
         end
         S_DECODE: begin
-          first_q <= first_lane;
-          last_q <= last_lane;
-          st <= S_OPND;
+          if (ir[1:0] != 2'b11) begin
+            // compressed: expand it (weft_rvc), decode the expansion in the next cycle
+            ir <= {rvc_w[31:2], 2'b11};
+            cmp_q <= 1'b1;
+            cill_q <= rvc_ill;
+          end else begin
+            first_q <= first_lane;
+            last_q <= last_lane;
+            st <= S_OPND;
+          end
         end
         S_OPND: begin
-          // the operands reach rv1/rv2, the decoded classes are registered; (a 4-byte
-          // instruction at a halfword address sits among compressed code, whose table entries
-          // the core cannot hold: unsupported in table mode)
-          if (ir[1:0] != 2'b11 || is_unsup || (rc_mode && pc[1])) begin
+          // the operands reach rv1/rv2/rv3, the decoded classes are registered
+          if (is_unsup) begin
             unsup_q <= 1'b1;
             st <= S_RETIRE;
           end else if (!known) do_fault(5'd1, 32'd0);
@@ -703,16 +876,32 @@ module weft_core #(
           csr_new <= csr_new_c;
           taken <= br_t & amask;
           br_tgt <= br_tgt_c;
-          pc4_q <= rpc_q + 32'd4;
+          pc4_q <= rpc_q + ilen;
           backward <= br_tgt_c <= rpc_q;
           pred <= amask & nz1;
           rwen_q <= writes_rd;
           pend_q <= amask;
           mph <= 2'd0;
-          if (is_load || is_store || is_atom) st <= S_MEM;
+          vx_u1q <= vx_u1;
+          vx_u2q <= vx_u2;
+          b_bad <= b_bad_c;
+          b_glob <= is_bar && vx_u1[31];
+          bar_id <= is_bar ? BB'(vx_u1) : BB'(csr_new_c);
+          b_cnt <= is_bar ? vx_u2 : {16'd0, csr_new_c[31:16]};
+          // the float operation's lanes: all active ones, or those before the first whose
+          // dynamic rounding mode (frm) is invalid, which then traps
+          fp_pend <= amask & (fp_badl == '0 ? FULL : (fp_badl & ~(fp_badl - LANES'(1))) - LANES'(1));
+          fp_fed <= '0;
+          fp_bad <= fp_badl != '0;
+          fp_wait <= '0;
+          fl_acc <= '0;
+          if ((is_fp || is_fmem) && fs_off) do_fault(5'd1, 32'd0);   // mstatus.FS = Off
+          else if (is_load || is_store || is_atom) st <= S_MEM;
           else if (is_div || is_mul) st <= S_DIV;
+          else if (is_fp) st <= S_FPU;
+          else if (is_shfl) st <= S_SHFL;
           else if (is_jal) begin
-            for (int l = 0; l < LANES; l++) res_q[l] <= rpc_q + 32'd4;
+            for (int l = 0; l < LANES; l++) res_q[l] <= rpc_q + ilen;
             st <= S_WB;
           end else if (is_jalr) st <= S_JUMP;   // res_q: each lane's rs1 + imm (the ALU's add)
           else if (is_csr) begin
@@ -801,7 +990,39 @@ module weft_core #(
           for (int l = 0; l < LANES; l++) res_q[l] <= is_mul ? mp[l] : f3[1] ? dr[l] : dq[l];
           st <= S_WB;
         end
-        S_WB: if (wb) begin
+        S_FPU: begin
+          // the lanes go through the FPU one per cycle (fp_pend -> fp_wait), their results
+          // come back into res_q and fl_acc; then write-back, or the trap of the first lane
+          // whose rounding mode is invalid (the lanes before it have done their part)
+          if (fpu_in) begin
+            fp_pend <= fp_pend & ~fp_low;
+            fp_fed <= fp_fed | fp_low;
+          end
+          fp_wait <= (fp_wait | (fpu_in ? fp_low : '0)) & ~(fpu_ov ? fpu_tag_oh : '0);
+          if (fpu_ov)
+            for (int l = 0; l < LANES; l++)
+              if (fpu_tag_oh[l]) begin
+                res_q[l] <= fpu_y;
+                fl_acc[l*5 +: 5] <= fpu_fl;
+              end
+          if (fp_pend == '0 && fp_wait == '0) begin
+            if (fp_bad) do_fault(5'd1, 32'd0);
+            else st <= S_WB;
+          end
+        end
+        S_SHFL: begin
+          // shfl: one lane per cycle takes rs1 of its source lane (weft_vx's sh_src, sh_use)
+          if (!mem_any) st <= S_WB;
+          else begin
+            for (int l = 0; l < LANES; l++)
+              if (ml_low[l]) res_q[l] <= vx_use[l] ? rv1[vx_src[l*LB +: LB]] : rv1[l];
+            pend_q <= pend_q & ~ml_low;
+          end
+        end
+        S_WB: if (!wb_in && (is_vote || is_split)) begin
+          // (its first cycle) rd: vote's value, split's token, decided in execute
+          for (int l = 0; l < LANES; l++) res_q[l] <= vx_val;
+        end else if (wb) begin
           st <= S_RETIRE;
           if (!d_ret_exit) pc_q[cw] <= wn_pc;   // (a return reaching AtExit keeps it)
           if (wn_mw || (wn_dv && !sp_full && !sp_unsup)) mask_q[cw] <= wn_mask;
@@ -846,6 +1067,25 @@ module weft_core #(
           end else if (is_conv) begin
             // arrive (d_arrive): park here, leave the entries above, then schedule
             if (conv_hit) st <= S_SCHED;
+          end else if (is_bar) barrier();
+          else if (is_tmc || is_pred) begin
+            if (vx_halt) st <= S_SCHED;     // the group halts (d_retire)
+          end else if (is_split) begin
+            if (vx_over) do_fault(5'd12, 32'd0);    // IPDOM_OVERFLOW
+          end else if (is_join) begin
+            if (vx_under) do_fault(5'd13, 32'd0);   // IPDOM_UNDERFLOW
+          end else if (is_wspawn) begin
+            // warps 1 .. count - 1 that are not running start at the target, lane 0 only
+            if (vx_u1q > 32'(WARPS)) do_fault(5'd14, 32'd0);   // SPAWN_FAULT
+            else begin
+              for (int w = 1; w < WARPS; w++)
+                if (32'(w) < vx_u1q && !run_q[w]) begin
+                  spawn_set[w] <= 1'b1;
+                  done_q[w] <= 1'b0;
+                end
+              ws_q <= 1'b1;
+              st <= S_SPAWN;
+            end
           end else if (is_csr) begin
             // (the bank's own CSRs are written by weft_csr, from wb && is_csr)
             if (csr == 12'h801 && csr_reads) done_q <= '0;
@@ -856,19 +1096,7 @@ module weft_core #(
                   // the one cross-warp write: a stopped target resumes if it moved away
                   if (bstop_q[xw] && pc_q[xw] != csr_new) bstop_q[xw] <= 1'b0;
                 end
-                12'h805: if (bar_bad) begin
-                  rwen_q <= 1'b0;
-                  do_fault(5'd15, 32'd0);   // BARRIER_FAULT
-                end else if (bar_n >= csr_new[31:16]) begin
-                  // the last arrival releases everyone waiting here
-                  barr_q[bar_id] <= '0;
-                  for (int w = 0; w < WARPS; w++)
-                    if (bid_q[w] == bar_id) bwait_q[w] <= 1'b0;
-                end else begin
-                  barr_q[bar_id] <= bar_arr;
-                  bwait_q[cw] <= 1'b1;
-                  bid_q[cw] <= bar_id;
-                end
+                12'h805: barrier();
                 12'h810: if (csr_new >= WARPS) begin
                   rwen_q <= 1'b0;
                   do_fault(5'd1, 32'd0);
@@ -892,24 +1120,28 @@ module weft_core #(
           end
         end
         S_SPAWN: begin
-          // start one activated warp per cycle: pc, every lane, a0 = spawn_args, stacks empty
-          if (spawn_set == '0) st <= S_RETIRE;
-          else begin
+          // start one activated warp per cycle, its stacks empty: warp_active's at spawn_pc
+          // with every lane and a0 = spawn_args, wspawn's (ws_q) at its target with lane 0
+          if (spawn_set == '0) begin
+            ws_q <= 1'b0;
+            st <= S_RETIRE;
+          end else begin
             spawn_set[sp_w] <= 1'b0;
             run_q[sp_w] <= 1'b1;
-            pc_q[sp_w] <= spawn_pc;
-            mask_q[sp_w] <= FULL;
+            pc_q[sp_w] <= ws_q ? vx_u2q : spawn_pc;
+            mask_q[sp_w] <= ws_q ? LANES'(1) : FULL;
             resv_v[sp_w] <= '0;
           end
         end
         S_SCHED: if (!dv_busy && sc_ready) begin
           // the top entry has no running lanes: run its waiting group, or pop it (weft_diverge;
-          // once the lanes that arrived or halted have left the entries)
+          // once the lanes that arrived or halted have left the entries); the warp halts when
+          // none is left, unless lanes still wait in its IPDOM stack (S_LOST looks)
           if (sc_empty) begin
-            mask_q[cw] <= '0;
-            run_q[cw] <= 1'b0;
-            done_q[cw] <= 1'b1;
-            st <= S_RETIRE;
+            if (ip_len != '0) begin
+              lk_q <= '0;
+              st <= S_LOST;
+            end else halt_warp();
           end else if (sc_go) begin
             mask_q[cw] <= sc_mask;
             pc_q[cw] <= sc_pc;
@@ -922,6 +1154,16 @@ module weft_core #(
           first_q <= first_lane;
           last_q <= last_lane;
           st <= (pc == rpc_q) ? S_EXEC : S_RETIRE;
+        end
+        // a halting group (tmc, pred, tmask): LANES_LOST if a split's other lanes have still
+        // to run (an entry not fallen through with lanes outside the group); one entry per
+        // cycle
+        S_LOST: begin
+          if (lk_hit) begin
+            do_fault(5'd16, 32'd0);
+            fq_pc <= rpc_q;
+          end else if ((LB + 1)'(lk_q) + (LB + 1)'(1) >= ip_len) halt_warp();
+          else lk_q <= lk_q + LB'(1);
         end
         S_TRD: st <= S_TRR;   // rr1 reads rd; the atomic's finished lanes are written
         S_TRR: st <= S_TRW;   // rd reaches rv1

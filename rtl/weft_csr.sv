@@ -1,9 +1,9 @@
 // weft_csr.sv -- the CSR bank of a weft core (docs/isa.md §4, §8; docs/rtl.md): the per-warp
 // machine CSRs (mstatus, mtvec, mscratch, mepc, mcause, mtval, mie, mip, medeleg, mideleg),
 // the per-lane float CSRs (fflags, frm, fcsr), warp-core's registers (spawn_pc, spawn_args,
-// the fault record, xwarp and the cross-warp window, watchdog, watchdog_limit, break_pc, the
-// cycle_hi latch), the counters (cycle/mcycle, instret/minstret, the issue slots) and the
-// display timing model behind scanline and display_frames.
+// the fault record, xwarp and the cross-warp window, launch, watchdog, watchdog_limit,
+// break_pc, the cycle_hi latch), the counters (cycle/mcycle, instret/minstret, the issue slots,
+// mhpmcounter3..20) and the display timing model behind scanline and display_frames.
 //
 // The read is registered: `rd_en` (the core's decode cycle) samples the CSR the instruction
 // names, for warp `w`, into `rdata` (with `ok`, `ro`) and each lane's value into `lrdata`
@@ -15,8 +15,11 @@
 // Writes: the CSR instruction's write-back (`wb_en`) with the new value; a trap to mtvec
 // (`trap`: mepc, mcause, mtval of w); a fault record (`flt`: fault_code, fault_pc,
 // fault_addr of w); a breakpoint stop (`bpt`: fault_code 8 and fault_pc); a SOFT watchdog
-// expiry (`wd_expire`). `tick` is a pick (an issue slot: the cycle counts it, the display's
-// beam moves), `retire` a retired instruction. With EXT_DISPLAY (the board: a display
+// expiry (`wd_expire`); a float instruction's flags (`fl_we`: each lane of fl_mask ORs its
+// five bits of fl_bits into its fflags) and its use of the float state (`fs_dirty`:
+// mstatus.FS becomes Dirty). `tick` is a pick (an issue slot: the cycle counts it, the
+// display's beam moves), `retire` a retired instruction (`retire_mask` its lanes). `frm` is
+// every lane's dynamic rounding mode, for warp w. With EXT_DISPLAY (the board: a display
 // controller, rtl/board/weft_display.sv) scanline reads its line and display_frames counts
 // its vblanks instead of the timing model's.
 module weft_csr #(
@@ -39,6 +42,7 @@ module weft_csr #(
     input  logic                 retire,      // an instruction retires (instret)
     input  logic [15:0]          ext_line,    // with EXT_DISPLAY: the display's line, and
     input  logic                 ext_vbl,     // a pulse as its vblank begins
+    input  logic [LANES-1:0]     retire_mask, // its thread mask (mhpmcounter3 counts lanes)
     // the warp state kept by the core, read through the CSRs
     input  logic [31:0]          pc,          // pc of w
     input  logic [LANES-1:0]     mask,        // thread mask of w
@@ -64,6 +68,12 @@ module weft_csr #(
     input  logic [31:0]          wdata,
     input  logic [1:0]           op,
     input  logic [LANES*8-1:0]   lopnd,
+    // a float instruction of w: FS becomes Dirty; its lanes' flags accrue
+    input  logic                 fs_dirty,
+    input  logic                 fl_we,
+    input  logic [LANES-1:0]     fl_mask,
+    input  logic [LANES*5-1:0]   fl_bits,
+    output logic [LANES*3-1:0]   frm,
     // a trap to mtvec, a fault record, a breakpoint stop, a SOFT watchdog expiry (of w)
     input  logic                 trap,
     input  logic [31:0]          trap_cause,
@@ -93,8 +103,10 @@ module weft_csr #(
   logic [31:0] fcode_q [WARPS], fpc_q [WARPS], faddr_q [WARPS];
   logic [31:0] mie_q [WARPS], mip_q [WARPS], medeleg_q [WARPS], mideleg_q [WARPS];
   logic [WB-1:0] xwarp_q [WARPS];
-  logic [7:0]  fcsr_q [WARPS][LANES];
+  // {frm, fflags} of every lane (the lockstep testbench reads the flags after each retire)
+  logic [7:0]  fcsr_q [WARPS][LANES] /*verilator public_flat_rd*/;
   logic [31:0] spawn_pc_q, spawn_args_q;
+  logic [31:0] launch_q;                   // launches begun (the launch CSR, 0x813)
   // watchdog (docs/isa.md §4.5), breakpoints (§4.4), the cycle_hi latch (§4.7)
   logic [31:0] wdog_q [WARPS], wlim_q [WARPS], bpc_q [WARPS], chi_q [WARPS];
   logic [63:0] kick_q [WARPS];
@@ -102,6 +114,15 @@ module weft_csr #(
   // issued in, what mcycle writes added (cycle_lo, the watchdog and the display model count
   // the plain cycle), retired instructions
   logic [63:0] slots_q, cyc_now, cyc_off_q, instret_q;
+  // retired thread-instructions (mhpmcounter3: each retired instruction counts its active
+  // lanes; the other counters count the timing model's events and read 0, as in the
+  // functional model)
+  logic [63:0] tinst_q;
+  logic [5:0]  retire_n;                     // (LANES <= 32)
+  always_comb begin
+    retire_n = 6'd0;
+    for (int l = 0; l < LANES; l++) retire_n = retire_n + 6'(retire_mask[l]);
+  end
   wire  [63:0] mcyc = cyc_now + cyc_off_q;
   // the beam at cycle slots_q (position in the line, line), the line of the current cycle,
   // and the vblanks counted while a warp was started
@@ -115,6 +136,7 @@ module weft_csr #(
   assign bpc = bpc_q[w];
   assign wd_hard = wdog_q[w][1:0] == 2'd1;
   assign wd_trap = mie_q[w][16];
+  always_comb for (int l = 0; l < LANES; l++) frm[l*3 +: 3] = fcsr_q[w][l][7:5];
   assign spawn_pc = spawn_pc_q;
   assign spawn_args = spawn_args_q;
 
@@ -161,6 +183,7 @@ module weft_csr #(
       12'h810: old = 32'(xw);
       12'h811: begin old = pc; old_ro = 1'b1; end
       12'h812: begin old = 32'(len_w); old_ro = 1'b1; end
+      12'h813: old = launch_q;
       // the cross-warp window: warp xw's, without side effects
       12'h840: begin old = 32'(run); old_ro = 1'b1; end
       12'h841: begin old = 32'(done); old_ro = 1'b1; end
@@ -190,7 +213,13 @@ module weft_csr #(
       12'hfc2: begin old = 32'd1; old_ro = 1'b1; end
       12'hfc3: begin old = LOCAL_BASE; old_ro = 1'b1; end
       12'hfc4: begin old = BARRIERS; old_ro = 1'b1; end
-      default: old_ok = 1'b0;
+      // mhpmcounter3..20, hpmcounter3..20 and their high halves (docs/isa.md §4)
+      default:
+        if ((csr[11:8] == 4'hb || csr[11:8] == 4'hc) && csr[6:5] == 2'b00 &&
+            csr[4:0] >= 5'd3 && csr[4:0] <= 5'd20) begin
+          old = (csr[4:0] != 5'd3) ? 32'd0 : csr[7] ? tinst_q[63:32] : tinst_q[31:0];
+          old_ro = 1'b1;
+        end else old_ok = 1'b0;
     endcase
   end
 
@@ -240,7 +269,9 @@ module weft_csr #(
     if (rst) begin
       spawn_pc_q <= entry_pc;
       spawn_args_q <= 32'd0;
+      launch_q <= 32'd0;
       instret_q <= 64'd0;
+      tinst_q <= 64'd0;
       slots_q <= 64'd0;
       cyc_now <= '1;
       cyc_off_q <= 64'd0;
@@ -288,7 +319,14 @@ module weft_csr #(
         line_q <= ext_line;
         if (ext_vbl && run != '0) frames_q <= frames_q + 32'd1;
       end
-      if (retire) instret_q <= instret_q + 64'd1;
+      if (retire) begin
+        instret_q <= instret_q + 64'd1;
+        tinst_q <= tinst_q + 64'(retire_n);
+      end
+      if (fs_dirty) mstatus_q[w][14:13] <= 2'b11;
+      if (fl_we)
+        for (int l = 0; l < LANES; l++)
+          if (fl_mask[l]) fcsr_q[w][l][4:0] <= fcsr_q[w][l][4:0] | fl_bits[l*5 +: 5];
       if (trap) begin
         mepc_q[w] <= trap_epc;
         mcause_q[w] <= trap_cause;
@@ -331,6 +369,9 @@ module weft_csr #(
             12'h807: wlim_q[w] <= wdata;
             12'h808: bpc_q[w] <= wdata;
             12'h810: if (wdata < WARPS) xwarp_q[w] <= WB'(wdata);   // else the core faults
+            // launch: a kernel's address begins a launch, 0 ends it; the CSR reads the
+            // launches begun (each launch's statistics are the models', not kept here)
+            12'h813: if (wdata != 32'd0) launch_q <= launch_q + 32'd1;
             12'h848: bpc_q[xw] <= wdata;   // the one cross-warp write
             // mcycle/minstret (and high halves): the next instruction sees the value written
             // (the writing one is not counted: retiring adds 1 to instret)

@@ -35,15 +35,17 @@
 // write-back, and in its check before issue, and gives a command that depends on a search
 // only while `found` is set (the stack does not change meanwhile).
 //
-// The reconvergence table is a RAM of RT_WORDS 18-bit words, one per instruction word from
+// The reconvergence table is a RAM of RT_WORDS 18-bit words, one per instruction slot from
 // the loader's base (a side table of the code, like predecode bits): {offset[15:0],
-// kind[1:0]}, kind 0 none, 1 At(pc + 4 * offset) (offset signed), 2 AtExit, 3 a point this
-// RTL cannot reach (a compressed instruction: a split there is unsupported); words past the
-// loader's length read as none. It is written through the load port (rc_we) by the testbench
-// or the board's loader and read with the issuing pc while the core fetches; the point is
-// added up in the next cycle, from the block RAM's register, into registers of its own (the
-// core uses them from execute). 16384 words (the default) cover 64 KiB of code in 16 ECP5
-// block RAMs.
+// kind[1:0]}, kind 0 none, 1 At(pc + slot * offset) (offset signed), 2 AtExit, 3 a point this
+// RTL cannot reach (a split there is unsupported); words past the loader's length read as
+// none. A slot is 4 bytes of code, or 2 when the base's bit 0 is set (code with compressed
+// instructions, whose branches and points can lie at halfword addresses); in word slots an
+// instruction at a halfword address has no entry. It is written through the load port
+// (rc_we) by the testbench or the board's loader and read with the issuing pc while the core
+// fetches; the point is added up in the next cycle, from the block RAM's register, into
+// registers of its own (the core uses them from execute). 16384 words (the default) cover
+// 64 KiB of code in word slots (32 KiB in halfword slots) in 16 ECP5 block RAMs.
 //
 // The core gives at most one command per cycle for warp `w` (split, arrive, retire, sched,
 // and call or ret with a split); clear starts warp cw_clear with empty stacks.
@@ -441,8 +443,11 @@ module weft_diverge #(
   logic [17:0] rt [RT_WORDS];
   logic [17:0] rt_q;
   logic        rt_v;
-  wire  [31:0] roff = lpc - rc_base;
-  wire  [31:0] ridx = {2'b00, roff[31:2]};
+  wire         rhalf = rc_base[0];        // halfword slots
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire  [31:0] roff = lpc - {rc_base[31:1], 1'b0};   // (bit 0: pcs are even)
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire  [31:0] ridx = rhalf ? {1'b0, roff[31:1]} : {2'b00, roff[31:2]};
   // the word goes through two registers: the block RAM's (rt_q, whose data arrives late in
   // the cycle), then t_kind and t_point, computed from it in the cycle after the lookup
   logic        lk_d;
@@ -450,12 +455,13 @@ module weft_diverge #(
     if (rc_we && int'(rc_wa) < RT_WORDS) rt[TB'(rc_wa)] <= rc_wd;
     if (lookup) begin
       rt_q <= rt[TB'(ridx)];
-      rt_v <= rc_mode && roff[1:0] == 2'd0 && ridx < rc_len && ridx < 32'(RT_WORDS);
+      rt_v <= rc_mode && (rhalf || !roff[1]) && ridx < rc_len && ridx < 32'(RT_WORDS);
     end
     lk_d <= lookup;
     if (lk_d) begin
       t_kind <= rt_v ? rt_q[1:0] : 2'd0;
-      t_point <= lpc + {{14{rt_q[17]}}, rt_q[17:2], 2'b00};   // (lpc is held)
+      t_point <= lpc + (rhalf ? {{15{rt_q[17]}}, rt_q[17:2], 1'b0}
+                              : {{14{rt_q[17]}}, rt_q[17:2], 2'b00});   // (lpc is held)
     end
   end
 

@@ -8,7 +8,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use weft_runtime::{Args, Buffer, Device, DeviceConfig, Dim3, RuntimeError};
+use weft_runtime::{Args, BackendKind, Buffer, Device, DeviceConfig, Dim3, RuntimeError};
 
 create_exception!(_weft, NativeError, PyException);
 
@@ -65,7 +65,7 @@ impl NativeDevice {
     /// configuration TOML (as `weft run --config` reads); the shape, DRAM size and timing
     /// given (not None) override it, and without it each default applies.
     #[new]
-    #[pyo3(signature = (elf, cores=None, warps=None, lanes=None, timing=None, dram_size=None, config=None))]
+    #[pyo3(signature = (elf, cores=None, warps=None, lanes=None, timing=None, dram_size=None, config=None, backend=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -76,11 +76,22 @@ impl NativeDevice {
         timing: Option<bool>,
         dram_size: Option<u32>,
         config: Option<String>,
+        backend: Option<String>,
     ) -> PyResult<NativeDevice> {
         let mut cfg = match config {
             Some(text) => DeviceConfig::from_toml(&text).map_err(|e| err(py, e))?,
             None => DeviceConfig::default(),
         };
+        if let Some(b) = backend.as_deref() {
+            cfg.backend = BackendKind::parse(b).ok_or_else(|| {
+                err(
+                    py,
+                    RuntimeError::Load(format!(
+                        "backend '{b}': expected 'functional', 'timing' or 'rtl'"
+                    )),
+                )
+            })?;
+        }
         cfg.cores = cores.unwrap_or(cfg.cores);
         cfg.warps = warps.unwrap_or(cfg.warps);
         cfg.lanes = lanes.unwrap_or(cfg.lanes);

@@ -99,6 +99,47 @@ def test_the_timing_model_gives_the_same_results_and_counts_cycles():
     assert t["cycles"] > functional["cycles"]
 
 
+def test_the_rtl_backend_computes_what_numpy_does():
+    """backend="rtl": weft's SystemVerilog core under Verilator (one core), against numpy and
+    bit for bit against the functional model: integer vecadd over a grid larger than the
+    machine, float saxpy twice on the same buffers, printf in thread order, a store fault as
+    KernelFault, and the RTL's own statistics (the functional model's instruction counts,
+    its own clock cycles)."""
+    n = 600
+    a = np.arange(n, dtype=np.uint32) * np.uint32(2654435761)
+    b = np.arange(n, dtype=np.uint32) ^ np.uint32(0xDEADBEEF)
+    x = np.linspace(-3, 3, 200, dtype=np.float32)
+    y = np.sin(np.arange(200, dtype=np.float32))
+    got = {}
+    for backend in ("functional", "rtl"):
+        d = weft.Device(cores=1, warps=4, lanes=8, backend=backend, sources=[KERNELS])
+        ba, bb, bc = d.array(a), d.array(b), d.empty(n, np.uint32)
+        d.run("vecadd_u32", (n + 63) // 64, 64, ba, bb, bc, n)
+        assert np.array_equal(bc.numpy(), a + b)
+        bx, by = d.array(x), d.array(y)
+        want = y.copy()
+        for alpha in (2.5, -0.75):
+            d.run("saxpy", 200 // 32 + 1, 32, np.float32(alpha), bx, by, 200)
+            want = np.float32(alpha) * x + want
+        np.testing.assert_allclose(by.numpy(), want, rtol=1e-5, atol=1e-5)
+        d.output()
+        d.run("hello", 2, 4)
+        assert d.output() == "".join(f"hello from thread {i}\n" for i in range(8))
+        buf = d.array(np.zeros(64, np.uint32))
+        with pytest.raises(weft.KernelFault) as e:
+            d.run("faulty", 1, 8, buf)
+        assert e.value.code == "STORE_FAULT"
+        got[backend] = (by.numpy(), d.stats())
+    assert np.array_equal(got["rtl"][0].view(np.uint32), got["functional"][0].view(np.uint32))
+    s, f = got["rtl"][1], got["functional"][1]
+    assert s["model"] == "rtl" and f["model"] == "functional"
+    assert s["warp_instructions"] == f["warp_instructions"]
+    assert s["thread_instructions"] == f["thread_instructions"]
+    assert s["cycles"] > s["issue_slots"] > 0   # clock cycles: several per issue slot
+    with pytest.raises(weft.LoadError):
+        weft.Device(backend="verilog", sources=[KERNELS])
+
+
 def test_each_launch_has_its_own_counters():
     d = weft.Device(cores=1, warps=4, lanes=8, sources=[KERNELS])
     n = 2000

@@ -413,9 +413,12 @@ def _html_table(title, rows):
 
 
 class Device:
-    """A weft device with a kernel program: the functional model, or with `timing=True` the
-    cycle-level timing model (the same results; `stats()["timing"]` then holds its issue
-    slots, stall reasons, cache and DRAM counters).
+    """A weft device with a kernel program: the functional model, or with `timing=True` (or
+    `backend="timing"`) the cycle-level timing model (the same results; `stats()["timing"]`
+    then holds its issue slots, stall reasons, cache and DRAM counters), or with
+    `backend="rtl"` weft's SystemVerilog core under Verilator (one core; the same results,
+    `stats()` from the RTL's counters with its clock cycles; needs Verilator 5, and builds
+    the core's model on first use).
 
     The program: `source` (kernel text), `sources` (files) — both built by weft cc with
     `options` through its compile cache — `program` (an ELF built by `weft cc`), or a
@@ -427,7 +430,7 @@ class Device:
 
     def __init__(self, cores=None, warps=None, lanes=None, timing=None, program=None,
                  sources=None, dram_size=None, *, source=None, options=(), lang="c",
-                 module=None, config=None):
+                 module=None, config=None, backend=None):
         if timing is not None and not isinstance(timing, (bool, np.bool_)):
             raise TypeError(f"timing must be True or False, not {type(timing).__name__}")
         if module is not None:
@@ -435,6 +438,8 @@ class Device:
                 raise TypeError(f"module must be a weft.Module, not {type(module).__name__}")
             if (source, sources, program) != (None, None, None) or options:
                 raise TypeError("give a module or a program/source/sources, not both")
+        if backend is not None and not isinstance(backend, str):
+            raise TypeError(f"backend must be a string, not {type(backend).__name__}")
         config = _config(config)
         dims = [None if v is None else _int(n, v, 1, _U32)
                 for n, v in (("cores", cores), ("warps", warps), ("lanes", lanes))]
@@ -446,7 +451,7 @@ class Device:
                             lang=lang)
         self.module = module
         self._d = _call(_weft.NativeDevice, module.elf, *dims,
-                        None if timing is None else bool(timing), dram, config)
+                        None if timing is None else bool(timing), dram, config, backend)
         self._pending = []  # Launch objects queued, oldest first
         self._done = 0  # launches with stats so far
 

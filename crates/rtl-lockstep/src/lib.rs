@@ -6,8 +6,8 @@
 //! program with an [`Observer`] printing the same format from each [`StepRecord`]:
 //!
 //! ```text
-//! w<warp> pc=<pc> mask=<mask>[ x<rd>=<lane values>][ st<lane>@<addr>/<size>=<value>...]
-//!     ( next=<pc>/<mask> | fault=<code> )
+//! w<warp> pc=<pc> mask=<mask>[ (x|f)<rd>=<lane values>][ st<lane>@<addr>/<size>=<value>...]
+//!     [ a<lane>@<addr>=<value>...][ ff=<every lane's fflags>] ( next=<pc>/<mask> | fault=<code> )
 //! ```
 //!
 //! and a last line saying how the run ended (`exit N`, `halt`, `fault`). [`compare`] checks
@@ -19,13 +19,13 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::rc::Rc;
 use weft_isa::Op;
 use weft_simt::record::{memory_access, AccessKind, RegFile, StepRecord};
 use weft_simt::Observer;
-use weft_simt::{Config, Machine, Program, Reconv, RunEnd};
+use weft_simt::{Config, Machine, Program, RunEnd};
 
 pub use weft_simt::ReconvMode;
 
@@ -35,360 +35,12 @@ pub mod hdmi;
 pub mod sdram;
 pub mod tmds;
 
-/// DRAM base and the DRAM size both sides use.
-pub const DRAM_BASE: u32 = 0x8000_0000;
-/// 16 MiB: enough for every test program, small for the testbench.
-pub const DRAM_SIZE: u32 = 16 << 20;
-
-/// Words in the core's reconvergence-table memory (`RT_WORDS`, weft_diverge.sv): one per
-/// instruction word from the lowest branch with an entry to the highest (64 KiB of code, the
-/// board's whole DRAM).
-pub const RT_WORDS: usize = 16384;
-
-/// The two reconvergence modes the RTL builds, table mode (the model's default) first.
-pub const MODES: [ReconvMode; 2] = [ReconvMode::Table, ReconvMode::Converge];
-
-/// The core's shape: the RTL's parameters and the model's configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shape {
-    /// Warps per core.
-    pub warps: usize,
-    /// Lanes per warp.
-    pub lanes: usize,
-    /// Divergence stack entries per warp.
-    pub depth: usize,
-}
-
-impl Shape {
-    /// The default core: 4 warps × 8 lanes, 8 stack entries.
-    pub const DEFAULT: Shape = Shape {
-        warps: 4,
-        lanes: 8,
-        depth: 8,
-    };
-    /// The other shape the tests check: 2 warps × 4 lanes, 4 stack entries.
-    pub const SMALL: Shape = Shape {
-        warps: 2,
-        lanes: 4,
-        depth: 4,
-    };
-
-    /// A `--shape` argument: `WARPSxLANESxDEPTH`, e.g. `4x8x8`.
-    pub fn parse(s: Option<&str>) -> Result<Shape, String> {
-        let v: Vec<usize> = s
-            .unwrap_or_default()
-            .split('x')
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        match v[..] {
-            [warps, lanes, depth] => Ok(Shape {
-                warps,
-                lanes,
-                depth,
-            }),
-            _ => Err("--shape wants WARPSxLANESxDEPTH, e.g. 4x8x8".into()),
-        }
-    }
-}
-
-/// A `--reconv` argument: `table` or `converge`.
-pub fn parse_reconv(s: Option<&str>) -> Result<ReconvMode, String> {
-    match s {
-        Some("table") => Ok(ReconvMode::Table),
-        Some("converge") => Ok(ReconvMode::Converge),
-        _ => Err("--reconv wants `table` or `converge`".into()),
-    }
-}
-
-/// Something that stops a lockstep run before it compares anything.
-#[derive(Debug)]
-pub enum Error {
-    /// Verilator is not installed.
-    NoVerilator(String),
-    /// Building or running the testbench failed.
-    Tool(String),
-    /// The program cannot be loaded.
-    Program(String),
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::NoVerilator(s) => write!(
-                f,
-                "verilator is not installed ({s}): install it (`apt-get install -y verilator`, \
-                 as .ci/run does); the RTL lockstep tests need Verilator 5"
-            ),
-            Error::Tool(s) | Error::Program(s) => f.write_str(s),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-/// The repository root (this crate is crates/rtl-lockstep).
-pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The SystemVerilog sources of the core (every `rtl/weft_*.sv`, the core first) and the
-/// testbench.
-pub fn sources() -> Vec<PathBuf> {
-    let r = repo_root().join("rtl");
-    let mut units: Vec<PathBuf> = std::fs::read_dir(&r)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                    n.starts_with("weft_") && n.ends_with(".sv") && n != "weft_core.sv"
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    units.sort();
-    let mut v = vec![r.join("weft_core.sv")];
-    v.extend(units);
-    v.push(r.join("tb/tb_core.cpp"));
-    v
-}
-
-/// Build (or reuse) the Verilator testbench for `shape`; `planted_bug` defines
-/// `WEFT_PLANTED_BUG`, the deliberate RTL bug the lockstep must catch. Returns the binary.
-/// A build is reused when it is newer than every source.
-pub fn build(shape: Shape, planted_bug: bool) -> Result<PathBuf, Error> {
-    build_with(shape, planted_bug, false)
-}
-
-/// [`build`], with Verilator's `--trace` when `trace` is set: the testbench can then dump a
-/// VCD ([`rtl_vcd`]).
-pub fn build_with(shape: Shape, planted_bug: bool, trace: bool) -> Result<PathBuf, Error> {
-    let name = format!(
-        "w{}l{}d{}{}{}",
-        shape.warps,
-        shape.lanes,
-        shape.depth,
-        if planted_bug { "-bug" } else { "" },
-        if trace { "-trace" } else { "" }
-    );
-    let defines: &[&str] = if planted_bug {
-        &["WEFT_PLANTED_BUG"]
-    } else {
-        &[]
-    };
-    verilate(&Verilate {
-        top: "weft_core",
-        dir: &name,
-        bin: "tb_core",
-        params: &shape_params(shape),
-        defines,
-        sources: &sources(),
-        trace,
-    })
-}
-
-/// The RTL parameters of `shape`.
-pub(crate) fn shape_params(shape: Shape) -> Vec<(&'static str, usize)> {
-    vec![
-        ("WARPS", shape.warps),
-        ("LANES", shape.lanes),
-        ("DEPTH", shape.depth),
-    ]
-}
-
-/// One Verilator testbench build: its top module, its directory under `target/rtl/`, the
-/// binary's name, the top's parameters, the macros defined, the sources in order, and
-/// whether it can dump a VCD.
-pub(crate) struct Verilate<'a> {
-    pub top: &'a str,
-    pub dir: &'a str,
-    pub bin: &'a str,
-    pub params: &'a [(&'a str, usize)],
-    pub defines: &'a [&'a str],
-    pub sources: &'a [PathBuf],
-    pub trace: bool,
-}
-
-/// Build (or reuse: when it is newer than every source) a Verilator testbench; the binary.
-pub(crate) fn verilate(v: &Verilate<'_>) -> Result<PathBuf, Error> {
-    let ver = Command::new("verilator")
-        .arg("--version")
-        .output()
-        .map_err(|e| Error::NoVerilator(e.to_string()))?;
-    if !ver.status.success() {
-        return Err(Error::NoVerilator("`verilator --version` failed".into()));
-    }
-    let dir = repo_root().join("target/rtl").join(v.dir);
-    let bin = dir.join(v.bin);
-    // Tests run in parallel processes and may want the same build at once: one builds while
-    // the others wait on this lock, then find the build fresh. (Without it, a second build
-    // could move the first one's directory away while a test was about to run its binary.)
-    std::fs::create_dir_all(repo_root().join("target/rtl"))
-        .map_err(|e| Error::Tool(format!("target/rtl: {e}")))?;
-    let lock_path = dir.with_extension("lock");
-    let lock = std::fs::File::create(&lock_path)
-        .map_err(|e| Error::Tool(format!("{}: {e}", lock_path.display())))?;
-    lock.lock()
-        .map_err(|e| Error::Tool(format!("{}: {e}", lock_path.display())))?;
-    let newest = v
-        .sources
-        .iter()
-        .filter_map(|p| p.metadata().and_then(|m| m.modified()).ok())
-        .max();
-    if let (Ok(m), Some(n)) = (bin.metadata().and_then(|m| m.modified()), newest) {
-        if m > n {
-            return Ok(bin);
-        }
-    }
-    // Build in a directory of its own and move it into place when done, so an interrupted
-    // build never leaves a half-built testbench where a fresh one is expected.
-    let tmp = dir.with_extension(format!("build-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).map_err(|e| Error::Tool(format!("{}: {e}", tmp.display())))?;
-    let mut cmd = Command::new("verilator");
-    cmd.args([
-        "--cc",
-        "--exe",
-        "--build",
-        "-j",
-        "1",
-        "-Wall",
-        "--top-module",
-    ])
-    .arg(v.top)
-    .arg("-Mdir")
-    .arg(&tmp)
-    .arg("-o")
-    .arg(v.bin);
-    for (k, val) in v.params {
-        cmd.arg(format!("-G{k}={val}"));
-    }
-    for d in v.defines {
-        cmd.arg(format!("-D{d}"));
-    }
-    if v.trace {
-        cmd.arg("--trace");
-    }
-    // (headers are sources for the freshness check only: the testbench includes them)
-    for s in v
-        .sources
-        .iter()
-        .filter(|s| s.extension().is_none_or(|e| e != "h"))
-    {
-        cmd.arg(s.canonicalize().unwrap_or_else(|_| s.clone()));
-    }
-    let out = cmd
-        .output()
-        .map_err(|e| Error::Tool(format!("verilator: {e}")))?;
-    if !out.status.success() {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(Error::Tool(format!(
-            "verilator build failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )));
-    }
-    // The stale build is moved aside first (the lock is held: no other process uses it).
-    let old = dir.with_extension(format!("old-{}", std::process::id()));
-    if std::fs::rename(&dir, &old).is_ok() {
-        let _ = std::fs::remove_dir_all(&old);
-    }
-    if std::fs::rename(&tmp, &dir).is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    if !bin.is_file() {
-        return Err(Error::Tool(format!(
-            "{}: the build left no testbench",
-            bin.display()
-        )));
-    }
-    Ok(bin)
-}
-
-/// Load a program file (assembly or ELF).
-pub fn load(path: &Path) -> Result<Program, Error> {
-    weft_simt::load::load_file(path)
-        .map(|(p, _)| p)
-        .map_err(|e| Error::Program(e.to_string()))
-}
-
-/// The DRAM image of `prog` from [`DRAM_BASE`] (segments zero-filled to their memory size).
-pub fn dram_image(prog: &Program) -> Result<Vec<u8>, Error> {
-    let mut img = Vec::new();
-    for s in &prog.segments {
-        let end = s.addr as u64 + s.mem_size.max(s.data.len() as u32) as u64;
-        if s.addr < DRAM_BASE || end > DRAM_BASE as u64 + DRAM_SIZE as u64 {
-            return Err(Error::Program(format!(
-                "segment at {:#010x} is outside the testbench's {} MiB of DRAM",
-                s.addr,
-                DRAM_SIZE >> 20
-            )));
-        }
-        let off = (s.addr - DRAM_BASE) as usize;
-        let need = (end - DRAM_BASE as u64) as usize;
-        if img.len() < need {
-            img.resize(need, 0);
-        }
-        img[off..off + s.data.len()].copy_from_slice(&s.data);
-    }
-    Ok(img)
-}
-
-/// The image of `prog`'s reconvergence table for the core's table memory: the code address of
-/// its first word and one 18-bit word per instruction word from there, `offset << 2 | kind`
-/// (kind 1: At(pc + 4 * offset), offset a signed 16-bit count of instruction words; 2:
-/// AtExit; 0: none) — empty in converge mode. The RTL has no C: an entry of a branch at a
-/// halfword address is left out (the core reports an instruction there as unsupported in
-/// table mode), and a point at a halfword address is kind 3 (a split there is unsupported). A
-/// table spanning more than `words` words, or a point farther than the offset reaches, is
-/// refused.
-pub fn reconv_table(
-    prog: &Program,
-    mode: ReconvMode,
-    words: usize,
-) -> Result<(u32, Vec<u32>), Error> {
-    if mode != ReconvMode::Table {
-        return Ok((0, Vec::new()));
-    }
-    let entries: BTreeMap<u32, u32> = prog
-        .reconv
-        .iter()
-        .filter_map(|(&pc, r)| match *r {
-            _ if pc % 4 != 0 => None,
-            Reconv::At(p) if p % 4 != 0 => Some((pc, pc, 3)),
-            Reconv::At(p) => Some((pc, p, 1)),
-            Reconv::AtExit => Some((pc, pc, 2)),
-            Reconv::None => None,
-        })
-        .map(|(pc, p, k)| {
-            let off = (p as i64 - pc as i64) / 4;
-            if i16::try_from(off).is_err() {
-                Err(Error::Program(format!(
-                    "reconvergence-table entry {pc:#010x} -> {p:#010x}: the point is farther \
-                     than the table's 16-bit word offset reaches"
-                )))
-            } else {
-                Ok((pc, (off as i16 as u16 as u32) << 2 | k))
-            }
-        })
-        .collect::<Result<_, _>>()?;
-    let (Some((&lo, _)), Some((&hi, _))) = (entries.first_key_value(), entries.last_key_value())
-    else {
-        return Ok((0, Vec::new()));
-    };
-    let span = ((hi - lo) / 4 + 1) as usize;
-    if span > words {
-        return Err(Error::Program(format!(
-            "the reconvergence table spans {span} instruction words ({lo:#010x}..={hi:#010x}, \
-             {} entries); the core's table memory holds {words} (RT_WORDS)",
-            entries.len()
-        )));
-    }
-    let mut v = vec![0u32; span];
-    for (pc, w) in entries {
-        v[((pc - lo) / 4) as usize] = w;
-    }
-    Ok((lo, v))
-}
+// The core's build, the program's layout and the shapes live in weft-rtl (the runtime's
+// RTL backend uses them too); they are this crate's as they were.
+pub use weft_rtl::{
+    build, build_unit, build_with, dram_image, load, parse_reconv, reconv_table, repo_root,
+    shape_params, sources, verilate, Error, Shape, Verilate, DRAM_BASE, DRAM_SIZE, MODES, RT_WORDS,
+};
 
 /// Run the RTL testbench `bin` on `prog` in `mode` for at most `max_cycles` clock cycles;
 /// its trace.
@@ -420,7 +72,7 @@ fn run_tb(
     max_cycles: u64,
     vcd: Option<&Path>,
 ) -> Result<String, Error> {
-    let img = dram_image(prog)?;
+    let img = dram_image(prog, DRAM_SIZE)?;
     let (base, table) = reconv_table(prog, mode, RT_WORDS)?;
     let dir = bin.parent().unwrap_or(Path::new("."));
     let file = dir.join(format!("image-{}.bin", std::process::id()));
@@ -476,27 +128,36 @@ pub fn model_config(shape: Shape, mode: ReconvMode, max_cycles: u64) -> Config {
 /// The trace line of one model step, in the testbench's format. `trap_addr` is the address
 /// of a memory instruction that trapped to mtvec (its mtval): the lanes from the first one
 /// that accessed it on did nothing, and their accesses (listed in the record, which is made
-/// before the instruction runs) are left out.
-pub fn line(r: &StepRecord, trap_addr: Option<u32>) -> String {
+/// before the instruction runs) are left out. `fflags`: every lane's accrued float flags
+/// after the step, when some lane's changed in it (both sides print them only then).
+pub fn line(r: &StepRecord, trap_addr: Option<u32>, fflags: Option<&[u8]>) -> String {
     let mut s = format!("w{} pc={:08x} mask={:08x}", r.warp, r.pc, r.mask);
     if let Some(f) = &r.fault {
         s += &format!(" fault={}", f.code.code());
         return s;
     }
     let lanes = |mask: u32| (0..32usize).filter(move |l| mask >> l & 1 != 0);
-    if let Some(w) = r.writes.iter().find(|w| w.file == RegFile::X) {
+    // (Vortex's pred names rd only as a flag: it writes no register)
+    if let Some(w) = r.writes.first().filter(|_| r.inst.op != Op::VxPred) {
         let vals: Vec<String> = lanes(r.mask)
             .map(|l| format!("{:x}", w.values.get(l).copied().unwrap_or(0)))
             .collect();
-        s += &format!(" x{}={}", w.index, vals.join(","));
+        let file = if w.file == RegFile::F { 'f' } else { 'x' };
+        s += &format!(" {file}{}={}", w.index, vals.join(","));
     }
+    // the stored value: rs2 (a float register for fsw)
+    let file = if r.inst.op == Op::Fsw {
+        RegFile::F
+    } else {
+        RegFile::X
+    };
     let rs2 = |lane: u8| {
-        if r.inst.rs2 == 0 {
+        if r.inst.rs2 == 0 && file == RegFile::X {
             0
         } else {
             r.reads
                 .iter()
-                .find(|g| g.file == RegFile::X && g.index == r.inst.rs2)
+                .find(|g| g.file == file && g.index == r.inst.rs2)
                 .and_then(|g| g.values.get(lane as usize).copied())
                 .unwrap_or(0)
         }
@@ -534,6 +195,10 @@ pub fn line(r: &StepRecord, trap_addr: Option<u32>) -> String {
             }
         }
     }
+    if let Some(ff) = fflags {
+        let v: Vec<String> = ff.iter().map(|f| format!("{f:x}")).collect();
+        s += &format!(" ff={}", v.join(","));
+    }
     s += &format!(" next={:08x}/{:08x}", r.next_pc, r.next_mask);
     s
 }
@@ -557,17 +222,27 @@ pub fn amo_value(op: Op, old: u32, b: u32) -> Option<u32> {
     })
 }
 
-struct Lines(Rc<RefCell<String>>);
+/// The model's side of the trace: one line per step, and each warp's fflags as last printed.
+struct Lines(Rc<RefCell<String>>, Vec<Vec<u8>>);
 
 impl Observer for Lines {
     fn step(&mut self, m: &Machine, r: &StepRecord) {
+        let warp = &m.cores[r.core].warps[r.warp];
         // A memory instruction that went on anywhere but the next instruction trapped.
         let trap_addr = (r.fault.is_none()
             && !r.mem.is_empty()
             && r.next_pc != r.pc.wrapping_add(r.inst.len()))
-        .then(|| m.cores[r.core].warps[r.warp].csr.mtval);
+        .then_some(warp.csr.mtval);
+        let ff = &warp.fflags[..m.cfg.lanes];
+        if self.1.len() <= r.warp {
+            self.1.resize(r.warp + 1, vec![0; m.cfg.lanes]);
+        }
+        let changed = self.1[r.warp] != ff;
+        if changed {
+            self.1[r.warp] = ff.to_vec();
+        }
         let mut b = self.0.borrow_mut();
-        b.push_str(&line(r, trap_addr));
+        b.push_str(&line(r, trap_addr, changed.then_some(ff)));
         b.push('\n');
     }
 }
@@ -583,7 +258,7 @@ pub fn model_trace(
         .map_err(|e| Error::Program(e.to_string()))?;
     m.set_console(Box::new(std::io::sink()));
     let buf = Rc::new(RefCell::new(String::new()));
-    m.add_observer(Box::new(Lines(buf.clone())));
+    m.add_observer(Box::new(Lines(buf.clone(), Vec::new())));
     let end = m.run();
     let mut s = buf.borrow().clone();
     match end {
@@ -713,11 +388,12 @@ pub fn lockstep_program(
 ) -> Result<Agreement, String> {
     let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
     let model = model_trace(prog, shape, mode, 1_000_000).map_err(|e| e.to_string())?;
-    // The RTL takes a few cycles per warp-instruction, more for memory (two per lane),
-    // division (33) and the divergence unit's searches and walks (up to one cycle per stack
-    // entry, three times): a bound from the model's count stops an RTL that went astray.
+    // The RTL takes a few cycles per warp-instruction, more for memory (six per lane),
+    // division (33), fdiv and fsqrt (31 per lane) and the divergence unit's searches and
+    // walks (up to one cycle per stack entry, three times): a bound from the model's count
+    // stops an RTL that went astray.
     let steps = model.lines().count() as u64;
-    let bound = steps * (48 + 2 * shape.lanes as u64 + 3 * shape.depth as u64) + 10_000;
+    let bound = steps * (48 + 32 * shape.lanes as u64 + 3 * shape.depth as u64) + 10_000;
     let rtl = rtl_trace(&bin, prog, mode, bound).map_err(|e| e.to_string())?;
     compare(&model, &rtl)
 }

@@ -29,8 +29,7 @@ fn check(programs: &[&str], shape: Shape) {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// rv32ui, rv32um, rv32ua and rv32zicsr (the RTL has no F; these files use no compressed
-/// code).
+/// The project's ISA suite (tests/isa): rv32ui, rv32um, rv32ua, rv32uf and rv32zicsr.
 const ISA: &[&str] = &[
     "tests/isa/rv32ui-alu.s",
     "tests/isa/rv32ui-ctl.s",
@@ -38,6 +37,8 @@ const ISA: &[&str] = &[
     "tests/isa/rv32ui-misaligned.s",
     "tests/isa/rv32um.s",
     "tests/isa/rv32ua.s",
+    "tests/isa/rv32uf-arith.s",
+    "tests/isa/rv32uf-misc.s",
     "tests/isa/rv32zicsr.s",
 ];
 
@@ -97,6 +98,7 @@ fn other_shape_2x4() {
             "tests/isa/rv32um.s",
             "tests/isa/rv32ui-ctl.s",
             "tests/isa/rv32ua.s",
+            "tests/isa/rv32uf-arith.s",
         ],
         s,
     );
@@ -151,14 +153,15 @@ fn barriers_and_shared_memory_2x4() {
 /// The watchdog (SOFT: the expired bit, a trap to mtvec with mie bit 16; HARD: the
 /// WATCHDOG fault), the cycle counters (`cycle_lo` latching `cycle_hi`, the `xw_` reads that
 /// do not), and breakpoints (a warp stops at its `break_pc`, another releases it through
-/// `xw_break_pc`; a stopped warp nobody releases is a deadlock), and writes of `mcycle` and
-/// `minstret`.
+/// `xw_break_pc`; a stopped warp nobody releases is a deadlock), writes of `mcycle` and
+/// `minstret`, and the `launch` CSR.
 const WATCH: &[&str] = &[
     "crates/rtl-lockstep/tests/programs/watchdog.s",
     "crates/rtl-lockstep/tests/programs/watchdog_trap.s",
     "crates/rtl-lockstep/tests/programs/breakpoint.s",
     "crates/rtl-lockstep/tests/programs/breakpoint_deadlock.s",
     "crates/rtl-lockstep/tests/programs/counters.s",
+    "crates/rtl-lockstep/tests/programs/launch.s",
 ];
 
 #[test]
@@ -227,11 +230,49 @@ fn divergence_unit_limits_are_reported() {
     }
 }
 
-/// What the RTL leaves out is reported as such, never run differently: Vortex's `bar`
-/// (matmul's global barrier) and compressed code.
+/// Vortex's SIMT instructions (weft's profile): vote, shuffles, pred, tmc, nested split/join,
+/// wspawn, local and global `bar`, wsync; matmul's global barrier; and each of their faults
+/// (IPDOM_OVERFLOW, LANES_LOST, IPDOM_UNDERFLOW, SPAWN_FAULT, BARRIER_FAULT), at both shapes.
+/// Compressed code (tests/kernels/compressed.s), the float traps (an invalid dynamic rounding
+/// mode in some lanes, a reserved static one, mstatus.FS = Off) and the performance counters.
+#[test]
+fn vortex_compressed_float_traps_and_counters() {
+    let progs = [
+        "crates/rtl-lockstep/tests/programs/vortex.s",
+        "examples/matmul.s",
+        "tests/kernels/compressed.s",
+        "crates/rtl-lockstep/tests/programs/float_traps.s",
+        "crates/rtl-lockstep/tests/programs/hpm.s",
+    ];
+    check(&progs, Shape::DEFAULT);
+    check(&progs, Shape::SMALL);
+    for (p, code) in [
+        ("vx_overflow.s", 12),
+        ("vx_lost.s", 16),
+        ("vx_underflow.s", 13),
+        ("vx_spawn_fault.s", 14),
+        ("vx_bar_fault.s", 15),
+    ] {
+        let path = format!("crates/rtl-lockstep/tests/programs/{p}");
+        for shape in [Shape::DEFAULT, Shape::SMALL] {
+            let a = lockstep(&prog(&path), shape, ReconvMode::Table, false)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(a.end, "fault", "{p}");
+            // (the fault the program is about: both sides agree on it)
+            let program = weft_rtl_lockstep::load(&prog(&path)).unwrap();
+            let t = weft_rtl_lockstep::model_trace(&program, shape, ReconvMode::Table, 100_000)
+                .unwrap();
+            assert!(t.contains(&format!(" fault={code}\n")), "{p}: {t}");
+            eprintln!("{p}: {} warp-instructions agree, fault {code}", a.steps);
+        }
+    }
+}
+
+/// What the RTL leaves out is reported as such, never run differently: Vortex's
+/// asynchronous barrier (bar.arrive).
 #[test]
 fn unbuilt_features_are_reported() {
-    for p in ["examples/matmul.s", "tests/kernels/compressed.s"] {
+    for p in ["crates/rtl-lockstep/tests/programs/unbuilt.s"] {
         for mode in MODES {
             let err = lockstep(&prog(p), Shape::DEFAULT, mode, false)
                 .expect_err("the RTL does not implement what this program uses");

@@ -44,7 +44,10 @@ int weft_device_open_c(const char *const *sources, size_t n, uint32_t cores, uin
                        uint32_t lanes, weft_device **out, char *err, size_t err_len);
 /* Open a device described by machine-configuration TOML (the keys of `weft run --config`,
  * docs/configuration.md): shape, caches, scheduler, and `timing = true` for the cycle-level
- * timing model (the same results, with cycle counts and timing counters in the stats). */
+ * timing model (the same results, with cycle counts and timing counters in the stats), or
+ * `backend = "functional" | "timing" | "rtl"`: "rtl" runs weft's SystemVerilog core under
+ * Verilator (one core of the configured warps and lanes; the same results; the stats are the
+ * RTL's, "cycles" its clock cycles; docs/runtime.md). */
 int weft_device_open_config(const char *elf_path, const char *config_toml, weft_device **out,
                             char *err, size_t err_len);
 int weft_device_open_c_config(const char *const *sources, size_t n, const char *config_toml,

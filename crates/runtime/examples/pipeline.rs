@@ -1,21 +1,33 @@
 //! A Rust host program for weft: vecadd, a tiled sgemm, a block reduction and a two-launch
-//! pipeline, each checked against a reference computed here.
+//! pipeline, each checked against a reference computed here. With `--rtl` it runs on the RTL
+//! (weft's SystemVerilog core under Verilator, one core) instead of the functional model.
 //!
 //! ```sh
 //! cargo run --release -p weft-runtime --example pipeline
+//! cargo run --release -p weft-runtime --example pipeline -- --rtl
 //! ```
 
 use std::path::PathBuf;
-use weft_runtime::{Args, Device, DeviceConfig, Dim3, RuntimeError};
+use weft_runtime::{Args, BackendKind, Device, DeviceConfig, Dim3, RuntimeError};
 
 pub fn main() -> Result<(), RuntimeError> {
-    let kernels = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/host/kernels.c");
-    let cfg = DeviceConfig {
-        cores: 2,
+    let rtl = std::env::args().any(|a| a == "--rtl");
+    run(DeviceConfig {
+        cores: if rtl { 1 } else { 2 },
         warps: 4,
         lanes: 8,
+        backend: if rtl {
+            BackendKind::Rtl
+        } else {
+            BackendKind::Functional
+        },
         ..DeviceConfig::default()
-    };
+    })
+}
+
+/// The four programs on a device of configuration `cfg`.
+pub fn run(cfg: DeviceConfig) -> Result<(), RuntimeError> {
+    let kernels = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/host/kernels.c");
 
     // vecadd and sgemm (examples/host/kernels.c)
     let mut d = Device::from_c(cfg, &[kernels.as_path()])?;

@@ -1,10 +1,12 @@
-//! The machines the runtime drives, behind one [`Backend`] trait: the functional model, and
-//! the functional model under the cycle-level timing model (execute at issue, so both give
-//! the same results). A backend is a [`weft_device::Device`] that can also restart its cores
-//! while keeping memory. An RTL backend (Verilator) would implement the same two traits.
+//! The machines the runtime drives, behind one [`Backend`] trait: the functional model, the
+//! functional model under the cycle-level timing model (execute at issue, so both give the
+//! same results), and the RTL (weft's SystemVerilog core under Verilator, `weft-rtl`: the
+//! same results, in lockstep with the model as `weft-rtl-lockstep` checks). A backend is a
+//! [`weft_device::Device`] that can also restart its cores while keeping memory.
 
 use crate::{Result, RuntimeError};
 use weft_device::Stop;
+use weft_rtl::RtlDevice;
 use weft_simt::Machine;
 use weft_timing::{TimingConfig, TimingModel};
 
@@ -118,5 +120,61 @@ impl Backend for TimingBackend {
     }
     fn dram_size(&self) -> u32 {
         self.m.cfg.dram_size
+    }
+}
+
+/// The RTL as a backend: one core of the configured warps, lanes and stack depth, built
+/// with Verilator on first use (cached in `target/rtl/`).
+pub struct RtlBackend {
+    d: RtlDevice,
+}
+
+impl RtlBackend {
+    /// The backend of a started RTL device.
+    pub fn new(d: RtlDevice) -> RtlBackend {
+        RtlBackend { d }
+    }
+}
+
+impl weft_device::Device for RtlBackend {
+    fn kind(&self) -> &'static str {
+        self.d.kind()
+    }
+    fn run(&mut self, max_cycles: u64) -> Stop {
+        self.d.run(max_cycles)
+    }
+    fn cycles(&self) -> u64 {
+        self.d.cycles()
+    }
+    fn take_console(&mut self) -> Vec<u8> {
+        self.d.take_console()
+    }
+    fn read_bytes(
+        &self,
+        addr: u32,
+        buf: &mut [u8],
+    ) -> std::result::Result<(), weft_device::MemError> {
+        self.d.read_bytes(addr, buf)
+    }
+    fn write_bytes(
+        &mut self,
+        addr: u32,
+        data: &[u8],
+    ) -> std::result::Result<(), weft_device::MemError> {
+        self.d.write_bytes(addr, data)
+    }
+    fn stats_json(&self) -> serde_json::Value {
+        self.d.stats_json()
+    }
+}
+
+impl Backend for RtlBackend {
+    fn restart(&mut self, entry: u32) -> Result<()> {
+        self.d
+            .restart(entry)
+            .map_err(|e| RuntimeError::Load(e.to_string()))
+    }
+    fn dram_size(&self) -> u32 {
+        self.d.dram_size()
     }
 }

@@ -2,8 +2,9 @@
 //! device buffers, copy data in and out, launch kernels over a grid **by name**, wait with a
 //! cycle limit, read the console and the counters — several launches on one device keep its
 //! memory. The same API runs over a [`Backend`]: the functional model
-//! ([`FunctionalBackend`]) or the cycle-level timing model ([`TimingBackend`], with
-//! `DeviceConfig::timing`); an RTL backend would be a third.
+//! ([`FunctionalBackend`]), the cycle-level timing model ([`TimingBackend`], with
+//! `DeviceConfig::timing` or [`BackendKind::Timing`]) or the RTL, weft's SystemVerilog core
+//! under Verilator ([`RtlBackend`], [`BackendKind::Rtl`]: one core; Verilator 5 needed).
 //!
 //! ```no_run
 //! use weft_runtime::{Args, Device, DeviceConfig, Dim3};
@@ -32,7 +33,7 @@ pub mod backend;
 pub mod compile;
 
 pub use args::{from_bytes, to_bytes, Args, Scalar};
-pub use backend::{Backend, FunctionalBackend, TimingBackend};
+pub use backend::{Backend, FunctionalBackend, RtlBackend, TimingBackend};
 pub use weft_device::FaultInfo;
 use weft_device::{RunEnd, Stop};
 use weft_simt::{Config, Machine};
@@ -64,6 +65,34 @@ impl Dim3 {
     }
 }
 
+/// Which machine runs the kernels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BackendKind {
+    /// The functional model (one warp-instruction per core per cycle).
+    #[default]
+    Functional,
+    /// The cycle-level timing model over the functional model: the same results, with its
+    /// cycle counts and counters (the same as `timing: true`).
+    Timing,
+    /// The RTL: weft's SystemVerilog core (`rtl/`) under Verilator, one core of the
+    /// configured warps, lanes and divergence-stack depth: the same results, with the RTL's
+    /// clock cycles and counters. Needs Verilator 5 at run time (the model is built on first
+    /// use, a minute or two, and kept in `target/rtl/`).
+    Rtl,
+}
+
+impl BackendKind {
+    /// A backend by name: `functional`, `timing` or `rtl`.
+    pub fn parse(s: &str) -> Option<BackendKind> {
+        match s {
+            "functional" => Some(BackendKind::Functional),
+            "timing" => Some(BackendKind::Timing),
+            "rtl" => Some(BackendKind::Rtl),
+            _ => None,
+        }
+    }
+}
+
 /// A device's shape and limits.
 #[derive(Clone, Debug)]
 pub struct DeviceConfig {
@@ -76,8 +105,12 @@ pub struct DeviceConfig {
     /// DRAM bytes.
     pub dram_size: u32,
     /// Run under the cycle-level timing model (`weft-timing`): the same results, and
-    /// cycle counts and the timing counters in [`Device::stats`].
+    /// cycle counts and the timing counters in [`Device::stats`] (the same as `backend`
+    /// [`BackendKind::Timing`]).
     pub timing: bool,
+    /// The machine that runs the kernels (`backend = "functional" | "timing" | "rtl"` in the
+    /// configuration TOML).
+    pub backend: BackendKind,
     /// Any further machine configuration (TOML, as `weft run --config` reads: caches, units,
     /// scheduler, DRAM, …); the fields above override it.
     pub config_toml: Option<String>,
@@ -92,6 +125,7 @@ impl Default for DeviceConfig {
             lanes: c.lanes,
             dram_size: c.dram_size,
             timing: false,
+            backend: BackendKind::Functional,
             config_toml: None,
         }
     }
@@ -99,20 +133,44 @@ impl Default for DeviceConfig {
 
 impl DeviceConfig {
     /// A device configuration from machine-configuration TOML (the keys `weft run --config`
-    /// reads, `timing = true` included): shape, DRAM and timing from the text, every other
-    /// key kept for the machine.
+    /// reads, `timing = true` included, and the runtime's own `backend = "functional" |
+    /// "timing" | "rtl"`): shape, DRAM and the backend from the text, every other key kept
+    /// for the machine.
     pub fn from_toml(text: &str) -> Result<DeviceConfig> {
-        let c = MachineConfig::from_toml(text)
-            .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?
+        let bad = |e: String| RuntimeError::Load(format!("configuration: {e}"));
+        let mut table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| bad(e.to_string()))?;
+        let backend = match table.remove("backend") {
+            None => BackendKind::Functional,
+            Some(toml::Value::String(s)) => BackendKind::parse(&s).ok_or_else(|| {
+                bad(format!(
+                    "backend = \"{s}\": expected \"functional\", \"timing\" or \"rtl\""
+                ))
+            })?,
+            Some(v) => return Err(bad(format!("backend = {v}: expected a string"))),
+        };
+        let rest = toml::to_string(&table).map_err(|e| bad(e.to_string()))?;
+        let c = MachineConfig::from_toml(&rest)
+            .map_err(|e| bad(e.to_string()))?
             .machine;
         Ok(DeviceConfig {
             cores: c.cores,
             warps: c.warps,
             lanes: c.lanes,
             dram_size: c.dram_size,
-            timing: c.timing,
-            config_toml: Some(text.to_string()),
+            timing: c.timing || backend == BackendKind::Timing,
+            backend,
+            config_toml: Some(rest),
         })
+    }
+
+    /// The backend this configuration asks for (`timing: true` is the timing model).
+    pub fn kind(&self) -> BackendKind {
+        match self.backend {
+            BackendKind::Functional if self.timing => BackendKind::Timing,
+            b => b,
+        }
     }
 }
 
@@ -188,6 +246,26 @@ struct Symbols {
 
 /// The mailbox's magic word ('EUAL', as in device/lib/runtime.c).
 const MAILBOX_MAGIC: u32 = 0x4c41_5545;
+/// The RTL backend for a configuration: one core; the shape, divergence-stack depth,
+/// reconvergence mode and DRAM of the configuration (the timing model's keys do not apply).
+fn rtl_backend(config: &Config, prog: &weft_simt::Program) -> Result<RtlBackend> {
+    if config.cores != 1 {
+        return Err(RuntimeError::Load(format!(
+            "the RTL backend is one core (weft's SystemVerilog core); the configuration asks \
+             for {} cores",
+            config.cores
+        )));
+    }
+    let shape = weft_rtl::Shape {
+        warps: config.warps,
+        lanes: config.lanes,
+        depth: config.stack_depth,
+    };
+    weft_rtl::RtlDevice::new(shape, prog, config.reconv, config.dram_size)
+        .map(RtlBackend::new)
+        .map_err(|e| RuntimeError::Load(format!("the RTL backend: {e}")))
+}
+
 /// Cycles run between looks at the clock when a wait has a time limit.
 const TIME_SLICE: u64 = 1 << 20;
 /// Bytes the device keeps above its stacks for the printf buffer and malloc.
@@ -240,12 +318,13 @@ impl Device {
                 .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?,
             None => MachineConfig::default(),
         };
+        let kind = cfg.kind();
         let config = Config {
             cores: cfg.cores,
             warps: cfg.warps,
             lanes: cfg.lanes,
             dram_size: cfg.dram_size,
-            timing: cfg.timing,
+            timing: kind == BackendKind::Timing,
             ..base.machine
         };
         config
@@ -260,11 +339,15 @@ impl Device {
                 harts, cfg.dram_size
             )));
         }
-        let m = Machine::new(config, &prog).map_err(|e| RuntimeError::Load(e.to_string()))?;
-        let backend: Box<dyn Backend> = if cfg.timing {
-            Box::new(TimingBackend::new(m, &base.timing))
-        } else {
-            Box::new(FunctionalBackend::new(m))
+        let backend: Box<dyn Backend> = match kind {
+            BackendKind::Rtl => Box::new(rtl_backend(&config, &prog)?),
+            BackendKind::Timing => Box::new(TimingBackend::new(
+                Machine::new(config, &prog).map_err(|e| RuntimeError::Load(e.to_string()))?,
+                &base.timing,
+            )),
+            BackendKind::Functional => Box::new(FunctionalBackend::new(
+                Machine::new(config, &prog).map_err(|e| RuntimeError::Load(e.to_string()))?,
+            )),
         };
         Ok(Device {
             backend,

@@ -17,6 +17,7 @@ mod engine;
 mod frames;
 mod progress;
 mod report;
+mod rtl_cmd;
 mod run_cmd;
 mod sp2a_cmd;
 mod sweep_chart;

@@ -22,6 +22,12 @@ pub struct RunArgs {
     /// core per cycle; the same as `timing = true` in the configuration.
     #[arg(long)]
     pub timing: bool,
+    /// Run on the RTL: weft's SystemVerilog core (rtl/) under Verilator, one core of the
+    /// configured warps, lanes and stack depth (docs/rtl.md): the same console and exit
+    /// status; --stats gives the RTL's clock cycles and counters. Needs Verilator 5 (the
+    /// model is built on first use).
+    #[arg(long)]
+    pub rtl: bool,
     /// The program must end through the exit word (or HTIF tohost): if every warp halts
     /// without it, report that and exit with status 3.
     #[arg(long)]
@@ -258,6 +264,9 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         machine: cfg,
         timing: timing_cfg,
     } = build_config(a)?;
+    if a.rtl {
+        return crate::rtl_cmd::run_rtl(a, cfg);
+    }
     let frame_opts = crate::frames::FrameOptions {
         dir: a.frames.clone(),
         gif: a.gif.clone(),

@@ -23,6 +23,8 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-cc", 3),
     ("weft-jit", 3),
     ("weft-timing", 3),
+    // The RTL under Verilator as a device (the runtime's RTL backend, `weft run --rtl`).
+    ("weft-rtl", 3),
     ("weft-view", 3),
     ("weft-gdb", 4),
     ("weft-difftest", 4),
