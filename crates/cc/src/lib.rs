@@ -163,6 +163,8 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
         include_str!("../../../device/lib/weft_internal.h"),
     ),
     ("lib/crt0.S", include_str!("../../../device/lib/crt0.S")),
+    ("lib/fiber.S", include_str!("../../../device/lib/fiber.S")),
+    ("lib/fiber.c", include_str!("../../../device/lib/fiber.c")),
     ("lib/link.ld", include_str!("../../../device/lib/link.ld")),
     (
         "lib/runtime.c",
@@ -194,7 +196,9 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
 ];
 
 /// The runtime's C sources linked into every device build.
-const RUNTIME_SOURCES: &[&str] = &["runtime.c", "printf.c", "console.c", "string.c"];
+const RUNTIME_SOURCES: &[&str] = &["runtime.c", "fiber.c", "printf.c", "console.c", "string.c"];
+/// The runtime's assembly sources linked into every device build (crt0 first).
+const RUNTIME_ASM: &[&str] = &["crt0.S", "fiber.S"];
 
 /// Write the runtime's files under `dir`.
 pub fn write_runtime(dir: &Path) -> Result<(), CcError> {
@@ -385,11 +389,13 @@ impl DeviceBuild<'_> {
                 user: true,
             })
             .collect();
-        v.push(Unit {
-            src: self.rt.join("lib/crt0.S"),
-            lang: Lang::Asm,
-            user: false,
-        });
+        for s in RUNTIME_ASM {
+            v.push(Unit {
+                src: self.rt.join("lib").join(s),
+                lang: Lang::Asm,
+                user: false,
+            });
+        }
         for s in RUNTIME_SOURCES {
             v.push(Unit {
                 src: self.rt.join("lib").join(s),

@@ -120,3 +120,26 @@ fn a_missing_compiler_is_named_with_its_package() {
         "{err}"
     );
 }
+
+/// A 256-thread block with barriers and shared memory (and a 1,024-thread one) on one core of
+/// 4 warps x 8 lanes, under the timing model: the output of the host build, and cycles.
+#[test]
+fn blocks_larger_than_a_core_under_the_timing_model() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../cc/tests/kernels/big_blocks.c")
+        .to_string_lossy()
+        .into_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let host = dir.path().join("big.host");
+    let (code, _, err) = weft(&["cc", "--host", &src, "-o", &host.to_string_lossy()]);
+    assert_eq!(code, 0, "{err}");
+    let want = Command::new(&host).output().unwrap();
+    let want = String::from_utf8_lossy(&want.stdout).into_owned();
+    assert!(want.contains("reduce block 2:"), "{want}");
+    let (code, out, err) = weft(&[
+        "run", &src, "--cores", "1", "--warps", "4", "--lanes", "8", "--timing", "--stats",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, want);
+    assert!(err.contains("cycles"), "{err}");
+}
