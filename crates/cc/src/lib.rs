@@ -13,6 +13,7 @@
 //! each build, so an installed `weft` needs nothing but the compilers.
 
 pub mod converge;
+pub mod opencl;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -49,7 +50,7 @@ pub enum Target {
 /// What to build.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// C, C++ (`.cc`, `.cpp`), or assembly (`.s`, `.S`) sources.
+    /// C, C++ (`.cc`, `.cpp`), OpenCL C (`.cl`) or assembly (`.s`, `.S`) sources.
     pub inputs: Vec<PathBuf>,
     /// The ELF (or, with `host`, the host executable) to write.
     pub output: PathBuf,
@@ -72,6 +73,9 @@ pub struct Options {
     /// overruns its stack is reported at once. The runtime also checks each lane's canary at
     /// the end of every launch and at exit, with or without this.
     pub stack_check: bool,
+    /// OpenCL C options for `.cl` sources, handed to clang's front end (`-cl-std=CL1.2`,
+    /// `-cl-fast-relaxed-math`, …; see [`opencl::parse_build_options`]).
+    pub cl_options: Vec<String>,
 }
 
 impl Default for Options {
@@ -87,6 +91,7 @@ impl Default for Options {
             stack_size: DEFAULT_STACK_SIZE,
             target: Target::Device,
             stack_check: true,
+            cl_options: Vec::new(),
         }
     }
 }
@@ -124,7 +129,15 @@ pub enum CcError {
     Analysis(String),
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CcError + '_ {
+/// clang's target flags for weft.
+pub(crate) const TARGET_FLAGS: &[&str] = &[
+    "--target=riscv32-unknown-elf",
+    "-march=rv32imaf",
+    "-mabi=ilp32f",
+    "-mno-relax",
+];
+
+pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CcError + '_ {
     move |source| CcError::Io {
         path: path.display().to_string(),
         source,
@@ -177,6 +190,18 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ),
     ("lib/string.c", include_str!("../../../device/lib/string.c")),
     ("host/host.c", include_str!("../../../device/host/host.c")),
+    (
+        "opencl/include/clc.h",
+        include_str!("../../../device/opencl/include/clc.h"),
+    ),
+    (
+        "opencl/clrt.c",
+        include_str!("../../../device/opencl/clrt.c"),
+    ),
+    (
+        "opencl/workitem.cl",
+        include_str!("../../../device/opencl/workitem.cl"),
+    ),
     (
         "scalar/ucontext.h",
         include_str!("../../../device/scalar/ucontext.h"),
@@ -248,14 +273,23 @@ pub fn find_toolchain() -> Result<PathBuf, CcError> {
     Ok(libgcc)
 }
 
+thread_local! {
+    /// Where a build's warnings go: stderr (`None`), or a log (`build_with_log`).
+    static LOG: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Run a tool; on failure, its own messages.
-fn run(cmd: &mut Command) -> Result<(), CcError> {
+pub(crate) fn run(cmd: &mut Command) -> Result<(), CcError> {
     let out = cmd
         .output()
         .map_err(|e| CcError::Compile(format!("{cmd:?}: {e}")))?;
     if out.status.success() {
         // Warnings go through unchanged too.
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stderr);
+        LOG.with(|l| match &mut *l.borrow_mut() {
+            Some(log) => log.push_str(&text),
+            None => eprint!("{text}"),
+        });
         Ok(())
     } else {
         let mut msg = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -292,7 +326,13 @@ fn check_options(o: &Options) -> Result<(), CcError> {
         }
         if lang_of(i).is_none() {
             return Err(CcError::Usage(format!(
-                "{}: unknown source type (expected .c, .cc, .cpp, .s, .S, .o or .a)",
+                "{}: unknown source type (expected .c, .cc, .cpp, .cl, .s, .S, .o or .a)",
+                i.display()
+            )));
+        }
+        if lang_of(i) == Some(Lang::OpenCl) && o.target != Target::Device {
+            return Err(CcError::Usage(format!(
+                "{}: OpenCL C builds for the device only (not with --host or --qemu)",
                 i.display()
             )));
         }
@@ -317,16 +357,30 @@ enum Lang {
     Asm,
     /// An object file or static library (a Rust kernel's `staticlib`): linked as it is.
     Object,
+    /// OpenCL C: a user's source is lowered to [`Lang::Ir`] first ([`opencl`]); the OpenCL
+    /// device library's sources compile directly.
+    OpenCl,
+    /// LLVM IR (a lowered OpenCL C unit), compiled position-independent.
+    Ir,
 }
 
 fn lang_of(p: &Path) -> Option<Lang> {
     match p.extension()?.to_str()? {
         "c" => Some(Lang::C),
+        "cl" => Some(Lang::OpenCl),
         "cc" | "cpp" | "cxx" => Some(Lang::Cxx),
         "s" | "S" => Some(Lang::Asm),
         "o" | "a" => Some(Lang::Object),
         _ => None,
     }
+}
+
+/// [`build`], with the compilers' warnings returned (the build log) instead of printed.
+pub fn build_with_log(o: &Options) -> Result<String, CcError> {
+    LOG.with(|l| *l.borrow_mut() = Some(String::new()));
+    let r = build(o);
+    let log = LOG.with(|l| l.borrow_mut().take()).unwrap_or_default();
+    r.map(|()| log)
 }
 
 /// Build the kernel. Returns the output path's bytes (the ELF, or the host executable).
@@ -344,17 +398,22 @@ pub fn build(o: &Options) -> Result<(), CcError> {
         Target::Qemu | Target::QemuOnWeft => return build_scalar(o, &rt),
     }
     let libgcc = find_toolchain()?;
+    let cl = opencl::lower_all(o, &rt, tmp.path())?;
     let b = DeviceBuild {
         o,
         rt: &rt,
         work: tmp.path(),
         libgcc: &libgcc,
+        cl: cl.as_ref(),
     };
     let elf = match o.reconv {
         Reconv::Table => b.link(&b.compile_all(None)?)?,
         Reconv::Converge => converge::build(&b)?,
     };
-    let elf = embed_table(&elf, &o.output)?;
+    let mut elf = embed_table(&elf, &o.output)?;
+    if let Some(cl) = &cl {
+        elf = opencl::embed_info(&elf, cl, &o.output)?;
+    }
     std::fs::write(&o.output, elf).map_err(io(&o.output))
 }
 
@@ -364,6 +423,8 @@ pub struct DeviceBuild<'a> {
     rt: &'a Path,
     work: &'a Path,
     libgcc: &'a Path,
+    /// The build's OpenCL C units, lowered to IR.
+    cl: Option<&'a opencl::Lowered>,
 }
 
 /// The converge pass's rewrite of one unit's assembly: (unit index, clang's text) → the text
@@ -379,16 +440,39 @@ struct Unit {
 
 impl DeviceBuild<'_> {
     fn units(&self) -> Vec<Unit> {
+        let lowered = |i: usize| {
+            self.cl
+                .and_then(|cl| cl.ir.iter().find(|(j, _)| *j == i))
+                .map(|(_, p)| p.clone())
+        };
         let mut v: Vec<Unit> = self
             .o
             .inputs
             .iter()
-            .map(|p| Unit {
-                src: p.clone(),
-                lang: lang_of(p).unwrap_or(Lang::C),
-                user: true,
+            .enumerate()
+            .map(|(i, p)| match lowered(i) {
+                Some(ir) => Unit {
+                    src: ir,
+                    lang: Lang::Ir,
+                    user: true,
+                },
+                None => Unit {
+                    src: p.clone(),
+                    lang: lang_of(p).unwrap_or(Lang::C),
+                    user: true,
+                },
             })
             .collect();
+        if self.cl.is_some() {
+            for s in opencl::LIBRARY_SOURCES {
+                let src = self.rt.join("opencl").join(s);
+                v.push(Unit {
+                    lang: lang_of(&src).unwrap_or(Lang::C),
+                    src,
+                    user: false,
+                });
+            }
+        }
         for s in RUNTIME_ASM {
             v.push(Unit {
                 src: self.rt.join("lib").join(s),
@@ -413,24 +497,30 @@ impl DeviceBuild<'_> {
         } else {
             "clang"
         });
-        c.args([
-            "--target=riscv32-unknown-elf",
-            "-march=rv32imaf",
-            "-mabi=ilp32f",
-            "-mno-relax",
-        ]);
+        c.args(TARGET_FLAGS);
         if unit.lang == Lang::Asm {
             c.arg("-I").arg(self.rt.join("include"));
             return c;
         }
+        if unit.lang == Lang::Ir {
+            // A lowered OpenCL C unit: its `__local` variables are thread-local, and only
+            // position-independent code asks `__tls_get_addr` for them (ir.rs).
+            c.args(["-fPIC", "-Wno-override-module"]);
+        }
+        if unit.lang == Lang::OpenCl {
+            c.args(opencl::frontend_flags("-cl-std=CL1.2"));
+            c.arg("-I").arg(self.rt.join("opencl/include"));
+        }
         // C is freestanding; C++ stays hosted so that `main` keeps C linkage (freestanding
         // C++ mangles it). With -nostdlibinc clang's own headers stand in either way.
-        c.arg("-nostdlibinc");
-        c.arg(if unit.lang == Lang::Cxx {
-            "-fno-builtin"
-        } else {
-            "-ffreestanding"
-        });
+        if unit.lang != Lang::Ir {
+            c.arg("-nostdlibinc");
+            c.arg(if unit.lang == Lang::Cxx {
+                "-fno-builtin"
+            } else {
+                "-ffreestanding"
+            });
+        }
         // LLVM 14's machine-level tail duplication ignores `convergent`: it would copy a
         // `weft_syncthreads()` call into both arms of a branch, and a warp would arrive at
         // the barrier once per divergent group (a deadlock). Keep barrier calls where the
@@ -449,6 +539,11 @@ impl DeviceBuild<'_> {
         }
         if unit.lang == Lang::Cxx {
             c.args(["-fno-exceptions", "-fno-rtti", "-fno-threadsafe-statics"]);
+        }
+        if matches!(unit.lang, Lang::Ir | Lang::OpenCl) {
+            // The front end has run (Ir), or the OpenCL library needs none of the C headers.
+            c.arg(if unit.user { &self.o.opt } else { "-O2" });
+            return c;
         }
         c.arg("-I").arg(self.rt.join("include"));
         c.arg("-I").arg(self.rt.join("include/libc"));
@@ -487,7 +582,7 @@ impl DeviceBuild<'_> {
             }
             let obj = self.work.join(format!("u{i}.o"));
             match (&mut rewrite, unit.lang) {
-                (Some(f), Lang::C | Lang::Cxx) => {
+                (Some(f), Lang::C | Lang::Cxx | Lang::Ir | Lang::OpenCl) => {
                     let s = self.work.join(format!("u{i}.s"));
                     run(self.clang(unit).arg("-S").arg(&unit.src).arg("-o").arg(&s))?;
                     let text = std::fs::read_to_string(&s).map_err(io(&s))?;

@@ -14,6 +14,11 @@ pub trait Backend: weft_device::Device {
     fn restart(&mut self, entry: u32) -> Result<()>;
     /// Bytes of DRAM.
     fn dram_size(&self) -> u32;
+    /// Load another program image over memory (a host runtime switching kernel programs):
+    /// its segments written, its code decoded with its reconvergence table.
+    fn load_module(&mut self, prog: &weft_simt::Program) -> Result<()>;
+    /// Send console output to `w` as the kernels print it.
+    fn set_console(&mut self, w: Box<dyn std::io::Write + Send>);
 }
 
 /// The functional model as a backend.
@@ -96,25 +101,32 @@ impl weft_device::Device for TimingBackend {
     }
 }
 
-fn restart(m: &mut Machine, entry: u32) -> Result<()> {
-    m.restart(entry)
-        .map_err(|e| RuntimeError::Load(e.to_string()))
+/// The [`Backend`] methods both backends take from the machine as they are.
+macro_rules! machine_backend {
+    () => {
+        fn restart(&mut self, entry: u32) -> Result<()> {
+            self.m
+                .restart(entry)
+                .map_err(|e| RuntimeError::Load(e.to_string()))
+        }
+        fn dram_size(&self) -> u32 {
+            self.m.cfg.dram_size
+        }
+        fn load_module(&mut self, prog: &weft_simt::Program) -> Result<()> {
+            self.m
+                .load_module(prog)
+                .map_err(|e| RuntimeError::Load(e.to_string()))
+        }
+        fn set_console(&mut self, w: Box<dyn std::io::Write + Send>) {
+            self.m.set_console(w);
+        }
+    };
 }
 
 impl Backend for FunctionalBackend {
-    fn restart(&mut self, entry: u32) -> Result<()> {
-        restart(&mut self.m, entry)
-    }
-    fn dram_size(&self) -> u32 {
-        self.m.cfg.dram_size
-    }
+    machine_backend!();
 }
 
 impl Backend for TimingBackend {
-    fn restart(&mut self, entry: u32) -> Result<()> {
-        restart(&mut self.m, entry)
-    }
-    fn dram_size(&self) -> u32 {
-        self.m.cfg.dram_size
-    }
+    machine_backend!();
 }

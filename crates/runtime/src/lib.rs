@@ -275,9 +275,8 @@ impl Device {
             .validate()
             .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?;
         let harts = (cfg.cores * cfg.warps * cfg.lanes) as u64;
-        let device_end = stacks as u64
-            + harts * stack_size as u64
-            + device_heap_bytes(cfg.cores, stack_size);
+        let device_end =
+            stacks as u64 + harts * stack_size as u64 + device_heap_bytes(cfg.cores, stack_size);
         let dram_end = weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64;
         if device_end > dram_end {
             return Err(RuntimeError::Load(format!(

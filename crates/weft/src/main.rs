@@ -104,7 +104,7 @@ fn reconv(input: &std::path::Path, embed: Option<&std::path::Path>) -> Result<i3
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(cc_cmd::opencl_args(std::env::args().collect()));
     let r = match &cli.cmd {
         Cmd::Demo(a) => demo_cmd::demo(a),
         Cmd::Run(a) => run_cmd::run(a),

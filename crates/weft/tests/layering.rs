@@ -29,6 +29,7 @@ const LEVELS: &[(&str, u32)] = &[
     // generator.
     ("weft-rtl-lockstep", 5),
     ("weft-vortex-rt", 5),
+    ("weft-opencl", 5),
     // The command line sits on top of everything, the RTL board runner included.
     ("weft", 6),
 ];
