@@ -195,12 +195,48 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
         include_str!("../../../device/opencl/include/clc.h"),
     ),
     (
+        "opencl/include/clmath.h",
+        include_str!("../../../device/opencl/include/clmath.h"),
+    ),
+    (
         "opencl/clrt.c",
         include_str!("../../../device/opencl/clrt.c"),
     ),
     (
         "opencl/workitem.cl",
         include_str!("../../../device/opencl/workitem.cl"),
+    ),
+    (
+        "opencl/integer.cl",
+        include_str!("../../../device/opencl/integer.cl"),
+    ),
+    (
+        "opencl/math.cl",
+        include_str!("../../../device/opencl/math.cl"),
+    ),
+    (
+        "opencl/trig.cl",
+        include_str!("../../../device/opencl/trig.cl"),
+    ),
+    (
+        "opencl/special.cl",
+        include_str!("../../../device/opencl/special.cl"),
+    ),
+    (
+        "opencl/common.cl",
+        include_str!("../../../device/opencl/common.cl"),
+    ),
+    (
+        "opencl/convert.cl",
+        include_str!("../../../device/opencl/convert.cl"),
+    ),
+    (
+        "opencl/vload.cl",
+        include_str!("../../../device/opencl/vload.cl"),
+    ),
+    (
+        "opencl/atomic.cl",
+        include_str!("../../../device/opencl/atomic.cl"),
     ),
     (
         "scalar/ucontext.h",
@@ -436,6 +472,8 @@ struct Unit {
     src: PathBuf,
     lang: Lang,
     user: bool,
+    /// A source of the OpenCL device library: compiled once and cached (opencl::library).
+    cl_lib: bool,
 }
 
 impl DeviceBuild<'_> {
@@ -455,11 +493,13 @@ impl DeviceBuild<'_> {
                     src: ir,
                     lang: Lang::Ir,
                     user: true,
+                    cl_lib: false,
                 },
                 None => Unit {
                     src: p.clone(),
                     lang: lang_of(p).unwrap_or(Lang::C),
                     user: true,
+                    cl_lib: false,
                 },
             })
             .collect();
@@ -470,6 +510,7 @@ impl DeviceBuild<'_> {
                     lang: lang_of(&src).unwrap_or(Lang::C),
                     src,
                     user: false,
+                    cl_lib: true,
                 });
             }
         }
@@ -478,6 +519,7 @@ impl DeviceBuild<'_> {
                 src: self.rt.join("lib").join(s),
                 lang: Lang::Asm,
                 user: false,
+                cl_lib: false,
             });
         }
         for s in RUNTIME_SOURCES {
@@ -485,6 +527,7 @@ impl DeviceBuild<'_> {
                 src: self.rt.join("lib").join(s),
                 lang: Lang::C,
                 user: false,
+                cl_lib: false,
             });
         }
         v
@@ -543,6 +586,9 @@ impl DeviceBuild<'_> {
         if matches!(unit.lang, Lang::Ir | Lang::OpenCl) {
             // The front end has run (Ir), or the OpenCL library needs none of the C headers.
             c.arg(if unit.user { &self.o.opt } else { "-O2" });
+            if unit.cl_lib {
+                c.args(["-ffunction-sections", "-fdata-sections"]);
+            }
             return c;
         }
         c.arg("-I").arg(self.rt.join("include"));
@@ -562,6 +608,11 @@ impl DeviceBuild<'_> {
             c.args(["-O2", "-fno-builtin"]);
             c.arg("-I").arg(self.rt.join("lib"));
         }
+        if unit.cl_lib {
+            // built once for every program (cached): no -D of a build reaches it
+            c.args(["-ffunction-sections", "-fdata-sections"]);
+            return c;
+        }
         // -D reaches the runtime too, so its settings (WEFT_LOCAL_MEM_SIZE,
         // WEFT_PRINTF_BUFFER) can follow the machine.
         for d in &self.o.defines {
@@ -580,6 +631,10 @@ impl DeviceBuild<'_> {
                 objs.push(unit.src.clone());
                 continue;
             }
+            if unit.cl_lib && rewrite.is_none() {
+                objs.push(opencl::library::object(self, unit)?);
+                continue;
+            }
             let obj = self.work.join(format!("u{i}.o"));
             match (&mut rewrite, unit.lang) {
                 (Some(f), Lang::C | Lang::Cxx | Lang::Ir | Lang::OpenCl) => {
@@ -592,6 +647,7 @@ impl DeviceBuild<'_> {
                         src: s2.clone(),
                         lang: Lang::Asm,
                         user: unit.user,
+                        cl_lib: false,
                     };
                     run(self.clang(&asm).arg("-c").arg(&s2).arg("-o").arg(&obj))?;
                 }
@@ -614,11 +670,17 @@ impl DeviceBuild<'_> {
         c.arg("-T")
             .arg(self.rt.join("lib/link.ld"))
             .arg(format!("--defsym=__weft_stack_size={}", self.o.stack_size))
-            .arg("--no-relax")
-            .args(objs)
-            .arg(self.libgcc)
-            .arg("-o")
-            .arg(&out);
+            .arg("--no-relax");
+        if let Some(cl) = self.cl {
+            if self.o.inputs.iter().all(|p| opencl::is_opencl(p)) {
+                // Only what the kernels use of the OpenCL library is kept.
+                c.arg("--gc-sections");
+                for k in &cl.kernels {
+                    c.arg("-u").arg(&k.symbol);
+                }
+            }
+        }
+        c.args(objs).arg(self.libgcc).arg("-o").arg(&out);
         run(&mut c)?;
         std::fs::read(&out).map_err(io(&out))
     }

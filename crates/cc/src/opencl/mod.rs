@@ -15,6 +15,7 @@
 //!    section, where the OpenCL host library (`crates/opencl`) reads it.
 
 pub mod ir;
+pub(crate) mod library;
 pub mod meta;
 
 use crate::{io, run, CcError, Options};
@@ -23,11 +24,32 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The OpenCL device library's sources (under the runtime directory's `opencl/`).
-pub const LIBRARY_SOURCES: &[&str] = &["clrt.c", "workitem.cl"];
+pub const LIBRARY_SOURCES: &[&str] = &[
+    "clrt.c",
+    "workitem.cl",
+    "integer.cl",
+    "math.cl",
+    "trig.cl",
+    "special.cl",
+    "common.cl",
+    "convert.cl",
+    "vload.cl",
+    "atomic.cl",
+];
+
+/// The extensions the device has beyond OpenCL C 1.2's core (their built-ins, atom_*, are
+/// declared to kernels and defined by the library).
+pub const EXTENSIONS: &[&str] = &[
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_byte_addressable_store",
+];
 
 /// clang flags that make a riscv32 OpenCL C front end as weft needs it.
 pub fn frontend_flags(std: &str) -> Vec<String> {
-    [
+    let mut v: Vec<String> = [
         "-x",
         "cl",
         std,
@@ -37,10 +59,14 @@ pub fn frontend_flags(std: &str) -> Vec<String> {
         "-ffake-address-space-map",
         "-cl-kernel-arg-info",
         "-Wno-format",
+        "-Xclang",
     ]
     .iter()
     .map(|s| s.to_string())
-    .collect()
+    .collect();
+    let ext: Vec<String> = EXTENSIONS.iter().map(|e| format!("+{e}")).collect();
+    v.push(format!("-cl-ext={}", ext.join(",")));
+    v
 }
 
 /// The OpenCL C version flag among `opts` (`-cl-std=CL1.2` when none is given).

@@ -204,11 +204,7 @@ fn device_info(param: u32) -> ClResult<Vec<u8>> {
         dq::PROFILE => val::str("FULL_PROFILE"),
         dq::VERSION => val::str("OpenCL 1.2 weft"),
         dq::OPENCL_C_VERSION => val::str("OpenCL C 1.2 "),
-        dq::EXTENSIONS => val::str(
-            "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics \
-             cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics \
-             cl_khr_byte_addressable_store",
-        ),
+        dq::EXTENSIONS => val::str(&weft_cc::opencl::EXTENSIONS.join(" ")),
         dq::PLATFORM => val::ptr(platform_handle()),
         dq::BUILT_IN_KERNELS => val::str(""),
         dq::PARENT_DEVICE => val::ptr(std::ptr::null_mut()),
