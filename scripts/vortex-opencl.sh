@@ -18,8 +18,9 @@
 # transpose's Makefile names transpose_gold.cpp, which Vortex's tree does not have; the
 # script writes one (the host reference transpose, computeGold) into that test's build
 # directory. A test passes when it exits 0, prints no FAILED, and prints PASSED (or Passed)
-# if its sources print such a line. One line per test, a summary, and logs in
-# OUT/TEST/{build,run}.log (OUT defaults to target/vortex-opencl/CxWxT[-timing]).
+# if its sources print such a line. One line per test — with the kernels' launches, the device
+# cycles they ran (WEFT_OPENCL_STATS) and the wall time — a summary, and logs in
+# OUT/TEST/{build,run,stats}.log (OUT defaults to target/vortex-opencl/CxWxT[-timing]).
 
 set -u
 
@@ -131,7 +132,7 @@ EOF
 }
 
 export WEFT_CORES=$CORES WEFT_WARPS=$WARPS WEFT_THREADS=$THREADS WEFT_TIMING=$TIMING
-printf '%-13s %-6s %10s  %s\n' test result seconds note
+printf '%-13s %-6s %9s %13s %8s  %s\n' test result launches cycles seconds note
 pass=0 fail=0
 for t in "${TESTS[@]}"; do
     dir=$SRC/tests/opencl/$t
@@ -139,19 +140,33 @@ for t in "${TESTS[@]}"; do
     bdir=$TREE/tests/opencl/$t
     mkdir -p "$logs" "$bdir"
     if [ ! -f "$dir/Makefile" ]; then
-        printf '%-13s %-6s %10s  %s\n' "$t" FAIL - "no such test"
+        printf '%-13s %-6s %9s %13s %8s  %s\n' "$t" FAIL - - - "no such test"
         fail=$((fail + 1))
         continue
     fi
     [ "$t" = transpose ] && transpose_gold "$bdir"
     if ! make -s -C "$bdir" -f "$dir/Makefile" all >"$logs/build.log" 2>&1; then
-        printf '%-13s %-6s %10s  %s\n' "$t" FAIL - "build failed: $logs/build.log"
+        printf '%-13s %-6s %9s %13s %8s  %s\n' "$t" FAIL - - - "build failed: $logs/build.log"
         fail=$((fail + 1))
         continue
     fi
     start=$(date +%s.%N)
-    timeout "$TIMEOUT" make -s -C "$bdir" -f "$dir/Makefile" run-weft >"$logs/run.log" 2>&1
+    rm -f "$logs/stats.log"
+    WEFT_OPENCL_STATS=$logs/stats.log timeout "$TIMEOUT" \
+        make -s -C "$bdir" -f "$dir/Makefile" run-weft >"$logs/run.log" 2>&1
     code=$?
+    # every context's launches and kernel cycles, summed
+    read -r launches cycles < <(python3 -c '
+import json, sys
+l = c = 0
+try:
+    for line in open(sys.argv[1]):
+        v = json.loads(line)
+        l += v.get("launches", 0)
+        c += v.get("kernel_cycles", 0)
+except OSError:
+    pass
+print(l, c)' "$logs/stats.log")
     secs=$(echo "$(date +%s.%N) - $start" | bc)
     expects=0
     grep -qiE '"[^"]*passed' "$dir"/*.c* 2>/dev/null && expects=1
@@ -165,10 +180,10 @@ for t in "${TESTS[@]}"; do
         note="no PASSED"
     fi
     if [ -z "$note" ]; then
-        printf '%-13s %-6s %10.1f\n' "$t" PASS "$secs"
+        printf '%-13s %-6s %9s %13s %8.1f\n' "$t" PASS "$launches" "$cycles" "$secs"
         pass=$((pass + 1))
     else
-        printf '%-13s %-6s %10.1f  %s (%s)\n' "$t" FAIL "$secs" "$note" "$logs/run.log"
+        printf '%-13s %-6s %9s %13s %8.1f  %s (%s)\n' "$t" FAIL "$launches" "$cycles" "$secs" "$note" "$logs/run.log"
         fail=$((fail + 1))
     fi
 done

@@ -30,6 +30,40 @@ static long smulh64(long a, long b) {
 
 #define IS_SIGNED(T) ((T)-1 < (T)0)
 
+/* a * b + c exactly, then saturated: in 64 bits for the narrower types ... */
+#define MAD_SAT_NARROW(BITS)                                                                   \
+    static long mad_sat_##BITS(long a, long b, long c, int sgn, long lo, long hi) {            \
+        if (sgn) {                                                                             \
+            long v = a * b + c;                                                                \
+            return v < lo ? lo : v > hi ? hi : v;                                              \
+        }                                                                                      \
+        ulong v = (ulong)a * (ulong)b + (ulong)c;                                              \
+        return v > (ulong)hi ? hi : (long)v;                                                   \
+    }
+MAD_SAT_NARROW(8)
+MAD_SAT_NARROW(16)
+/* ... and for 32 bits (the product of two 32-bit values and one more fit in 64 bits) */
+static long mad_sat_32(long a, long b, long c, int sgn, long lo, long hi) {
+    if (sgn) {
+        long v = a * b + c;
+        return v < lo ? lo : v > hi ? hi : v;
+    }
+    ulong v = (ulong)(uint)a * (ulong)(uint)b + (ulong)(uint)c;
+    return v > (ulong)(uint)hi ? (long)(uint)hi : (long)v;
+}
+/* ... and in 128 bits for 64-bit types */
+static long mad_sat_64(long a, long b, long c, int sgn, long lo, long hi) {
+    ulong pl = (ulong)a * (ulong)b;
+    ulong ph = sgn ? (ulong)smulh64(a, b) : umulh64((ulong)a, (ulong)b);
+    ulong sl = pl + (ulong)c;
+    ulong carry = sl < pl;
+    ulong sh = ph + carry + (sgn && c < 0 ? ~0ul : 0ul);
+    if (!sgn) return sh != 0 ? hi : (long)sl;
+    /* in range when the high word is the sign extension of the low one */
+    if ((long)sh == ((long)sl >> 63)) return (long)sl;
+    return (long)sh < 0 ? lo : hi;
+}
+
 #define SCALAR(T, UT, BITS, MIN, MAX)                                                          \
     OVL UT abs(T x) { return IS_SIGNED(T) && x < 0 ? (UT)0 - (UT)x : (UT)x; }                  \
     OVL UT abs_diff(T x, T y) { return x > y ? (UT)x - (UT)y : (UT)y - (UT)x; }                \
@@ -68,14 +102,7 @@ static long smulh64(long a, long b) {
                             : (T)(((ulong)x * (ulong)y) >> BITS);                              \
     }                                                                                          \
     OVL T mad_hi(T a, T b, T c) { return mul_hi(a, b) + c; }                                   \
-    OVL T mad_sat(T a, T b, T c) {                                                             \
-        T p;                                                                                   \
-        if (__builtin_mul_overflow(a, b, &p)) {                                                \
-            if (!IS_SIGNED(T)) return (T)MAX;                                                  \
-            return ((a < 0) != (b < 0)) ? (T)MIN : (T)MAX;                                     \
-        }                                                                                      \
-        return add_sat(p, c);                                                                  \
-    }                                                                                          \
+    OVL T mad_sat(T a, T b, T c) { return mad_sat_##BITS(a, b, c, IS_SIGNED(T), (T)MIN, (T)MAX); } \
     UNARY_VECS(UT, T, abs)                                                                     \
     UNARY_VECS(T, T, popcount)                                                                 \
     UNARY_VECS(T, T, clz)                                                                      \

@@ -43,7 +43,7 @@ static float scale2(float x, int n) {
         }
         return x * as_float((uint)(n + 127) << 23);
     }
-    if (target < -151) return x * 0.0f;
+    if (target < -151) return x * 0.0f; /* below half the smallest subnormal */
     /* a subnormal result: bring x to [1, 2) exactly, then one rounding multiply */
     float m = x;
     int k = -ex;
@@ -56,8 +56,9 @@ static float scale2(float x, int n) {
         k += 126;
     }
     m *= as_float((uint)(k + 127) << 23);
-    if (target >= -149) return m * as_float(1u << (target + 149));
-    return m * as_float(1u << (target + 151)) * 0x1p-2f * 0x1p-147f;
+    if (target >= -149) return m * as_float(1u << (target + 149)); /* 2^target, subnormal */
+    /* m 2^(target + 149) is exact (a normal float below 1); the last multiply rounds once */
+    return (m * (target == -150 ? 0.5f : 0.25f)) * 0x1p-149f;
 }
 
 /* ---- the operations the hardware has, and other exact ones --------------------------- */
@@ -228,6 +229,7 @@ static float remquo_impl2(float x, float y, int *quo) {
         q++;
     }
     int n = (int)(q & 0x7f);
+    if (n == 0 && q != 0) n = 128; /* keeps the sign of a quotient that is a multiple of 128 */
     *quo = (as_uint(x) ^ as_uint(y)) & 0x80000000u ? -n : n;
     return as_float(as_uint(r) ^ (as_uint(x) & 0x80000000u));
 }
@@ -324,8 +326,8 @@ OVL float exp2(float x) { return exp_scaled(x, 1.0f, 0.0f); }
 OVL float exp10(float x) { return exp_scaled(x, LOG2_10_HI, LOG2_10_LO); }
 
 OVL float expm1(float x) {
-    if (isnan(x)) return x;
-    if (x > 88.8f) return INFINITY;
+    if (isnan(x) || x == 0.0f) return x;
+    if (x > 88.0f) return exp(x); /* e^x - 1 rounds to e^x */
     if (x < -17.4f) return -1.0f;
     float ax = __builtin_fabsf(x);
     if (ax < 0.35f) {
@@ -388,7 +390,9 @@ static int is_odd(float y) {
 
 /* |x|^y for finite x != 0, y as a double-float; `neg` gives the result a minus sign. */
 static float pow_core(float ax, df y, int neg) {
-    df t = df_mul(__weft_log2_df(ax), y);
+    df l = __weft_log2_df(ax);
+    float approx = l.hi * y.hi; /* decide overflow and underflow before the exact product */
+    df t = isinf(approx) || __builtin_fabsf(approx) > 200.0f ? df_make(approx, 0.0f) : df_mul(l, y);
     float r;
     if (t.hi > 130.0f)
         r = INFINITY;

@@ -35,7 +35,7 @@ static float erfc_cf(float x) {
 }
 
 OVL float erf(float x) {
-    if (isnan(x)) return x;
+    if (isnan(x) || x == 0.0f) return x;
     float ax = __builtin_fabsf(x);
     if (ax < 1.0f) return erf_series(x);
     return __builtin_copysignf(1.0f - erfc_cf(ax), x);
@@ -59,30 +59,41 @@ static float stirling_tail(float x) {
     return q * r;
 }
 
-/* Gamma(x) for x >= 8 (overflow from 35.04 on) */
-static float gamma_big(float x) {
-    if (x > 35.1f) return INFINITY;
+/* Gamma(x) for x >= 8 as m 2^t: the double-float exponent t and the factor m */
+static df gamma_big_exp(float x, float *m) {
     /* x^(x - 1/2) e^(-x) = 2^((x - 1/2) log2 x - x log2 e) */
     df l = df_mul_f(__weft_log2_df(x), x - 0.5f);
     df e = df_mul(df_make(x, 0.0f), df_make(LOG2E_HI, LOG2E_LO));
-    df t = df_add(l, df_make(-e.hi, -e.lo));
     float s = stirling_tail(x);
-    float c = 1.0f + s * (1.0f + s * (0.5f + s * 0.16666667f)); /* e^s, s < 0.011 */
-    /* split the scaling so that the product does not overflow early */
-    float g = __weft_exp2_df(df_add(t, df_make(-8.0f, 0.0f)));
-    return g * (SQRT_2PI * c) * 256.0f;
+    *m = SQRT_2PI * (1.0f + s * (1.0f + s * (0.5f + s * 0.16666667f))); /* e^s, s < 0.011 */
+    return df_add(l, df_make(-e.hi, -e.lo));
 }
 
-/* Gamma(x) for x >= 1/2 */
-static float gamma_pos(float x) {
-    if (x >= 8.0f) return gamma_big(x);
-    float p = 1.0f, y = x;
-    while (y < 8.0f) {
-        p *= y;
-        y += 1.0f;
-    }
-    return gamma_big(y) / p;
+/* Gamma(x) for x >= 8 (overflow from 35.04 on) */
+static float gamma_big(float x) {
+    if (x > 35.1f) return INFINITY;
+    float m;
+    df t = gamma_big_exp(x, &m);
+    /* scaled by 2^-8 so that the product does not overflow early */
+    float g = __weft_exp2_df(df_add(t, df_make(-8.0f, 0.0f)));
+    return g * m * 256.0f;
 }
+
+/* Gamma(y) for y = hi + lo >= 1/2: the recurrence from 8 down, with y + k and the product
+ * kept exact as double-floats (rounding them would move the argument: 16 ulp). */
+static float gamma_pos_df(df y) {
+    df p = df_make(1.0f, 0.0f);
+    while (y.hi < 8.0f) {
+        p = df_mul(p, y);
+        y = df_add(y, df_make(1.0f, 0.0f));
+    }
+    float g = gamma_big(y.hi);
+    if (isinf(g)) return g;
+    /* Gamma(hi + lo) = Gamma(hi) (1 + psi(hi) lo), psi(y) ~ ln y - 1/(2y) from 8 up */
+    g *= __builtin_fmaf(log(y.hi) - 0.5f / y.hi, y.lo, 1.0f);
+    return df_div(df_make(g, 0.0f), p).hi;
+}
+static float gamma_pos(float x) { return gamma_pos_df(df_make(x, 0.0f)); }
 
 OVL float tgamma(float x) {
     if (isnan(x)) return x;
@@ -91,11 +102,18 @@ OVL float tgamma(float x) {
     if (x < 0.0f && rint(x) == x) return NAN;
     if (x >= 0.5f) return gamma_pos(x);
     /* reflection: Gamma(x) = pi / (sin(pi x) Gamma(1 - x)) */
-    if (x < -42.0f) return __builtin_copysignf(0.0f, sinpi(x));
     float s = sinpi(x);
-    float g = gamma_pos(1.0f - x);
-    if (isinf(g)) return __builtin_copysignf(0.0f, s);
-    return PI_F / (s * g);
+    df y = two_sum(1.0f, -x);
+    if (y.hi < 8.0f) return PI_F / (s * gamma_pos_df(y));
+    /* Gamma(1 - x) = m 2^t is far from float's range: the result is 2^(log2 |k| - t) with
+     * k = pi / (sin(pi x) m), one exp2 so that it rounds once (it may be subnormal) */
+    float m;
+    df t = gamma_big_exp(y.hi, &m);
+    t = df_add(t, df_make((log(y.hi) - 0.5f / y.hi) * y.lo * LOG2E_HI, 0.0f));
+    float k = PI_F / (s * m);
+    df e = df_add(__weft_log2_df(__builtin_fabsf(k)), df_make(-t.hi, -t.lo));
+    float r = __weft_exp2_df(e);
+    return k < 0.0f ? -r : r;
 }
 
 /* ln |Gamma(x)| and its sign */
@@ -107,9 +125,14 @@ static float lgamma_impl(float x, int *sign) {
         *sign = x == 0.0f && (as_uint(x) >> 31) ? -1 : 1;
         return INFINITY;
     }
+    if (__builtin_fabsf(x) < 0x1p-24f) { /* Gamma(x) ~ 1/x */
+        *sign = x < 0.0f ? -1 : 1;
+        return -log(__builtin_fabsf(x));
+    }
     if (x >= 8.0f) {
         /* (x - 1/2) ln x - x + ln sqrt(2 pi) + tail */
         df l = df_mul(__weft_log2_df(x), df_make(0x1.62e43p-1f, -0x1.05c61p-29f));
+        if (isinf(l.hi * (x - 0.5f))) return INFINITY;
         df a = df_mul_f(l, x - 0.5f);
         a = df_add(a, df_make(-x, 0.0f));
         return a.hi + (a.lo + HALF_LN_2PI + stirling_tail(x));

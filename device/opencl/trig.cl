@@ -92,6 +92,7 @@ static float cos_poly(df r) {
 
 OVL float sin(float x) {
     if (isnan(x) || isinf(x)) return NAN;
+    if (x == 0.0f) return x;
     df r;
     int q = rem_pio2(x, &r);
     float v = q & 1 ? cos_poly(r) : sin_poly(r);
@@ -106,6 +107,7 @@ OVL float cos(float x) {
 }
 OVL float tan(float x) {
     if (isnan(x) || isinf(x)) return NAN;
+    if (x == 0.0f) return x;
     df r;
     int q = rem_pio2(x, &r);
     float s = sin_poly(r), c = cos_poly(r);
@@ -115,6 +117,10 @@ static float sincos_impl(float x, float *c) {
     if (isnan(x) || isinf(x)) {
         *c = NAN;
         return NAN;
+    }
+    if (x == 0.0f) {
+        *c = 1.0f;
+        return x;
     }
     df r;
     int q = rem_pio2(x, &r);
@@ -128,10 +134,15 @@ PTR_FUNCS(sincos, float)
 /* sin(pi x) etc.: x reduced exactly to |r| <= 1/4 and a quadrant, then pi r as a
  * double-float. */
 static int red_pi(float x, df *r) {
+    if (__builtin_fabsf(x) >= 0x1p23f) {
+        /* an integer: quadrant 0 if even, 2 if odd (from 2^24 on every float is even) */
+        *r = df_make(0.0f, 0.0f);
+        return __builtin_fabsf(x) < 0x1p24f && ((int)x & 1) ? 2 : 0;
+    }
     float t = x * 2.0f; /* quadrants of pi/2: t in units of pi/2 */
     float n = rint(t);
     float f = (t - n) * 0.5f; /* |f| <= 1/4, exact */
-    int q = __builtin_fabsf(n) < 0x1p24f ? ((int)n & 3) : 0;
+    int q = (int)n & 3;
     *r = df_mul_f(df_make(PI_HI, PI_LO), f);
     return q;
 }
@@ -155,9 +166,13 @@ OVL float tanpi(float x) {
     if (isnan(x) || isinf(x)) return NAN;
     df r;
     int q = red_pi(x, &r);
+    if (r.hi == 0.0f) {
+        /* integers: +-0; n + 1/2: +inf for even n, -inf for odd n */
+        if (q & 1) return q == 1 ? INFINITY : -INFINITY;
+        return __builtin_copysignf(0.0f, x) * (q & 2 ? -1.0f : 1.0f);
+    }
     float s = sin_poly(r), c = cos_poly(r);
-    float v = q & 1 ? -c / s : s / c;
-    return v == 0.0f ? __builtin_copysignf(0.0f, x) * (q & 2 ? -1.0f : 1.0f) : v;
+    return q & 1 ? -c / s : s / c;
 }
 
 /* ---- inverse trigonometric ------------------------------------------------------------- */
@@ -224,7 +239,7 @@ static df atan2_df(float y, float x) {
 }
 
 OVL float atan(float x) {
-    if (isnan(x)) return x;
+    if (isnan(x) || x == 0.0f) return x;
     df a = atan_abs(__builtin_fabsf(x));
     return x < 0.0f ? -a.hi : a.hi;
 }
@@ -242,9 +257,12 @@ OVL float acos(float x) {
     if (isnan(x) || __builtin_fabsf(x) > 1.0f) return NAN;
     return atan2_df(cosine_of(__builtin_fabsf(x)), x).hi;
 }
-static float over_pi(df a) { return df_mul(a, df_make(INV_PI_HI, INV_PI_LO)).hi; }
+static float over_pi(df a) {
+    if (a.hi == 0.0f) return a.hi; /* keeps the sign of a zero */
+    return df_mul(a, df_make(INV_PI_HI, INV_PI_LO)).hi;
+}
 OVL float atanpi(float x) {
-    if (isnan(x)) return x;
+    if (isnan(x) || x == 0.0f) return x;
     df a = atan_abs(__builtin_fabsf(x));
     return over_pi(x < 0.0f ? df_neg(a) : a);
 }

@@ -26,6 +26,9 @@ pub struct Context {
     pub props: Vec<isize>,
     /// The device cycle of the last thing the device did.
     now: AtomicU64,
+    /// Kernel launches so far, and the device cycles they ran.
+    launches: AtomicU64,
+    kernel_cycles: AtomicU64,
 }
 
 impl Context {
@@ -41,6 +44,8 @@ impl Context {
             heap: Mutex::new(Allocator::new(layout.device_end, hi)),
             props,
             now: AtomicU64::new(0),
+            launches: AtomicU64::new(0),
+            kernel_cycles: AtomicU64::new(0),
         })
     }
 
@@ -79,5 +84,62 @@ impl Context {
     /// The device has reached cycle `c`.
     pub fn advance(&self, c: u64) {
         self.now.fetch_max(c, Ordering::SeqCst);
+    }
+
+    /// A kernel ran from cycle `start` to `end`.
+    pub fn record_launch(&self, start: u64, end: u64) {
+        self.launches.fetch_add(1, Ordering::SeqCst);
+        self.kernel_cycles.fetch_add(end - start, Ordering::SeqCst);
+        self.advance(end);
+    }
+
+    /// The context's statistics as one JSON object: the machine's counters (the keys of
+    /// `weft run --stats-json`) with the launches and the cycles they ran.
+    pub fn stats(&self) -> serde_json::Value {
+        let mut v = self
+            .engine
+            .call(|e| Ok(e.stats()))
+            .unwrap_or(serde_json::Value::Null);
+        if !v.is_object() {
+            v = serde_json::json!({});
+        }
+        v["launches"] = self.launches.load(Ordering::SeqCst).into();
+        v["kernel_cycles"] = self.kernel_cycles.load(Ordering::SeqCst).into();
+        v
+    }
+}
+
+/// With `WEFT_OPENCL_STATS` set, a released context reports its statistics: one line on
+/// stderr for `1`, else one JSON line appended to the file it names.
+impl Drop for Context {
+    fn drop(&mut self) {
+        let Some(dest) = std::env::var_os("WEFT_OPENCL_STATS") else {
+            return;
+        };
+        let v = self.stats();
+        if dest == "1" {
+            let g = |k: &str| v.get(k).cloned().unwrap_or_default();
+            eprintln!(
+                "weft OpenCL: {} model, {} x {} x {}: {} launches, {} kernel cycles, {} warp \
+                 instructions, SIMD efficiency {}",
+                g("model").as_str().unwrap_or("?"),
+                self.cfg.cores,
+                self.cfg.warps,
+                self.cfg.lanes,
+                g("launches"),
+                g("kernel_cycles"),
+                g("warp_instructions"),
+                g("simd_efficiency")
+            );
+        } else {
+            use std::io::Write;
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&dest)
+            {
+                let _ = writeln!(f, "{v}");
+            }
+        }
     }
 }

@@ -169,6 +169,11 @@ impl Engine {
         self.backend.cycles()
     }
 
+    /// The machine's statistics (`weft run --stats-json`'s keys).
+    pub fn stats(&self) -> serde_json::Value {
+        self.backend.stats_json()
+    }
+
     /// Run a launch to its end: its first and last cycle.
     pub fn launch(&mut self, l: &Launch) -> ClResult<(u64, u64)> {
         if self.loaded != Some(l.program.id) {

@@ -17,6 +17,8 @@ pub type EventCallback = extern "C" fn(*mut c_void, i32, *mut c_void);
 
 struct State {
     status: i32,
+    /// The command has ended and its callbacks have run: waiters may go on.
+    settled: bool,
     /// Device cycles at queued, submit, start, end.
     times: [u64; 4],
     /// Callbacks not yet called: (the status they wait for, function, user data).
@@ -56,6 +58,7 @@ impl Event {
             handle: Mutex::new(0),
             state: Mutex::new(State {
                 status,
+                settled: false,
                 times: [now; 4],
                 callbacks: Vec::new(),
             }),
@@ -106,13 +109,15 @@ impl Event {
             s.callbacks = keep;
             due
         };
-        if status <= COMPLETE {
-            self.done.notify_all();
-        }
         let h = *lock(&self.handle) as *mut c_void;
         for (_, f, data) in due {
             // An error status is passed on as it is; the others as the status reached.
             f(h, status, data as *mut c_void);
+        }
+        if status <= COMPLETE {
+            // Waiters go on once the callbacks of the end have run.
+            lock(&self.state).settled = true;
+            self.done.notify_all();
         }
     }
 
@@ -126,7 +131,7 @@ impl Event {
     /// Wait until the command ends; its final status (CL_COMPLETE or an error code).
     pub fn wait(&self) -> i32 {
         let mut s = lock(&self.state);
-        while s.status > COMPLETE {
+        while !s.settled {
             s = self.done.wait(s).unwrap_or_else(|p| p.into_inner());
         }
         s.status

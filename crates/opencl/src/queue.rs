@@ -108,7 +108,7 @@ fn run(ctx: &Context, c: Cmd) {
     match (c.work)(ctx) {
         Ok(ran) => {
             if let Some((start, end)) = ran {
-                ctx.advance(end);
+                ctx.record_launch(start, end);
                 c.event.set_run(start, end);
             }
             c.event.set_status(COMPLETE, ctx.now());
