@@ -626,7 +626,11 @@ impl DeviceBuild<'_> {
     /// index is passed along.
     fn compile_all(&self, mut rewrite: Option<&mut Rewrite<'_>>) -> Result<Vec<PathBuf>, CcError> {
         let mut objs = Vec::new();
-        for (i, unit) in self.units().iter().enumerate() {
+        let units = self.units();
+        if rewrite.is_none() {
+            opencl::library::prepare(self, &units)?;
+        }
+        for (i, unit) in units.iter().enumerate() {
             if unit.lang == Lang::Object {
                 objs.push(unit.src.clone());
                 continue;

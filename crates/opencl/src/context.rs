@@ -3,7 +3,7 @@
 
 use crate::engine::{EngineHandle, Layout};
 use crate::error::{ClError, ClResult};
-use crate::handle::lock;
+use crate::handle::{lock, ClObj};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use weft_runtime::alloc::Allocator;
@@ -29,6 +29,8 @@ pub struct Context {
     /// Kernel launches so far, and the device cycles they ran.
     launches: AtomicU64,
     kernel_cycles: AtomicU64,
+    /// Its statistics were reported (WEFT_OPENCL_STATS): at its release, or at exit.
+    reported: std::sync::atomic::AtomicBool,
 }
 
 impl Context {
@@ -46,6 +48,7 @@ impl Context {
             now: AtomicU64::new(0),
             launches: AtomicU64::new(0),
             kernel_cycles: AtomicU64::new(0),
+            reported: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -109,13 +112,17 @@ impl Context {
     }
 }
 
-/// With `WEFT_OPENCL_STATS` set, a released context reports its statistics: one line on
-/// stderr for `1`, else one JSON line appended to the file it names.
-impl Drop for Context {
-    fn drop(&mut self) {
+/// With `WEFT_OPENCL_STATS` set, a context reports its statistics once, when it is released
+/// or (if the program never releases it) when the program exits: one line on stderr for `1`,
+/// else one JSON line appended to the file it names.
+impl Context {
+    pub fn report(&self) {
         let Some(dest) = std::env::var_os("WEFT_OPENCL_STATS") else {
             return;
         };
+        if self.reported.swap(true, Ordering::SeqCst) {
+            return;
+        }
         let v = self.stats();
         if dest == "1" {
             let g = |k: &str| v.get(k).cloned().unwrap_or_default();
@@ -142,4 +149,38 @@ impl Drop for Context {
             }
         }
     }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        self.report();
+    }
+}
+
+/// Contexts the program has not released, for the report at exit.
+static LIVE: Mutex<Vec<std::sync::Weak<ClObj<Context>>>> = Mutex::new(Vec::new());
+
+extern "C" {
+    fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+}
+
+extern "C" fn report_live() {
+    let live: Vec<_> = lock(&LIVE).iter().filter_map(|w| w.upgrade()).collect();
+    for c in live {
+        c.report();
+    }
+}
+
+/// Follow a new context for the report at exit.
+pub fn follow(c: &std::sync::Arc<ClObj<Context>>) {
+    if std::env::var_os("WEFT_OPENCL_STATS").is_none() {
+        return;
+    }
+    let mut live = lock(&LIVE);
+    if live.is_empty() {
+        // SAFETY: registers a function of ours with no arguments, called at exit.
+        unsafe { atexit(report_live) };
+    }
+    live.retain(|w| w.strong_count() > 0);
+    live.push(std::sync::Arc::downgrade(c));
 }

@@ -201,3 +201,34 @@ fn the_icd_loader_finds_the_weft_platform() {
     );
     printf_matches(&out);
 }
+
+/// The example of docs/opencl.md builds and runs as the page says.
+#[test]
+fn the_documented_example_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = lib_dir();
+    let exe = dir.path().join("saxpy");
+    let r = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .arg(root().join("examples/opencl/saxpy.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", lib.display()))
+        .arg("-lOpenCL")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new(&exe)
+        .current_dir(root().join("examples/opencl"))
+        .env_remove("WEFT_CONFIG")
+        .env("WEFT_CORES", "1")
+        .env("WEFT_WARPS", "4")
+        .env("WEFT_THREADS", "8")
+        .env("WEFT_TIMING", "0")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success() && out.contains("PASSED"), "{out}");
+    assert!(out.contains("device: weft 1 x 4 x 8"), "{out}");
+    assert!(out.contains("group 3: 458752.0 (host: 458752.0)"), "{out}");
+}

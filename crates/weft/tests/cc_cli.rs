@@ -143,3 +143,39 @@ fn blocks_larger_than_a_core_under_the_timing_model() {
     assert_eq!(out, want);
     assert!(err.contains("cycles"), "{err}");
 }
+
+/// OpenCL C through the command line: `-x cl` for a source of any name, `-cl-std=` as clang
+/// and clBuildProgram spell it, the kernels described in the ELF's `.weft.opencl` section;
+/// an OpenCL C version weft does not compile is refused with its name.
+#[test]
+fn cc_compiles_opencl_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("saxpy.c");
+    std::fs::write(
+        &src,
+        "__kernel void saxpy(__global float *y, __global const float *x, float a) {\n\
+           size_t i = get_global_id(0);\n\
+           y[i] = mad(a, x[i], y[i]);\n\
+         }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("saxpy.elf");
+    let (s, o) = (src.to_string_lossy(), out.to_string_lossy());
+    let (code, _, err) = weft(&[
+        "cc",
+        "-x",
+        "cl",
+        "-cl-std=CL1.2",
+        "-cl-mad-enable",
+        &s,
+        "-o",
+        &o,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let elf = std::fs::read(&out).unwrap();
+    let has = |needle: &[u8]| elf.windows(needle.len()).any(|w| w == needle);
+    assert!(has(b".weft.opencl") && has(b"__weft_clk_saxpy"));
+    let (code, _, err) = weft(&["cc", "-x", "cl", "-cl-std=CL2.0", &s, "-o", &o]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("CL2.0"), "{err}");
+}

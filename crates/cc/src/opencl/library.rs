@@ -73,6 +73,40 @@ pub(crate) fn object(b: &DeviceBuild<'_>, unit: &Unit) -> Result<PathBuf, CcErro
     Ok(obj)
 }
 
+/// Fill the cache for every library unit of `units` at once, as many at a time as the host
+/// has cores (a cold cache costs one slow build, not ten).
+pub(crate) fn prepare(b: &DeviceBuild<'_>, units: &[Unit]) -> Result<(), CcError> {
+    let lib: Vec<&Unit> = units.iter().filter(|u| u.cl_lib).collect();
+    if lib.is_empty() || cache_root().is_none() {
+        return Ok(());
+    }
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(lib.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| -> Result<(), CcError> {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        let Some(u) = lib.get(i) else {
+                            return Ok(());
+                        };
+                        object(b, u)?;
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Ok(())))
+            .collect::<Result<Vec<()>, CcError>>()
+    })?;
+    Ok(())
+}
+
 fn compile(b: &DeviceBuild<'_>, unit: &Unit, obj: &Path) -> Result<(), CcError> {
     run(b.clang(unit).arg("-c").arg(&unit.src).arg("-o").arg(obj))
 }

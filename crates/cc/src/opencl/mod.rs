@@ -252,6 +252,55 @@ pub fn lower_all(o: &Options, rt: &Path, work: &Path) -> Result<Option<Lowered>,
     Ok((!lowered.ir.is_empty()).then_some(lowered))
 }
 
+/// The functions the OpenCL device library defines (its objects built, or taken from the
+/// cache): what a kernel may call.
+pub fn library_symbols() -> Result<std::collections::BTreeSet<String>, CcError> {
+    use object::{Object, ObjectSymbol};
+    let tmp = tempfile::Builder::new()
+        .prefix("weft-cc-")
+        .tempdir()
+        .map_err(io(Path::new("temporary directory")))?;
+    let rt = tmp.path().join("rt");
+    crate::write_runtime(&rt)?;
+    let libgcc = crate::find_toolchain()?;
+    let o = Options::default();
+    let b = crate::DeviceBuild {
+        o: &o,
+        rt: &rt,
+        work: tmp.path(),
+        libgcc: &libgcc,
+        cl: None,
+    };
+    let units: Vec<crate::Unit> = LIBRARY_SOURCES
+        .iter()
+        .map(|s| {
+            let src = rt.join("opencl").join(s);
+            crate::Unit {
+                lang: crate::lang_of(&src).unwrap_or(crate::Lang::C),
+                src,
+                user: false,
+                cl_lib: true,
+            }
+        })
+        .collect();
+    library::prepare(&b, &units)?;
+    let mut names = std::collections::BTreeSet::new();
+    for u in &units {
+        let obj = library::object(&b, u)?;
+        let bytes = std::fs::read(&obj).map_err(io(&obj))?;
+        let file = object::File::parse(&*bytes)
+            .map_err(|e| CcError::Analysis(format!("{}: {e}", obj.display())))?;
+        for s in file.symbols() {
+            if s.is_definition() && s.is_global() {
+                if let Ok(n) = s.name() {
+                    names.insert(n.to_string());
+                }
+            }
+        }
+    }
+    Ok(names)
+}
+
 /// Step 4: the program's [`ProgramInfo`] into its ELF.
 pub fn embed_info(elf: &[u8], cl: &Lowered, out: &Path) -> Result<Vec<u8>, CcError> {
     let name = out.display();

@@ -297,7 +297,9 @@ unsafe fn properties(props: *const isize) -> ClResult<Vec<isize>> {
 
 fn new_context(props: Vec<isize>) -> ClResult<*mut c_void> {
     let cfg = device_config().map_err(|e| ClError::new(err::DEVICE_NOT_AVAILABLE, e.msg))?;
-    Ok(handle::publish(ClObj::new(Context::new(cfg, props)?)))
+    let ctx = ClObj::new(Context::new(cfg, props)?);
+    crate::context::follow(&ctx);
+    Ok(handle::publish(ctx))
 }
 
 type ContextNotify = Option<extern "C" fn(*const c_char, *const c_void, usize, *mut c_void)>;
