@@ -155,7 +155,10 @@ pub fn fill(
     same_context(q, &m)?;
     m.check(offset, len)?;
     let p = pattern.len();
-    if !matches!(p, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) || offset % p != 0 || len % p != 0 {
+    if !matches!(p, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128)
+        || !offset.is_multiple_of(p)
+        || !len.is_multiple_of(p)
+    {
         return Err(ClError::value(format!(
             "a fill pattern of {p} bytes (1, 2, 4, …, 128) needs an offset and size that are \
              multiples of it"
@@ -210,17 +213,30 @@ impl Rect {
     }
 }
 
-/// `clEnqueueReadBufferRect` (`to_host`) and `clEnqueueWriteBufferRect`.
+/// A rectangle's read (`to_host`) or write: the buffer's and the host's rectangles, the
+/// region's extent (bytes, rows, slices) and the host memory.
+pub struct RectRw {
+    pub buf: Rect,
+    pub host: Rect,
+    pub region: [usize; 3],
+    pub ptr: HostPtr,
+    pub to_host: bool,
+}
+
+/// `clEnqueueReadBufferRect` and `clEnqueueWriteBufferRect`.
 pub fn rect_rw(
     q: &Arc<ClObj<Queue>>,
     m: Arc<ClObj<Mem>>,
-    buf: Rect,
-    host: Rect,
-    region: [usize; 3],
-    ptr: HostPtr,
-    to_host: bool,
+    r: RectRw,
     waits: Vec<Arc<ClObj<Event>>>,
 ) -> ClResult<Arc<ClObj<Event>>> {
+    let RectRw {
+        buf,
+        host,
+        region,
+        ptr,
+        to_host,
+    } = r;
     same_context(q, &m)?;
     if region.contains(&0) {
         return Err(ClError::value("a region with a zero extent"));
@@ -379,7 +395,7 @@ pub fn pick_local(global: [usize; 3], dims: u32, core_threads: usize) -> [usize;
     for d in 0..dims as usize {
         let best = (1..=room.min(global[d]))
             .rev()
-            .find(|l| global[d] % l == 0)
+            .find(|l| global[d].is_multiple_of(*l))
             .unwrap_or(1);
         local[d] = best;
         room /= best;
@@ -427,19 +443,18 @@ pub fn ndrange(
     let cfg = &q.context.cfg;
     let local = match nd.local {
         Some(l) => {
-            for d in 0..n {
-                if l[d] == 0 || l[d] > MAX_WORK_GROUP {
+            for (d, (&ld, &gd)) in l.iter().zip(&nd.global).take(n).enumerate() {
+                if ld == 0 || ld > MAX_WORK_GROUP {
                     return Err(ClError::new(
                         err::INVALID_WORK_ITEM_SIZE,
-                        format!("local_work_size[{d}] = {} (1 to {MAX_WORK_GROUP})", l[d]),
+                        format!("local_work_size[{d}] = {ld} (1 to {MAX_WORK_GROUP})"),
                     ));
                 }
-                if nd.global[d] % l[d] != 0 {
+                if !gd.is_multiple_of(ld) {
                     return Err(ClError::new(
                         err::INVALID_WORK_GROUP_SIZE,
                         format!(
-                            "global_work_size[{d}] = {} is not a multiple of local_work_size[{d}] = {}",
-                            nd.global[d], l[d]
+                            "global_work_size[{d}] = {gd} is not a multiple of local_work_size[{d}] = {ld}"
                         ),
                     ));
                 }
@@ -478,7 +493,11 @@ pub fn ndrange(
             ));
         }
     }
-    let (mut block, mems, shared) = k.snapshot()?;
+    let crate::kernel::Snapshot {
+        mut block,
+        mems,
+        shared,
+    } = k.snapshot()?;
     if shared > cfg.local_mem_size as u64 {
         return Err(ClError::new(
             err::OUT_OF_RESOURCES,

@@ -140,6 +140,9 @@ pub fn device_handle() -> *mut c_void {
 }
 
 /// The loader's way in: the platforms of this driver.
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clIcdGetPlatformIDsKHR(
     n: u32,
@@ -158,6 +161,10 @@ fn by_name(name: &[u8]) -> *mut c_void {
     }
 }
 
+/// `clGetExtensionFunctionAddress` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetExtensionFunctionAddress(name: *const c_char) -> *mut c_void {
     if name.is_null() {
@@ -166,6 +173,10 @@ pub unsafe extern "C" fn clGetExtensionFunctionAddress(name: *const c_char) -> *
     by_name(CStr::from_ptr(name).to_bytes())
 }
 
+/// `clGetExtensionFunctionAddressForPlatform` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetExtensionFunctionAddressForPlatform(
     platform: *mut c_void,

@@ -32,6 +32,16 @@ pub struct Kernel {
     pub args: Mutex<Vec<Option<ArgValue>>>,
 }
 
+/// A kernel's arguments as a launch takes them.
+pub struct Snapshot {
+    /// The argument block (its header left for the launch to fill in).
+    pub block: Vec<u8>,
+    /// The buffers it names.
+    pub mems: Vec<Arc<ClObj<Mem>>>,
+    /// Shared-memory bytes per block.
+    pub shared: u64,
+}
+
 /// The host's `sizeof(cl_mem)`.
 pub const MEM_HANDLE_SIZE: usize = std::mem::size_of::<*mut std::ffi::c_void>();
 
@@ -124,9 +134,8 @@ impl Kernel {
         Ok(())
     }
 
-    /// The arguments as a launch takes them: the block (header filled in by the launch) and
-    /// the buffers, the `__local` sizes and the shared bytes per block.
-    pub fn snapshot(&self) -> ClResult<(Vec<u8>, Vec<Arc<ClObj<Mem>>>, u64)> {
+    /// The arguments as a launch takes them (all must be set).
+    pub fn snapshot(&self) -> ClResult<Snapshot> {
         let args = lock(&self.args);
         let mut block = vec![0u8; self.info.arg_bytes.max(HEADER_BYTES) as usize];
         let mut mems = Vec::new();
@@ -164,7 +173,11 @@ impl Kernel {
             }
         }
         let shared = self.built.info.shared_bytes(&locals);
-        Ok((block, mems, shared))
+        Ok(Snapshot {
+            block,
+            mems,
+            shared,
+        })
     }
 
     /// Shared-memory bytes a block uses with the `__local` arguments set now.

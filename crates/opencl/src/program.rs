@@ -64,8 +64,7 @@ impl Program {
 
     /// A program from a binary; `CL_INVALID_BINARY` if it is not one of weft's.
     pub fn from_binary(context: Arc<ClObj<Context>>, bin: &[u8]) -> ClResult<Program> {
-        let built =
-            load(&context, bin.to_vec()).map_err(|e| ClError::new(err::INVALID_BINARY, e.msg))?;
+        let built = load(bin.to_vec()).map_err(|e| ClError::new(err::INVALID_BINARY, e.msg))?;
         Ok(Program {
             context,
             source: None,
@@ -166,12 +165,12 @@ fn compile(
         Err(e) => return Err((err::BUILD_PROGRAM_FAILURE, e.to_string())),
     };
     let bin = std::fs::read(&out).map_err(|e| (err::BUILD_PROGRAM_FAILURE, e.to_string()))?;
-    let built = load(ctx, bin).map_err(|e| (err::BUILD_PROGRAM_FAILURE, e.msg))?;
+    let built = load(bin).map_err(|e| (err::BUILD_PROGRAM_FAILURE, e.msg))?;
     Ok((built, log))
 }
 
 /// A program binary, checked and ready to load.
-fn load(ctx: &Context, bin: Vec<u8>) -> ClResult<Built> {
+fn load(bin: Vec<u8>) -> ClResult<Built> {
     let bad = |m: String| ClError::new(err::BUILD_PROGRAM_FAILURE, m);
     let info = ProgramInfo::from_elf(&bin).map_err(bad)?.ok_or_else(|| {
         bad("not an OpenCL program built by weft (no .weft.opencl section)".into())
@@ -206,7 +205,6 @@ fn load(ctx: &Context, bin: Vec<u8>) -> ClResult<Built> {
     }
     let (image, _) = weft_simt::load::program_from_elf(&bin).map_err(|e| bad(e.to_string()))?;
     let entry = image.entry;
-    let _ = ctx;
     Ok(Built {
         binary: bin,
         info,

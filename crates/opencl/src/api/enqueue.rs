@@ -29,6 +29,10 @@ fn host(p: *const c_void, what: &str) -> ClResult<HostPtr> {
     Ok(HostPtr(p as usize))
 }
 
+/// `clEnqueueReadBuffer` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueReadBuffer(
     q: *mut c_void,
@@ -53,6 +57,10 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
     })
 }
 
+/// `clEnqueueWriteBuffer` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueWriteBuffer(
     q: *mut c_void,
@@ -75,6 +83,10 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
     })
 }
 
+/// `clEnqueueCopyBuffer` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueCopyBuffer(
     q: *mut c_void,
@@ -96,6 +108,10 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
     })
 }
 
+/// `clEnqueueFillBuffer` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueFillBuffer(
     q: *mut c_void,
@@ -151,11 +167,22 @@ unsafe fn rect_rw(
         let hst = Rect::new(triple(ho, "host_origin")?, hrp, hsp, region)?;
         let p = host(ptr, "ptr")?;
         let w = wait_list(n, list)?;
-        let ev = enqueue::rect_rw(&queue, mem, buf, hst, region, p, to_host, w)?;
+        let r = enqueue::RectRw {
+            buf,
+            host: hst,
+            region,
+            ptr: p,
+            to_host,
+        };
+        let ev = enqueue::rect_rw(&queue, mem, r, w)?;
         finish(ev, blocking, out)
     })
 }
 
+/// `clEnqueueReadBufferRect` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueReadBufferRect(
     q: *mut c_void,
@@ -193,6 +220,10 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
     )
 }
 
+/// `clEnqueueWriteBufferRect` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     q: *mut c_void,
@@ -230,6 +261,10 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     )
 }
 
+/// `clEnqueueCopyBufferRect` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueCopyBufferRect(
     q: *mut c_void,
@@ -258,6 +293,10 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
     })
 }
 
+/// `clEnqueueMapBuffer` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMapBuffer(
     q: *mut c_void,
@@ -286,6 +325,10 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
     })
 }
 
+/// `clEnqueueUnmapMemObject` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     q: *mut c_void,
@@ -303,6 +346,10 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     })
 }
 
+/// `clEnqueueMigrateMemObjects` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     q: *mut c_void,
@@ -330,6 +377,10 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     })
 }
 
+/// `clEnqueueNDRangeKernel` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueNDRangeKernel(
     q: *mut c_void,
@@ -378,6 +429,10 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
     })
 }
 
+/// `clEnqueueTask` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueTask(
     q: *mut c_void,
@@ -400,6 +455,10 @@ pub unsafe extern "C" fn clEnqueueTask(
     )
 }
 
+/// `clEnqueueNativeKernel` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueNativeKernel(
     q: *mut c_void,
@@ -425,6 +484,10 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
 /// The image commands: the device has no images.
 macro_rules! no_image_enqueue {
     ($($name:ident($($a:ident : $t:ty),*);)*) => {$(
+        /// An image command: `CL_INVALID_MEM_OBJECT` (OpenCL 1.2).
+        ///
+        /// # Safety
+        /// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
         #[no_mangle]
         pub unsafe extern "C" fn $name(q: *mut c_void, $($a: $t),*) -> i32 {
             $(let _ = $a;)*
@@ -451,6 +514,10 @@ no_image_enqueue! {
         n: u32, l: *const *mut c_void, e: *mut *mut c_void);
 }
 
+/// `clEnqueueMapImage` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMapImage(
     q: *mut c_void,

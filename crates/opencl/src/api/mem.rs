@@ -52,6 +52,10 @@ fn publish_mem(m: Mem) -> *mut c_void {
     h
 }
 
+/// `clCreateBuffer` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateBuffer(
     c: *mut c_void,
@@ -87,6 +91,10 @@ struct Region {
     size: usize,
 }
 
+/// `clCreateSubBuffer` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateSubBuffer(
     b: *mut c_void,
@@ -116,7 +124,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             ));
         }
         parent.check(r.origin, r.size)?;
-        if r.origin % 64 != 0 {
+        if !r.origin.is_multiple_of(64) {
             return Err(ClError::new(
                 err::MISALIGNED_SUB_BUFFER_OFFSET,
                 format!("origin {} is not a multiple of 64 bytes", r.origin),
@@ -148,16 +156,28 @@ pub unsafe extern "C" fn clCreateSubBuffer(
     })
 }
 
+/// `clRetainMemObject` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clRetainMemObject(m: *mut c_void) -> i32 {
     guard("clRetainMemObject", || handle::retain::<Mem>(m))
 }
 
+/// `clReleaseMemObject` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseMemObject(m: *mut c_void) -> i32 {
     guard("clReleaseMemObject", || handle::release::<Mem>(m))
 }
 
+/// `clGetMemObjectInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetMemObjectInfo(
     m: *mut c_void,
@@ -188,6 +208,10 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
     })
 }
 
+/// `clSetMemObjectDestructorCallback` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
     m: *mut c_void,
@@ -211,6 +235,10 @@ fn no_images() -> ClError {
     )
 }
 
+/// `clCreateImage` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImage(
     c: *mut c_void,
@@ -226,6 +254,10 @@ pub unsafe extern "C" fn clCreateImage(
     })
 }
 
+/// `clCreateImage2D` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImage2D(
     c: *mut c_void,
@@ -243,6 +275,10 @@ pub unsafe extern "C" fn clCreateImage2D(
     })
 }
 
+/// `clCreateImage3D` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImage3D(
     c: *mut c_void,
@@ -262,6 +298,10 @@ pub unsafe extern "C" fn clCreateImage3D(
     })
 }
 
+/// `clGetSupportedImageFormats` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetSupportedImageFormats(
     c: *mut c_void,
@@ -278,6 +318,10 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
     })
 }
 
+/// `clGetImageInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetImageInfo(
     m: *mut c_void,
@@ -292,6 +336,10 @@ pub unsafe extern "C" fn clGetImageInfo(
     })
 }
 
+/// `clCreateSampler` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateSampler(
     c: *mut c_void,
@@ -306,6 +354,10 @@ pub unsafe extern "C" fn clCreateSampler(
     })
 }
 
+/// `clRetainSampler` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clRetainSampler(_s: *mut c_void) -> i32 {
     guard("clRetainSampler", || {
@@ -313,6 +365,10 @@ pub unsafe extern "C" fn clRetainSampler(_s: *mut c_void) -> i32 {
     })
 }
 
+/// `clReleaseSampler` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseSampler(_s: *mut c_void) -> i32 {
     guard("clReleaseSampler", || {
@@ -320,6 +376,10 @@ pub unsafe extern "C" fn clReleaseSampler(_s: *mut c_void) -> i32 {
     })
 }
 
+/// `clGetSamplerInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetSamplerInfo(
     _s: *mut c_void,

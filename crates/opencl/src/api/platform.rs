@@ -53,11 +53,19 @@ pub(crate) unsafe fn platform_ids(n: u32, out: *mut *mut c_void, num: *mut u32) 
     Ok(())
 }
 
+/// `clGetPlatformIDs` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetPlatformIDs(n: u32, out: *mut *mut c_void, num: *mut u32) -> i32 {
     guard("clGetPlatformIDs", || platform_ids(n, out, num))
 }
 
+/// `clGetPlatformInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetPlatformInfo(
     p: *mut c_void,
@@ -81,6 +89,10 @@ pub unsafe extern "C" fn clGetPlatformInfo(
     })
 }
 
+/// `clGetDeviceIDs` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetDeviceIDs(
     p: *mut c_void,
@@ -217,6 +229,10 @@ fn device_info(param: u32) -> ClResult<Vec<u8>> {
     })
 }
 
+/// `clGetDeviceInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetDeviceInfo(
     d: *mut c_void,
@@ -231,16 +247,28 @@ pub unsafe extern "C" fn clGetDeviceInfo(
     })
 }
 
+/// `clRetainDevice` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clRetainDevice(d: *mut c_void) -> i32 {
     guard("clRetainDevice", || check_device(d))
 }
 
+/// `clReleaseDevice` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseDevice(d: *mut c_void) -> i32 {
     guard("clReleaseDevice", || check_device(d))
 }
 
+/// `clCreateSubDevices` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateSubDevices(
     d: *mut c_void,
@@ -304,6 +332,10 @@ fn new_context(props: Vec<isize>) -> ClResult<*mut c_void> {
 
 type ContextNotify = Option<extern "C" fn(*const c_char, *const c_void, usize, *mut c_void)>;
 
+/// `clCreateContext` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateContext(
     props: *const isize,
@@ -327,6 +359,10 @@ pub unsafe extern "C" fn clCreateContext(
     })
 }
 
+/// `clCreateContextFromType` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateContextFromType(
     props: *const isize,
@@ -350,16 +386,28 @@ pub unsafe extern "C" fn clCreateContextFromType(
     })
 }
 
+/// `clRetainContext` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clRetainContext(c: *mut c_void) -> i32 {
     guard("clRetainContext", || handle::retain::<Context>(c))
 }
 
+/// `clReleaseContext` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseContext(c: *mut c_void) -> i32 {
     guard("clReleaseContext", || handle::release::<Context>(c))
 }
 
+/// `clGetContextInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetContextInfo(
     c: *mut c_void,
@@ -386,6 +434,10 @@ pub extern "C" fn clUnloadCompiler() -> i32 {
     err::SUCCESS
 }
 
+/// `clUnloadPlatformCompiler` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clUnloadPlatformCompiler(p: *mut c_void) -> i32 {
     guard("clUnloadPlatformCompiler", || check_platform(p))

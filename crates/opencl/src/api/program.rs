@@ -12,6 +12,10 @@ use crate::program::Program;
 use std::ffi::{c_char, c_void, CStr};
 use weft_cc::opencl::meta::ArgKind;
 
+/// `clCreateProgramWithSource` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateProgramWithSource(
     c: *mut c_void,
@@ -49,6 +53,10 @@ pub unsafe extern "C" fn clCreateProgramWithSource(
     })
 }
 
+/// `clCreateProgramWithBinary` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateProgramWithBinary(
     c: *mut c_void,
@@ -91,6 +99,10 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
     })
 }
 
+/// `clCreateProgramWithBuiltInKernels` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
     c: *mut c_void,
@@ -105,11 +117,19 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
     })
 }
 
+/// `clRetainProgram` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clRetainProgram(p: *mut c_void) -> i32 {
     guard("clRetainProgram", || handle::retain::<Program>(p))
 }
 
+/// `clReleaseProgram` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseProgram(p: *mut c_void) -> i32 {
     guard("clReleaseProgram", || handle::release::<Program>(p))
@@ -136,6 +156,10 @@ unsafe fn options(o: *const c_char) -> String {
     }
 }
 
+/// `clBuildProgram` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clBuildProgram(
     p: *mut c_void,
@@ -159,6 +183,10 @@ pub unsafe extern "C" fn clBuildProgram(
     })
 }
 
+/// `clCompileProgram` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCompileProgram(
     p: *mut c_void,
@@ -197,6 +225,10 @@ pub unsafe extern "C" fn clCompileProgram(
     })
 }
 
+/// `clLinkProgram` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clLinkProgram(
     c: *mut c_void,
@@ -231,6 +263,10 @@ pub unsafe extern "C" fn clLinkProgram(
     })
 }
 
+/// `clGetProgramInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetProgramInfo(
     p: *mut c_void,
@@ -284,6 +320,10 @@ pub unsafe extern "C" fn clGetProgramInfo(
     })
 }
 
+/// `clGetProgramBuildInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetProgramBuildInfo(
     p: *mut c_void,
@@ -312,6 +352,10 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
     })
 }
 
+/// `clCreateKernel` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateKernel(
     p: *mut c_void,
@@ -328,6 +372,10 @@ pub unsafe extern "C" fn clCreateKernel(
     })
 }
 
+/// `clCreateKernelsInProgram` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateKernelsInProgram(
     p: *mut c_void,
@@ -357,16 +405,28 @@ pub unsafe extern "C" fn clCreateKernelsInProgram(
     })
 }
 
+/// `clRetainKernel` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clRetainKernel(k: *mut c_void) -> i32 {
     guard("clRetainKernel", || handle::retain::<Kernel>(k))
 }
 
+/// `clReleaseKernel` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseKernel(k: *mut c_void) -> i32 {
     guard("clReleaseKernel", || handle::release::<Kernel>(k))
 }
 
+/// `clSetKernelArg` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clSetKernelArg(
     k: *mut c_void,
@@ -385,6 +445,10 @@ pub unsafe extern "C" fn clSetKernelArg(
     })
 }
 
+/// `clGetKernelInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetKernelInfo(
     k: *mut c_void,
@@ -411,6 +475,10 @@ pub unsafe extern "C" fn clGetKernelInfo(
     })
 }
 
+/// `clGetKernelWorkGroupInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
     k: *mut c_void,
@@ -448,6 +516,10 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
     })
 }
 
+/// `clGetKernelArgInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetKernelArgInfo(
     k: *mut c_void,

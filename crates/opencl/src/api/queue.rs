@@ -11,6 +11,10 @@ use crate::icd::device_handle;
 use crate::queue::Queue;
 use std::ffi::c_void;
 
+/// `clCreateCommandQueue` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateCommandQueue(
     c: *mut c_void,
@@ -35,11 +39,19 @@ pub unsafe extern "C" fn clCreateCommandQueue(
     })
 }
 
+/// `clRetainCommandQueue` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clRetainCommandQueue(q: *mut c_void) -> i32 {
     guard("clRetainCommandQueue", || handle::retain::<Queue>(q))
 }
 
+/// `clReleaseCommandQueue` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseCommandQueue(q: *mut c_void) -> i32 {
     guard("clReleaseCommandQueue", || {
@@ -51,6 +63,10 @@ pub unsafe extern "C" fn clReleaseCommandQueue(q: *mut c_void) -> i32 {
     })
 }
 
+/// `clGetCommandQueueInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetCommandQueueInfo(
     q: *mut c_void,
@@ -72,6 +88,10 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
     })
 }
 
+/// `clSetCommandQueueProperty` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clSetCommandQueueProperty(
     q: *mut c_void,
@@ -88,12 +108,20 @@ pub unsafe extern "C" fn clSetCommandQueueProperty(
     })
 }
 
+/// `clFlush` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clFlush(q: *mut c_void) -> i32 {
     // Commands go to the queue's worker as they are enqueued.
     guard("clFlush", || handle::get::<Queue>(q).map(|_| ()))
 }
 
+/// `clFinish` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clFinish(q: *mut c_void) -> i32 {
     guard("clFinish", || {
@@ -102,6 +130,10 @@ pub unsafe extern "C" fn clFinish(q: *mut c_void) -> i32 {
     })
 }
 
+/// `clWaitForEvents` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clWaitForEvents(n: u32, list: *const *mut c_void) -> i32 {
     guard("clWaitForEvents", || {
@@ -132,6 +164,10 @@ pub unsafe extern "C" fn clWaitForEvents(n: u32, list: *const *mut c_void) -> i3
     })
 }
 
+/// `clGetEventInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetEventInfo(
     e: *mut c_void,
@@ -154,6 +190,10 @@ pub unsafe extern "C" fn clGetEventInfo(
     })
 }
 
+/// `clGetEventProfilingInfo` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetEventProfilingInfo(
     e: *mut c_void,
@@ -183,16 +223,28 @@ pub unsafe extern "C" fn clGetEventProfilingInfo(
     })
 }
 
+/// `clRetainEvent` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clRetainEvent(e: *mut c_void) -> i32 {
     guard("clRetainEvent", || handle::retain::<Event>(e))
 }
 
+/// `clReleaseEvent` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseEvent(e: *mut c_void) -> i32 {
     guard("clReleaseEvent", || handle::release::<Event>(e))
 }
 
+/// `clCreateUserEvent` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateUserEvent(c: *mut c_void, errcode_ret: *mut i32) -> *mut c_void {
     guard_obj("clCreateUserEvent", errcode_ret, || {
@@ -204,6 +256,10 @@ pub unsafe extern "C" fn clCreateUserEvent(c: *mut c_void, errcode_ret: *mut i32
     })
 }
 
+/// `clSetUserEventStatus` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clSetUserEventStatus(e: *mut c_void, status: i32) -> i32 {
     guard("clSetUserEventStatus", || {
@@ -227,6 +283,10 @@ pub unsafe extern "C" fn clSetUserEventStatus(e: *mut c_void, status: i32) -> i3
     })
 }
 
+/// `clSetEventCallback` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clSetEventCallback(
     e: *mut c_void,
@@ -247,6 +307,10 @@ pub unsafe extern "C" fn clSetEventCallback(
     })
 }
 
+/// `clEnqueueWaitForEvents` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueWaitForEvents(
     q: *mut c_void,
@@ -281,6 +345,10 @@ unsafe fn marker(
     })
 }
 
+/// `clEnqueueMarker` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMarker(q: *mut c_void, out: *mut *mut c_void) -> i32 {
     if out.is_null() {
@@ -299,6 +367,10 @@ pub unsafe extern "C" fn clEnqueueMarker(q: *mut c_void, out: *mut *mut c_void) 
     )
 }
 
+/// `clEnqueueBarrier` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueBarrier(q: *mut c_void) -> i32 {
     marker(
@@ -311,6 +383,10 @@ pub unsafe extern "C" fn clEnqueueBarrier(q: *mut c_void) -> i32 {
     )
 }
 
+/// `clEnqueueMarkerWithWaitList` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
     q: *mut c_void,
@@ -328,6 +404,10 @@ pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
     )
 }
 
+/// `clEnqueueBarrierWithWaitList` (OpenCL 1.2).
+///
+/// # Safety
+/// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
     q: *mut c_void,
