@@ -105,15 +105,7 @@ static void fiber_init(const struct weft_launch_rec *l, char *stack, struct weft
                        uint32_t t, uint32_t b, uint32_t shared, uint32_t window) {
     weft_thread *r = record_of(stack);
     struct fiber *f = fiber_of(stack);
-    r->thread_idx = __weft_unflatten(t, l->block);
-    r->block_idx = __weft_unflatten(b, l->grid);
-    r->block_dim = l->block;
-    r->grid_dim = l->grid;
-    r->shared_base = shared;
-    r->shared_top = shared;
-    r->shared_end = shared + window;
-    r->slot = 0;
-    r->slot_warps = 0; /* weft_syncthreads() switches fibers */
+    __weft_record_init(r, l, t, b, shared, window, 0, 0); /* slot_warps 0: switch fibers */
     r->in_kernel = 0;
     r->stack_lo = (uint32_t)(uintptr_t)stack + 64;
     uint32_t *w = (uint32_t *)stack;

@@ -203,15 +203,7 @@ static void run_block(const struct weft_launch_rec *l, uint32_t b, uint32_t shar
     for (uint32_t sw = first; sw < wpb; sw += step) {
         uint32_t t = sw * lanes + lane;
         if (t < l->block_threads) {
-            self->thread_idx = __weft_unflatten(t, l->block);
-            self->block_idx = __weft_unflatten(b, l->grid);
-            self->block_dim = l->block;
-            self->grid_dim = l->grid;
-            self->shared_base = shared;
-            self->shared_top = shared;
-            self->shared_end = shared + window;
-            self->slot = slot;
-            self->slot_warps = wpb;
+            __weft_record_init(self, l, t, b, shared, window, slot, wpb);
             self->in_kernel = 1;
             l->kernel(l->args);
             self->in_kernel = 0;

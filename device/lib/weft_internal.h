@@ -27,6 +27,23 @@ static inline dim3 __weft_unflatten(uint32_t i, dim3 d) {
     return r;
 }
 
+/* A thread record for thread `t` of block `b` of launch `l`, in the block's shared-memory
+ * window [shared, shared + window) of slot `slot` (slot_warps 0: a block larger than the core,
+ * whose weft_syncthreads() switches fibers). */
+static inline void __weft_record_init(weft_thread *r, const struct weft_launch_rec *l,
+                                      uint32_t t, uint32_t b, uint32_t shared, uint32_t window,
+                                      uint32_t slot, uint32_t slot_warps) {
+    r->thread_idx = __weft_unflatten(t, l->block);
+    r->block_idx = __weft_unflatten(b, l->grid);
+    r->block_dim = l->block;
+    r->grid_dim = l->grid;
+    r->shared_base = shared;
+    r->shared_top = shared;
+    r->shared_end = shared + window;
+    r->slot = slot;
+    r->slot_warps = slot_warps;
+}
+
 /* Blocks larger than a core (fiber.c): each thread of such a block is a fiber with its own
  * stack; a software warp that reaches weft_syncthreads() saves its context and the hardware
  * warp runs its next software warp; when all have arrived the hardware warps meet and resume

@@ -263,13 +263,9 @@ REMQUO_AS(__private)
 
 /* ---- exponentials and logarithms ------------------------------------------------------ */
 
-/* 2^t for t = hi + lo, |hi| < 160. */
-float __weft_exp2_df(df t) {
-    if (t.hi >= 128.0f) return INFINITY;
-    if (t.hi < -152.0f) return 0.0f;
-    float n = rint_f(t.hi);
-    float r = (t.hi - n) + t.lo; /* |r| <= 0.5 */
-    /* 2^r = sum (r ln2)^k / k!, to r^8 (the next term is below 2^-33) */
+/* P(r) with 2^r = 1 + r P(r) for |r| <= 1/2: sum (r ln2)^k / k!, to r^8 (the next term is
+ * below 2^-33) */
+static float exp2_poly(float r) {
     float p = 0x1.62c022p-20f;
     p = __builtin_fmaf(p, r, 0x1.ffcbfcp-17f);
     p = __builtin_fmaf(p, r, 0x1.430912p-13f);
@@ -277,7 +273,16 @@ float __weft_exp2_df(df t) {
     p = __builtin_fmaf(p, r, 0x1.3b2ab6p-7f);
     p = __builtin_fmaf(p, r, 0x1.c6b08ep-5f);
     p = __builtin_fmaf(p, r, 0x1.ebfbe0p-3f);
-    p = __builtin_fmaf(p, r, 0x1.62e430p-1f);
+    return __builtin_fmaf(p, r, 0x1.62e430p-1f);
+}
+
+/* 2^t for t = hi + lo, |hi| < 160. */
+float __weft_exp2_df(df t) {
+    if (t.hi >= 128.0f) return INFINITY;
+    if (t.hi < -152.0f) return 0.0f;
+    float n = rint_f(t.hi);
+    float r = (t.hi - n) + t.lo; /* |r| <= 0.5 */
+    float p = exp2_poly(r);
     float e = __builtin_fmaf(p, r, 1.0f);
     return scale2(e, (int)n);
 }
@@ -347,14 +352,7 @@ OVL float expm1(float x) {
     t = fast_two_sum(t.hi, __builtin_fmaf(x, LOG2E_LO, t.lo));
     float n = rint_f(t.hi);
     float r = (t.hi - n) + t.lo;
-    float p = 0x1.62c022p-20f;
-    p = __builtin_fmaf(p, r, 0x1.ffcbfcp-17f);
-    p = __builtin_fmaf(p, r, 0x1.430912p-13f);
-    p = __builtin_fmaf(p, r, 0x1.5d87fep-10f);
-    p = __builtin_fmaf(p, r, 0x1.3b2ab6p-7f);
-    p = __builtin_fmaf(p, r, 0x1.c6b08ep-5f);
-    p = __builtin_fmaf(p, r, 0x1.ebfbe0p-3f);
-    p = __builtin_fmaf(p, r, 0x1.62e430p-1f);
+    float p = exp2_poly(r);
     float q = p * r; /* 2^r - 1 */
     float two_n = scale2(1.0f, (int)n);
     return __builtin_fmaf(two_n, q, two_n - 1.0f);

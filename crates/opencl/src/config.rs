@@ -17,35 +17,7 @@ pub fn config_from_env(get: impl Fn(&str) -> Option<String>) -> ClResult<Config>
         }
         None => Config::default(),
     };
-    let num = |key: &str| -> ClResult<Option<usize>> {
-        get(key)
-            .map(|v| {
-                v.trim()
-                    .parse::<usize>()
-                    .map_err(|_| bad(format!("{key}={v} is not a number")))
-            })
-            .transpose()
-    };
-    if let Some(n) = num("WEFT_CORES")? {
-        cfg.cores = n;
-    }
-    if let Some(n) = num("WEFT_WARPS")? {
-        cfg.warps = n;
-    }
-    if let Some(n) = num("WEFT_THREADS")? {
-        cfg.lanes = n;
-    }
-    if let Some(v) = get("WEFT_TIMING") {
-        cfg.timing = match v.trim() {
-            "1" | "on" | "true" | "yes" => true,
-            "0" | "off" | "false" | "no" | "" => false,
-            _ => {
-                return Err(bad(format!(
-                    "WEFT_TIMING={v}: use 1 (timing model) or 0 (functional model)"
-                )))
-            }
-        };
-    }
+    weft_runtime::host::shape_from_env(&mut cfg, &get).map_err(bad)?;
     cfg.validate()
         .map_err(|e| bad(format!("the device configuration: {e}")))?;
     Ok(cfg)

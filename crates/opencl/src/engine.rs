@@ -9,7 +9,6 @@
 //! bottom of DRAM (at most [`Layout::device_end`]); buffers are allocated above it.
 
 use crate::error::{ClError, ClResult};
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
@@ -97,28 +96,6 @@ pub struct Engine {
     bound: u64,
 }
 
-/// Kernel output: on the process's stdout after what the host program has buffered in C's
-/// stdio (so the two keep their order).
-struct Console;
-
-extern "C" {
-    fn fflush(stream: *mut std::ffi::c_void) -> std::ffi::c_int;
-}
-
-impl Write for Console {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        // SAFETY: fflush(NULL) flushes every open C output stream; it takes no pointer of ours.
-        unsafe { fflush(std::ptr::null_mut()) };
-        let mut out = std::io::stdout().lock();
-        out.write_all(buf)?;
-        out.flush()?;
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        std::io::stdout().flush()
-    }
-}
-
 fn internal(e: impl std::fmt::Display) -> ClError {
     ClError::new(crate::cl::err::OUT_OF_RESOURCES, e.to_string())
 }
@@ -137,7 +114,7 @@ impl Engine {
         } else {
             Box::new(FunctionalBackend::new(m))
         };
-        backend.set_console(Box::new(Console));
+        backend.set_console(Box::new(weft_runtime::host::StdoutAfterC));
         Ok(Engine {
             backend,
             loaded: None,

@@ -29,6 +29,7 @@
 pub mod alloc;
 pub mod args;
 pub mod backend;
+pub mod host;
 
 pub use args::{from_bytes, to_bytes, Args, Scalar};
 pub use backend::{Backend, FunctionalBackend, TimingBackend};

@@ -9,7 +9,6 @@
 //! closing host waiting.
 
 use crate::error::{VxError, VxResult};
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -47,28 +46,6 @@ pub struct Engine {
     cycles: u64,
 }
 
-/// Console output of kernels: Vortex's `#slot: text` lines on the process's stdout, after
-/// what the host program has buffered in C's stdio (so the two keep their order).
-struct Console;
-
-extern "C" {
-    fn fflush(stream: *mut std::ffi::c_void) -> std::ffi::c_int;
-}
-
-impl Write for Console {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        // SAFETY: fflush(NULL) flushes every open C output stream; it takes no pointer of ours.
-        unsafe { fflush(std::ptr::null_mut()) };
-        let mut out = std::io::stdout().lock();
-        out.write_all(buf)?;
-        out.flush()?;
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        std::io::stdout().flush()
-    }
-}
-
 impl Engine {
     fn new(cfg: Config, stop: Arc<AtomicBool>) -> VxResult<Engine> {
         let prog = Program {
@@ -78,7 +55,8 @@ impl Engine {
         let timing = cfg.timing.then(|| TimingModel::new(&cfg));
         let cores = cfg.cores;
         let mut m = Machine::new(cfg, &prog).map_err(|e| VxError::Config(e.to_string()))?;
-        m.set_console(Box::new(Console));
+        // Vortex's `#slot: text` lines, on stdout after the host program's own output.
+        m.set_console(Box::new(weft_runtime::host::StdoutAfterC));
         Ok(Engine {
             m,
             dcrs: KmuDcrs::default(),
