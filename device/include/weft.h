@@ -1,7 +1,8 @@
 /* weft.h — the device runtime of weft, the soft SIMT GPU.
  *
  * One header for kernels written in C: thread ids, the CUDA-like grid/block launch, barriers,
- * shared memory, atomics, the thread mask, warp spawn, performance counters, printf and exit.
+ * shared memory, atomics, the thread mask, warp spawn, performance counters, printf and exit;
+ * and, through weft_warp.h, CUDA's warp-level names (__shfl_sync, __ballot_sync, atomicAdd…).
  * `weft cc` builds against it for the device; `weft cc --host` builds the same source for the
  * host computer, where the launch runs each thread in turn (coroutines for the barriers), so a
  * kernel's output can be compared with the device's. See docs/toolchain.md.
@@ -176,6 +177,8 @@ void weft_exit(int code) __attribute__((noreturn));
 #ifdef __cplusplus
 }
 #endif
+
+#include "weft_warp.h"
 
 /* On the host (weft cc --host), printf inside a kernel goes through the runtime too, so its
  * output comes out in the same thread order as on the device. */

@@ -277,9 +277,12 @@ static int launch(dim3 grid, dim3 block, uint32_t shared_bytes, weft_kernel_fn k
     launching = 1;
     __weft_fifo_begin();
     __asm__ volatile("fence" ::: "memory");
+    /* The machine keeps each launch's counters apart (the `launch` CSR 0x813, docs/isa.md). */
+    csr_write(0x813, (uint32_t)(uintptr_t)kernel);
     global_barrier(0, weft_num_cores());
     __weft_core_run(l);
     global_barrier(1, weft_num_cores());
+    csr_write(0x813, 0);
     launching = 0;
     __weft_fifo_flush();
     __weft_check_stacks();

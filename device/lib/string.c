@@ -1,5 +1,5 @@
 /* The C library routines compilers call without asking (memcpy, memmove, memset, memcmp) and
- * a few string and math helpers for weft kernels. */
+ * a few string helpers for weft kernels (the math functions are in math.c). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,38 +60,6 @@ char *strcpy(char *d, const char *s) {
     while ((*d++ = *s++)) {
     }
     return r;
-}
-
-/* Rounding to an integer in float: exact for |x| < 2^23, x itself beyond. */
-static float to_int(float x, int mode) {
-    union {
-        float f;
-        uint32_t u;
-    } v = {x};
-    uint32_t e = (v.u >> 23) & 0xFF;
-    if (e >= 150) return x; /* already an integer, inf or nan */
-    float t = (float)(int32_t)x; /* toward zero */
-    if (mode == 1 && t > x) t -= 1.0f;
-    if (mode == 2 && t < x) t += 1.0f;
-    if (mode == 3) {
-        float r = x - t;
-        if (r >= 0.5f) t += 1.0f;
-        if (r <= -0.5f) t -= 1.0f;
-    }
-    return __builtin_copysignf(t, x);
-}
-float truncf(float x) { return to_int(x, 0); }
-float floorf(float x) { return to_int(x, 1); }
-float ceilf(float x) { return to_int(x, 2); }
-float roundf(float x) { return to_int(x, 3); }
-
-double fabs(double x) {
-    union {
-        double d;
-        uint64_t u;
-    } v = {x};
-    v.u &= 0x7fffffffffffffffull;
-    return v.d;
 }
 
 /* 64-bit division, which rv32 lowers to library calls. The runtime provides its own rather than

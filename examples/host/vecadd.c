@@ -121,6 +121,14 @@ int main(int argc, char **argv) {
     for (uint32_t i = 0; i < N; i++) bad2 += x[i] != (float)i * 0.5f;
     printf("pipeline: %s\n", bad2 ? "FAIL" : "PASS");
 
+    /* each launch's own counters, as JSON: here the last launch (index -1) */
+    size_t need = weft_launch_stats_json(d, -1, NULL, 0);
+    char *one = malloc(need);
+    weft_launch_stats_json(d, -1, one, need);
+    printf("last launch: %s\n", strstr(one, "\"kernel\":\"scale\"") ? "scale" : one);
+    free(one);
+    printf("launch 99: %zu\n", weft_launch_stats_json(d, 99, NULL, 0));
+
     /* errors are codes with messages, and the device goes on working */
     rc = weft_launch_kernel(d, "missing", grid, block, 0, NULL, 0);
     printf("missing kernel: error %d (%s)\n", rc, weft_last_error(d));

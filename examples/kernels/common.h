@@ -37,4 +37,27 @@ static inline uint32_t block_for_barriers(uint32_t max) {
 }
 
 static inline float absf(float x) { return x < 0 ? -x : x; }
+
+/* Inclusive sum of v over the lanes of the warp up to this one: log2(warpSize) shuffles up
+ * (a converged warp: every lane calls it). */
+static inline uint32_t warp_inclusive_scan(uint32_t v) {
+    uint32_t lane = weft_lane_id();
+    for (int d = 1; d < warpSize; d *= 2) {
+        uint32_t o = __shfl_up_sync(0xffffffffu, v, d);
+        if (lane >= (uint32_t)d) v += o;
+    }
+    return v;
+}
+
+/* Called by the lanes of one warp (lane = threadIdx.x): a[0..n) becomes its exclusive prefix
+ * sum, a warp-sized chunk at a time with the running total carried. */
+static inline void warp_exclusive_scan_in_place(uint32_t *a, uint32_t n) {
+    uint32_t lane = threadIdx.x, carry = 0;
+    for (uint32_t base = 0; base < n; base += warpSize) {
+        uint32_t j = base + lane, x = j < n ? a[j] : 0;
+        uint32_t incl = warp_inclusive_scan(x);
+        if (j < n) a[j] = carry + incl - x;
+        carry += __shfl_sync(0xffffffffu, incl, warpSize - 1);
+    }
+}
 #endif

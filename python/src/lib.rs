@@ -5,7 +5,7 @@
 
 use pyo3::buffer::PyBuffer;
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use weft_runtime::{Args, Buffer, Device, DeviceConfig, Dim3, RuntimeError};
@@ -109,6 +109,22 @@ impl NativeDevice {
         self.dev.free(Buffer { addr, len }).map_err(|e| err(py, e))
     }
 
+    /// `BadAddress` unless `n` bytes at `offset` lie inside the buffer (checked before
+    /// anything is allocated for them).
+    fn check_range(
+        &self,
+        py: Python<'_>,
+        addr: u32,
+        len: u32,
+        offset: u32,
+        n: usize,
+    ) -> PyResult<()> {
+        self.dev
+            .check_range(&Buffer { addr, len }, offset, n)
+            .map(|_| ())
+            .map_err(|e| err(py, e))
+    }
+
     /// Copy the bytes of `data` (any buffer-protocol object) into the buffer at `offset`.
     fn write(
         &mut self,
@@ -118,6 +134,7 @@ impl NativeDevice {
         offset: u32,
         data: PyBuffer<u8>,
     ) -> PyResult<()> {
+        self.check_range(py, addr, len, offset, data.item_count())?;
         let mut v = vec![0u8; data.item_count()];
         data.copy_to_slice(py, &mut v)?;
         self.dev
@@ -134,6 +151,7 @@ impl NativeDevice {
         offset: u32,
         out: PyBuffer<u8>,
     ) -> PyResult<()> {
+        self.check_range(py, addr, len, offset, out.item_count())?;
         let mut v = vec![0u8; out.item_count()];
         self.dev
             .read_bytes(&Buffer { addr, len }, offset, &mut v)
@@ -157,7 +175,14 @@ impl NativeDevice {
             .map_err(|e| err(py, e))
     }
 
-    /// Run the queued launch; `max_cycles` / `timeout` (seconds) None = no limit.
+    /// Launches queued and not yet run.
+    fn queued(&self) -> usize {
+        self.dev.queued()
+    }
+
+    /// Run the queued launches; `max_cycles` / `timeout` (seconds) None = no limit. A
+    /// timeout too long for the host's clock (inf, 1e300) is no limit; NaN or a negative
+    /// one is a ValueError.
     #[pyo3(signature = (max_cycles=None, timeout=None))]
     fn wait(
         &mut self,
@@ -165,7 +190,15 @@ impl NativeDevice {
         max_cycles: Option<u64>,
         timeout: Option<f64>,
     ) -> PyResult<()> {
-        let time = timeout.map(|t| std::time::Duration::from_secs_f64(t.max(0.0)));
+        let time = match timeout {
+            None => None,
+            Some(t) if t.is_nan() || t < 0.0 => {
+                return Err(PyValueError::new_err(format!(
+                    "timeout = {t} must be seconds >= 0 (None or inf for no limit)"
+                )))
+            }
+            Some(t) => std::time::Duration::try_from_secs_f64(t).ok(),
+        };
         self.dev.wait_for(max_cycles, time).map_err(|e| err(py, e))
     }
 
@@ -181,6 +214,11 @@ impl NativeDevice {
     /// Statistics as JSON text.
     fn stats_json(&self) -> String {
         self.dev.stats().to_string()
+    }
+
+    /// Each launch's own counters, as a JSON list.
+    fn launch_stats_json(&self) -> String {
+        serde_json::Value::from(self.dev.launch_stats()).to_string()
     }
 }
 

@@ -1,4 +1,4 @@
-# bug2_backward_exit (../shared/repro) with a check: a loop whose exit branch is backward (the
+# bug2_backward_exit with a check: a loop whose exit branch is backward (the
 # exit block is laid out above the loop). Lane l runs l + 1 iterations and leaves with a0 = l.
 # Each lane prints '.' if its a0 is right, 'X' if not. Under table reconvergence the loop uses
 # one divergence stack entry at every lane count (max divergence depth 1).

@@ -1,4 +1,4 @@
-# bug2b_exit_fallthrough (../shared/repro) with a check: a forward loop-exit branch whose
+# bug2b_exit_fallthrough with a check: a forward loop-exit branch whose
 # fall-through is the exit path. Lane l leaves in iteration l with a0 = 100 + l.
 # Each lane prints '.' if its a0 is right, 'X' if not; one stack entry under the table.
     .text

@@ -1,4 +1,4 @@
-# bug3_reentry_two_calls (../shared/repro) with a check: one loop function called twice from
+# bug3_reentry_two_calls with a check: one loop function called twice from
 # the same caller at the same depth. The loop branch in the second call must not join the
 # entry of the first call. f(n) returns with t1 = n + 1; after the two calls lane l has
 # s1 = (l & 2) + 1 and t1 = l + 1. Each lane prints '.' if both are right, 'X' if not.

@@ -28,9 +28,15 @@ use weft_reconv::Reconv;
 /// Where an instruction is: (unit index, instruction index in the unit's assembly).
 type At = (usize, usize);
 
-/// Is this assembly line (comment removed, trimmed) an instruction?
+/// Is this assembly line (comment removed, trimmed) an instruction? `.insn` (inline assembly
+/// of weft's own instructions, weft_warp.h's votes and shuffles) is one.
 fn is_instruction(line: &str) -> bool {
-    !line.is_empty() && !line.starts_with('.') && !line.ends_with(':')
+    !line.is_empty() && (!line.starts_with('.') || is_insn(line)) && !line.ends_with(':')
+}
+
+/// Is this line an `.insn` directive (an instruction given by its encoding)?
+fn is_insn(line: &str) -> bool {
+    line.starts_with(".insn ") || line.starts_with(".insn\t")
 }
 
 /// Strip a `#` comment (instruction lines have no strings).
@@ -98,7 +104,7 @@ fn rewrite(text: &str, mut before: impl FnMut(usize) -> String) -> String {
     let mut n = 0;
     for line in text.lines() {
         let code = code_of(line);
-        if code.starts_with('.') {
+        if code.starts_with('.') && !is_insn(code) {
             exec = section_exec(code, exec);
         } else if exec && is_instruction(code) {
             out.push_str(&before(n));
@@ -187,14 +193,16 @@ mod tests {
     #[test]
     fn labels_only_instructions_of_code_sections() {
         let text = "\t.text\nf:\n\taddi a0, a0, 1 # x\n.LBB0_1:  # loop\n\tbnez a0, .LBB0_1\n\
+                    \t.insn r 0x0B, 0, 1, x0, x0, a1 # a vote\n\
                     \t.section .rodata,\"a\",@progbits\n\t.word 3\n\
                     \t.section .text.g,\"ax\",@progbits\n\tret\n";
         let out = rewrite(text, |n| format!("L{n}:\n"));
         assert_eq!(
             out,
             "\t.text\nf:\nL0:\n\taddi a0, a0, 1 # x\n.LBB0_1:  # loop\nL1:\n\tbnez a0, .LBB0_1\n\
+             L2:\n\t.insn r 0x0B, 0, 1, x0, x0, a1 # a vote\n\
              \t.section .rodata,\"a\",@progbits\n\t.word 3\n\
-             \t.section .text.g,\"ax\",@progbits\nL2:\n\tret\n"
+             \t.section .text.g,\"ax\",@progbits\nL3:\n\tret\n"
         );
     }
 

@@ -152,6 +152,10 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
         include_str!("../../../device/include/weft.h"),
     ),
     (
+        "include/weft_warp.h",
+        include_str!("../../../device/include/weft_warp.h"),
+    ),
+    (
         "include/libc/stdio.h",
         include_str!("../../../device/include/libc/stdio.h"),
     ),
@@ -189,6 +193,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
         include_str!("../../../device/lib/console.c"),
     ),
     ("lib/string.c", include_str!("../../../device/lib/string.c")),
+    ("lib/math.c", include_str!("../../../device/lib/math.c")),
     ("host/host.c", include_str!("../../../device/host/host.c")),
     (
         "opencl/include/clc.h",
@@ -257,7 +262,14 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
 ];
 
 /// The runtime's C sources linked into every device build.
-const RUNTIME_SOURCES: &[&str] = &["runtime.c", "fiber.c", "printf.c", "console.c", "string.c"];
+const RUNTIME_SOURCES: &[&str] = &[
+    "runtime.c",
+    "fiber.c",
+    "printf.c",
+    "console.c",
+    "string.c",
+    "math.c",
+];
 /// The runtime's assembly sources linked into every device build (crt0 first).
 const RUNTIME_ASM: &[&str] = &["crt0.S", "fiber.S"];
 
@@ -563,6 +575,9 @@ impl DeviceBuild<'_> {
             } else {
                 "-ffreestanding"
             });
+            // Kernels have no errno: sqrtf and its kind are their instruction (with errno clang
+            // calls the library for a negative argument, see device/include/libc/math.h).
+            c.arg("-fno-math-errno");
         }
         // LLVM 14's machine-level tail duplication ignores `convergent`: it would copy a
         // `weft_syncthreads()` call into both arms of a branch, and a warp would arrive at
@@ -575,6 +590,16 @@ impl DeviceBuild<'_> {
             "-disable-early-taildup",
             "-mllvm",
             "-disable-tail-duplicate",
+        ]);
+        // The warp-level intrinsics (weft_warp.h) are inline assembly, which LLVM does not
+        // treat as `convergent`: non-trivial loop unswitching (-O3) and jump threading would
+        // copy a shuffle or vote into both sides of a per-lane branch, so that each half of a
+        // diverged warp ran it apart. Neither may duplicate code.
+        c.args([
+            "-mllvm",
+            "-unswitch-threshold=0",
+            "-mllvm",
+            "-jump-threading-threshold=0",
         ]);
         if self.o.reconv == Reconv::Converge {
             // One exit per function: see converge::single_exit.
@@ -734,7 +759,8 @@ fn build_host(o: &Options, rt: &Path) -> Result<(), CcError> {
         .args(["-x", "c"])
         .arg(rt.join("host/host.c"))
         .arg("-o")
-        .arg(&o.output);
+        .arg(&o.output)
+        .arg("-lm");
     run(&mut c).map_err(|e| match e {
         CcError::Compile(m)
             if m.contains("bits/libc-header-start.h")

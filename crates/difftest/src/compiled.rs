@@ -445,12 +445,14 @@ pub fn corpus_campaign_for(
     march: &'static str,
 ) -> Result<Vec<CaseReport>, String> {
     let kernels = corpus()?;
+    // Drawn only when stderr is a terminal.
+    let bar = indicatif::ProgressBar::new(kernels.len() as u64);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
     let errors = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for j in 0..jobs.max(1) {
-            let (kernels, next, results, errors) = (&kernels, &next, &results, &errors);
+            let (kernels, next, results, errors, bar) = (&kernels, &next, &results, &errors, &bar);
             s.spawn(move || {
                 let scratch = match scratch_dir(&format!("corpus{j}")) {
                     Ok(d) => d,
@@ -484,11 +486,13 @@ pub fn corpus_campaign_for(
                             results.lock().unwrap().extend(r);
                         }
                     }
+                    bar.inc(1);
                 }
                 let _ = std::fs::remove_dir_all(&scratch);
             });
         }
     });
+    bar.finish_and_clear();
     let errors = errors.into_inner().unwrap();
     if !errors.is_empty() {
         return Err(errors.join("\n"));

@@ -258,12 +258,23 @@ pub fn campaign(
     jobs: usize,
     progress: bool,
 ) -> Result<Summary, String> {
-    let start = std::time::Instant::now();
+    // Drawn only when stderr is a terminal (and `progress` asks for it).
+    let bar = if progress {
+        let b = indicatif::ProgressBar::new(count);
+        if let Ok(st) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} programs: {msg}, {elapsed} elapsed, ETA {eta}",
+        ) {
+            b.set_style(st);
+        }
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let next = std::sync::atomic::AtomicU64::new(0);
     let sum = std::sync::Mutex::new(Summary::default());
     std::thread::scope(|s| {
         for j in 0..jobs.max(1) {
-            let (next, sum) = (&next, &sum);
+            let (next, sum, bar) = (&next, &sum, &bar);
             s.spawn(move || {
                 let Ok(scratch) = compiled::scratch_dir(&format!("csmith{j}")) else {
                     return;
@@ -286,28 +297,26 @@ pub fn campaign(
                         Verdict::Fail(r) => {
                             if progress {
                                 for c in r.iter().filter(|c| c.outcome.is_failure()) {
-                                    eprintln!("FAIL seed {seed}: {c}");
+                                    bar.suspend(|| eprintln!("FAIL seed {seed}: {c}"));
                                 }
                             }
                             s.runs += r.len();
                             s.failed.push((seed, r));
                         }
                     }
-                    if progress && s.programs % 250 == 0 {
-                        eprintln!(
-                            "{} programs: {} passed, {} explained, {} failed, {:.0} s",
-                            s.programs,
-                            s.passed,
-                            s.explained.len(),
-                            s.failed.len(),
-                            start.elapsed().as_secs_f64()
-                        );
-                    }
+                    bar.inc(1);
+                    bar.set_message(format!(
+                        "{} passed, {} explained, {} failed",
+                        s.passed,
+                        s.explained.len(),
+                        s.failed.len()
+                    ));
                 }
                 let _ = std::fs::remove_dir_all(&scratch);
             });
         }
     });
+    bar.finish_and_clear();
     let mut s = sum.into_inner().unwrap();
     s.explained.sort();
     s.failed.sort_by_key(|f| f.0);

@@ -19,13 +19,7 @@
 use crate::rng::Rng;
 use std::fmt::Write;
 
-/// Bytes of the data region the program loads from and stores to.
-pub const DATA_SIZE: u32 = 512;
-/// Words of the register dump: x0–x31, f0–f31, fcsr.
-pub const DUMP_WORDS: usize = 65;
-/// Words the program prints.
-pub const TOTAL_WORDS: usize = DUMP_WORDS + DATA_SIZE as usize / 4;
-const _: () = assert!(TOTAL_WORDS == 193, "the epilogue prints 193 words");
+pub use crate::layout::{DATA_SIZE, DUMP_WORDS, TOTAL_WORDS};
 
 /// What kinds of block the generator may use.
 #[derive(Clone, Debug)]

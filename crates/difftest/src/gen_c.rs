@@ -6,7 +6,7 @@
 //! `c.addi` on the loop counter. The register conventions of `gen.rs` hold: nothing writes
 //! x29–x31 except as that module allows.
 
-use crate::gen::DATA_SIZE;
+use crate::layout::DATA_SIZE;
 use crate::rng::Rng;
 
 /// A popular register x8–x15 (all writable here).

@@ -17,6 +17,7 @@ pub mod fuzz;
 pub mod gen;
 mod gen_c;
 pub mod kernel;
+pub mod layout;
 pub mod minimize;
 pub mod rng;
 pub mod runner;

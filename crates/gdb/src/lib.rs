@@ -9,21 +9,23 @@
 //! faults, SIGILL for an illegal instruction). The machine runs in the stub's thread, one
 //! cycle at a time, polling the connection for Ctrl-C ([`target`]).
 
+pub mod guard;
 pub mod monitor;
 pub mod target;
 
 use gdbstub::conn::ConnectionExt;
-use gdbstub::stub::{run_blocking, DisconnectReason, GdbStub};
+use gdbstub::stub::{run_blocking, DisconnectReason, GdbStubBuilder};
+use guard::Guard;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use target::{Event, Stop, WeftTarget};
 use weft_simt::{Machine, RunEnd};
 
 /// The blocking event loop: the machine runs in this thread between gdb's packets.
-struct Loop<'a>(std::marker::PhantomData<&'a ()>);
+struct Loop<'a, 'g>(std::marker::PhantomData<(&'a (), &'g ())>);
 
-impl<'a> run_blocking::BlockingEventLoop for Loop<'a> {
+impl<'a, 'g> run_blocking::BlockingEventLoop for Loop<'a, 'g> {
     type Target = WeftTarget<'a>;
-    type Connection = TcpStream;
+    type Connection = &'g mut Guard;
     type StopReason = Stop;
 
     #[allow(clippy::type_complexity)]
@@ -72,12 +74,31 @@ pub fn serve(m: &mut Machine, addr: &str) -> Result<RunEnd, String> {
     serve_connection(m, stream)
 }
 
-/// Run `m` under the control of the gdb on `stream`.
+/// Run `m` under the control of the gdb on `stream`. A packet the stub cannot take is
+/// answered with an error and the session goes on ([`guard`]); only a lost connection or
+/// gdb's kill or detach ends it.
 pub fn serve_connection(m: &mut Machine, stream: TcpStream) -> Result<RunEnd, String> {
     let _ = stream.set_nodelay(true);
+    let mut guard = Guard::new(stream);
     let (r, end) = {
         let mut t = WeftTarget::new(m);
-        let r = GdbStub::new(stream).run_blocking::<Loop<'_>>(&mut t);
+        let r = loop {
+            let stub = GdbStubBuilder::new(&mut guard)
+                .packet_buffer_size(guard::PACKET_SIZE)
+                .build()
+                .map_err(|e| format!("gdb session: {e}"))?;
+            match stub.run_blocking::<Loop<'_, '_>>(&mut t) {
+                // A packet it could not take (the target's own refusals, such as a resume
+                // of a thread that does not exist, included): answered, and the session
+                // goes on.
+                Err(e) if !e.is_connection_error() => {
+                    if let Err(e) = guard.refuse_current() {
+                        break Err(format!("gdb session: {e}"));
+                    }
+                }
+                r => break r.map_err(|e| format!("gdb session: {e}")),
+            }
+        };
         (r, t.end.take().map(|(e, _)| e))
     };
     match (r, end) {
@@ -89,6 +110,6 @@ pub fn serve_connection(m: &mut Machine, stream: TcpStream) -> Result<RunEnd, St
             eprintln!("weft: gdb detached; the run goes on");
             Ok(m.run())
         }
-        (Err(e), _) => Err(format!("gdb session: {e}")),
+        (Err(e), _) => Err(e),
     }
 }

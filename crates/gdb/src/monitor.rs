@@ -2,8 +2,31 @@
 //! gdb has no words for — the current warp's thread mask, divergence stack and warp-core CSRs,
 //! every warp's state, the fault.
 
-use crate::target::WeftTarget;
+use gdbstub::common::Tid;
+use weft_simt::Machine;
 use weft_view::state;
+
+/// What `monitor` commands look at: the lane whose registers gdb sees and the current warp
+/// (the one that last stopped or stepped, or the one chosen with `monitor thread N`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Focus {
+    /// The lane whose registers gdb sees.
+    pub lane: usize,
+    /// The warp `monitor` commands describe, as (core, warp).
+    pub current: (usize, usize),
+}
+
+/// The thread id gdb shows for a warp: `1 + core × warps + warp`.
+pub fn thread_id(m: &Machine, c: usize, w: usize) -> Tid {
+    Tid::new(1 + c * m.cfg.warps + w).expect("non-zero")
+}
+
+/// The warp of a thread id, if the machine has it.
+pub fn warp_of(m: &Machine, tid: Tid) -> Option<(usize, usize)> {
+    let k = tid.get().checked_sub(1)?;
+    let (c, w) = (k / m.cfg.warps, k % m.cfg.warps);
+    (c < m.cores.len()).then_some((c, w))
+}
 
 /// The help text of `monitor help`.
 pub const HELP: &str = "\
@@ -20,23 +43,21 @@ chosen with `thread N`; N is the thread id gdb shows as Thread 1.N):
 ";
 
 /// Run one monitor command; the text to show.
-pub fn command(t: &mut WeftTarget<'_>, cmd: &str) -> String {
+pub fn command(m: &Machine, t: &mut Focus, cmd: &str) -> String {
     let mut words = cmd.split_whitespace();
     let (c, w) = t.current;
-    let lanes = t.m.cfg.lanes;
+    let lanes = m.cfg.lanes;
     match (words.next(), words.next(), words.next()) {
         (Some("lane"), None, _) => format!("lane {}\n", t.lane),
-        (Some("thread"), None, _) => format!("thread {}: core {c} warp {w}\n", t.tid(c, w)),
-        (Some("thread"), Some(n), None) => {
-            match n.parse::<usize>().ok().and_then(gdbstub::common::Tid::new) {
-                Some(tid) if t.warp_of(tid).is_some() => {
-                    let (c, w) = t.warp_of(tid).unwrap_or_default();
-                    t.current = (c, w);
-                    format!("thread {tid}: core {c} warp {w}\n")
-                }
-                _ => format!("no thread {n}\n"),
+        (Some("thread"), None, _) => format!("thread {}: core {c} warp {w}\n", thread_id(m, c, w)),
+        (Some("thread"), Some(n), None) => match n.parse::<usize>().ok().and_then(Tid::new) {
+            Some(tid) if warp_of(m, tid).is_some() => {
+                let (c, w) = warp_of(m, tid).unwrap_or_default();
+                t.current = (c, w);
+                format!("thread {tid}: core {c} warp {w}\n")
             }
-        }
+            _ => format!("no thread {n}\n"),
+        },
         (Some("lane"), Some(n), None) => match n.parse::<usize>() {
             Ok(l) if l < lanes => {
                 t.lane = l;
@@ -48,10 +69,14 @@ pub fn command(t: &mut WeftTarget<'_>, cmd: &str) -> String {
             _ => format!("lane must be a number from 0 to {}\n", lanes - 1),
         },
         (Some("warp"), None, _) => {
-            format!("thread {}\n{}", t.tid(c, w), state::warp_report(t.m, c, w))
+            format!(
+                "thread {}\n{}",
+                thread_id(m, c, w),
+                state::warp_report(m, c, w)
+            )
         }
         (Some("mask"), None, _) => {
-            let mask = t.m.cores[c].warps[w].mask;
+            let mask = m.cores[c].warps[w].mask;
             let cells = state::mask_cells(mask, lanes);
             format!(
                 "core {c} warp {w} thread mask {mask:#x} lanes {}..0 [{cells}]\n",
@@ -60,13 +85,13 @@ pub fn command(t: &mut WeftTarget<'_>, cmd: &str) -> String {
         }
         (Some("stack"), None, _) => format!(
             "core {c} warp {w} divergence stack (top first):\n{}",
-            state::stack_lines(&t.m.cores[c].warps[w], "  ")
+            state::stack_lines(&m.cores[c].warps[w], "  ")
         ),
         (Some("csr"), None, _) => {
-            format!("core {c} warp {w} CSRs:\n{}", state::csr_report(t.m, c, w))
+            format!("core {c} warp {w} CSRs:\n{}", state::csr_report(m, c, w))
         }
-        (Some("warps"), None, _) => state::machine_report(t.m),
-        (Some("fault"), None, _) => match t.m.fault() {
+        (Some("warps"), None, _) => state::machine_report(m),
+        (Some("fault"), None, _) => match m.fault() {
             Some(f) => format!("{f}\n"),
             None => "no fault\n".into(),
         },

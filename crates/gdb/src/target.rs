@@ -3,7 +3,7 @@
 //! `monitor lane N`), memory is the address space as core 0 sees it, and execution is driven
 //! one cycle at a time so breakpoints, watchpoints, single steps and Ctrl-C stop it exactly.
 
-use crate::monitor;
+use crate::monitor::{self, Focus};
 use gdbstub::common::{Signal, Tid};
 use gdbstub::stub::MultiThreadStopReason;
 use gdbstub::target::ext::base::multithread::{
@@ -85,11 +85,8 @@ pub enum Event {
 pub struct WeftTarget<'a> {
     /// The machine.
     pub m: &'a mut Machine,
-    /// The lane whose registers gdb sees.
-    pub lane: usize,
-    /// The warp `monitor` commands describe: the one that last stopped, or the one chosen
-    /// with `monitor thread N`.
-    pub current: (usize, usize),
+    /// The lane whose registers gdb sees and the warp `monitor` commands describe.
+    pub focus: Focus,
     breakpoints: Vec<u32>,
     watch: Rc<RefCell<Watch>>,
     actions: Vec<(usize, Action)>,
@@ -117,8 +114,7 @@ impl<'a> WeftTarget<'a> {
         m.add_observer(Box::new(WatchObserver(watch.clone())));
         WeftTarget {
             m,
-            lane: 0,
-            current: (0, 0),
+            focus: Focus::default(),
             breakpoints: Vec::new(),
             watch,
             actions: Vec::new(),
@@ -129,14 +125,12 @@ impl<'a> WeftTarget<'a> {
 
     /// The thread id of a warp.
     pub fn tid(&self, c: usize, w: usize) -> Tid {
-        Tid::new(1 + c * self.m.cfg.warps + w).expect("non-zero")
+        monitor::thread_id(self.m, c, w)
     }
 
     /// The warp of a thread id.
     pub fn warp_of(&self, tid: Tid) -> Option<(usize, usize)> {
-        let k = tid.get().checked_sub(1)?;
-        let (c, w) = (k / self.m.cfg.warps, k % self.m.cfg.warps);
-        (c < self.m.cores.len()).then_some((c, w))
+        monitor::warp_of(self.m, tid)
     }
 
     fn warp_or_err(&self, tid: Tid) -> Result<(usize, usize), TargetError<String>> {
@@ -232,7 +226,7 @@ impl<'a> WeftTarget<'a> {
         ) = &e
         {
             if let Some(k) = self.warp_of(*tid) {
-                self.current = k;
+                self.focus.current = k;
             }
         }
         e
@@ -251,7 +245,7 @@ impl<'a> WeftTarget<'a> {
         let others_run = self.actions.iter().any(|(_, a)| *a == Action::Continue);
         if let Some(k) = step {
             let (c, w) = (k / self.m.cfg.warps, k % self.m.cfg.warps);
-            self.current = (c, w);
+            self.focus.current = (c, w);
             if !others_run && self.m.step_warp(c, w) {
                 // The others stay where they are.
                 if let Some(e) = self.ended() {
@@ -327,7 +321,7 @@ impl<'a> WeftTarget<'a> {
     }
 
     fn lane(&self) -> usize {
-        self.lane.min(self.m.cfg.lanes - 1)
+        self.focus.lane.min(self.m.cfg.lanes - 1)
     }
 }
 
@@ -563,7 +557,7 @@ impl gdbstub::target::ext::monitor_cmd::MonitorCmd for WeftTarget<'_> {
         cmd: &[u8],
         mut out: gdbstub::target::ext::monitor_cmd::ConsoleOutput<'_>,
     ) -> Result<(), Self::Error> {
-        let text = monitor::command(self, &String::from_utf8_lossy(cmd));
+        let text = monitor::command(self.m, &mut self.focus, &String::from_utf8_lossy(cmd));
         gdbstub::output!(out, "{text}");
         Ok(())
     }

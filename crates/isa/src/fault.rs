@@ -50,4 +50,5 @@ faults! {
     BarrierFault = 15, "BARRIER_FAULT", "a barrier id out of range or a count larger than the warps that exist";
     LanesLost = 16, "LANES_LOST", "a warp halted while some of its lanes still waited to run (a split's else path)";
     MisalignedTarget = 17, "MISALIGNED_TARGET", "a taken branch or jump to an odd target (RISC-V's instruction-address-misaligned exception, mcause 0; with the C extension no encoding can produce one: offsets are even and jalr clears bit 0)";
+    SyncMask = 18, "SYNC_MASK", "a vote's member mask (a CUDA `_sync` mask, rs2) names a lane that is not active, or an active lane's mask leaves that lane out";
 }

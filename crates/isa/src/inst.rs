@@ -3,7 +3,7 @@
 //! Both directions are driven by the operand syntax of the instruction's table row
 //! (see [`crate::table`]), so there is exactly one description of every encoding.
 
-use crate::compressed::{decode16, encode16, COp};
+use crate::ctable::COp;
 use crate::table::{Entry, Op, OP_BRANCH, TABLE};
 use std::sync::OnceLock;
 use thiserror::Error;
@@ -194,38 +194,9 @@ impl Inst {
         }
     }
 
-    /// Encode into the little-endian bytes of the instruction (2 or 4 of them).
-    pub fn encode_bytes(&self) -> Result<Vec<u8>, EncodeError> {
-        let w = self.encode()?;
-        Ok(w.to_le_bytes()[..self.len() as usize].to_vec())
-    }
-
-    /// Decode `w` as a lane executes it: like [`Inst::decode`], but a FENCE or FENCE.I word
-    /// whose reserved fields are not zero (rd, rs1, an unknown `fm`; FENCE.I's immediate)
-    /// executes as the fence it extends, as RISC-V requires base implementations to do. The
-    /// table itself stays exact, so the assembler and the disassembler (which shows such a
-    /// word as `.word`) keep every word as it is.
-    pub fn decode_exec(w: u32) -> Result<Inst, DecodeError> {
-        const OP_MISC_MEM: u32 = 0x0f;
-        match Inst::decode(w) {
-            Err(e) if w & 0x7f == OP_MISC_MEM => match (w >> 12) & 7 {
-                // FENCE: keep the predecessor and successor sets.
-                0 => Inst::decode(w & 0x0ff0_007f),
-                // FENCE.I
-                1 => Inst::decode(0x0000_100f),
-                _ => Err(e),
-            },
-            r => r,
-        }
-    }
-
-    /// Decode the instruction that starts `w` (exactly: every field the table fixes must
-    /// match). If bits 1:0 are not 0b11 it is a 16-bit instruction in the low half and the
-    /// high half is ignored (see [`Inst::len`]).
-    pub fn decode(w: u32) -> Result<Inst, DecodeError> {
-        if w & 3 != 3 {
-            return decode16(w as u16).ok_or(DecodeError::Compressed(w as u16));
-        }
+    /// Decode a 32-bit instruction word (bits 1:0 = 0b11; [`Inst::decode`] takes both sizes):
+    /// every field the table fixes must match.
+    pub(crate) fn decode32(w: u32) -> Result<Inst, DecodeError> {
         let e = buckets()[(w & 0x7f) as usize]
             .iter()
             .find(|e| w & e.mask == e.matches)
@@ -262,12 +233,9 @@ impl Inst {
         Ok(i)
     }
 
-    /// Encode back into a word (a compressed instruction's halfword in the low 16 bits).
-    /// Fails if an operand does not fit its field.
-    pub fn encode(&self) -> Result<u32, EncodeError> {
-        if let Some(c) = self.compressed {
-            return encode16(self, c.entry()).map(u32::from);
-        }
+    /// Encode as its 32-bit word ([`Inst::encode`] takes both sizes). Fails if an operand
+    /// does not fit its field.
+    pub(crate) fn encode32(&self) -> Result<u32, EncodeError> {
         let e = self.op.entry();
         let mut w = e.matches;
         for r in [self.rd, self.rs1, self.rs2, self.rs3] {

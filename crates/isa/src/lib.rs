@@ -12,15 +12,17 @@
 //! assert_eq!(i.encode().unwrap(), 0x00a58533);
 //! ```
 
+mod codec;
 pub mod compressed;
 pub mod csr;
+pub mod ctable;
 pub mod fault;
 pub mod inst;
 pub mod listing;
 pub mod table;
 pub mod text;
 
-pub use compressed::{CEntry, COp, CTABLE};
+pub use ctable::{CEntry, COp, CTABLE};
 pub use fault::FaultCode;
 pub use inst::{DecodeError, EncodeError, Inst};
 pub use table::{Class, Entry, Op, TABLE};

@@ -2,8 +2,8 @@
 //! fault codes, produced from the same tables the tools use. A test in this crate checks that
 //! the committed `docs/isa.md` contains the current listing.
 
-use crate::compressed::{Imm, Src, CTABLE};
 use crate::csr::{Access, CSRS};
+use crate::ctable::{Imm, Src, CTABLE};
 use crate::fault::FaultCode;
 use crate::table::TABLE;
 use std::fmt::Write;
@@ -121,20 +121,20 @@ fn compressed(s: &mut String) {
     let _ = writeln!(s, "|---|---|---|---|---|");
     for e in CTABLE {
         let mut need = Vec::new();
-        let n = crate::compressed::need::HI_NZ;
+        let n = crate::ctable::need::HI_NZ;
         if e.need & n != 0 {
             need.push("bits 11–7 ≠ 0");
         }
-        if e.need & crate::compressed::need::HI_NOT_SP != 0 {
+        if e.need & crate::ctable::need::HI_NOT_SP != 0 {
             need.push("bits 11–7 ≠ 2");
         }
-        if e.need & crate::compressed::need::LO_NZ != 0 {
+        if e.need & crate::ctable::need::LO_NZ != 0 {
             need.push("bits 6–2 ≠ 0");
         }
-        if e.need & crate::compressed::need::IMM_NZ != 0 {
+        if e.need & crate::ctable::need::IMM_NZ != 0 {
             need.push("imm ≠ 0");
         }
-        if e.need & crate::compressed::need::ANY != 0 {
+        if e.need & crate::ctable::need::ANY != 0 {
             need.push("not `c.nop`");
         }
         let reg = |r: Src, float: bool| -> String {

@@ -24,7 +24,7 @@
 //! cannot reach the exit (infinite loops) get virtual edges from
 //! [`crate::postdom::connect_dead_ends`].
 
-use crate::jumptable::{self, is_candidate, Func, JumpTable, Memory};
+use crate::jumptable::{self, index_in, is_candidate, Func, JumpTable, Memory};
 use crate::postdom::{connect_dead_ends, immediate_postdominators};
 use crate::table::Reconv;
 use weft_isa::csr::TMASK;
@@ -126,11 +126,6 @@ pub fn decode_code(start: u32, bytes: &[u8]) -> (Vec<u32>, Vec<Option<Inst>>, u3
         off += len;
     }
     (pcs, insts, start.wrapping_add(off as u32))
-}
-
-/// The index of the instruction at `pc` among `pcs` (sorted), if one starts there.
-pub(crate) fn index_in(pcs: &[u32], pc: u32) -> Option<usize> {
-    pcs.binary_search(&pc).ok()
 }
 
 /// The control-flow graph of one function.

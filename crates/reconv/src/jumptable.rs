@@ -36,6 +36,11 @@
 use weft_isa::table::Class;
 use weft_isa::{Inst, Op};
 
+/// The index of the instruction at `pc` among `pcs` (sorted), if one starts there.
+pub(crate) fn index_in(pcs: &[u32], pc: u32) -> Option<usize> {
+    pcs.binary_search(&pc).ok()
+}
+
 /// A range of initialised memory the analysis may read jump tables from.
 #[derive(Clone, Copy, Debug)]
 pub struct DataRegion<'a> {
@@ -356,7 +361,7 @@ impl Func<'_> {
         self.pcs.get(i).copied().unwrap_or(self.end)
     }
     fn index(&self, pc: u32) -> Option<usize> {
-        crate::cfg::index_in(self.pcs, pc)
+        index_in(self.pcs, pc)
     }
     fn block_start(&self, mut i: usize) -> usize {
         while !self.leader[i] {

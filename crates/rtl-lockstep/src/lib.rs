@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::rc::Rc;
 use weft_isa::Op;
-use weft_simt::record::{memory_access, AccessKind, Observer, RegFile, StepRecord};
+use weft_simt::record::{memory_access, AccessKind, RegFile, StepRecord};
+use weft_simt::Observer;
 use weft_simt::{Config, Machine, Program, Reconv, RunEnd};
 
 pub use weft_simt::ReconvMode;
@@ -454,6 +455,8 @@ pub fn model_config(shape: Shape, mode: ReconvMode, max_cycles: u64) -> Config {
         warps: shape.warps,
         lanes: shape.lanes,
         stack_depth: shape.depth,
+        // The RTL's divergence stack has no spill area: a full stack faults in both.
+        stack_spill: 0,
         reconv: mode,
         dram_size: DRAM_SIZE,
         max_cycles,

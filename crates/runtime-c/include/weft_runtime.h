@@ -51,20 +51,29 @@ int weft_device_open_c_config(const char *const *sources, size_t n, const char *
                               weft_device **out, char *err, size_t err_len);
 void weft_device_close(weft_device *d);
 
-/* The message of the last failed call ("" if none). Valid until the next call on `d`. */
+/* The message of the last call on `d`: why it failed (every failure has one, a NULL argument
+ * too), or "" after a call that succeeded. Valid until the next call on `d`; with `d` NULL,
+ * "no device". */
 const char *weft_last_error(const weft_device *d);
 
 int weft_alloc(weft_device *d, uint32_t bytes, weft_buffer *out);
 int weft_free(weft_device *d, weft_buffer b);
+/* Copy n bytes into / out of buffer b at offset. A range outside the buffer is
+ * WEFT_E_BAD_ADDRESS, refused before src or dst is touched (or anything allocated). Copies act
+ * at once, on memory as it is now: queued launches run only at weft_wait. */
 int weft_write(weft_device *d, weft_buffer b, uint32_t offset, const void *src, size_t n);
 int weft_read(weft_device *d, weft_buffer b, uint32_t offset, void *dst, size_t n);
 
-/* Launch kernel `name` over grid[3] blocks of block[3] threads; `args` (args_len bytes) is
- * copied to the device and the kernel receives a pointer to it. */
+/* Queue a launch of kernel `name` over grid[3] blocks of block[3] threads; `args` (args_len
+ * bytes) is copied to the device now and the kernel receives a pointer to it. Nothing runs
+ * here: the launch waits behind any launch already queued, and weft_wait runs them all in
+ * order, so this returns at once whatever the launches before it do. */
 int weft_launch_kernel(weft_device *d, const char *name, const uint32_t grid[3],
                        const uint32_t block[3], uint32_t shared_bytes, const void *args,
                        size_t args_len);
-/* Run the launch to its end; max_cycles 0 = no limit. */
+/* Run the queued launches in order to their end; max_cycles (0 = no limit) bounds them all.
+ * The first launch that fails ends the wait with its error, and the launches queued behind it
+ * are dropped. With nothing queued: WEFT_E_NOTHING_LAUNCHED. */
 int weft_wait(weft_device *d, uint64_t max_cycles);
 /* The same with a host-time limit too (max_ms milliseconds; 0 = none): WEFT_E_TIMEOUT. */
 int weft_wait_for(weft_device *d, uint64_t max_cycles, uint64_t max_ms);
@@ -74,6 +83,11 @@ uint64_t weft_device_cycles(const weft_device *d);
 /* The statistics as JSON (what `weft run --stats-json` writes; a timing device adds its
  * "timing" object): up to len bytes copied to buf, NUL-terminated; returns the size needed. */
 size_t weft_stats_json(const weft_device *d, char *buf, size_t len);
+/* One kernel launch's own counters as JSON (cycles, warp/thread instructions, SIMD
+ * efficiency, divergences, memory; a timing device adds its "timing" share): launch `index`
+ * from 0, or from the end when negative (-1 = the last launch). Copied as weft_stats_json
+ * does; returns the size needed, or 0 (and an empty string) if there is no such launch. */
+size_t weft_launch_stats_json(const weft_device *d, int64_t index, char *buf, size_t len);
 /* Copy up to cap-1 bytes of the console output so far (and a NUL) into buf, taking it;
  * returns the length of the whole output. */
 size_t weft_take_output(weft_device *d, char *buf, size_t cap);

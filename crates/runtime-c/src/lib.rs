@@ -41,6 +41,13 @@ fn code(e: &RuntimeError) -> i32 {
 }
 
 impl WeftDevice {
+    /// A call refused for a bad argument: `WEFT_E_ARGUMENT`, with `why` (naming the call and
+    /// the argument) as the last error, as every failure has its message.
+    fn refuse(&mut self, why: &str) -> i32 {
+        self.error = CString::new(why.replace('\0', " ")).unwrap_or_default();
+        E_ARGUMENT
+    }
+
     fn done(&mut self, r: Result<(), RuntimeError>) -> i32 {
         match r {
             Ok(()) => {
@@ -83,6 +90,7 @@ fn open(
     err_len: usize,
 ) -> i32 {
     if out.is_null() {
+        copy_text("weft_device_open: out is NULL", err, err_len);
         return E_ARGUMENT;
     }
     match r {
@@ -283,6 +291,36 @@ pub unsafe extern "C" fn weft_stats_json(
 /// See weft_runtime.h.
 ///
 /// # Safety
+/// `d` is a live handle; `buf` has `len` bytes (or is null with `len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn weft_launch_stats_json(
+    d: *const WeftDevice,
+    index: i64,
+    buf: *mut c_char,
+    len: usize,
+) -> usize {
+    if d.is_null() {
+        return 0;
+    }
+    // SAFETY: a live handle.
+    let launches = unsafe { &*d }.dev.launch_stats();
+    let k = if index < 0 {
+        launches.len() as i64 + index
+    } else {
+        index
+    };
+    let Some(l) = usize::try_from(k).ok().and_then(|k| launches.get(k)) else {
+        copy_text("", buf, len);
+        return 0;
+    };
+    let text = l.to_string();
+    copy_text(&text, buf, len);
+    text.len() + 1
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
 /// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
 /// lengths given.
 #[no_mangle]
@@ -321,7 +359,7 @@ pub unsafe extern "C" fn weft_last_error(d: *const WeftDevice) -> *const c_char 
 pub unsafe extern "C" fn weft_alloc(d: *mut WeftDevice, bytes: u32, out: *mut WeftBuffer) -> i32 {
     let Some(h) = dev(d) else { return E_ARGUMENT };
     if out.is_null() {
-        return E_ARGUMENT;
+        return h.refuse("weft_alloc: out is NULL");
     }
     let r = h.dev.alloc(bytes).map(|b| {
         // SAFETY: out is non-null.
@@ -369,9 +407,13 @@ pub unsafe extern "C" fn weft_write(
 ) -> i32 {
     let Some(h) = dev(d) else { return E_ARGUMENT };
     if src.is_null() && n > 0 {
-        return E_ARGUMENT;
+        return h.refuse("weft_write: src is NULL");
     }
-    // SAFETY: the caller gives n readable bytes at src.
+    // The length is checked against the buffer before the caller's memory is touched.
+    if let Err(e) = h.dev.check_range(&buffer(b), offset, n) {
+        return h.done(Err(e));
+    }
+    // SAFETY: the caller gives n readable bytes at src (n fits in the buffer).
     let data = if n == 0 {
         &[][..]
     } else {
@@ -396,7 +438,11 @@ pub unsafe extern "C" fn weft_read(
 ) -> i32 {
     let Some(h) = dev(d) else { return E_ARGUMENT };
     if dst.is_null() && n > 0 {
-        return E_ARGUMENT;
+        return h.refuse("weft_read: dst is NULL");
+    }
+    // The length is checked against the buffer before anything is allocated or written.
+    if let Err(e) = h.dev.check_range(&buffer(b), offset, n) {
+        return h.done(Err(e));
     }
     let mut tmp = vec![0u8; n];
     let r = h.dev.read_bytes(&buffer(b), offset, &mut tmp).map(|()| {
@@ -423,10 +469,18 @@ pub unsafe extern "C" fn weft_launch_kernel(
 ) -> i32 {
     let Some(h) = dev(d) else { return E_ARGUMENT };
     let Some(name) = str_arg(name) else {
-        return E_ARGUMENT;
+        return h.refuse("weft_launch_kernel: name is NULL or not UTF-8");
     };
-    if grid.is_null() || block.is_null() || (args.is_null() && args_len > 0) {
-        return E_ARGUMENT;
+    if grid.is_null() || block.is_null() {
+        return h.refuse("weft_launch_kernel: grid or block is NULL");
+    }
+    if args.is_null() && args_len > 0 {
+        return h.refuse("weft_launch_kernel: args is NULL with args_len > 0");
+    }
+    // The argument block is copied to a device buffer: a length no buffer can hold is
+    // refused before the caller's memory is read.
+    if let Err(e) = h.dev.check_alloc(args_len) {
+        return h.done(Err(e));
     }
     // SAFETY: three u32 each, and args_len bytes of arguments.
     let (g, b, a) = unsafe {

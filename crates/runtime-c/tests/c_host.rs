@@ -55,5 +55,7 @@ fn check_output(out: &std::process::Output, timing: bool) {
         "{text}"
     );
     assert!(text.contains("read past the end: error 2"), "{text}");
+    assert!(text.contains("last launch: scale\n"), "{text}");
+    assert!(text.contains("launch 99: 0\n"), "{text}");
     assert_eq!(text.contains("timing stats: present"), timing, "{text}");
 }

@@ -1,13 +1,24 @@
 //! Device-memory allocation for the host: a first-fit free list over one DRAM range, 64-byte
-//! aligned blocks, neighbours merged on free.
+//! aligned blocks, neighbours merged on free. Each block has an owner: the host program's
+//! buffers, or the runtime's own blocks (a queued launch's argument block), which no host call
+//! can free or copy into — not even through a stale handle whose address the block reused.
+
+/// Who a block belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// A buffer of the host program.
+    Host,
+    /// The runtime's own (an argument block).
+    Runtime,
+}
 
 /// A free list over `[lo, hi)`.
 #[derive(Clone, Debug)]
 pub struct Allocator {
     /// Free ranges (start, length), sorted by start, never adjacent.
     free: Vec<(u32, u32)>,
-    /// Allocated blocks (start, length).
-    used: Vec<(u32, u32)>,
+    /// Allocated blocks (start, length, owner), sorted by start.
+    used: Vec<(u32, u32, Owner)>,
 }
 
 /// Alignment of every block.
@@ -23,9 +34,14 @@ impl Allocator {
         }
     }
 
-    /// A block of at least `bytes` (at least one alignment unit); `None` when no free range
-    /// is large enough.
+    /// A host block of at least `bytes` (at least one alignment unit); `None` when no free
+    /// range is large enough.
     pub fn alloc(&mut self, bytes: u32) -> Option<u32> {
+        self.alloc_as(bytes, Owner::Host)
+    }
+
+    /// [`Allocator::alloc`] for `owner`.
+    pub fn alloc_as(&mut self, bytes: u32, owner: Owner) -> Option<u32> {
         let len = bytes.max(1).checked_next_multiple_of(ALIGN)?;
         let i = self.free.iter().position(|&(_, l)| l >= len)?;
         let (start, l) = self.free[i];
@@ -34,17 +50,25 @@ impl Allocator {
         } else {
             self.free[i] = (start + len, l - len);
         }
-        let k = self.used.partition_point(|&(s, _)| s < start);
-        self.used.insert(k, (start, len));
+        let k = self.used.partition_point(|&(s, _, _)| s < start);
+        self.used.insert(k, (start, len, owner));
         Some(start)
     }
 
-    /// Free the block that starts at `addr`; false if there is none.
+    /// Free the host block that starts at `addr`; false if there is none.
     pub fn free(&mut self, addr: u32) -> bool {
-        let Ok(k) = self.used.binary_search_by_key(&addr, |&(s, _)| s) else {
+        self.free_as(addr, Owner::Host)
+    }
+
+    /// Free `owner`'s block that starts at `addr`; false if there is none.
+    pub fn free_as(&mut self, addr: u32, owner: Owner) -> bool {
+        let Ok(k) = self.used.binary_search_by_key(&addr, |&(s, _, _)| s) else {
             return false;
         };
-        let (start, len) = self.used.remove(k);
+        if self.used[k].2 != owner {
+            return false;
+        }
+        let (start, len, _) = self.used.remove(k);
         let i = self.free.partition_point(|&(s, _)| s < start);
         self.free.insert(i, (start, len));
         // merge with the next, then the previous
@@ -59,11 +83,11 @@ impl Allocator {
         true
     }
 
-    /// The allocated block containing `[addr, addr + len)`, if any.
+    /// The host block containing `[addr, addr + len)`, if any.
     pub fn block_of(&self, addr: u32, len: u32) -> Option<(u32, u32)> {
-        let k = self.used.partition_point(|&(s, _)| s <= addr);
-        let (s, l) = *self.used.get(k.checked_sub(1)?)?;
-        (addr as u64 + len as u64 <= s as u64 + l as u64).then_some((s, l))
+        let k = self.used.partition_point(|&(s, _, _)| s <= addr);
+        let (s, l, owner) = *self.used.get(k.checked_sub(1)?)?;
+        (owner == Owner::Host && addr as u64 + len as u64 <= s as u64 + l as u64).then_some((s, l))
     }
 
     /// Bytes free in all.
@@ -98,5 +122,11 @@ mod tests {
         let w = a.alloc(64).unwrap();
         assert_eq!(a.block_of(w + 10, 54), Some((w, 64)));
         assert_eq!(a.block_of(w + 10, 55), None);
+        // The runtime's blocks: neither freed nor found through a host call.
+        let r = a.alloc_as(8, Owner::Runtime).unwrap();
+        assert_eq!(a.block_of(r, 4), None);
+        assert!(!a.free(r));
+        assert!(a.free_as(r, Owner::Runtime));
+        assert!(!a.free_as(r, Owner::Runtime), "double free");
     }
 }

@@ -157,7 +157,7 @@ pub enum RuntimeError {
         /// Console output of the launch.
         output: String,
     },
-    /// `wait` with no launch pending.
+    /// `wait` with no launch queued.
     #[error("nothing was launched")]
     NothingLaunched,
     /// The program or configuration could not be loaded.
@@ -226,6 +226,16 @@ pub fn mailbox_record(
     rec
 }
 
+/// A launch waiting in the queue: the kernel, its argument block (already on the device),
+/// the grid, block and shared bytes of its mailbox record.
+struct Launch {
+    kernel: u32,
+    args: Buffer,
+    grid: Dim3,
+    block: Dim3,
+    shared_bytes: u32,
+}
+
 /// A weft device with a kernel program loaded.
 pub struct Device {
     backend: Box<dyn Backend>,
@@ -233,7 +243,8 @@ pub struct Device {
     heap: alloc::Allocator,
     /// Where the device's own memory ends and the host's allocations begin.
     device_end: u32,
-    pending: Option<Buffer>,
+    /// Launches not run yet, oldest first: [`Device::wait`] runs them in order.
+    queue: std::collections::VecDeque<Launch>,
     output: Vec<u8>,
 }
 
@@ -300,7 +311,7 @@ impl Device {
             },
             heap: alloc::Allocator::new(device_end as u32, dram_end.min(u32::MAX as u64) as u32),
             device_end: device_end as u32,
-            pending: None,
+            queue: std::collections::VecDeque::new(),
             output: Vec::new(),
         })
     }
@@ -335,6 +346,19 @@ impl Device {
         }
     }
 
+    /// Could a buffer of `bytes` bytes be allocated now? `OutOfMemory` if not (checked
+    /// before a host API reads or allocates that many bytes).
+    pub fn check_alloc(&self, bytes: usize) -> Result<()> {
+        let largest = self.heap.largest_free();
+        if bytes > largest as usize {
+            return Err(RuntimeError::OutOfMemory {
+                requested: bytes as u64,
+                largest,
+            });
+        }
+        Ok(())
+    }
+
     /// A buffer holding `data`.
     pub fn alloc_from<T: Scalar>(&mut self, data: &[T]) -> Result<Buffer> {
         let bytes = to_bytes(data);
@@ -359,11 +383,15 @@ impl Device {
         }
     }
 
-    fn check(&self, b: &Buffer, offset: u32, len: usize) -> Result<u32> {
+    /// The device address of `len` bytes at `offset` in buffer `b`, if they all lie inside
+    /// it (and it is allocated); else `BadAddress`. Every copy checks this first, before it
+    /// allocates or touches anything, so a host API can check a length the same way before
+    /// it makes a slice of it.
+    pub fn check_range(&self, b: &Buffer, offset: u32, len: usize) -> Result<u32> {
         let addr = b.addr as u64 + offset as u64;
         let inside = offset as u64 + len as u64 <= b.len as u64
             && addr <= u32::MAX as u64
-            && self.heap.block_of(addr as u32, len as u32).is_some();
+            && u32::try_from(len).is_ok_and(|n| self.heap.block_of(addr as u32, n).is_some());
         if inside {
             Ok(addr as u32)
         } else {
@@ -376,7 +404,7 @@ impl Device {
 
     /// Copy bytes into a buffer at `offset`.
     pub fn write_bytes(&mut self, b: &Buffer, offset: u32, data: &[u8]) -> Result<()> {
-        let addr = self.check(b, offset, data.len())?;
+        let addr = self.check_range(b, offset, data.len())?;
         self.backend
             .write_bytes(addr, data)
             .map_err(|_| RuntimeError::BadAddress {
@@ -387,7 +415,7 @@ impl Device {
 
     /// Copy a buffer's bytes from `offset` into `out`.
     pub fn read_bytes(&self, b: &Buffer, offset: u32, out: &mut [u8]) -> Result<()> {
-        let addr = self.check(b, offset, out.len())?;
+        let addr = self.check_range(b, offset, out.len())?;
         self.backend
             .read_bytes(addr, out)
             .map_err(|_| RuntimeError::BadAddress {
@@ -418,13 +446,18 @@ impl Device {
             .ok_or_else(|| RuntimeError::NoSuchKernel(name.into()))
     }
 
-    /// Launch kernel `name` over `grid` blocks of `block` threads with argument block `args`;
-    /// it runs at [`Device::wait`].
+    /// Queue a launch of kernel `name` over `grid` blocks of `block` threads with argument
+    /// block `args`; it runs at [`Device::wait`].
     pub fn launch(&mut self, name: &str, grid: Dim3, block: Dim3, args: &Args) -> Result<()> {
         self.launch_shared(name, grid, block, 0, args)
     }
 
     /// [`Device::launch`] with `shared_bytes` of shared memory per block.
+    ///
+    /// Nothing runs here: the launch joins the queue behind any launch already waiting (its
+    /// argument block is copied to the device now), and [`Device::wait`] runs the queue in
+    /// order. So a launch returns at once whatever the launches before it do, and the limits
+    /// the host gives `wait` bound them all.
     pub fn launch_shared(
         &mut self,
         name: &str,
@@ -434,49 +467,95 @@ impl Device {
         args: &Args,
     ) -> Result<()> {
         let kernel = self.kernel(name)?;
-        if let Some(old) = self.pending.take() {
-            self.wait_inner(None, None, Some(old))?;
-        }
-        let arg_buf = self.alloc_from(args.bytes())?;
-        let rec = mailbox_record(
+        let args = self.alloc_args(args.bytes())?;
+        self.queue.push_back(Launch {
             kernel,
-            arg_buf.addr,
+            args,
             grid,
             block,
             shared_bytes,
+        });
+        Ok(())
+    }
+
+    /// A launch's argument block: a block of the runtime's own (no host call can free it or
+    /// copy into it, even through a stale buffer whose address it reused) holding `bytes`.
+    fn alloc_args(&mut self, bytes: &[u8]) -> Result<Buffer> {
+        let oom = |heap: &alloc::Allocator| RuntimeError::OutOfMemory {
+            requested: bytes.len() as u64,
+            largest: heap.largest_free(),
+        };
+        let len = u32::try_from(bytes.len()).map_err(|_| oom(&self.heap))?;
+        let addr = self
+            .heap
+            .alloc_as(len, alloc::Owner::Runtime)
+            .ok_or_else(|| oom(&self.heap))?;
+        if let Err(e) = self.backend.write_bytes(addr, bytes) {
+            self.heap.free_as(addr, alloc::Owner::Runtime);
+            return Err(RuntimeError::Load(e.to_string()));
+        }
+        Ok(Buffer { addr, len })
+    }
+
+    /// Launches queued and not yet run.
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Run the queued launches to their end, at most `max_cycles` cycles in all (None: no
+    /// limit).
+    pub fn wait(&mut self, max_cycles: Option<u64>) -> Result<()> {
+        self.wait_for(max_cycles, None)
+    }
+
+    /// Run the queued launches in order to their end, stopping with
+    /// [`RuntimeError::Timeout`] after `max_cycles` simulated cycles or `max_time` of host
+    /// time in all, whichever comes first. The first launch that fails (a fault, a timeout,
+    /// a deadlock, a non-zero exit) ends the wait with its error, and the launches queued
+    /// behind it are dropped (their argument blocks freed): they may depend on its results.
+    pub fn wait_for(&mut self, max_cycles: Option<u64>, max_time: Option<Duration>) -> Result<()> {
+        if self.queue.is_empty() {
+            return Err(RuntimeError::NothingLaunched);
+        }
+        let start = self.backend.cycles();
+        let limit = max_cycles.map_or(u64::MAX, |c| start.saturating_add(c));
+        let deadline = max_time.and_then(|t| Instant::now().checked_add(t));
+        while let Some(l) = self.queue.pop_front() {
+            let r = self.run_launch(&l, start, limit, deadline);
+            self.heap.free_as(l.args.addr, alloc::Owner::Runtime);
+            if let Err(e) = r {
+                for dropped in std::mem::take(&mut self.queue) {
+                    self.heap.free_as(dropped.args.addr, alloc::Owner::Runtime);
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Start launch `l` (its mailbox record, the cores restarted) and run it to its end or
+    /// to cycle `limit` / the `deadline`; `start` is the wait's first cycle.
+    fn run_launch(
+        &mut self,
+        l: &Launch,
+        start: u64,
+        limit: u64,
+        deadline: Option<Instant>,
+    ) -> Result<()> {
+        let rec = mailbox_record(
+            l.kernel,
+            l.args.addr,
+            l.grid,
+            l.block,
+            l.shared_bytes,
             self.device_end,
         );
         self.backend
             .write_bytes(self.syms.mailbox, &rec)
             .map_err(|e| RuntimeError::Load(e.to_string()))?;
         self.backend.restart(self.syms.entry)?;
-        self.pending = Some(arg_buf);
-        Ok(())
-    }
-
-    /// Run the pending launch to its end, at most `max_cycles` cycles (None: no limit).
-    pub fn wait(&mut self, max_cycles: Option<u64>) -> Result<()> {
-        self.wait_for(max_cycles, None)
-    }
-
-    /// Run the pending launch to its end, stopping with [`RuntimeError::Timeout`] after
-    /// `max_cycles` simulated cycles or `max_time` of host time, whichever comes first.
-    pub fn wait_for(&mut self, max_cycles: Option<u64>, max_time: Option<Duration>) -> Result<()> {
-        let pending = self.pending.take().ok_or(RuntimeError::NothingLaunched)?;
-        self.wait_inner(max_cycles, max_time, Some(pending))
-    }
-
-    fn wait_inner(
-        &mut self,
-        max_cycles: Option<u64>,
-        max_time: Option<Duration>,
-        args: Option<Buffer>,
-    ) -> Result<()> {
-        let start = self.backend.cycles();
-        let limit = max_cycles.map_or(u64::MAX, |c| start.saturating_add(c));
-        let clock = Instant::now();
         // With a time limit, run in slices and look at the clock between them.
-        let slice = if max_time.is_some() {
+        let slice = if deadline.is_some() {
             TIME_SLICE
         } else {
             u64::MAX
@@ -490,15 +569,12 @@ impl Device {
             };
             match end {
                 RunEnd::CycleLimit(c)
-                    if c < limit && max_time.is_none_or(|t| clock.elapsed() < t) => {}
+                    if c < limit && deadline.is_none_or(|d| Instant::now() < d) => {}
                 e => break e,
             }
         };
         let out = self.backend.take_console();
         self.output.extend_from_slice(&out);
-        if let Some(a) = args {
-            self.heap.free(a.addr);
-        }
         match end {
             RunEnd::Exit(0) | RunEnd::AllHalted => Ok(()),
             RunEnd::Exit(status) => Err(RuntimeError::KernelExit {
@@ -526,4 +602,32 @@ impl Device {
     pub fn stats(&self) -> serde_json::Value {
         self.backend.stats_json()
     }
+
+    /// Each launch's own counters so far, in order (see [`launch_entries`]).
+    pub fn launch_stats(&self) -> Vec<serde_json::Value> {
+        launch_entries(&self.stats())
+    }
+}
+
+/// The kernel launches of a statistics object (`weft run --stats-json`, [`Device::stats`]):
+/// each entry of its `launches` list — cycles, warp- and thread-instructions, SIMD
+/// efficiency, divergences, memory, classes — with the timing model's share of that launch
+/// (issue slots, stalls by reason, caches, DRAM) under `timing` when the run was timed.
+pub fn launch_entries(stats: &serde_json::Value) -> Vec<serde_json::Value> {
+    let timing = stats["timing"]["launches"].as_array();
+    stats["launches"]
+        .as_array()
+        .map(|ls| {
+            ls.iter()
+                .enumerate()
+                .map(|(k, l)| {
+                    let mut l = l.clone();
+                    if let Some(t) = timing.and_then(|t| t.get(k)) {
+                        l["timing"] = t.clone();
+                    }
+                    l
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -195,6 +195,72 @@ fn faults_hangs_and_bad_accesses_on(mut d: Device) {
     );
 }
 
+/// Launching while launches are queued: nothing runs at the launch (it returns at once even
+/// behind a kernel that never ends), `wait` runs the queue in order within its limits, and
+/// the first failure drops the launches behind it.
+#[test]
+fn launches_queue_behind_pending_ones_and_wait_runs_them_in_order() {
+    let mut d = device(1, 4, 8);
+    let log = d.alloc_from(&[0u32; 8]).unwrap();
+    let flag = d.alloc_from(&[0u32]).unwrap();
+    let record = |d: &mut Device, v: u32| {
+        d.launch(
+            "record",
+            Dim3::x(1),
+            Dim3::x(8),
+            &Args::new().buffer(&log).push(v),
+        )
+        .unwrap()
+    };
+    // Behind a kernel that never ends: the launches return, nothing has run.
+    let forever = Args::new().buffer(&flag);
+    d.launch("forever", Dim3::x(1), Dim3::x(4), &forever)
+        .unwrap();
+    record(&mut d, 9);
+    assert_eq!((d.queued(), d.cycles()), (2, 0));
+    match d.wait(Some(100_000)) {
+        Err(RuntimeError::Timeout { cycles }) => assert!(cycles >= 100_000),
+        other => panic!("expected a timeout: {other:?}"),
+    }
+    assert_eq!(d.queued(), 0, "the launch behind the timeout is dropped");
+    assert_eq!(d.read::<u32>(&log).unwrap()[0], 0);
+    assert!(matches!(d.wait(None), Err(RuntimeError::NothingLaunched)));
+    // In order, all within one wait.
+    for v in [1, 2, 3] {
+        record(&mut d, v);
+    }
+    d.wait(Some(50_000_000)).unwrap();
+    assert_eq!(d.read::<u32>(&log).unwrap()[..4], [3, 1, 2, 3]);
+    // A fault in the middle: the launch before it ran, the one behind it is dropped.
+    record(&mut d, 4);
+    let bad = d.alloc_from(&[0u32; 64]).unwrap();
+    d.launch("faulty", Dim3::x(1), Dim3::x(8), &Args::new().buffer(&bad))
+        .unwrap();
+    record(&mut d, 5);
+    assert!(matches!(d.wait(None), Err(RuntimeError::KernelFault(_))));
+    assert_eq!(d.read::<u32>(&log).unwrap()[..5], [4, 1, 2, 3, 4]);
+    assert_eq!(d.queued(), 0);
+    // The device goes on.
+    record(&mut d, 6);
+    d.wait(None).unwrap();
+    assert_eq!(d.read::<u32>(&log).unwrap()[..6], [5, 1, 2, 3, 4, 6]);
+    // A queued launch's argument block is the runtime's: a stale buffer whose address it
+    // reused can neither free it nor write into it, and the launch reads its own arguments.
+    let stale = d.alloc(8).unwrap();
+    d.free(stale).unwrap();
+    record(&mut d, 7);
+    assert!(matches!(
+        d.free(stale),
+        Err(RuntimeError::BadAddress { .. })
+    ));
+    assert!(matches!(
+        d.write_bytes(&stale, 0, &[0xff; 8]),
+        Err(RuntimeError::BadAddress { .. })
+    ));
+    d.wait(None).unwrap();
+    assert_eq!(d.read::<u32>(&log).unwrap()[..7], [6, 1, 2, 3, 4, 6, 7]);
+}
+
 /// The same launches on the functional and the timing backend: identical results and
 /// console, and the timing device reports its model's counters.
 #[test]
@@ -256,4 +322,39 @@ fn a_device_from_configuration_text_and_bad_text() {
     assert!(e.to_string().contains("l1.size"), "{e}");
     let e = DeviceConfig::from_toml("[l1]\nsizee = 1\n").unwrap_err();
     assert!(e.to_string().contains("sizee"), "{e}");
+}
+
+/// Each launch's own counters: one entry per launch, in order, named by its kernel, inside the
+/// device's totals; on the timing backend with the timing model's share of the launch.
+#[test]
+fn each_launch_has_its_own_counters() {
+    for timing in [false, true] {
+        let mut d = device_on(1, 4, 8, timing);
+        let n = 2000u32;
+        let a: Vec<u32> = (0..n).collect();
+        let ba = d.alloc_from(&a).unwrap();
+        let bc = d.alloc(4 * n).unwrap();
+        for m in [n / 2, n] {
+            let args = Args::new().buffer(&ba).buffer(&ba).buffer(&bc).push(m);
+            d.launch("vecadd_u32", Dim3::x(m.div_ceil(64)), Dim3::x(64), &args)
+                .unwrap();
+            d.wait(None).unwrap();
+        }
+        let ls = d.launch_stats();
+        let total = d.stats();
+        assert_eq!(ls.len(), 2, "timing {timing}: {ls:?}");
+        for l in &ls {
+            assert_eq!(l["kernel"], "vecadd_u32");
+            assert_eq!(l["complete"], true);
+            assert!(l["loads"].as_u64().unwrap() >= 2 * 1000, "{l:#}");
+            if timing {
+                assert_eq!(l["timing"]["cycles"], l["cycles"], "{l:#}");
+            } else {
+                assert!(l.get("timing").is_none());
+            }
+        }
+        let ti = |l: &serde_json::Value| l["thread_instructions"].as_u64().unwrap();
+        assert!(ti(&ls[1]) > ti(&ls[0]), "twice the elements, more work");
+        assert!(ti(&ls[0]) + ti(&ls[1]) < ti(&total));
+    }
 }

@@ -22,7 +22,7 @@
 //! else — other memory accesses, CSRs, divergent branches, SIMT instructions, faults — is
 //! left to the interpreter, which is the one source of truth for it.
 
-use crate::code::CodeCache;
+use crate::exec::Code as CodeCache;
 use crate::machine::Machine;
 pub use crate::mem_port::MemPort;
 use crate::stats::Stats;

@@ -5,18 +5,14 @@
 //! so self-modifying code still sees the new bytes (stronger than `fence.i` requires).
 
 use crate::divergence::Reconv;
-use crate::exec::Issue;
-use crate::trap::Trap;
 use std::collections::HashMap;
 use weft_isa::{FaultCode, Inst, Op};
 use weft_mem::{Memory, Span};
 
-/// Executes one warp-instruction (the slot's instruction, in the [`Issue`]).
-pub(crate) type Handler = fn(&mut Issue<'_>) -> Result<(), Trap>;
-
-/// Chooses the handler of an operation for warps of a lane count (`fast::handler_for`; the
-/// cache is given it, so that it depends on no executor).
-pub(crate) type Select = fn(&Inst, usize) -> Handler;
+/// Chooses the handler `H` of an operation for warps of a lane count (the machine gives
+/// `fast::handler_for`: the cache holds whatever routine its executor runs, and depends on
+/// no executor).
+pub(crate) type Select<H> = fn(&Inst, usize) -> H;
 
 /// A decoded-cache slot's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,19 +28,19 @@ pub(crate) enum SlotState {
 }
 
 #[derive(Clone, Copy)]
-pub(crate) struct Slot {
+pub(crate) struct Slot<H> {
     pub inst: Inst,
     /// Whether the word has been decoded, and how that went.
     pub state: SlotState,
     pub reconv: Reconv,
     /// The routine that executes this instruction, specialised for the lane count.
-    pub handler: Handler,
+    pub handler: H,
     /// A block engine has said no block of it starts here (`accel.rs`); forgotten with the
     /// slot.
     pub no_block: bool,
 }
 
-impl std::fmt::Debug for Slot {
+impl<H> std::fmt::Debug for Slot<H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
@@ -55,21 +51,21 @@ impl std::fmt::Debug for Slot {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct CodeCache {
+pub(crate) struct CodeCache<H> {
     lo: u32,
-    slots: Vec<Slot>,
+    slots: Vec<Slot<H>>,
     reconv: HashMap<u32, Reconv>,
     lanes: usize,
-    select: Select,
-    empty: Slot,
+    select: Select<H>,
+    empty: Slot<H>,
     /// Bumped whenever decoded code may change (see [`CodeCache::generation`]).
     generation: u64,
 }
 
-impl CodeCache {
+impl<H: Copy> CodeCache<H> {
     /// An empty cache for warps of `lanes` lanes, whose slots get their handler from
     /// `select`.
-    pub fn new(lanes: usize, select: Select) -> CodeCache {
+    pub fn new(lanes: usize, select: Select<H>) -> CodeCache<H> {
         let inst = Inst::new(Op::Addi);
         let empty = Slot {
             inst,
@@ -123,7 +119,7 @@ impl CodeCache {
 
     #[cold]
     #[inline(never)]
-    fn decode_at(&self, mem: &Memory, pc: u32) -> Slot {
+    fn decode_at(&self, mem: &Memory, pc: u32) -> Slot<H> {
         let reconv = self.reconv.get(&pc).copied().unwrap_or(Reconv::None);
         let bad = |state| Slot {
             state,
@@ -152,7 +148,7 @@ impl CodeCache {
     }
 
     #[cold]
-    fn result(s: Slot) -> Result<Slot, FaultCode> {
+    fn result(s: Slot<H>) -> Result<Slot<H>, FaultCode> {
         match s.state {
             SlotState::Valid => Ok(s),
             SlotState::Unreadable => Err(FaultCode::FetchFault),
@@ -162,7 +158,7 @@ impl CodeCache {
 
     /// The instruction at `pc`.
     #[inline(always)]
-    pub fn fetch(&mut self, mem: &Memory, pc: u32) -> Result<Slot, FaultCode> {
+    pub fn fetch(&mut self, mem: &Memory, pc: u32) -> Result<Slot<H>, FaultCode> {
         if pc & 1 != 0 {
             return Err(FaultCode::FetchFault);
         }
@@ -199,13 +195,15 @@ impl CodeCache {
         self.generation
     }
 
-    /// Does `span` share a byte with the decoded range?
-    #[inline]
+    /// Does `span` share a byte with the decoded range? Every store path's "outside code"
+    /// test is this one, on the store's whole byte range (not its first address, which misses
+    /// an aligned word that begins below code starting at 2 mod 4).
+    #[inline(always)]
     pub fn overlaps(&self, span: Span) -> bool {
         Span::new(self.lo, 2 * self.slots.len() as u32).overlaps(span)
     }
 
-    /// Is `addr` inside the decoded range (so a store there must invalidate)?
+    /// Is `addr` inside the decoded range (a pc the cache holds a slot for)?
     #[inline(always)]
     pub fn covers(&self, addr: u32) -> bool {
         (addr.wrapping_sub(self.lo) as u64) < 2 * self.slots.len() as u64
@@ -240,7 +238,7 @@ mod tests {
         let (lo, halves) = (0x100u32, 16u32);
         for addr in lo - 8..lo + 2 * halves + 8 {
             for size in [1, 2, 4] {
-                let mut c = CodeCache::new(1, crate::fast::handler_for);
+                let mut c = CodeCache::new(1, |_: &Inst, _| ());
                 c.add_range(lo, 2 * halves);
                 for s in &mut c.slots {
                     s.state = SlotState::Valid;

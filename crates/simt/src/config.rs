@@ -164,8 +164,11 @@ pub struct Config {
     pub warps: usize,
     /// Lanes (threads) per warp.
     pub lanes: usize,
-    /// Divergence stack entries per warp.
+    /// Divergence stack entries per warp on chip.
     pub stack_depth: usize,
+    /// Entries of each warp's divergence-stack spill area in memory, used past the on-chip
+    /// ones (0: none; a push onto a full on-chip stack faults).
+    pub stack_spill: usize,
     /// Reconvergence mechanism.
     pub reconv: ReconvMode,
     /// DRAM size in bytes (based at 0x8000_0000).
@@ -213,6 +216,7 @@ impl Default for Config {
             warps: 4,
             lanes: 8,
             stack_depth: 16,
+            stack_spill: 1024,
             reconv: ReconvMode::Table,
             dram_size: 256 << 20,
             local_mem_size: 16 << 10,
@@ -247,8 +251,8 @@ pub enum ConfigError {
         key: String,
         /// The value given.
         value: u64,
-        /// What is allowed.
-        range: &'static str,
+        /// What is allowed: the rule broken, with its bounds.
+        range: std::borrow::Cow<'static, str>,
     },
     /// The TOML text does not parse or has unknown keys.
     #[error("{0}")]
@@ -269,7 +273,7 @@ pub(crate) fn range(
         Err(ConfigError::Range {
             key: key.into(),
             value,
-            range: text,
+            range: text.into(),
         })
     } else {
         Ok(())
@@ -327,6 +331,13 @@ impl Config {
         range("warps", self.warps as u64, 1, MAX_WARPS as u64, "1..=32")?;
         range("lanes", self.lanes as u64, 1, MAX_LANES as u64, "1..=32")?;
         range("stack_depth", self.stack_depth as u64, 1, 1024, "1..=1024")?;
+        range(
+            "stack_spill",
+            self.stack_spill as u64,
+            0,
+            1 << 20,
+            "0..=1048576",
+        )?;
         range(
             "dram_size",
             self.dram_size as u64,
@@ -402,7 +413,7 @@ impl Config {
             return Err(ConfigError::Range {
                 key: "local_mem_size".into(),
                 value: self.local_mem_size as u64,
-                range: "a multiple of 4",
+                range: "a multiple of 4".into(),
             });
         }
         weft_mem::Memory::new(self.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;

@@ -5,10 +5,9 @@
 //! `docs/isa.md` §5–6 state the rules with worked traces.
 
 use crate::config::ReconvMode;
-use crate::divergence::{Group, Next, Reconv, SplitOutcome};
+use crate::divergence::{Group, Reconv, SplitOutcome};
 use crate::exec::Issue;
 use crate::lane::{lanes, LaneMask};
-use crate::machine::Machine;
 use crate::trap::{misaligned_target, Trap, TrapInfo};
 use crate::warp::{Warp, WarpState};
 use weft_isa::{FaultCode, Inst};
@@ -19,40 +18,16 @@ pub(crate) fn is_return(i: &Inst) -> bool {
     i.rd == 0 && (i.rs1 == 1 || i.rs1 == 5)
 }
 
-fn overflow(depth: usize) -> Trap {
+fn overflow((depth, spill): (usize, usize)) -> Trap {
     Trap::from(TrapInfo {
         code: FaultCode::DivergeOverflow,
         addr: None,
         detail: format!(
-            "the divergence stack of {depth} entries is full (nested divergent regions need \
-             one entry each; raise it with --stack-depth)"
+            "the divergence stack is full: {depth} entries on chip and {spill} in the spill \
+             area (nested divergent regions need one entry each, recursion one per level; \
+             raise the spill area with --set stack_spill=N, the on-chip size with --stack-depth)"
         ),
     })
-}
-
-impl Warp {
-    fn go(&mut self, next: Next) {
-        self.mask = next.mask;
-        self.pc = next.pc;
-    }
-}
-
-impl Machine {
-    /// Before issue, for a warp with open entries: a group about to issue at an entry's table
-    /// point in that entry's activation arrives there (parks, and the next group runs or the
-    /// entry pops). Repeats until the group that will issue is at no point.
-    #[inline]
-    pub(crate) fn reconverge_before_issue(&mut self, c: usize, w: usize) {
-        let warp = &mut self.cores[c].warps[w];
-        while let Some(k) = warp.stack.point_at(warp.pc, &warp.calls) {
-            warp.stats.reconvergences += 1;
-            let pc = warp.pc;
-            match warp.stack.arrive(k, warp.mask, pc, pc, &mut warp.calls) {
-                Some(next) => warp.go(next),
-                None => unreachable!("an entry with parked lanes pops to them"),
-            }
-        }
-    }
 }
 
 impl Issue<'_> {
@@ -68,7 +43,7 @@ impl Issue<'_> {
             ..
         } = *self;
         let mode = self.m.cfg.reconv;
-        let depth = self.m.cfg.stack_depth;
+        let depth = (self.m.cfg.stack_depth, self.m.cfg.stack_spill);
         let warp = &mut self.m.cores[c].warps[w];
         let active = warp.mask;
         let taken = taken & active;
@@ -162,7 +137,7 @@ impl Issue<'_> {
             ..
         } = *self;
         let mode = self.m.cfg.reconv;
-        let depth = self.m.cfg.stack_depth;
+        let depth = (self.m.cfg.stack_depth, self.m.cfg.stack_spill);
         let warp = &mut self.m.cores[c].warps[w];
         let ret = is_return(&i);
         if ret && mode != ReconvMode::FollowLast {
@@ -268,7 +243,7 @@ impl Issue<'_> {
     /// `diverge rs1, LABEL` at `pc`.
     pub(crate) fn diverge(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
-        let depth = self.m.cfg.stack_depth;
+        let depth = (self.m.cfg.stack_depth, self.m.cfg.stack_spill);
         let warp = &mut self.m.cores[c].warps[w];
         let pred = LaneMask(warp.mask)
             .select(|l| warp.x[i.rs1 as usize][l] != 0)

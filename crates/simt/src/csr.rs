@@ -14,13 +14,34 @@ use crate::warp::WarpState;
 use weft_isa::csr::{self as n, Access};
 use weft_isa::{FaultCode, Op};
 
-/// CSRs of units weft does not have (address translation, PMP, debug triggers): they read 0
-/// and ignore writes, as the specification allows for an absent unit.
+/// CSRs of units weft does not have (address translation, debug triggers): they read 0 and
+/// ignore writes, as the specification allows for an absent unit.
 fn reads_zero(csr: u16) -> bool {
     matches!(
         csr,
-        n::SATP | n::PMPCFG0 | n::PMPADDR0 | n::TSELECT | n::TDATA1 | n::TDATA2 | n::TDATA3
+        n::SATP | n::TSELECT | n::TDATA1 | n::TDATA2 | n::TDATA3
     )
+}
+
+/// The PMP CSRs: `pmpcfg0`–`pmpcfg3` (index 0–3) or `pmpaddr0`–`pmpaddr15` (16 + index).
+fn pmp_index(csr: u16) -> Option<usize> {
+    match csr {
+        n::PMPCFG0..=n::PMPCFG3 => Some((csr - n::PMPCFG0) as usize),
+        n::PMPADDR0..=n::PMPADDR15 => Some(16 + (csr - n::PMPADDR0) as usize),
+        _ => None,
+    }
+}
+
+/// A `pmpcfg` write as the WARL fields keep it: 16 entries with every field WARL, as the
+/// privileged specification allows (§3.7.1, "all PMP CSR fields are WARL and may be read-only
+/// zero"). Per entry byte R, W, X and A (OFF, TOR, NA4, NAPOT: the granularity is 4 bytes, so
+/// NA4 is selectable) are kept; L and the reserved bits 6:5 read 0 — no entry can be locked,
+/// so PMP never restricts machine mode, weft's only mode, and has no effect on any access;
+/// and the reserved R = 0, W = 1 reads W = 0. `pmpaddr` keeps all 32 bits (G = 0).
+fn pmp_cfg(v: u32) -> u32 {
+    let kept = v & 0x1f1f_1f1f;
+    let r = kept & 0x0101_0101;
+    kept & !(0x0202_0202 & !(r << 1))
 }
 
 /// A 64-bit counter `now` with its high (or low) half replaced by `v`.
@@ -78,6 +99,10 @@ impl Machine {
             n::MISA => (1 << 30) | (1 << 0) | (1 << 2) | (1 << 5) | (1 << 8) | (1 << 12),
             n::MVENDORID => 0,
             x if reads_zero(x) => 0,
+            x if pmp_index(x).is_some() => match pmp_index(x).unwrap_or_default() {
+                k @ 0..=3 => warp.csr.pmpcfg[k],
+                k => warp.csr.pmpaddr[k - 16],
+            },
             x if n::hpm_counter(x).is_some() => {
                 let (k, high) = n::hpm_counter(x).unwrap_or_default();
                 let v = if k == n::HPM_FIRST {
@@ -143,6 +168,7 @@ impl Machine {
                 }
             }
             n::DSTACK_DEPTH => warp.stack.len() as u32,
+            n::LAUNCH => self.launches.begun(),
             x if (n::XW_BASE..n::XW_BASE + n::XW_SPAN).contains(&x) && local => {
                 let target = warp.csr.xwarp as usize;
                 if target >= cfg.warps {
@@ -292,6 +318,10 @@ impl Issue<'_> {
             n::MIDELEG => warp.csr.mideleg = v,
             n::MISA => {}
             x if reads_zero(x) => {}
+            x if pmp_index(x).is_some() => match pmp_index(x).unwrap_or_default() {
+                k @ 0..=3 => warp.csr.pmpcfg[k] = pmp_cfg(v),
+                k => warp.csr.pmpaddr[k - 16] = v,
+            },
             // The next instruction sees the value written: the writing one does not count.
             n::MINSTRET | n::MINSTRETH => {
                 let now = core.minstret();
@@ -306,6 +336,10 @@ impl Issue<'_> {
                 core.cycle_offset = core.cycle_offset.wrapping_add(want.wrapping_sub(now));
             }
             n::WARP_ACTIVE => self.m.activate(c, w, v),
+            n::LAUNCH => {
+                let now = self.m.counts();
+                self.m.launches.write(v, now);
+            }
             n::WARP_DONE => core.warp_done &= !v,
             n::SPAWN_PC => core.spawn_pc = v,
             n::SPAWN_ARGS => core.spawn_args = v,

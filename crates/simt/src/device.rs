@@ -35,16 +35,16 @@ impl Device for Machine {
     }
 
     fn write_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemError> {
-        self.mem
-            .write_bytes(0, addr, data)
-            .map_err(|e| MemError::Outside {
-                addr,
-                len: data.len(),
-                why: e.to_string(),
-            })?;
-        // Forget decoded words the write touched (it may start below the decoded range).
-        self.code.invalidate(addr, data.len() as u32);
-        Ok(())
+        let done = self.mem.write_bytes(0, addr, data);
+        // Forget decoded words the write may have touched (it may start below the decoded
+        // range, and a write that fails part way has written the bytes before the failure).
+        self.code
+            .invalidate(addr, u32::try_from(data.len()).unwrap_or(u32::MAX));
+        done.map_err(|e| MemError::Outside {
+            addr,
+            len: data.len(),
+            why: e.to_string(),
+        })
     }
 
     fn stats_json(&self) -> serde_json::Value {

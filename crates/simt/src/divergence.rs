@@ -15,9 +15,59 @@
 //! instead of pushing, so a loop with any number of exits uses one entry. When the running
 //! group reaches the point (or halts), the next waiting group runs; when none is left the entry
 //! pops and the parked lanes go on together.
+//!
+//! The stack's entries live on chip up to `stack_depth` (the on-chip size); past it the bottom
+//! entries **spill** to the warp's spill area in memory (`stack_spill` entries), as GPUs of the
+//! immediate-post-dominator kind spill their reconvergence stack to local memory, and come
+//! back (**fill**) when the entries above them have popped. The rules are the same wherever an
+//! entry is; only the traffic differs: each step's bytes moved to and from the spill area are
+//! in [`DivStack::traffic`] for the timing model to charge. Only a full spill area faults.
 
-use crate::record::DivEvents;
 use weft_isa::FaultCode;
+
+/// What the divergence unit did during the step (several can happen in one step: a group
+/// can arrive at a point before issuing and the instruction then split the warp).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DivEvents(pub u8);
+
+impl DivEvents {
+    /// A new entry was pushed.
+    pub const PUSH: u8 = 1;
+    /// A waiting group joined an open entry (a loop coming round, another exit of a region).
+    pub const JOIN: u8 = 2;
+    /// A group parked at a reconvergence point and another group started.
+    pub const PARK: u8 = 4;
+    /// An entry popped: its lanes go on together.
+    pub const POP: u8 = 8;
+    /// The running group halted.
+    pub const HALT: u8 = 16;
+    /// An entry went from the on-chip stack to the spill area.
+    pub const SPILL: u8 = 32;
+    /// An entry came back from the spill area.
+    pub const FILL: u8 = 64;
+
+    /// True if `flag` happened.
+    pub fn has(self, flag: u8) -> bool {
+        self.0 & flag != 0
+    }
+
+    /// The events' names, in a fixed order.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            (Self::PUSH, "push"),
+            (Self::JOIN, "join"),
+            (Self::PARK, "park"),
+            (Self::POP, "pop"),
+            (Self::HALT, "halt"),
+            (Self::SPILL, "spill"),
+            (Self::FILL, "fill"),
+        ]
+        .iter()
+        .filter(|(f, _)| self.has(*f))
+        .map(|(_, n)| *n)
+        .collect()
+    }
+}
 
 /// Where an entry reconverges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -181,6 +231,21 @@ pub enum SplitOutcome {
     Joined,
 }
 
+/// Bytes an entry takes in the spill area: saved and parked masks, resume pc, point, source
+/// pc, activation and one waiting group (pc and mask), in a 32-byte slot.
+pub const SPILL_ENTRY_BYTES: u32 = 32;
+/// Bytes of each further waiting group of a spilled entry.
+pub const SPILL_GROUP_BYTES: u32 = 8;
+
+/// Bytes moved between the on-chip stack and the spill area (since the last reset).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StackTraffic {
+    /// Written to the spill area: entries spilled, and spilled entries updated in place.
+    pub to_memory: u32,
+    /// Read from it: entries filled back, and spilled entries read to be updated.
+    pub from_memory: u32,
+}
+
 /// A warp's divergence stack. Popped entries stay allocated below `slots` and are reused by
 /// the next push, so a warp that diverges and reconverges in a loop allocates nothing.
 #[derive(Clone, Debug, Default)]
@@ -192,23 +257,87 @@ pub struct DivStack {
     /// before every issue of a diverged warp, [`DivStack::point_at`] rejects most pcs with one
     /// test instead of a scan.
     points: u64,
+    /// Entries on chip at most.
     depth_limit: usize,
+    /// Entries the spill area holds.
+    spill_limit: usize,
+    /// The bottom `spilled` open entries are in the spill area (the top is always on chip).
+    spilled: usize,
     max_seen: usize,
     /// What happened since the last reset: `record::DivEvents` flags (push, join, park, pop,
-    /// halt), for the step record.
+    /// halt, spill, fill), for the step record.
     pub events: u8,
+    /// Spill-area traffic since the last reset (with `events`).
+    pub traffic: StackTraffic,
+    /// Entries spilled and filled since the warp was made (restarts carry them on).
+    pub spills: u64,
+    pub fills: u64,
 }
 
 impl DivStack {
-    /// An empty stack holding at most `depth_limit` entries.
-    pub fn new(depth_limit: usize) -> DivStack {
+    /// An empty stack of `depth_limit` entries on chip and a spill area of `spill_limit`.
+    pub fn new(depth_limit: usize, spill_limit: usize) -> DivStack {
         DivStack {
             slots: Vec::new(),
             len: 0,
             points: 0,
             depth_limit,
+            spill_limit,
+            spilled: 0,
             max_seen: 0,
             events: 0,
+            traffic: StackTraffic::default(),
+            spills: 0,
+            fills: 0,
+        }
+    }
+
+    /// Open entries in the spill area (the bottom ones).
+    pub fn spilled(&self) -> usize {
+        self.spilled
+    }
+
+    /// Is there room for one more entry, on chip or in the spill area?
+    fn full(&self) -> bool {
+        self.len >= self.depth_limit + self.spill_limit
+    }
+
+    /// Bytes entry `k` takes in the spill area.
+    fn entry_bytes(&self, k: usize) -> u32 {
+        let groups = self.slots[k].waiting.len().saturating_sub(1) as u32;
+        SPILL_ENTRY_BYTES + SPILL_GROUP_BYTES * groups
+    }
+
+    /// Entry `k` was read and changed: if it is in the spill area, that is a read and a write
+    /// there.
+    fn touched(&mut self, k: usize) {
+        if k < self.spilled {
+            let b = self.entry_bytes(k);
+            self.traffic.from_memory = self.traffic.from_memory.saturating_add(b);
+            self.traffic.to_memory = self.traffic.to_memory.saturating_add(b);
+        }
+    }
+
+    /// Entries `from..` lose the lanes `lanes` (a group that left their regions); spilled
+    /// ones that change are updated in the spill area.
+    fn leave(&mut self, from: usize, lanes: u32) {
+        for k in from..self.len {
+            let e = &mut self.slots[k];
+            if e.saved_mask & lanes != 0 {
+                e.saved_mask &= !lanes;
+                self.touched(k);
+            }
+        }
+    }
+
+    /// The top entry is in the spill area (the entries above it popped): bring it back.
+    fn fill(&mut self) {
+        if self.len > 0 && self.spilled >= self.len {
+            self.spilled = self.len - 1;
+            let b = self.entry_bytes(self.spilled);
+            self.traffic.from_memory = self.traffic.from_memory.saturating_add(b);
+            self.fills += 1;
+            self.events |= DivEvents::FILL;
         }
     }
 
@@ -230,12 +359,6 @@ impl DivStack {
         &self.slots[..self.len]
     }
 
-    /// The open entries, mutable.
-    #[inline]
-    fn open_mut(&mut self) -> &mut [Entry] {
-        &mut self.slots[..self.len]
-    }
-
     /// Open a new entry (reusing a popped one's storage) and return it.
     fn push_entry(
         &mut self,
@@ -244,6 +367,14 @@ impl DivStack {
         reconv: Reconv,
         calls: &CallStack,
     ) -> &mut Entry {
+        // On chip is full: the bottom entry on chip goes to the spill area.
+        if self.len - self.spilled >= self.depth_limit {
+            let b = self.entry_bytes(self.spilled);
+            self.traffic.to_memory = self.traffic.to_memory.saturating_add(b);
+            self.spilled += 1;
+            self.spills += 1;
+            self.events |= DivEvents::SPILL;
+        }
         if self.len == self.slots.len() {
             self.slots.push(Entry {
                 saved_mask: 0,
@@ -291,6 +422,7 @@ impl DivStack {
     /// Drop every entry (warp restart).
     pub fn clear(&mut self) {
         self.len = 0;
+        self.spilled = 0;
         self.points = 0;
     }
 
@@ -300,13 +432,15 @@ impl DivStack {
         1 << ((pc >> 2) & 63)
     }
 
-    /// Close the top entries down to `len` open ones.
+    /// Close the top entries down to `len` open ones (a new top in the spill area is filled
+    /// back).
     fn truncate(&mut self, len: usize) {
         self.len = len;
         self.points = self.open().iter().fold(0, |m, e| match e.reconv {
             Reconv::At(p) => m | Self::point_bit(p),
             _ => m,
         });
+        self.fill();
     }
 
     /// Lanes waiting or parked anywhere on the stack, with the pcs they wait at.
@@ -334,7 +468,8 @@ impl DivStack {
     ///   on the stack (a loop coming round), `second` joins it (leaving the entries above);
     ///   otherwise push.
     ///
-    /// A full stack faults with DIVERGE_OVERFLOW; nothing is dropped.
+    /// A full stack (on chip and spill area) faults with DIVERGE_OVERFLOW; nothing is
+    /// dropped.
     pub fn split(
         &mut self,
         source_pc: u32,
@@ -354,15 +489,13 @@ impl DivStack {
                 .rposition(|e| e.reconv == reconv && e.frame() == frame),
         };
         if let Some(k) = found {
-            let open = self.open_mut();
-            for e in &mut open[k + 1..] {
-                e.saved_mask &= !second.mask;
-            }
-            open[k].place(second);
+            self.leave(k + 1, second.mask);
+            self.slots[k].place(second);
+            self.touched(k);
             self.events |= DivEvents::JOIN;
             return Ok(SplitOutcome::Joined);
         }
-        if self.len >= self.depth_limit {
+        if self.full() {
             return Err(FaultCode::DivergeOverflow);
         }
         self.push_entry(active, source_pc, reconv, calls)
@@ -387,7 +520,7 @@ impl DivStack {
         }
         let wait = active & !go;
         if wait != 0 {
-            if self.len >= self.depth_limit {
+            if self.full() {
                 return Err(FaultCode::DivergeOverflow);
             }
             self.push_entry(active, pc, Reconv::None, calls)
@@ -445,11 +578,9 @@ impl DivStack {
         resume_pc: u32,
         calls: &mut CallStack,
     ) -> Option<Next> {
-        let open = self.open_mut();
-        for e in &mut open[k + 1..] {
-            e.saved_mask &= !current;
-        }
-        let e = &mut open[k];
+        self.leave(k + 1, current);
+        self.touched(k);
+        let e = &mut self.slots[k];
         e.parked_mask |= current;
         e.resume_pc = resume_pc;
         let mut i = 0;
@@ -467,13 +598,19 @@ impl DivStack {
     /// group that runs next, or `None` when no lanes are left.
     pub fn retire(&mut self, current: u32, calls: &mut CallStack) -> Option<Next> {
         self.events |= DivEvents::HALT;
-        for e in self.open_mut() {
+        for k in 0..self.len {
+            let e = &mut self.slots[k];
+            let held = e.saved_mask | e.parked_mask | e.pending_mask();
+            if held & current == 0 {
+                continue;
+            }
             e.saved_mask &= !current;
             e.parked_mask &= !current;
             for g in &mut e.waiting {
                 g.mask &= !current;
             }
             e.waiting.retain(|g| g.mask != 0);
+            self.touched(k);
         }
         self.schedule(calls)
     }
@@ -510,6 +647,22 @@ impl DivStack {
             }
         }
     }
+}
+
+/// The divergence unit's view of a reconvergence table.
+pub(crate) fn reconv_map(
+    table: &weft_reconv::ReconvTable,
+) -> std::collections::HashMap<u32, Reconv> {
+    table
+        .iter()
+        .map(|(pc, r)| {
+            let r = match r {
+                weft_reconv::Reconv::At(p) => Reconv::At(p),
+                weft_reconv::Reconv::AtExit => Reconv::AtExit,
+            };
+            (pc, r)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@
 //! with [`Machine::dma_advance`] as its memory system grants bandwidth, looking at the work
 //! left with [`Machine::dma_pending`] (docs/display.md, "The seam for the timing model").
 
-use crate::machine::Machine;
-use crate::record::{AccessKind, Observer, StepRecord};
+use crate::machine::{Machine, Observer};
+use crate::record::{AccessKind, StepRecord};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -202,9 +202,9 @@ impl Machine {
 }
 
 /// Move word `i` of transfer `t` of core `c` (ranges were checked at the trigger).
-fn move_word(
+fn move_word<H: Copy>(
     mem: &mut weft_mem::Memory,
-    code: &mut crate::code::CodeCache,
+    code: &mut crate::code::CodeCache<H>,
     local_base: u32,
     c: usize,
     t: &Transfer,

@@ -4,15 +4,24 @@
 //! in `fast.rs`, memory instructions in `exec_mem.rs`, floating point in `exec_fp.rs`, control
 //! flow in `control.rs`. Per-lane semantics come from `weft-sem`.
 
-use crate::code::Slot;
+use crate::code::{CodeCache, Slot};
 use crate::divergence::Reconv;
 use crate::fast::handler_for;
 use crate::ipdom::{self, JoinOutcome};
 use crate::lane::{lanes, LaneMask};
 use crate::machine::Machine;
+use crate::record::{self, Before, StepRecord};
 use crate::trap::{fault, Trap, TrapInfo};
 use crate::warp::{watchdog, Warp, WarpState};
 use weft_isa::{Class, FaultCode, Inst, Op};
+
+/// Executes one warp-instruction (the slot's instruction, in the [`Issue`]): what the decoded
+/// cache holds per slot.
+pub(crate) type Handler = fn(&mut Issue<'_>) -> Result<(), Trap>;
+
+/// The decoded-instruction cache of this executor, and one of its slots.
+pub(crate) type Code = CodeCache<Handler>;
+pub(crate) type CodeSlot = Slot<Handler>;
 
 /// One warp-instruction being executed: the machine, the warp (core `c`, warp `w`), the
 /// instruction's address and the decoded instruction with its reconvergence-table entry.
@@ -64,7 +73,7 @@ impl Machine {
     /// Reconvergence, breakpoint and watchdog checks, then fetch. `None` when the warp does
     /// not issue (stopped, or a fetch fault).
     #[inline(always)]
-    fn prepare(&mut self, c: usize, w: usize) -> Option<(u32, Slot)> {
+    fn prepare(&mut self, c: usize, w: usize) -> Option<(u32, CodeSlot)> {
         let warp = &self.cores[c].warps[w];
         if (!warp.stack.is_empty()
             || warp.csr.break_pc != 0
@@ -85,7 +94,7 @@ impl Machine {
 
     /// Count the instruction and run its handler.
     #[inline(always)]
-    fn execute(&mut self, c: usize, w: usize, pc: u32, slot: &Slot) {
+    fn execute(&mut self, c: usize, w: usize, pc: u32, slot: &CodeSlot) {
         let full = self.full_mask;
         let warp = &mut self.cores[c].warps[w];
         let mask = warp.mask;
@@ -189,16 +198,17 @@ impl Machine {
         let before = if self.observers.is_empty() {
             None
         } else {
-            Some(self.record_before(c, w, pc, mask, &slot.inst))
+            Some(self.note_before(c, w, pc, mask, &slot.inst))
         };
         self.execute(c, w, pc, &slot);
         let warp = &mut self.cores[c].warps[w];
         out.next_pc = warp.pc;
         out.next_mask = warp.mask;
-        out.divergence = crate::record::DivEvents(warp.stack.events);
+        out.divergence = crate::divergence::DivEvents(warp.stack.events);
+        out.stack_traffic = std::mem::take(&mut warp.stack.traffic);
         warp.stack.events = 0;
         if let Some(b) = before {
-            let r = self.record_after(c, w, b);
+            let r = self.note_after(c, w, b);
             self.deliver(&r);
         }
         true
@@ -212,10 +222,29 @@ impl Machine {
             return;
         };
         let mask = self.cores[c].warps[w].mask;
-        let before = self.record_before(c, w, pc, mask, &slot.inst);
+        let before = self.note_before(c, w, pc, mask, &slot.inst);
         self.execute(c, w, pc, &slot);
-        let r = self.record_after(c, w, before);
+        let r = self.note_after(c, w, before);
         self.deliver(&r);
+    }
+
+    /// The record's part known before warp `w` of core `c` runs the instruction at `pc`.
+    fn note_before(&self, c: usize, w: usize, pc: u32, mask: u32, inst: &Inst) -> Before {
+        let warp = &self.cores[c].warps[w];
+        record::before(
+            warp,
+            self.cfg.lanes,
+            self.cycle,
+            self.fault.is_some(),
+            (pc, mask),
+            inst,
+        )
+    }
+
+    /// The record, completed after the instruction ran.
+    fn note_after(&self, c: usize, w: usize, b: Before) -> StepRecord {
+        let warp = &self.cores[c].warps[w];
+        record::after(warp, self.cfg.lanes, (c, w), b, self.fault.as_ref())
     }
 
     /// The checks before issue that only apply to diverged warps, breakpoints and armed
@@ -229,7 +258,7 @@ impl Machine {
         }
         // Table reconvergence: a group reaching its branch's post-dominator.
         if !warp.stack.is_empty() {
-            self.reconverge_before_issue(c, w);
+            self.cores[c].warps[w].reconverge_before_issue();
         }
         let warp = &mut self.cores[c].warps[w];
         let pc = warp.pc;
@@ -371,6 +400,61 @@ fn shuffle(w: &mut Warp, n: usize, i: &Inst) {
     if i.rd != 0 {
         w.x[i.rd as usize] = out;
     }
+}
+
+/// Warp vote. Without a member mask (`full` = `None`) the members are the active lanes.
+/// With one, each active lane *l* reads its own mask from rs2 (bits of lanes that do not
+/// exist ignored); it must name *l* and only active lanes, as CUDA requires of a `_sync`
+/// mask on a warp that runs in lockstep (the union of the masks is then the active mask),
+/// or the vote faults with SYNC_MASK. Lane *l*'s members are then its mask's lanes.
+/// pred = bit 0 of rs1; all / any / uni / ballot over the members go to rd.
+fn vote(w: &mut Warp, i: &Inst, full: Option<u32>) -> Result<(), Trap> {
+    let m = w.mask;
+    let pred = LaneMask(m).select(|l| w.x[i.rs1 as usize][l] & 1 != 0).0;
+    let mut out = w.x[i.rd as usize];
+    for l in lanes(m) {
+        let member = match full {
+            None => m,
+            Some(full) => {
+                let raw = w.x[i.rs2 as usize][l];
+                let mine = raw & full;
+                if mine & !m != 0 || mine >> l & 1 == 0 {
+                    return Err(sync_mask_fault(i, l, raw, mine, m));
+                }
+                mine
+            }
+        };
+        let p = pred & member;
+        out[l] = match i.op {
+            Op::VxVoteAll => (p == member) as u32,
+            Op::VxVoteAny => (p != 0) as u32,
+            Op::VxVoteUni => (p == 0 || p == member) as u32,
+            _ => p,
+        };
+    }
+    if i.rd != 0 {
+        w.x[i.rd as usize] = out;
+    }
+    Ok(())
+}
+
+/// The SYNC_MASK fault of a vote whose lane `l` has member mask `raw` (`mine` once the lanes
+/// that do not exist are dropped; active lanes `m`).
+#[cold]
+fn sync_mask_fault(i: &Inst, l: usize, raw: u32, mine: u32, m: u32) -> Trap {
+    let why = if mine & !m != 0 {
+        format!("names lanes {:#x} that are not active", mine & !m)
+    } else {
+        "leaves out the lane itself".into()
+    };
+    Trap::from(TrapInfo {
+        code: FaultCode::SyncMask,
+        addr: None,
+        detail: format!(
+            "{}: lane {l}'s member mask {raw:#x} {why} (active lanes {m:#x})",
+            i.op.name()
+        ),
+    })
 }
 
 /// Vortex's `wgather rd, rs1, rs2, rs3, S`: in each group of four lanes, the lane at `S`
@@ -551,25 +635,10 @@ impl Issue<'_> {
             }
             Op::VxPacklbF | Op::VxPacklhF => return self.packed_load(),
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
-                let m = warp.mask;
                 // Vortex encodes rs2 = x0 and votes over the active lanes; weft's own
-                // profile also accepts a member mask in rs2.
-                let vortex = self.m.cfg.profile == crate::config::Profile::Vortex;
-                let member = if i.rs2 == 0 || vortex {
-                    m
-                } else {
-                    warp.uniform(i.rs2) & m
-                };
-                let pred = LaneMask(member)
-                    .select(|l| warp.x[i.rs1 as usize][l] & 1 != 0)
-                    .0;
-                let v = match i.op {
-                    Op::VxVoteAll => (pred == member) as u32,
-                    Op::VxVoteAny => (pred != 0) as u32,
-                    Op::VxVoteUni => (pred == 0 || pred == member) as u32,
-                    _ => pred,
-                };
-                map_lane(warp, n, i.rd, |_| v);
+                // profile also takes a member mask in rs2 (a CUDA `_sync` mask), checked.
+                let masked = i.rs2 != 0 && self.m.cfg.profile != crate::config::Profile::Vortex;
+                vote(warp, &i, masked.then(|| self.m.cfg.full_mask()))?;
                 warp.pc = next;
             }
             Op::VxShflUp | Op::VxShflDown | Op::VxShflBfly | Op::VxShflIdx => {

@@ -7,7 +7,8 @@
 //! as documented there; the code is weft's own.
 
 use crate::config::{Config, Profile};
-use crate::machine::{LoadError, Machine};
+use crate::machine::Machine;
+use crate::program::LoadError;
 use crate::warp::WarpState;
 
 /// DCR numbers (Vortex's `VX_types.toml`, `[dcr_kmu]`).
@@ -608,6 +609,10 @@ impl Machine {
             core.warp_done = 0;
         }
         self.kmu = Some(Box::new(Kmu::new(&self.cfg, *dcrs)));
+        // The launch's counters start here and end with the run (`finish_run`).
+        let now = self.counts();
+        let kernel = (dcrs.kernel_entry as u32).max(1);
+        self.launches.write(kernel, now);
         Ok(())
     }
 

@@ -9,7 +9,7 @@
 //! per-lane-count handlers the decoded cache holds), `exec_mem` (loads, stores, atomics),
 //! `exec_fp` (floating point), `csr` (CSR behaviour), [`display`] (the display controller),
 //! [`dma`] (each core's DMA engine and the race checker), [`io`] (their registers), [`machine`] (scheduling, loading, barriers),
-//! [`stats`] (the report), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
+//! [`stats`] (the report), [`launch`] (each kernel launch's counters), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
 
 pub mod accel;
 mod barriers;
@@ -31,13 +31,16 @@ pub mod io;
 pub mod ipdom;
 pub mod kmu;
 pub mod lane;
+pub mod launch;
 pub mod load;
 pub mod machine;
 mod mem_port;
+pub mod program;
 pub mod record;
 pub mod stats;
 mod step_mem;
 pub mod timing_config;
+mod trace;
 mod trap;
 pub mod vortex;
 pub mod vxbin;
@@ -51,7 +54,10 @@ pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvM
 pub use display::{Frame, FrameSink};
 pub use divergence::Reconv;
 pub use dma::{DmaSlot, Race, RaceChecker, RaceLog};
-pub use machine::{FaultInfo, LoadError, Machine, Program, RunEnd, Segment};
-pub use record::{Observer, StepRecord};
+pub use launch::LaunchReport;
+pub use machine::{FaultInfo, Machine, Observer, RunEnd};
+pub use program::{LoadError, Program, Segment};
+pub use record::StepRecord;
 pub use stats::Report;
+pub use trace::TextTrace;
 pub use weft_device::{Device, MemError, Stop};

@@ -5,9 +5,7 @@
 //! — read from the `.weft.reconv` section when the toolchain stored one, otherwise computed
 //! here from the code and its function symbols.
 
-use crate::divergence::Reconv;
-use crate::machine::{Program, Segment};
-use std::collections::HashMap;
+use crate::program::{Program, Segment};
 use weft_elf::{read_elf, SymbolBinding, SymbolKind};
 use weft_reconv::{analyze_with_data, CodeRegion, DataRegion, ReconvTable, Symbol};
 
@@ -49,6 +47,9 @@ pub enum FileLoadError {
     /// A bad ELF or `.vxbin` image.
     #[error("{path}: {msg}")]
     Image { path: String, msg: String },
+    /// Text that is not assembly (a README, a config file): one line, not an error per line.
+    #[error("{path}: not an ELF, assembly or C source ({why}); weft runs ELF executables, .s/.S assembly, .c/.cpp kernels and .vxbin images")]
+    NotProgram { path: String, why: String },
 }
 
 /// A program file's ELF bytes: an ELF as it is, anything else assembled as weft assembly.
@@ -61,10 +62,47 @@ pub fn program_bytes(path: &std::path::Path) -> Result<Vec<u8>, FileLoadError> {
     if bytes.starts_with(b"\x7fELF") {
         return Ok(bytes);
     }
+    let ext = path.extension().map(|e| e.to_string_lossy().into_owned());
+    if let Some(e) = ext.as_deref().filter(|e| !ASM_EXTENSIONS.contains(e)) {
+        return Err(FileLoadError::NotProgram {
+            path: name,
+            why: format!("a .{e} file that is not ELF"),
+        });
+    }
     let text = String::from_utf8(bytes).map_err(|_| FileLoadError::NotText(name.clone()))?;
-    weft_asm::assemble(&text, &name)
-        .map_err(|e| FileLoadError::Asm(e.to_string().trim_end().to_string()))
+    weft_asm::assemble(&text, &name).map_err(|e| {
+        let report = e.to_string();
+        // The lines with an error (`NAME:LINE:COLUMN: error: …`).
+        let mut bad: Vec<&str> = report
+            .lines()
+            .filter(|l| l.contains(": error: "))
+            .filter_map(|l| l.strip_prefix(name.as_str())?.split(':').nth(1))
+            .collect();
+        bad.dedup();
+        let errors = bad.len();
+        let lines = text
+            .lines()
+            .filter(|l| {
+                let l = l.trim();
+                !l.is_empty() && !l.starts_with('#') && !l.starts_with("//")
+            })
+            .count();
+        // A file without an extension whose lines are mostly not assembly is some other
+        // text: say so once rather than once per line.
+        if ext.is_none() && errors > 10 && errors * 2 > lines {
+            let first = report.lines().next().unwrap_or_default().to_string();
+            FileLoadError::NotProgram {
+                path: name.clone(),
+                why: format!("{errors} of its {lines} lines are not assembly; the first: {first}"),
+            }
+        } else {
+            FileLoadError::Asm(report.trim_end().to_string())
+        }
+    })
 }
+
+/// Extensions of assembly source files (a file without an extension may be one too).
+const ASM_EXTENSIONS: [&str; 4] = ["s", "S", "asm", "inc"];
 
 /// Load a program file: a `.vxbin` (by its extension, or a binary that is neither ELF nor
 /// text but has a valid `.vxbin` header), otherwise an ELF or assembly source.
@@ -118,7 +156,7 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
         ),
         None => (analyze_image(&img)?.table, TableSource::Computed),
     };
-    let reconv = reconv_map(&table);
+    let reconv = crate::divergence::reconv_map(&table);
     Ok((
         Program {
             entry: img.entry,
@@ -134,20 +172,6 @@ pub fn program_from_elf(bytes: &[u8]) -> Result<(Program, TableSource), ElfLoadE
 
 fn has_funcs(img: &weft_elf::ElfImage) -> bool {
     img.symbols.iter().any(|s| s.kind == SymbolKind::Func)
-}
-
-/// The divergence unit's view of a reconvergence table.
-pub(crate) fn reconv_map(table: &ReconvTable) -> HashMap<u32, Reconv> {
-    table
-        .iter()
-        .map(|(pc, r)| {
-            let r = match r {
-                weft_reconv::Reconv::At(p) => Reconv::At(p),
-                weft_reconv::Reconv::AtExit => Reconv::AtExit,
-            };
-            (pc, r)
-        })
-        .collect()
 }
 
 /// Run the reconvergence analysis on an image's executable segments, reading `switch` jump

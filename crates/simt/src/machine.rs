@@ -2,54 +2,25 @@
 //! scheduler (round-robin, one warp-instruction per core per cycle), barriers, and the run
 //! loop with its end conditions (exit, all halted, fault, cycle bound, deadlock).
 
-use crate::code::CodeCache;
 use crate::config::{Config, ConfigError};
-use crate::divergence::Reconv;
+use crate::exec::Code;
+use crate::record::StepRecord;
 use crate::stats::Stats;
 use crate::warp::{Warp, WarpState};
-use std::collections::HashMap;
 use std::io::Write;
 use weft_isa::FaultCode;
 use weft_mem::Memory;
 
-/// A loadable program, independent of the file format it came from.
-#[derive(Clone, Debug, Default)]
-pub struct Program {
-    /// Entry point.
-    pub entry: u32,
-    /// Segments: (address, bytes, memory size ≥ bytes (zero-filled), executable).
-    pub segments: Vec<Segment>,
-    /// Symbols (for traces and fault messages).
-    pub symbols: Vec<(String, u32)>,
-    /// Address of the HTIF `tohost` word, if the program has one.
-    pub tohost: Option<u32>,
-    /// Address of the HTIF `fromhost` word: with it, `tohost` speaks the 64-bit HTIF
-    /// protocol (console output as well as exit), as Spike and QEMU do.
-    pub fromhost: Option<u32>,
-    /// Reconvergence table: conditional branch pc → reconvergence point.
-    pub reconv: HashMap<u32, Reconv>,
-}
-
-/// One loadable segment.
-#[derive(Clone, Debug, Default)]
-pub struct Segment {
-    pub addr: u32,
-    pub data: Vec<u8>,
-    pub mem_size: u32,
-    pub exec: bool,
-}
-
+pub use crate::program::{LoadError, Program, Segment};
 pub use weft_device::{FaultInfo, RunEnd};
 
-/// Why a program cannot be loaded.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LoadError {
-    #[error("segment at {addr:#010x} ({len} bytes) is outside mapped memory: {why}")]
-    Segment { addr: u32, len: u32, why: String },
-    #[error("entry point {0:#010x} is not in DRAM or not 2-byte aligned")]
-    Entry(u32),
-    #[error("{0}")]
-    Config(#[from] ConfigError),
+/// Something that watches every warp-instruction's [`StepRecord`]. Attach with
+/// [`Machine::add_observer`].
+pub trait Observer {
+    /// Called after each warp-instruction with its record; `m` is the machine after it.
+    fn step(&mut self, m: &Machine, r: &StepRecord);
+    /// Called when the run ends.
+    fn finish(&mut self) {}
 }
 
 /// Barrier bookkeeping (see `barriers.rs`).
@@ -161,7 +132,7 @@ pub struct Machine {
     pub cfg: Config,
     pub cores: Vec<Core>,
     pub mem: Memory,
-    pub(crate) code: CodeCache,
+    pub(crate) code: Code,
     pub cycle: u64,
     pub(crate) exit: Option<u32>,
     pub(crate) fault: Option<FaultInfo>,
@@ -170,7 +141,7 @@ pub struct Machine {
     pub(crate) reservations: Vec<(u16, u16, u8)>,
     pub(crate) console: Vec<u8>,
     console_sink: Option<Box<dyn Write>>,
-    pub(crate) observers: Vec<Box<dyn crate::record::Observer>>,
+    pub(crate) observers: Vec<Box<dyn Observer>>,
     pub symbols: Vec<(String, u32)>,
     pub stats: Stats,
     /// Every lane of a warp.
@@ -189,6 +160,8 @@ pub struct Machine {
     pub(crate) accel_misses: u32,
     /// The last attempt was over several warps.
     pub(crate) accel_multi: bool,
+    /// Kernel launches and their counters (`launch.rs`).
+    pub(crate) launches: crate::launch::LaunchLog,
     /// The memory records of super-steps over several warps (`step_mem.rs`), made when first
     /// needed and reused.
     pub(crate) accel_mem: Option<Box<crate::step_mem::StepMem>>,
@@ -207,7 +180,7 @@ impl Machine {
         cfg.validate()?;
         let mut mem =
             Memory::new(cfg.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
-        let mut code = CodeCache::new(cfg.lanes, crate::fast::handler_for);
+        let mut code = Code::new(cfg.lanes, crate::fast::handler_for);
         load_segments(&mut mem, &mut code, &cfg, prog)?;
         if !mem.is_dram(prog.entry) || !prog.entry.is_multiple_of(2) {
             return Err(LoadError::Entry(prog.entry));
@@ -244,6 +217,7 @@ impl Machine {
             accel_misses: 0,
             accel_multi: false,
             accel_mem: None,
+            launches: Default::default(),
             accel_cap: crate::accel::MULTI_CYCLES,
             accel_hold: false,
         };
@@ -272,8 +246,9 @@ impl Machine {
     fn reset_cores(cfg: &Config, entry: u32) -> Vec<Core> {
         (0..cfg.cores)
             .map(|_| {
-                let mut warps: Vec<Warp> =
-                    (0..cfg.warps).map(|_| Warp::new(cfg.stack_depth)).collect();
+                let mut warps: Vec<Warp> = (0..cfg.warps)
+                    .map(|_| Warp::new(cfg.stack_depth, cfg.stack_spill))
+                    .collect();
                 warps[0].start(entry, 1);
                 Core {
                     warps,
@@ -303,6 +278,7 @@ impl Machine {
         for (new, old) in cores.iter_mut().zip(&self.cores) {
             for (n, o) in new.warps.iter_mut().zip(&old.warps) {
                 n.stats = o.stats.clone();
+                (n.stack.spills, n.stack.fills) = (o.stack.spills, o.stack.fills);
             }
         }
         self.cores = cores;
@@ -322,16 +298,19 @@ impl Machine {
         self.console_sink = Some(w);
     }
 
-    /// Write one trace line per warp-instruction to `w` (the [`TextTrace`](crate::record::TextTrace)
-    /// observer).
-    pub fn set_trace(&mut self, w: Box<dyn Write>) {
-        self.add_observer(Box::new(crate::record::TextTrace::new(w)));
-    }
-
     /// Attach an observer: it receives the [`StepRecord`](crate::record::StepRecord) of every
     /// warp-instruction from now on, and is told when the run ends.
-    pub fn add_observer(&mut self, o: Box<dyn crate::record::Observer>) {
+    pub fn add_observer(&mut self, o: Box<dyn Observer>) {
         self.observers.push(o);
+    }
+
+    /// Hand a record to every observer.
+    pub(crate) fn deliver(&mut self, r: &StepRecord) {
+        let mut obs = std::mem::take(&mut self.observers);
+        for o in &mut obs {
+            o.step(self, r);
+        }
+        self.observers = obs;
     }
 
     /// Console output collected so far (when no sink is set).
@@ -531,6 +510,11 @@ impl Machine {
             RunEnd::AllHalted if self.cfg.require_exit => RunEnd::NoExit,
             e => e,
         };
+        // A KMU launch (Vortex profile) ends when its run does.
+        if self.kmu.is_some() && matches!(end, RunEnd::Exit(_) | RunEnd::AllHalted) {
+            let now = self.counts();
+            self.launches.write(0, now);
+        }
         if let Some(w) = &mut self.console_sink {
             let _ = w.flush();
         }
@@ -638,7 +622,7 @@ impl Machine {
 /// give its executable ranges to the decoded-instruction cache.
 fn load_segments(
     mem: &mut Memory,
-    code: &mut CodeCache,
+    code: &mut Code,
     cfg: &Config,
     prog: &Program,
 ) -> Result<(), LoadError> {

@@ -2,7 +2,7 @@
 //! active lanes on the interpreter's direct path, recorded in a super-step over several
 //! warps (`step_mem.rs`).
 
-use crate::code::CodeCache;
+use crate::exec::Code as CodeCache;
 use crate::stats::Stats;
 use crate::step_mem::{StepMem, Write};
 use weft_mem::Memory;
@@ -106,7 +106,7 @@ impl MemPort<'_> {
     /// Does a store of every active lane take the interpreter's direct path?
     fn stores_direct(&self, addrs: &[u32; 32]) -> bool {
         crate::lane::lanes(self.mask)
-            .all(|l| self.mem.store_word_is_fast(addrs[l]) && !self.code.covers(addrs[l]))
+            .all(|l| crate::exec_mem::direct_word_store(self.mem, self.code, addrs[l]))
     }
 
     /// [`MemPort::load_words`] in a super-step over several warps.

@@ -8,8 +8,9 @@
 //! before): the machine notes the source registers and addresses before the instruction runs
 //! and the destinations after, so no instruction handler knows about records.
 
-use crate::machine::{FaultInfo, Machine};
-use std::io::Write;
+pub use crate::divergence::DivEvents;
+use crate::warp::Warp;
+use weft_device::FaultInfo;
 use weft_isa::{Inst, Op};
 
 /// A register file.
@@ -55,44 +56,6 @@ pub struct LaneAccess {
     pub size: u8,
     /// Load, store or AMO.
     pub kind: AccessKind,
-}
-
-/// What the divergence unit did during the step (several can happen in one step: a group
-/// can arrive at a point before issuing and the instruction then split the warp).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DivEvents(pub u8);
-
-impl DivEvents {
-    /// A new entry was pushed.
-    pub const PUSH: u8 = 1;
-    /// A waiting group joined an open entry (a loop coming round, another exit of a region).
-    pub const JOIN: u8 = 2;
-    /// A group parked at a reconvergence point and another group started.
-    pub const PARK: u8 = 4;
-    /// An entry popped: its lanes go on together.
-    pub const POP: u8 = 8;
-    /// The running group halted.
-    pub const HALT: u8 = 16;
-
-    /// True if `flag` happened.
-    pub fn has(self, flag: u8) -> bool {
-        self.0 & flag != 0
-    }
-
-    /// The events' names, in a fixed order.
-    pub fn names(self) -> Vec<&'static str> {
-        [
-            (Self::PUSH, "push"),
-            (Self::JOIN, "join"),
-            (Self::PARK, "park"),
-            (Self::POP, "pop"),
-            (Self::HALT, "halt"),
-        ]
-        .iter()
-        .filter(|(f, _)| self.has(*f))
-        .map(|(_, n)| *n)
-        .collect()
-    }
 }
 
 /// What one warp-instruction did.
@@ -143,6 +106,8 @@ pub struct Issued {
     pub next_mask: u32,
     /// Divergence events of the step (including a reconvergence just before it issued).
     pub divergence: DivEvents,
+    /// Bytes the step moved between the divergence stack and its spill area.
+    pub stack_traffic: crate::divergence::StackTraffic,
     /// For a memory instruction, each executing lane's byte address (`addrs[l]` for lane
     /// `l` of `mask`; other entries are stale).
     pub addrs: [u32; 32],
@@ -157,6 +122,7 @@ impl Default for Issued {
             next_pc: 0,
             next_mask: 0,
             divergence: DivEvents::default(),
+            stack_traffic: Default::default(),
             addrs: [0; 32],
         }
     }
@@ -218,14 +184,6 @@ pub fn operands_of(i: &Inst) -> Operands {
     o
 }
 
-/// Something that watches every warp-instruction. Attach with [`Machine::add_observer`].
-pub trait Observer {
-    /// Called after each warp-instruction with its record; `m` is the machine after it.
-    fn step(&mut self, m: &Machine, r: &StepRecord);
-    /// Called when the run ends.
-    fn finish(&mut self) {}
-}
-
 /// Registers an operand string (the instruction table's `args`) names, as (file, field,
 /// written?) with field 0 = rd, 1 = rs1, 2 = rs2, 3 = rs3.
 fn operands(op: Op) -> impl Iterator<Item = (RegFile, u8, bool)> {
@@ -251,9 +209,7 @@ fn field(i: &Inst, f: u8) -> u8 {
     }
 }
 
-fn lane_values(m: &Machine, c: usize, w: usize, file: RegFile, r: u8, mask: u32) -> Vec<u32> {
-    let warp = &m.cores[c].warps[w];
-    let lanes = m.cfg.lanes;
+fn lane_values(warp: &Warp, lanes: usize, file: RegFile, r: u8, mask: u32) -> Vec<u32> {
     (0..lanes)
         .map(|l| {
             if mask >> l & 1 == 0 {
@@ -298,133 +254,84 @@ pub(crate) struct Before {
     pub had_fault: bool,
 }
 
-impl Machine {
-    /// Note what the instruction will read and touch.
-    pub(crate) fn record_before(
-        &self,
-        c: usize,
-        w: usize,
-        pc: u32,
-        mask: u32,
-        inst: &Inst,
-    ) -> Before {
-        let mut reads = Vec::new();
-        for (file, f, written) in operands(inst.op) {
-            let r = field(inst, f);
-            let zero = file == RegFile::X && r == 0;
-            if !written && !zero {
-                reads.push(RegValues {
-                    file,
-                    index: r,
-                    values: lane_values(self, c, w, file, r, mask),
-                });
-            }
-        }
-        let mut mem = Vec::new();
-        if let Some((size, kind)) = memory_access(inst.op) {
-            let warp = &self.cores[c].warps[w];
-            for l in crate::lane::lanes(mask) {
-                mem.push(LaneAccess {
-                    lane: l as u8,
-                    addr: warp.x[inst.rs1 as usize][l].wrapping_add(inst.imm as u32),
-                    size,
-                    kind,
-                });
-            }
-        }
-        Before {
-            pc,
-            mask,
-            inst: *inst,
-            cycle: self.cycle,
-            reads,
-            mem,
-            had_fault: self.fault.is_some(),
+/// Note what an instruction of `warp` (of `lanes` lanes) will read and touch, before it runs
+/// in `cycle`; `had_fault`: the machine had faulted already.
+pub(crate) fn before(
+    warp: &Warp,
+    lanes: usize,
+    cycle: u64,
+    had_fault: bool,
+    (pc, mask): (u32, u32),
+    inst: &Inst,
+) -> Before {
+    let mut reads = Vec::new();
+    for (file, f, written) in operands(inst.op) {
+        let r = field(inst, f);
+        let zero = file == RegFile::X && r == 0;
+        if !written && !zero {
+            reads.push(RegValues {
+                file,
+                index: r,
+                values: lane_values(warp, lanes, file, r, mask),
+            });
         }
     }
-
-    /// Complete the record after the instruction ran.
-    pub(crate) fn record_after(&self, c: usize, w: usize, b: Before) -> StepRecord {
-        let mut writes = Vec::new();
-        for (file, f, written) in operands(b.inst.op) {
-            let r = field(&b.inst, f);
-            let zero = file == RegFile::X && r == 0;
-            if written && !zero {
-                writes.push(RegValues {
-                    file,
-                    index: r,
-                    values: lane_values(self, c, w, file, r, b.mask),
-                });
-            }
-        }
-        let warp = &self.cores[c].warps[w];
-        StepRecord {
-            cycle: b.cycle,
-            core: c,
-            warp: w,
-            pc: b.pc,
-            inst: b.inst,
-            mask: b.mask,
-            next_pc: warp.pc,
-            next_mask: warp.mask,
-            reads: b.reads,
-            writes,
-            mem: b.mem,
-            divergence: DivEvents(warp.stack.events),
-            fault: if b.had_fault {
-                None
-            } else {
-                self.fault.clone()
-            },
+    let mut mem = Vec::new();
+    if let Some((size, kind)) = memory_access(inst.op) {
+        for l in crate::lane::lanes(mask) {
+            mem.push(LaneAccess {
+                lane: l as u8,
+                addr: warp.x[inst.rs1 as usize][l].wrapping_add(inst.imm as u32),
+                size,
+                kind,
+            });
         }
     }
-
-    /// Hand a record to every observer.
-    pub(crate) fn deliver(&mut self, r: &StepRecord) {
-        let mut obs = std::mem::take(&mut self.observers);
-        for o in &mut obs {
-            o.step(self, r);
-        }
-        self.observers = obs;
+    Before {
+        pc,
+        mask,
+        inst: *inst,
+        cycle,
+        reads,
+        mem,
+        had_fault,
     }
 }
 
-/// The text trace (`--trace`): one line per warp-instruction,
-/// `cycle core warp mask pc <symbol>  instruction`.
-pub struct TextTrace {
-    out: Box<dyn Write>,
-}
-
-impl TextTrace {
-    /// A trace written to `out`.
-    pub fn new(out: Box<dyn Write>) -> TextTrace {
-        TextTrace { out }
+/// Complete the record of warp `at` = (core, warp) after the instruction ran; `fault`: the
+/// machine's fault now.
+pub(crate) fn after(
+    warp: &Warp,
+    lanes: usize,
+    at: (usize, usize),
+    b: Before,
+    fault: Option<&FaultInfo>,
+) -> StepRecord {
+    let mut writes = Vec::new();
+    for (file, f, written) in operands(b.inst.op) {
+        let r = field(&b.inst, f);
+        let zero = file == RegFile::X && r == 0;
+        if written && !zero {
+            writes.push(RegValues {
+                file,
+                index: r,
+                values: lane_values(warp, lanes, file, r, b.mask),
+            });
+        }
     }
-
-    /// The line for one record.
-    pub fn line(m: &Machine, r: &StepRecord) -> String {
-        let sym = m
-            .symbolize(r.pc)
-            .map(|s| format!(" <{s}>"))
-            .unwrap_or_default();
-        format!(
-            "{:>10} c{} w{} {:08x} {:08x}{}  {}\n",
-            r.cycle,
-            r.core,
-            r.warp,
-            r.mask,
-            r.pc,
-            sym,
-            r.inst.text(Some(r.pc))
-        )
-    }
-}
-
-impl Observer for TextTrace {
-    fn step(&mut self, m: &Machine, r: &StepRecord) {
-        let _ = self.out.write_all(TextTrace::line(m, r).as_bytes());
-    }
-    fn finish(&mut self) {
-        let _ = self.out.flush();
+    StepRecord {
+        cycle: b.cycle,
+        core: at.0,
+        warp: at.1,
+        pc: b.pc,
+        inst: b.inst,
+        mask: b.mask,
+        next_pc: warp.pc,
+        next_mask: warp.mask,
+        reads: b.reads,
+        writes,
+        mem: b.mem,
+        divergence: DivEvents(warp.stack.events),
+        fault: if b.had_fault { None } else { fault.cloned() },
     }
 }

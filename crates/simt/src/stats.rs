@@ -53,6 +53,9 @@ pub struct WarpReport {
     pub divergences: u64,
     pub reconvergences: u64,
     pub max_divergence_depth: u64,
+    /// Divergence-stack entries moved to the spill area, and back.
+    pub stack_spills: u64,
+    pub stack_fills: u64,
     pub barrier_waits: u64,
 }
 
@@ -72,6 +75,9 @@ pub struct Report {
     pub divergences: u64,
     pub reconvergences: u64,
     pub max_divergence_depth: u64,
+    /// Divergence-stack entries moved to the spill area, and back (all warps).
+    pub stack_spills: u64,
+    pub stack_fills: u64,
     pub loads: u64,
     pub stores: u64,
     pub atomics: u64,
@@ -82,6 +88,8 @@ pub struct Report {
     pub display: crate::display::DisplayStats,
     /// The DMA engines' counters, summed over the cores.
     pub dma: DmaReport,
+    /// Each kernel launch's own figures (docs/cli.md, "Statistics"), in order.
+    pub launches: Vec<crate::launch::LaunchReport>,
 }
 
 /// DMA figures in the report (all cores).
@@ -103,6 +111,42 @@ fn ratio(a: u64, b: u64) -> f64 {
 }
 
 impl Machine {
+    /// The counters now, summed over the cores (what a launch's figures are differences of).
+    pub fn counts(&self) -> crate::launch::Counts {
+        let mut c = crate::launch::Counts {
+            cycle: self.cycle,
+            loads: self.stats.loads,
+            stores: self.stats.stores,
+            atomics: self.stats.atomics,
+            per_op: self.stats.per_op.clone(),
+            ..Default::default()
+        };
+        for w in self.cores.iter().flat_map(|core| &core.warps) {
+            let s = &w.stats;
+            c.warp_instructions += s.warp_instructions;
+            c.thread_instructions += s.thread_instructions;
+            c.divergences += s.divergences;
+            c.reconvergences += s.reconvergences;
+            c.barrier_waits += s.barrier_waits;
+        }
+        c
+    }
+
+    /// Starts and ends of kernel launches so far (a timing model notices a new one by it).
+    pub fn launch_events(&self) -> u64 {
+        self.launches.events()
+    }
+
+    /// Kernel launches begun so far.
+    pub fn launches_begun(&self) -> usize {
+        self.launches.begun() as usize
+    }
+
+    /// Is a kernel launch under way?
+    pub fn launch_open(&self) -> bool {
+        self.launches.open()
+    }
+
     /// Build the report from the counters.
     pub fn report(&self) -> Report {
         let lanes = self.cfg.lanes as u64;
@@ -119,6 +163,8 @@ impl Machine {
                     divergences: s.divergences,
                     reconvergences: s.reconvergences,
                     max_divergence_depth: s.max_divergence_depth,
+                    stack_spills: warp.stack.spills,
+                    stack_fills: warp.stack.fills,
                     barrier_waits: s.barrier_waits,
                 });
             }
@@ -126,15 +172,11 @@ impl Machine {
         let sum = |f: fn(&WarpReport) -> u64| per_warp.iter().map(f).sum::<u64>();
         let wi = sum(|w| w.warp_instructions);
         let ti = sum(|w| w.thread_instructions);
-        let mut classes = BTreeMap::new();
+        let classes = crate::launch::classes(&[], &self.stats.per_op);
         let mut mnemonics = BTreeMap::new();
         for (k, &count) in self.stats.per_op.iter().enumerate() {
             if count > 0 {
-                let e = &TABLE[k];
-                *classes
-                    .entry(format!("{:?}", e.class).to_lowercase())
-                    .or_insert(0) += count;
-                mnemonics.insert(e.name.to_string(), count);
+                mnemonics.insert(TABLE[k].name.to_string(), count);
             }
         }
         Report {
@@ -159,6 +201,8 @@ impl Machine {
                 .map(|w| w.max_divergence_depth)
                 .max()
                 .unwrap_or(0),
+            stack_spills: sum(|w| w.stack_spills),
+            stack_fills: sum(|w| w.stack_fills),
             loads: self.stats.loads,
             stores: self.stats.stores,
             atomics: self.stats.atomics,
@@ -175,11 +219,68 @@ impl Machine {
                 r.busy_cycles += d.busy_cycles;
                 r
             }),
+            launches: self
+                .launches
+                .reports(&self.counts(), lanes, self.cfg.cores as u64, |pc| {
+                    self.symbols
+                        .iter()
+                        .find(|(_, a)| *a == pc)
+                        .map(|(n, _)| n.clone())
+                }),
         }
     }
 }
 
 impl Report {
+    /// The kernel launches' rows of the table: each launch's own figures, then what ran
+    /// outside them (`main`'s serial part).
+    pub fn launch_table(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "  kernel launches:               cycles    warp-instr    thread-instr   SIMD eff  diverg"
+        );
+        let row = |s: &mut String, name: &str, cy: u64, wi: u64, ti: u64, div: u64| {
+            let eff = ratio(ti, wi * self.lanes as u64);
+            let _ = writeln!(
+                s,
+                "    {name:<24} {cy:>11} {wi:>13} {ti:>15} {:>9.1}% {div:>7}",
+                100.0 * eff
+            );
+        };
+        let (mut cy, mut wi, mut ti, mut div) = (0, 0, 0, 0);
+        for l in &self.launches {
+            let mut name = format!("{} {}", l.index, l.kernel);
+            if !l.complete {
+                name.push_str(" (cut short)");
+            }
+            if name.chars().count() > 24 {
+                name = name.chars().take(23).collect::<String>() + "…";
+            }
+            row(
+                &mut s,
+                &name,
+                l.cycles,
+                l.warp_instructions,
+                l.thread_instructions,
+                l.divergences,
+            );
+            cy += l.cycles;
+            wi += l.warp_instructions;
+            ti += l.thread_instructions;
+            div += l.divergences;
+        }
+        row(
+            &mut s,
+            "outside launches",
+            self.cycles.saturating_sub(cy),
+            self.warp_instructions.saturating_sub(wi),
+            self.thread_instructions.saturating_sub(ti),
+            self.divergences.saturating_sub(div),
+        );
+        s
+    }
+
     /// The readable table printed by `--stats`.
     pub fn table(&self) -> String {
         let mut s = String::new();
@@ -231,6 +332,17 @@ impl Report {
                 "DMA words in / out",
                 format!("{} / {}", m.words_in, m.words_out)
             );
+        }
+        if self.stack_spills > 0 {
+            let _ = writeln!(
+                s,
+                "  {:<28} {:>14}",
+                "stack entries spilled / filled",
+                format!("{} / {}", self.stack_spills, self.stack_fills)
+            );
+        }
+        if !self.launches.is_empty() {
+            s.push_str(&self.launch_table());
         }
         let _ = writeln!(s, "  instruction classes:");
         for (k, v) in &self.classes {

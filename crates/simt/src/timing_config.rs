@@ -200,9 +200,27 @@ impl CacheConfig {
 
     fn validate(&self, name: &str) -> Result<(), ConfigError> {
         let key = |k: &str| format!("{name}.{k}");
-        pow2(key("line"), self.line as u64, 4, 4096)?;
-        pow2(key("ways"), self.ways as u64, 1, 64)?;
-        pow2(key("banks"), self.banks as u64, 1, 64)?;
+        pow2(
+            key("line"),
+            self.line as u64,
+            4,
+            4096,
+            "a power of two, 4..=4096".into(),
+        )?;
+        pow2(
+            key("ways"),
+            self.ways as u64,
+            1,
+            64,
+            "a power of two, 1..=64".into(),
+        )?;
+        pow2(
+            key("banks"),
+            self.banks as u64,
+            1,
+            64,
+            "a power of two, 1..=64".into(),
+        )?;
         range(key("mshrs"), self.mshrs as u64, 1, 1024, "1..=1024")?;
         let most = if name == "icache" { 16 } else { 0 };
         range(
@@ -216,21 +234,35 @@ impl CacheConfig {
                 "0..=16"
             },
         )?;
+        let least = self.line as u64 * self.ways as u64;
         pow2(
             key("size"),
             self.size as u64,
-            (self.line * self.ways) as u64,
+            least,
             1 << 26,
+            format!(
+                "a power of two from {name}.line × {name}.ways = {} × {} = {least} \
+                 (one set) to 64 MiB",
+                self.line, self.ways
+            )
+            .into(),
         )
     }
 }
 
-fn pow2(key: String, v: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
+/// `v` is a power of two in `lo..=hi`, else the error naming `rule`.
+fn pow2(
+    key: String,
+    v: u64,
+    lo: u64,
+    hi: u64,
+    rule: std::borrow::Cow<'static, str>,
+) -> Result<(), ConfigError> {
     if v < lo || v > hi || !v.is_power_of_two() {
         return Err(ConfigError::Range {
             key,
             value: v,
-            range: "a power of two within the limits of docs/configuration.md",
+            range: rule,
         });
     }
     Ok(())
@@ -360,14 +392,14 @@ pub(crate) fn validate(c: &crate::Config) -> Result<(), ConfigError> {
             }
             .into(),
             value: 0,
-            range: "true (only the L2 can be switched off)",
+            range: "true (only the L2 can be switched off)".into(),
         });
     }
     if c.l2.enabled && (c.l2.line < c.l1.line || c.l2.line < c.icache.line) {
         return Err(ConfigError::Range {
             key: "l2.line".into(),
             value: c.l2.line as u64,
-            range: "at least l1.line and icache.line",
+            range: "at least l1.line and icache.line".into(),
         });
     }
     range(

@@ -6,7 +6,8 @@
 //! The memory map and the default machine are configuration (`config::vortex_map`, re-exported
 //! here); this module holds what the profile does at reset and run time.
 
-use crate::machine::{LoadError, Machine};
+use crate::machine::Machine;
+use crate::program::LoadError;
 
 pub use crate::config::vortex_map::*;
 

@@ -9,7 +9,7 @@
 //! footer's symbols as function starts.
 
 use crate::divergence::Reconv;
-use crate::machine::{Program, Segment};
+use crate::program::{Program, Segment};
 use std::collections::HashMap;
 use weft_reconv::{analyze, CodeRegion, Symbol};
 
@@ -148,7 +148,7 @@ pub fn program_from_vxbin(bytes: &[u8]) -> Result<Program, VxbinError> {
             }],
             &funcs,
         ) {
-            Ok(a) => crate::load::reconv_map(&a.table),
+            Ok(a) => crate::divergence::reconv_map(&a.table),
             Err(_) => HashMap::new(),
         }
     } else {

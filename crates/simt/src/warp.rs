@@ -68,6 +68,10 @@ pub struct WarpCsrs {
     pub cycle_hi_latch: u32,
     /// The warp observed through the cross-warp window.
     pub xwarp: u32,
+    /// `pmpcfg0`–`pmpcfg3`: PMP entries 0–15, a byte each (`csr::pmp_cfg`).
+    pub pmpcfg: [u32; 4],
+    /// `pmpaddr0`–`pmpaddr15`.
+    pub pmpaddr: [u32; 16],
 }
 
 /// Per-warp counters.
@@ -105,8 +109,29 @@ pub struct Warp {
 }
 
 impl Warp {
+    /// Continue as `next` says: its lanes at its pc.
+    pub(crate) fn go(&mut self, next: crate::divergence::Next) {
+        self.mask = next.mask;
+        self.pc = next.pc;
+    }
+
+    /// Before issue, for a warp with open entries: a group about to issue at an entry's table
+    /// point in that entry's activation arrives there (parks, and the next group runs or the
+    /// entry pops). Repeats until the group that will issue is at no point.
+    #[inline]
+    pub(crate) fn reconverge_before_issue(&mut self) {
+        while let Some(k) = self.stack.point_at(self.pc, &self.calls) {
+            self.stats.reconvergences += 1;
+            let pc = self.pc;
+            match self.stack.arrive(k, self.mask, pc, pc, &mut self.calls) {
+                Some(next) => self.go(next),
+                None => unreachable!("an entry with parked lanes pops to them"),
+            }
+        }
+    }
+
     /// A fresh, idle warp.
-    pub fn new(stack_depth: usize) -> Warp {
+    pub fn new(stack_depth: usize, stack_spill: usize) -> Warp {
         Warp {
             pc: 0,
             mask: 0,
@@ -117,7 +142,7 @@ impl Warp {
             fflags: [0; MAX_LANES],
             resv: [0; MAX_LANES],
             resv_mask: 0,
-            stack: DivStack::new(stack_depth),
+            stack: DivStack::new(stack_depth, stack_spill),
             ipdom: Vec::new(),
             calls: CallStack::default(),
             csr: WarpCsrs {

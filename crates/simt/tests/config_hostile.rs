@@ -110,3 +110,40 @@ fn nonsense_files() {
         check(text);
     }
 }
+
+/// Every refused value names the rule it breaks, with its bounds: a cache smaller than one
+/// set (line × ways), a line or way count that is no power of two or out of bounds.
+#[test]
+fn every_refusal_names_its_rule_and_bounds() {
+    for (text, want) in [
+        (
+            "[icache]\nsize = 32\n",
+            "icache.size = 32 is out of range (allowed a power of two from icache.line × icache.ways = 64 × 2 = 128 (one set) to 64 MiB)",
+        ),
+        (
+            "[l1]\nsize = 1024\nline = 256\nways = 8\n",
+            "l1.size = 1024 is out of range (allowed a power of two from l1.line × l1.ways = 256 × 8 = 2048 (one set) to 64 MiB)",
+        ),
+        (
+            "[l2]\nsize = 3000\n",
+            "l2.size = 3000 is out of range (allowed a power of two from",
+        ),
+        (
+            "[l1]\nline = 3\n",
+            "l1.line = 3 is out of range (allowed a power of two, 4..=4096)",
+        ),
+        (
+            "[l1]\nways = 128\n",
+            "l1.ways = 128 is out of range (allowed a power of two, 1..=64)",
+        ),
+        (
+            "stack_spill = 2000000\n",
+            "stack_spill = 2000000 is out of range (allowed 0..=1048576)",
+        ),
+    ] {
+        let e = weft_simt::Config::from_toml(text)
+            .and_then(|c| c.validate().map(|()| c))
+            .expect_err(text);
+        assert!(e.to_string().starts_with(want), "{text}: {e}");
+    }
+}

@@ -11,7 +11,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use weft_simt::config::DisplayConfig;
 use weft_simt::load::program_from_elf;
-use weft_simt::record::{AccessKind, Observer, RegFile, StepRecord};
+use weft_simt::record::{AccessKind, RegFile, StepRecord};
+use weft_simt::Observer;
 use weft_simt::{Config, Frame, FrameSink, Machine, RaceChecker, RunEnd};
 
 /// A small display: 64-cycle lines, 20 lines of which 16 are visible.

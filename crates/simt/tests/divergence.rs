@@ -140,10 +140,12 @@ fn hand_written_diverge_and_converge() {
 
 #[test]
 fn divergence_stack_overflow_is_a_fault() {
+    // One entry on chip and no spill area: the nested if overflows.
     let r = run(
         "nested_if.s",
         weft_simt::Config {
             stack_depth: 1,
+            stack_spill: 0,
             ..cfg(8, ReconvMode::Converge)
         },
     );
@@ -151,6 +153,27 @@ fn divergence_stack_overflow_is_a_fault() {
         RunEnd::Fault(f) => assert_eq!(f.code, FaultCode::DivergeOverflow),
         e => panic!("expected overflow, got {e:?}"),
     }
+    // With a spill area it runs as with a deep stack on chip: the same end and state.
+    let spilled = run(
+        "nested_if.s",
+        weft_simt::Config {
+            stack_depth: 1,
+            ..cfg(8, ReconvMode::Converge)
+        },
+    );
+    let deep = run("nested_if.s", cfg(8, ReconvMode::Converge));
+    assert_eq!(spilled.end, deep.end);
+    assert_eq!(spilled.words("out", 32), deep.words("out", 32));
+    assert_eq!(spilled.word("mask_out"), deep.word("mask_out"));
+    let (mut a, b) = (spilled.m.report(), deep.m.report());
+    assert!(a.stack_spills > 0 && a.stack_fills == a.stack_spills);
+    assert_eq!(b.stack_spills, 0);
+    // Apart from the spill counters, the same counters and cycles.
+    (a.stack_spills, a.stack_fills) = (0, 0);
+    for w in &mut a.per_warp {
+        (w.stack_spills, w.stack_fills) = (0, 0);
+    }
+    assert_eq!(a, b);
 }
 
 #[test]

@@ -137,6 +137,56 @@ fn mtvec_misa_and_trigger_csrs_are_warl() {
     assert_eq!(r.words("out", 5), vec![u32::MAX, 0, 0, 0, 0]);
 }
 
+/// PMP: 16 entries whose fields are all WARL (privileged spec §3.7.1): `pmpaddr` keeps every
+/// bit (4-byte granularity, G = 0), `pmpcfg` keeps R, W, X and A per entry, reads L and the
+/// reserved bits 6:5 as 0 and the reserved R = 0, W = 1 as W = 0; csrs/csrc modify what reads
+/// back. Without L no entry binds machine mode: an entry over all memory with no permission
+/// changes no access. (rv32mi `pmpaddr` finds G from an all-ones write.)
+#[test]
+fn pmp_csrs_are_warl_and_never_bind_machine_mode() {
+    let r = run("
+    la s0, out
+    li t0, -1
+    csrw pmpaddr0, t0
+    csrr t1, pmpaddr0
+    sw t1, 0(s0)
+    csrw pmpaddr15, t0
+    csrr t1, pmpaddr15
+    sw t1, 4(s0)
+    csrw pmpcfg0, t0
+    csrr t1, pmpcfg0
+    sw t1, 8(s0)
+    li t2, 0x9b1a0302       # L|NAPOT|RW, NAPOT|W, RW, W
+    csrw pmpcfg3, t2
+    csrr t1, pmpcfg3
+    sw t1, 12(s0)
+    csrsi pmpcfg3, 1        # entry 12: R
+    csrr t1, pmpcfg3
+    sw t1, 16(s0)
+    csrr t1, pmpcfg1
+    sw t1, 20(s0)
+    li t2, 0x18             # entry 0: NAPOT over all memory, no R, W or X
+    csrw pmpcfg0, t2
+    lw t1, 0(s0)
+    sw t1, 24(s0)
+    lw t0, 12(s11)
+    sw t0, 28(s0)
+");
+    assert_eq!(
+        r.words("out", 8),
+        vec![
+            u32::MAX,
+            u32::MAX,
+            0x1f1f_1f1f,
+            0x1b18_0300,
+            0x1b18_0301,
+            0,
+            u32::MAX,
+            0
+        ]
+    );
+}
+
 #[test]
 fn minstret_and_mcycle_are_writable() {
     let r = run("

@@ -1,5 +1,5 @@
 //! Vortex fidelity (issue 17): the reproductions `tests/vortex/{wspawn_wait_count,
-//! minstret_self,barrier_ids}.s` (copies of `../shared/repro/vortex/`) run under the Vortex
+//! minstret_self,barrier_ids}.s` (the fidelity findings as programs) run under the Vortex
 //! profile with the results Vortex's SimX (v3.0, e6fcb7d2, 1 × 4 × 4) gives, which each test
 //! states; the expected counts are derived here from the programs' text.
 

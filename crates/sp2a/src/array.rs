@@ -5,7 +5,7 @@
 //! CORE_INDEX and CORE_COUNT. The run ends when every core has halted and every DMA engine is
 //! idle; a FRAME write pauses the run so the host can save a snapshot.
 
-use crate::core::{BusCtx, Code, Core, CoreConfig, Fault, LoadError};
+use crate::core::{BusCtx, Code, Core, CoreConfig, Fault, SetupError};
 use crate::isa::{Instr, Op, Reg};
 use crate::program::Program;
 use serde_json::json;
@@ -92,9 +92,9 @@ pub struct Array {
 
 impl Array {
     /// Load `program` into every core of a new array.
-    pub fn new(program: &Program, config: &ArrayConfig) -> Result<Array, LoadError> {
+    pub fn new(program: &Program, config: &ArrayConfig) -> Result<Array, SetupError> {
         if config.cores == 0 || config.cores > 256 {
-            return Err(LoadError::Config(format!(
+            return Err(SetupError::Config(format!(
                 "{} cores (1..=256)",
                 config.cores
             )));
@@ -103,7 +103,7 @@ impl Array {
             .fb_size
             .or(program.fb_size)
             .unwrap_or(DEFAULT_FB_SIZE);
-        let fb = Framebuffer::new(w, h).map_err(|e| LoadError::Config(e.to_string()))?;
+        let fb = Framebuffer::new(w, h).map_err(|e| SetupError::Config(e.to_string()))?;
         let code = Rc::new(Code::new(&program.text, config.core.imem_words)?);
         let cores = (0..config.cores)
             .map(|i| Core::new(i, code.clone(), program, &config.core))

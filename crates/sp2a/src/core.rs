@@ -164,7 +164,7 @@ impl Fault {
 /// A program that does not fit the configured core.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum LoadError {
+pub enum SetupError {
     /// Text larger than instruction RAM.
     #[error("program text is {len} words; the instruction memory holds {size}")]
     TextTooBig {
@@ -235,14 +235,14 @@ pub struct Code {
 
 impl Code {
     /// Load `text` into an instruction memory of `size` words.
-    pub fn new(text: &[u32], size: usize) -> Result<Code, LoadError> {
+    pub fn new(text: &[u32], size: usize) -> Result<Code, SetupError> {
         if size == 0 || size > 65536 {
-            return Err(LoadError::Config(format!(
+            return Err(SetupError::Config(format!(
                 "instruction memory of {size} words (1..=65536)"
             )));
         }
         if text.len() > size {
-            return Err(LoadError::TextTooBig {
+            return Err(SetupError::TextTooBig {
                 len: text.len(),
                 size,
             });
@@ -274,15 +274,15 @@ impl Core {
         code: Rc<Code>,
         program: &Program,
         config: &CoreConfig,
-    ) -> Result<Core, LoadError> {
+    ) -> Result<Core, SetupError> {
         let size = config.dmem_words;
         if size == 0 || size > usize::from(BUS_BASE) {
-            return Err(LoadError::Config(format!(
+            return Err(SetupError::Config(format!(
                 "data memory of {size} dwords (1..=0xFF00)"
             )));
         }
         if program.data.len() > size {
-            return Err(LoadError::DataTooBig {
+            return Err(SetupError::DataTooBig {
                 len: program.data.len(),
                 size,
             });

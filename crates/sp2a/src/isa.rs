@@ -240,7 +240,7 @@ pub struct Instr {
 /// A word that is not an instruction.
 #[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum DecodeError {
+pub enum InstrDecodeError {
     /// No instruction has this opcode.
     #[error("unknown opcode 0x{opcode:02X} in word 0x{word:08X}")]
     UnknownOpcode {
@@ -251,10 +251,10 @@ pub enum DecodeError {
     },
 }
 
-impl DecodeError {
+impl InstrDecodeError {
     /// Whether the opcode field is unassigned.
     pub fn is_unknown_opcode(&self) -> bool {
-        matches!(self, DecodeError::UnknownOpcode { .. })
+        matches!(self, InstrDecodeError::UnknownOpcode { .. })
     }
 }
 
@@ -279,9 +279,9 @@ impl Instr {
 
     /// Decode a word. Unused fields are ignored; bit-number immediates keep their low 5 bits
     /// (exactly what the hardware uses).
-    pub fn decode(word: u32) -> Result<Instr, DecodeError> {
+    pub fn decode(word: u32) -> Result<Instr, InstrDecodeError> {
         let opcode = (word >> 25) as u8;
-        let op = Op::from_opcode(opcode).ok_or(DecodeError::UnknownOpcode { opcode, word })?;
+        let op = Op::from_opcode(opcode).ok_or(InstrDecodeError::UnknownOpcode { opcode, word })?;
         Ok(Instr::new(
             op,
             Reg::new((word >> 22) as u8),

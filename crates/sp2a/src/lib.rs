@@ -17,8 +17,8 @@ pub mod isa;
 pub mod program;
 
 pub use array::{Array, ArrayConfig, Stats, Stop, TraceRecord};
-pub use asm::{assemble, assemble_file, load_file, AsmError, AsmErrors, FileLoadError};
+pub use asm::{assemble, assemble_file, load_file, AsmError, AsmErrors, ProgramFileError};
 pub use core::{Core, CoreConfig, Fault};
-pub use isa::{DecodeError, Instr, Op, Reg};
+pub use isa::{Instr, InstrDecodeError, Op, Reg};
 pub use program::{ImageError, Program, Section, Symbol};
 pub use weft_fb::{DmaTiming, Framebuffer};

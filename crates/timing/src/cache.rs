@@ -55,6 +55,21 @@ impl CacheStats {
         self.mshr_stall_cycles += o.mshr_stall_cycles;
         self.prefetches += o.prefetches;
     }
+
+    /// The counts since `earlier` (a snapshot of the same cache).
+    pub fn since(&self, earlier: &CacheStats) -> CacheStats {
+        CacheStats {
+            accesses: self.accesses - earlier.accesses,
+            hits: self.hits - earlier.hits,
+            misses: self.misses - earlier.misses,
+            mshr_merges: self.mshr_merges - earlier.mshr_merges,
+            evictions: self.evictions - earlier.evictions,
+            writebacks: self.writebacks - earlier.writebacks,
+            bank_conflicts: self.bank_conflicts - earlier.bank_conflicts,
+            mshr_stall_cycles: self.mshr_stall_cycles - earlier.mshr_stall_cycles,
+            prefetches: self.prefetches - earlier.prefetches,
+        }
+    }
 }
 
 /// A bounded set of requests in flight, as their completion cycles: a new request at `t`

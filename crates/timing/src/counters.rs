@@ -129,6 +129,25 @@ pub struct TimingReport {
     pub dram_bytes_per_cycle: f64,
     /// Per-warp activity.
     pub per_warp: Vec<WarpActivity>,
+    /// Each kernel launch's issue slots and memory traffic, in the order of the functional
+    /// report's `launches`.
+    pub launches: Vec<LaunchTiming>,
+}
+
+/// One kernel launch's share of the timing counters (between its start and end marks).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LaunchTiming {
+    /// Its place among the run's launches, from 0.
+    pub index: usize,
+    pub cycles: u64,
+    pub issue_slots: u64,
+    pub issued: u64,
+    /// Slots lost, by reason.
+    pub stalls: std::collections::BTreeMap<&'static str, u64>,
+    pub l1: CacheStats,
+    pub icache: CacheStats,
+    pub memory: MemStats,
+    pub l1_hit_rate: f64,
 }
 
 impl TimingReport {
@@ -169,6 +188,33 @@ impl TimingReport {
             l2: mem.l2_stats(),
             memory,
             per_warp,
+            launches: Vec::new(),
+        }
+    }
+
+    /// The counters from `start` (an earlier report of the same run) to this one, as launch
+    /// `index`.
+    pub fn since(&self, start: &TimingReport, index: usize) -> LaunchTiming {
+        let l1 = self.l1.since(&start.l1);
+        let cycles = self.cycles - start.cycles;
+        LaunchTiming {
+            index,
+            cycles,
+            issue_slots: self.issue_slots - start.issue_slots,
+            issued: self.issued - start.issued,
+            stalls: self
+                .stalls
+                .iter()
+                .map(|(k, v)| (*k, v - start.stalls.get(k).copied().unwrap_or(0)))
+                .collect(),
+            l1_hit_rate: if l1.accesses == 0 {
+                0.0
+            } else {
+                l1.hits as f64 / l1.accesses as f64
+            },
+            l1,
+            icache: self.icache.since(&start.icache),
+            memory: self.memory.since(&start.memory),
         }
     }
 
@@ -233,6 +279,23 @@ impl TimingReport {
             "  DRAM              {:>12} bytes read, {} written ({:.2} bytes/cycle)",
             m.dram_read_bytes, m.dram_write_bytes, self.dram_bytes_per_cycle
         );
+        for l in &self.launches {
+            let pct = |v: u64| 100.0 * v as f64 / l.issue_slots.max(1) as f64;
+            let (why, most) = l
+                .stalls
+                .iter()
+                .max_by_key(|(_, v)| **v)
+                .map_or(("none", 0), |(k, v)| (*k, *v));
+            let _ = writeln!(
+                s,
+                "  launch {:<10} {:>12} slots, issued {:.1} %, most lost to {why} ({:.1} %), L1 hits {:.1} %",
+                l.index,
+                l.issue_slots,
+                pct(l.issued),
+                pct(most),
+                100.0 * l.l1_hit_rate
+            );
+        }
         s
     }
 }

@@ -23,7 +23,7 @@ mod memsys;
 mod sched;
 
 pub use cache::CacheStats;
-pub use counters::{TimingReport, WarpActivity, Why};
+pub use counters::{LaunchTiming, TimingReport, WarpActivity, Why};
 pub use memsys::MemStats;
 
 use counters::CoreCounters;
@@ -164,6 +164,10 @@ pub struct TimingModel {
     dma: Vec<Option<(u32, u64)>>,
     /// Per core, the run of lost slots in progress (for observers): reason and first cycle.
     stall_runs: Vec<Option<(Why, u64)>>,
+    /// The machine's launch events seen so far, and each launch's counters at its start and
+    /// end (a report is the snapshot).
+    launch_seen: u64,
+    launch_marks: Vec<(TimingReport, Option<TimingReport>)>,
 }
 
 impl TimingModel {
@@ -219,6 +223,8 @@ impl TimingModel {
             observers: Vec::new(),
             dma: vec![None; cfg.cores],
             stall_runs: vec![None; cfg.cores],
+            launch_seen: 0,
+            launch_marks: Vec::new(),
         }
     }
 
@@ -288,6 +294,9 @@ impl TimingModel {
                 }
             }
             m.pump_console();
+            if m.launch_events() != self.launch_seen {
+                self.sync_launches(m);
+            }
             if issued {
                 m.cycle = now + 1;
                 continue;
@@ -540,6 +549,19 @@ impl TimingModel {
                 t.fetch_why = Why::Divergence;
             }
         }
+        // The divergence stack's spill area: spilled entries are posted writes that take
+        // DRAM bandwidth; an entry read back must arrive before the warp goes on.
+        let spill = rec.stack_traffic;
+        if spill.to_memory > 0 {
+            self.mem.stack_spill(c, spill.to_memory, now, true);
+        }
+        if spill.from_memory > 0 {
+            let back = self.mem.stack_spill(c, spill.from_memory, now, false);
+            if back >= t.fetch_ready {
+                t.fetch_ready = back;
+                t.fetch_why = Why::Divergence;
+            }
+        }
         if !self.observers.is_empty() {
             let (pc, inst) = (self.rec.pc, self.rec.inst);
             let st = Stages {
@@ -584,6 +606,36 @@ impl TimingModel {
         }
     }
 
+    /// A kernel launch started or ended in this cycle: snapshot the counters (a launch that
+    /// started while another was open ends that one).
+    fn sync_launches(&mut self, m: &Machine) {
+        self.launch_seen = m.launch_events();
+        let now = self.snapshot(m);
+        while self.launch_marks.len() < m.launches_begun() {
+            if let Some((_, end @ None)) = self.launch_marks.last_mut() {
+                *end = Some(now.clone());
+            }
+            self.launch_marks.push((now.clone(), None));
+        }
+        if !m.launch_open() {
+            if let Some((_, end @ None)) = self.launch_marks.last_mut() {
+                *end = Some(now);
+            }
+        }
+    }
+
+    /// The cumulative counters (a report without per-launch figures).
+    fn snapshot(&self, m: &Machine) -> TimingReport {
+        let counters: Vec<CoreCounters> = self.cores.iter().map(|c| c.counters.clone()).collect();
+        TimingReport::new(
+            self.policy.name(),
+            m.cycle,
+            &counters,
+            &self.mem,
+            Vec::new(),
+        )
+    }
+
     /// The report so far (`cycles` is the machine's cycle count).
     pub fn report(&self, m: &Machine) -> TimingReport {
         let counters: Vec<CoreCounters> = self.cores.iter().map(|c| c.counters.clone()).collect();
@@ -592,7 +644,15 @@ impl TimingModel {
             .iter()
             .flat_map(|c| c.warps.iter().map(|w| w.act.clone()))
             .collect();
-        TimingReport::new(self.policy.name(), m.cycle, &counters, &self.mem, per_warp)
+        let mut r = TimingReport::new(self.policy.name(), m.cycle, &counters, &self.mem, per_warp);
+        let now = self.snapshot(m);
+        r.launches = self
+            .launch_marks
+            .iter()
+            .enumerate()
+            .map(|(k, (start, end))| end.as_ref().unwrap_or(&now).since(start, k))
+            .collect();
+        r
     }
 }
 

@@ -50,6 +50,9 @@ pub struct MemStats {
     pub dram_read_bytes: u64,
     /// Bytes DRAM wrote for this core.
     pub dram_write_bytes: u64,
+    /// Bytes of divergence-stack entries the core's warps moved to and from their spill
+    /// areas (part of the DRAM bytes).
+    pub stack_spill_bytes: u64,
 }
 
 impl MemStats {
@@ -62,6 +65,21 @@ impl MemStats {
         self.dma_bytes += o.dma_bytes;
         self.dram_read_bytes += o.dram_read_bytes;
         self.dram_write_bytes += o.dram_write_bytes;
+        self.stack_spill_bytes += o.stack_spill_bytes;
+    }
+
+    /// The counts since `earlier` (a snapshot of the same counters).
+    pub fn since(&self, earlier: &MemStats) -> MemStats {
+        MemStats {
+            smem_accesses: self.smem_accesses - earlier.smem_accesses,
+            smem_bank_conflicts: self.smem_bank_conflicts - earlier.smem_bank_conflicts,
+            io_accesses: self.io_accesses - earlier.io_accesses,
+            atomics: self.atomics - earlier.atomics,
+            dma_bytes: self.dma_bytes - earlier.dma_bytes,
+            dram_read_bytes: self.dram_read_bytes - earlier.dram_read_bytes,
+            dram_write_bytes: self.dram_write_bytes - earlier.dram_write_bytes,
+            stack_spill_bytes: self.stack_spill_bytes - earlier.stack_spill_bytes,
+        }
     }
 }
 
@@ -176,6 +194,20 @@ impl MemSys {
     pub fn dma(&mut self, c: usize, addr: u32, bytes: u32, t: u64, write: bool) -> u64 {
         self.cores[c].stats.dma_bytes += bytes as u64;
         self.below(c, addr, bytes, t, write)
+    }
+
+    /// Divergence-stack spill traffic of a warp of core `c`: `bytes` of entries written to
+    /// (`write`) or read from its spill area at `t`, straight to DRAM (the spill area is not
+    /// cached). Returns when it is done.
+    pub fn stack_spill(&mut self, c: usize, bytes: u32, t: u64, write: bool) -> u64 {
+        let stats = &mut self.cores[c].stats;
+        stats.stack_spill_bytes += bytes as u64;
+        if write {
+            stats.dram_write_bytes += bytes as u64;
+        } else {
+            stats.dram_read_bytes += bytes as u64;
+        }
+        self.dram.request(bytes, t)
     }
 
     /// The I-cache line holding `pc`.

@@ -161,7 +161,7 @@ impl Observer for Popcount {
     fn step(&mut self, m: &Machine, r: &StepRecord) {
         let mut s = self.0.borrow_mut();
         s.0 += r.mask.count_ones() as u64;
-        s.1.push(weft_simt::record::TextTrace::line(m, r));
+        s.1.push(weft_simt::TextTrace::line(m, r));
     }
 }
 

@@ -100,7 +100,13 @@ pub fn stack_lines(warp: &Warp, indent: &str) -> String {
         let _ = writeln!(s, "{indent}divergence stack empty");
     }
     for (k, e) in entries.iter().enumerate().rev() {
-        let _ = writeln!(s, "{indent}#{k} {}", entry_line(e));
+        // The bottom entries past the on-chip ones are in the warp's spill area.
+        let spilled = if k < warp.stack.spilled() {
+            "  (spilled)"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "{indent}#{k} {}{spilled}", entry_line(e));
     }
     s
 }

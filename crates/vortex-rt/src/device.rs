@@ -195,9 +195,13 @@ impl Device {
                     );
                 }
             }
+            // SimX resets its counters at each launch; weft's count every launch since the
+            // device opened, and the line says so.
+            let n = e.launches();
             text += &format!(
-                "PERF: instrs={instrs}, cycles={cycles}, IPC={:.3}\n",
-                ipc(instrs)
+                "PERF: instrs={instrs}, cycles={cycles}, IPC={:.3} (cumulative: {n} launch{} since the device opened)\n",
+                ipc(instrs),
+                if n == 1 { "" } else { "es" }
             );
             Ok(text)
         })

@@ -134,6 +134,11 @@ impl Engine {
         })
     }
 
+    /// Kernel launches run since the device opened.
+    pub fn launches(&self) -> usize {
+        self.m.launches_begun()
+    }
+
     /// Cores of the machine.
     pub fn cores(&self) -> usize {
         self.instrs.len()

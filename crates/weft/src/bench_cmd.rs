@@ -287,11 +287,18 @@ pub fn selection(a: &BenchArgs, all: &[&str]) -> (Vec<String>, Vec<usize>) {
 
 /// Run the benchmarks; returns the exit status.
 pub fn bench(a: &BenchArgs) -> Result<i32, String> {
-    if a.vs_qemu {
-        return crate::bench_qemu::vs_qemu(a);
-    }
-    let engines = engines(a)?;
+    // The timing model drives the interpreter (the block engine is for functional runs):
+    // one row per kernel and lane count.
+    let engines = if a.timing {
+        vec![crate::engine::Engine::Interp]
+    } else {
+        engines(a)?
+    };
     let (kernels, lane_counts) = selection(a, &KERNELS);
+    let bar = crate::progress::bar(
+        (kernels.len() * lane_counts.len() * engines.len()) as u64 * a.repeat.max(1) as u64,
+        "runs",
+    );
     println!(
         "{:<8} {:<6} {:>5} {:>6} {:>12} {:>10} {:>16} {:>14} {:>12}",
         "kernel",
@@ -328,6 +335,7 @@ pub fn bench(a: &BenchArgs) -> Result<i32, String> {
                         m.run()
                     };
                     let secs = t.elapsed().as_secs_f64();
+                    bar.inc(1);
                     if end != RunEnd::AllHalted {
                         return Err(format!("bench kernel {k} ended with {end:?}"));
                     }
@@ -344,10 +352,11 @@ pub fn bench(a: &BenchArgs) -> Result<i32, String> {
                     }
                     Some(f) => format!("  ({:.1}× the {})", f / secs, engines[0].name()),
                 };
-                println!(
+                bar.suspend(|| {
+                    println!(
                 "{:<8} {:<6} {:>5} {:>6} {:>12} {:>10.3} {:>14.1} M {:>12.1} M {:>10.1} M{speedup}",
                 k,
-                engine.name(),
+                if a.timing { "timing" } else { engine.name() },
                 lanes,
                 a.warps,
                 wi,
@@ -355,10 +364,12 @@ pub fn bench(a: &BenchArgs) -> Result<i32, String> {
                 ti as f64 / secs / 1e6,
                 wi as f64 / secs / 1e6,
                 cyc as f64 / secs / 1e6
-            );
+            )
+                });
             }
         }
     }
+    bar.finish_and_clear();
     if a.timing {
         println!("timing model; reference (docs/performance.md): Vortex SimX ≈ 0.25–0.3 M cycles/s on this kind of machine; the goal is ≥ 10 M cycles/s on sgemm at 1 × 4 × 8");
         return Ok(0);

@@ -236,7 +236,10 @@ pub fn vs_qemu(a: &BenchArgs) -> Result<i32, String> {
         "qemu ns/instr",
         "weft/qemu"
     );
+    let bar = crate::progress::bar(kernels.len() as u64, "kernels");
     for k in &kernels {
+        bar.inc(1);
+        bar.set_message(k.clone());
         if k.ends_with(".c") {
             let ck = crate::bench_c::prepare(k, dir.path())?;
             let (qs, qout) = time_qemu(&ck.qemu_elf, a.repeat)?;
@@ -248,10 +251,10 @@ pub fn vs_qemu(a: &BenchArgs) -> Result<i32, String> {
             for &lanes in &lane_counts {
                 for &e in &engines {
                     let (ws, wn) = time_weft_c(k, &ck, lanes, e, a.repeat)?;
-                    row(k, lanes, e.name(), wn, ws, Some(q_ns));
+                    bar.suspend(|| row(k, lanes, e.name(), wn, ws, Some(q_ns)));
                 }
             }
-            row(k, 1, "qemu", qn, qs, None);
+            bar.suspend(|| row(k, 1, "qemu", qn, qs, None));
             continue;
         }
         for &lanes in &lane_counts {
@@ -263,11 +266,12 @@ pub fn vs_qemu(a: &BenchArgs) -> Result<i32, String> {
             let q_ns = qs * 1e9 / qn as f64;
             for &e in &engines {
                 let (ws, wn) = time_weft(k, iter, lanes, e, a.repeat)?;
-                row(k, lanes, e.name(), wn, ws, Some(q_ns));
+                bar.suspend(|| row(k, lanes, e.name(), wn, ws, Some(q_ns)));
             }
-            row(k, lanes, "qemu", qn, qs, None);
+            bar.suspend(|| row(k, lanes, "qemu", qn, qs, None));
         }
     }
+    bar.finish_and_clear();
     println!("weft/qemu: weft's time per thread-instruction over QEMU's (below 1: weft is faster); one warp, one core; QEMU: one thread, lanes × the iterations (loop kernels) or the whole C program on the sequential runtime (NAME.c)");
     Ok(0)
 }

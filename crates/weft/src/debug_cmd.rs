@@ -132,6 +132,19 @@ pub fn close_konata(k: Option<Rc<RefCell<KonataTrace>>>, a: &DebugArgs) -> Resul
     }
 }
 
+/// Name the trace files written (after they are closed).
+pub fn name_outputs(a: &DebugArgs) {
+    for (p, what) in [
+        (&a.trace_json, "Perfetto trace"),
+        (&a.vcd, "VCD waveform"),
+        (&a.konata, "Konata pipeline view"),
+    ] {
+        if let Some(p) = p {
+            crate::wrote::wrote(p, what);
+        }
+    }
+}
+
 /// Open and attach the trace files the flags ask for.
 pub fn attach(m: &mut Machine, a: &DebugArgs) -> Result<Traces, String> {
     let o = TraceOptions {
@@ -154,7 +167,7 @@ pub fn run(m: &mut Machine, a: &DebugArgs) -> Result<RunEnd, String> {
 }
 
 /// After a deadlock (or a fault, with `--report-warps`), every warp's state on stderr. A
-/// fault's own report stays one line unless asked (DESIGN §2.5).
+/// fault's own report stays one line unless asked (docs/isa.md, faults).
 pub fn report_state(end: &RunEnd, m: &Machine, a: &DebugArgs) {
     let fault = matches!(end, RunEnd::Fault(_)) && a.report_warps;
     if fault || matches!(end, RunEnd::Deadlock(_)) {

@@ -47,6 +47,7 @@ pub fn demo(a: &DemoArgs) -> Result<i32, String> {
     let mut m = Machine::new(cfg.clone(), &prog).map_err(|e| format!("demo: {e}"))?;
     m.set_console(Box::new(std::io::stdout()));
     let gif = a.out.join("demo.gif");
+    let spinner = crate::progress::spinner("weft demo:");
     let frames = crate::frames::attach(
         &mut m,
         crate::frames::FrameOptions {
@@ -54,6 +55,7 @@ pub fn demo(a: &DemoArgs) -> Result<i32, String> {
             gif: Some(gif.clone()),
             every: a.frames_every,
             max: None,
+            progress: Some(spinner.clone()),
             fps: cfg.display.frame_rate(),
         },
     )?;
@@ -65,7 +67,7 @@ pub fn demo(a: &DemoArgs) -> Result<i32, String> {
     let d = cfg.display;
     println!(
         "weft demo: a Mandelbrot zoom over a rippling lake on {} core × {} warps × {} lanes, \
-         {}×{} display at {:.2} Hz ({} model)",
+         {}×{} video timing at {:.2} Hz ({} model)",
         cfg.cores,
         cfg.warps,
         cfg.lanes,
@@ -81,12 +83,17 @@ pub fn demo(a: &DemoArgs) -> Result<i32, String> {
         None => m.run(),
     };
     let secs = start.elapsed().as_secs_f64();
-    let end = crate::frames::finish(frames.as_ref(), end, true)?;
-    crate::run_cmd::report_end(&end, "the demo should end by itself");
+    spinner.finish_and_clear();
+    let end = crate::frames::finish(frames.as_ref(), end, None)?;
+    crate::report::report_end(&end, "the demo should end by itself");
     let r = m.report();
     let written = frames.as_ref().map_or(0, |f| f.borrow().written);
+    let (w, h) = frames
+        .as_ref()
+        .and_then(|f| f.borrow().size)
+        .unwrap_or((0, 0));
     println!(
-        "  frames: {written} PNGs in {}/ (every {} of {} scanned) and {}",
+        "  frames: {written} PNGs of the {w}×{h} framebuffer in {}/ (every {} of {} scanned) and {}",
         a.out.display(),
         ordinal(a.frames_every),
         r.display.frames_captured,

@@ -14,6 +14,8 @@ use weft_simt::{Frame, FrameSink};
 /// What to write.
 #[derive(Clone, Debug, Default)]
 pub struct FrameOptions {
+    /// A spinner that shows the frames scanned so far (`weft demo`).
+    pub progress: Option<indicatif::ProgressBar>,
     /// PNG directory.
     pub dir: Option<PathBuf>,
     /// GIF file.
@@ -46,6 +48,8 @@ pub struct FramesOut {
     pub error: Option<String>,
     /// The run ended because `--max-frames` was reached.
     pub limit_reached: bool,
+    /// The size of the last frame written (the framebuffer's, not the video mode's).
+    pub size: Option<(u32, u32)>,
     /// The GIF being written, and its size.
     gif: Option<(gif::Encoder<BufWriter<File>>, u32, u32)>,
 }
@@ -106,6 +110,7 @@ impl FrameWriter {
 
     fn write(&mut self, f: &Frame) -> Result<(), String> {
         let n = self.out.borrow().written;
+        self.out.borrow_mut().size = Some((f.picture.width(), f.picture.height()));
         if let Some(d) = &self.opts.dir {
             let path = d.join(format!("frame{n:05}.png"));
             f.picture.write_png(&path).map_err(|e| e.to_string())?;
@@ -173,6 +178,9 @@ impl FrameSink for FrameWriter {
             o.scanned += 1;
             o.scanned - 1
         };
+        if let Some(p) = &self.opts.progress {
+            p.set_message(format!("{} frames scanned", k + 1));
+        }
         if !k.is_multiple_of(self.opts.every) {
             return true;
         }
@@ -203,12 +211,12 @@ pub fn attach(
     Ok(Some(out))
 }
 
-/// After the run: finish the GIF, report a write error, say what was written, and turn the
-/// stop at `--max-frames` into a normal end.
+/// After the run: finish the GIF, report a write error, name the files of `announce` (the
+/// demo names its own), and turn the stop at `--max-frames` into a normal end.
 pub fn finish(
     out: Option<&Rc<RefCell<FramesOut>>>,
     end: weft_simt::RunEnd,
-    quiet: bool,
+    announce: Option<&FrameOptions>,
 ) -> Result<weft_simt::RunEnd, String> {
     let Some(out) = out else {
         return Ok(end);
@@ -223,13 +231,19 @@ pub fn finish(
             "weft: no frame was written: the display was never on for a whole frame \
              (docs/display.md)"
         );
-    } else if !quiet {
-        eprintln!(
-            "weft: wrote {} of {} scanned frame{}",
+    } else if let Some(opts) = announce {
+        let frames = format!(
+            "{} of {} scanned frame{}",
             o.written,
             o.scanned,
             if o.scanned == 1 { "" } else { "s" }
         );
+        if let Some(d) = &opts.dir {
+            crate::wrote::wrote(&d.join("frame*.png"), &frames);
+        }
+        if let Some(g) = &opts.gif {
+            crate::wrote::wrote(g, &format!("animated GIF of {frames}"));
+        }
     }
     Ok(match end {
         weft_simt::RunEnd::CycleLimit(_) if o.limit_reached => {

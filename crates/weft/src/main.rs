@@ -12,11 +12,15 @@ mod debug_cmd;
 mod demo_cmd;
 mod engine;
 mod frames;
+mod progress;
+mod report;
 mod run_cmd;
 mod sp2a_cmd;
 mod sweep_chart;
 mod sweep_cmd;
+mod sweep_job;
 mod view_cmd;
+mod wrote;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -34,13 +38,23 @@ struct Cli {
 enum Cmd {
     /// The demo: a Mandelbrot zoom rendered by the GPU through its DMA engine over a lake
     /// drawn by racing the display's beam; writes PNG frames and a GIF.
+    #[command(
+        after_help = "Example:\n  weft demo -o /tmp/demo      # frames and demo.gif in /tmp/demo"
+    )]
     Demo(demo_cmd::DemoArgs),
     /// Run a program on the functional SIMT model (or on Shader Processor v2a cores).
+    #[command(
+        after_help = "Examples:\n  weft run examples/matmul.s --cores 2 --warps 8 --lanes 16 --stats\n  weft run examples/kernels/mandelbrot.c --timing --stats-json stats.json"
+    )]
     Run(Box<run_cmd::RunArgs>),
     /// Record a run step by step into one self-contained HTML page (warps, lanes, divergence
     /// stacks, registers) to step forward and back through in a browser.
+    #[command(
+        after_help = "Example:\n  weft view examples/divergence/nested.s --lanes 4 --warps 1 -o nested.html"
+    )]
     View(view_cmd::ViewArgs),
     /// Assemble GNU-style RISC-V assembly into an ELF executable.
+    #[command(after_help = "Example:\n  weft asm examples/matmul.s -o matmul.elf")]
     Asm {
         /// Assembly source.
         input: PathBuf,
@@ -49,13 +63,18 @@ enum Cmd {
         output: PathBuf,
     },
     /// Compile C/C++/assembly kernels with the device runtime (clang + lld).
+    #[command(
+        after_help = "Examples:\n  weft cc examples/kernels/sgemm.c -o sgemm.elf -O3\n  weft cc --host examples/kernels/sgemm.c -o sgemm    # the same source for this computer"
+    )]
     Cc(cc_cmd::CcArgs),
     /// Disassemble an ELF executable (the output assembles back to the same bytes).
+    #[command(after_help = "Example:\n  weft disasm matmul.elf | head")]
     Disasm {
         /// ELF file.
         input: PathBuf,
     },
     /// Print the reconvergence table (immediate post-dominators) of an ELF or assembly file.
+    #[command(after_help = "Example:\n  weft reconv examples/divergence/and_chain_table.s")]
     Reconv {
         /// Program.
         input: PathBuf,
@@ -65,14 +84,24 @@ enum Cmd {
         embed: Option<PathBuf>,
     },
     /// Measure simulator speed on built-in kernels.
+    #[command(
+        after_help = "Examples:\n  weft bench --kernel alu,sgemm --lanes 8\n  weft bench --timing\n  weft bench --vs-qemu --kernel sgemm.c"
+    )]
     Bench(bench_cmd::BenchArgs),
     /// Run a program on the ULX3S board over its serial port, or on the board design
     /// simulated under Verilator (`--sim`).
+    #[command(
+        after_help = "Examples:\n  weft board --port /dev/ttyUSB0 examples/divergence/if_else.s\n  weft board --sim tests/isa/rv32ui-alu.s"
+    )]
     Board(board_cmd::BoardArgs),
     /// Sweep machine parameters under the timing model (default: the Vortex paper's 32×32
     /// matrix multiply over 1–32 warps × 1–32 threads) and chart cycles and speedup.
+    #[command(
+        after_help = "Examples:\n  weft sweep -o sweep\n  weft sweep --lanes 8 --set pipeline.scheduler=lrr,gto,two-level -o sched"
+    )]
     Sweep(sweep_cmd::SweepArgs),
     /// Assemble Shader Processor v2a assembly.
+    #[command(after_help = "Example:\n  weft sp2a-asm examples/sp2a/fib.s -o fib.bin")]
     Sp2aAsm {
         /// Assembly source.
         input: PathBuf,
@@ -81,6 +110,7 @@ enum Cmd {
         output: PathBuf,
     },
     /// Disassemble a Shader Processor v2a image.
+    #[command(after_help = "Example:\n  weft sp2a-disasm fib.bin")]
     Sp2aDisasm {
         /// Image file.
         input: PathBuf,
@@ -99,6 +129,7 @@ fn reconv(input: &std::path::Path, embed: Option<&std::path::Path>) -> Result<i3
         let elf = weft_elf::append_section(&bytes, weft_reconv::SECTION_NAME, &section)
             .map_err(|e| format!("{}: {e}", input.display()))?;
         std::fs::write(out, elf).map_err(|e| format!("{}: {e}", out.display()))?;
+        wrote::wrote(out, "the ELF with its .weft.reconv section");
     }
     Ok(0)
 }
@@ -113,6 +144,7 @@ fn main() -> ExitCode {
         Cmd::Cc(a) => cc_cmd::cc(a),
         Cmd::Disasm { input } => asm_cmd::disasm(input),
         Cmd::Reconv { input, embed } => reconv(input, embed.as_deref()),
+        Cmd::Bench(a) if a.vs_qemu => bench_qemu::vs_qemu(a),
         Cmd::Bench(a) => bench_cmd::bench(a),
         Cmd::Board(a) => board_cmd::board(a),
         Cmd::Sweep(a) => sweep_cmd::sweep(a),

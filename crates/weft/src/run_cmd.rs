@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use weft_simt::load::TableSource;
-use weft_simt::{Config, Device, Machine, Profile, Program, ReconvMode, RunEnd};
+use weft_simt::{Config, Machine, Profile, Program, ReconvMode};
 
 /// Flags of `weft run`.
 #[derive(Args, Debug)]
@@ -116,16 +116,16 @@ fn warn_needs(path: &Path) {
 pub struct MachineArgs {
     /// Machine conventions: weft (default) or vortex (Vortex v3.0 standalone kernels: its
     /// memory map, console rings, exit word and 1 × 4 × 4 defaults). Precedence: the
-    /// profile's defaults, then the --config file, then the other flags.
+    /// profile's defaults, then the --config file, then the other flags [default: weft].
     #[arg(long, value_parser = parse_profile)]
     pub profile: Option<Profile>,
-    /// Number of cores.
+    /// Number of cores [default: 1].
     #[arg(long)]
     pub cores: Option<usize>,
-    /// Warps per core.
+    /// Warps per core [default: 4].
     #[arg(long)]
     pub warps: Option<usize>,
-    /// Lanes (threads) per warp.
+    /// Lanes (threads) per warp [default: 8; 4 under --profile vortex].
     #[arg(long)]
     pub lanes: Option<usize>,
     /// Machine configuration file (TOML); flags override it.
@@ -133,13 +133,13 @@ pub struct MachineArgs {
     pub config: Option<PathBuf>,
     /// Reconvergence mechanism: table (post-dominator table and converge), converge (only
     /// converge instructions), follow-last (Vortex fidelity: divergent branches follow the
-    /// last active lane).
+    /// last active lane) [default: table].
     #[arg(long, value_parser = parse_reconv)]
     pub reconv: Option<ReconvMode>,
-    /// Divergence stack depth per warp.
+    /// Divergence stack depth per warp [default: 16].
     #[arg(long)]
     pub stack_depth: Option<usize>,
-    /// Stop after this many cycles (exit status 124).
+    /// Stop after this many cycles (exit status 124) [default: 10000000000].
     #[arg(long)]
     pub max_cycles: Option<u64>,
     /// Set any configuration key, as in the TOML file (`--set l1.size=32768 --set
@@ -148,9 +148,32 @@ pub struct MachineArgs {
     pub set: Vec<String>,
     /// Functional engine: interp (every instruction interpreted), jit (warp-private runs
     /// translated with Cranelift; the default where the host has a back end) or diff (both,
-    /// stopping at the first difference). Results, statistics and cycles are the same.
+    /// stopping at the first difference). Results, statistics and cycles are the same
+    /// [default: jit].
     #[arg(long, value_parser = crate::engine::parse_engine)]
     pub engine: Option<crate::engine::Engine>,
+}
+
+/// A configuration error `e`: if a `--set` alone does not parse (a bad value or key), name
+/// that `--set` as the user wrote it — the merged text's line numbers mean nothing to them.
+fn bad_set(a: &MachineArgs, e: String) -> String {
+    for kv in &a.set {
+        let Ok(alone) = crate::config_set::apply("", std::slice::from_ref(kv)) else {
+            continue;
+        };
+        if let Err(err) = Config::from_toml_for(&alone, Some(a.profile.unwrap_or_default())) {
+            let err = err.to_string();
+            if err.contains("TOML parse error") {
+                let why = err
+                    .lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or(&err);
+                return format!("--set {kv}: {}", why.trim());
+            }
+        }
+    }
+    e
 }
 
 /// Build the configuration from defaults, the config file and the flags.
@@ -165,13 +188,14 @@ pub fn config_from(a: &MachineArgs, timing: bool, require_exit: bool) -> Result<
         None => String::new(),
     };
     let text = crate::config_set::apply(&text, &a.set)?;
-    let mut cfg = match &a.config {
+    let parsed = match &a.config {
         Some(p) => {
-            Config::from_toml_for(&text, a.profile).map_err(|e| format!("{}: {e}", p.display()))?
+            Config::from_toml_for(&text, a.profile).map_err(|e| format!("{}: {e}", p.display()))
         }
         None => Config::from_toml_for(&text, Some(a.profile.unwrap_or_default()))
-            .map_err(|e| format!("--set: {e}"))?,
+            .map_err(|e| format!("--set: {e}")),
     };
+    let mut cfg = parsed.map_err(|e| bad_set(a, e))?;
     if timing {
         cfg.timing = true;
     }
@@ -231,6 +255,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         every: a.frames_every,
         max: a.max_frames,
         fps: cfg.display.frame_rate(),
+        progress: None,
     };
     if !frame_opts.any() && (a.max_frames.is_some() || a.frames_every != 1) {
         return Err("--frames-every and --max-frames need --frames or --gif".into());
@@ -267,6 +292,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     } else if a.trace {
         m.set_trace(Box::new(std::io::BufWriter::new(std::io::stderr())));
     }
+    let frame_opts_named = frame_opts.clone();
     let frames = crate::frames::attach(&mut m, frame_opts)?;
     let races = a.check_races.then(|| {
         let (checker, log) = weft_simt::RaceChecker::new();
@@ -293,8 +319,12 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     let _ = std::io::stdout().flush();
     traces.close(&m)?;
     crate::debug_cmd::close_konata(konata, &a.debug)?;
-    let end = crate::frames::finish(frames.as_ref(), end, false)?;
-    report_end(&end, "raise it with --max-cycles");
+    crate::debug_cmd::name_outputs(&a.debug);
+    if let Some(p) = &a.trace_file {
+        crate::wrote::wrote(p, "trace");
+    }
+    let end = crate::frames::finish(frames.as_ref(), end, Some(&frame_opts_named))?;
+    crate::report::report_end(&end, "raise it with --max-cycles");
     crate::debug_cmd::report_state(&end, &m, &a.debug);
     if let Some(log) = &races {
         let log = log.borrow();
@@ -334,45 +364,7 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     }
     if let Some(p) = &a.stats_json {
         let extra = timing_report.map(|t| ("timing", serde_json::to_value(t).unwrap_or_default()));
-        write_stats_json_with(p, &m, &end, extra)?;
+        crate::report::write_stats_json_with(p, &m, &end, extra)?;
     }
     Ok(end.exit_status())
-}
-
-/// Say on stderr how a run ended, if not by exiting or halting (`hint` tells how to raise
-/// the cycle bound). The same words for both machines.
-pub fn report_end(end: &RunEnd, hint: &str) {
-    match end {
-        RunEnd::Fault(f) => eprintln!("weft: {f}"),
-        RunEnd::CycleLimit(c) => {
-            eprintln!("weft: stopped at the cycle bound ({c} cycles); {hint}")
-        }
-        RunEnd::Deadlock(why) => eprintln!("weft: deadlock: {why}"),
-        RunEnd::NoExit => eprintln!(
-            "weft: every warp halted without writing the exit word (required by --require-exit)"
-        ),
-        RunEnd::Exit(_) | RunEnd::AllHalted => {}
-    }
-}
-
-/// Write `--stats-json`: the machine's statistics with the run's `exit_status` and `end`.
-pub fn write_stats_json(path: &Path, dev: &dyn Device, end: &RunEnd) -> Result<(), String> {
-    write_stats_json_with(path, dev, end, None)
-}
-
-/// [`write_stats_json`] with one more top-level key (the timing model's report).
-pub fn write_stats_json_with(
-    path: &Path,
-    dev: &dyn Device,
-    end: &RunEnd,
-    extra: Option<(&str, serde_json::Value)>,
-) -> Result<(), String> {
-    let mut v = dev.stats_json();
-    if let Some((k, x)) = extra {
-        v[k] = x;
-    }
-    v["exit_status"] = end.exit_status().into();
-    v["end"] = end.name().into();
-    let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
-    fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -75,19 +75,24 @@ pub fn run_sp2a(
     drop(err_out);
     if let Some(dir) = frames {
         write_frame(&array, dir, &mut frame_no)?;
+        let n = format!(
+            "{frame_no} framebuffer snapshot{}",
+            if frame_no == 1 { "" } else { "s" }
+        );
+        crate::wrote::wrote(&dir.join("frame*.png"), &n);
     }
-    crate::run_cmd::report_end(&end, "raise it with --max-cycles");
+    crate::report::report_end(&end, "raise it with --max-cycles");
     if stats {
         eprint!("{}", array.stats());
     }
     if let Some(path) = stats_json {
-        crate::run_cmd::write_stats_json(path, &array, &end)?;
+        crate::report::write_stats_json(path, &array, &end)?;
     }
     Ok(end.exit_status())
 }
 
 fn write_frame(array: &Array, dir: &Path, n: &mut u32) -> Result<(), String> {
-    let path = dir.join(format!("frame{n:04}.png"));
+    let path = dir.join(format!("frame{n:05}.png"));
     array
         .framebuffer()
         .write_png(&path)

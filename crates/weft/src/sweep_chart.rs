@@ -3,7 +3,7 @@
 //! with the DejaVu Sans font embedded in the binary (assets/fonts, Bitstream Vera licence),
 //! so the charts need no fonts on the host.
 
-use crate::sweep_cmd::JobResult;
+use crate::sweep_job::JobResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -61,6 +61,36 @@ fn series(results: &[JobResult], value: fn(&JobResult) -> f64) -> Vec<Series> {
     out
 }
 
+/// An axis label: 1.5k, 250k, 2M, or the number itself below 1000.
+fn short(y: f64) -> String {
+    let (v, unit) = if y >= 1e6 {
+        (y / 1e6, "M")
+    } else if y >= 1e3 {
+        (y / 1e3, "k")
+    } else {
+        (y, "")
+    };
+    let t = format!("{v:.2}");
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    format!("{t}{unit}")
+}
+
+/// Labels for a log axis from `lo` to `hi`: 1, 2 and 5 times each power of ten in between,
+/// so every decade the data spans is labelled.
+fn log_keys(lo: f64, hi: f64) -> Vec<f64> {
+    let mut keys = Vec::new();
+    let mut p = 10f64.powi(lo.max(1.0).log10().floor() as i32);
+    while p <= hi {
+        for m in [1.0, 2.0, 5.0] {
+            if (lo..=hi).contains(&(m * p)) {
+                keys.push(m * p);
+            }
+        }
+        p *= 10.0;
+    }
+    keys
+}
+
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     title: &str,
@@ -100,6 +130,8 @@ where
                 .x_label_formatter(&lab)
                 .x_desc("threads per warp")
                 .y_desc(y_desc)
+                .y_labels(12)
+                .y_label_formatter(&|y: &f64| short(*y))
                 .label_style(("sans-serif", 16))
                 .draw()
                 .map_err(err)?;
@@ -122,14 +154,23 @@ where
                 .label_font(("sans-serif", 16))
                 .background_style(WHITE.mix(0.85))
                 .border_style(BLACK)
-                .position(SeriesLabelPosition::UpperLeft)
+                // Cycles fall and speedups rise from left to right: the legend goes where the
+                // lines are not (the first points are the highest on the cycles chart).
+                .position(if log {
+                    SeriesLabelPosition::UpperRight
+                } else {
+                    SeriesLabelPosition::UpperLeft
+                })
                 .draw()
                 .map_err(err)?;
         }};
     }
     if log {
         let yr = (lo.max(1.0) / 1.5)..(hi * 1.5);
-        body!(cb.build_cartesian_2d(xr, yr.log_scale()).map_err(err)?);
+        let keys = log_keys(yr.start, yr.end);
+        body!(cb
+            .build_cartesian_2d(xr, yr.log_scale().with_key_points(keys))
+            .map_err(err)?);
     } else {
         body!(cb.build_cartesian_2d(xr, 0f64..hi * 1.1).map_err(err)?);
     }
@@ -137,9 +178,9 @@ where
 }
 
 /// A chart: file name, title, y-axis label, the value plotted, log scale.
-type Chart = (
+type Chart<'a> = (
     &'static str,
-    &'static str,
+    &'a str,
     &'static str,
     fn(&JobResult) -> f64,
     bool,
@@ -151,10 +192,17 @@ pub fn charts(out: &Path, results: &[JobResult]) -> Result<(), String> {
     let mut lanes: Vec<usize> = results.iter().map(|r| r.spec.lanes).collect();
     lanes.sort();
     lanes.dedup();
-    let charts: [Chart; 2] = [
+    let one = results
+        .iter()
+        .any(|r| r.spec.warps == 1 && r.spec.lanes == 1);
+    let charts: [Chart<'_>; 2] = [
         (
             "speedup",
-            "Speedup over 1 warp × 1 thread",
+            if one {
+                "Speedup over 1 warp × 1 thread"
+            } else {
+                "Speedup over each group's first job (1 warp × 1 thread was not swept)"
+            },
             "speedup",
             |r| r.speedup.unwrap_or(0.0),
             false,
@@ -163,7 +211,7 @@ pub fn charts(out: &Path, results: &[JobResult]) -> Result<(), String> {
             "cycles",
             "Cycles",
             "cycles (log scale)",
-            |r| r.cycles as f64,
+            |r| r.measured() as f64,
             true,
         ),
     ];

@@ -7,14 +7,14 @@
 //! output as the others (the kernel's answer does not depend on the machine's shape).
 
 use crate::run_cmd::load_program;
+use crate::sweep_job::{job_path, run_job, write_json, JobResult, JobSpec};
 use clap::Args;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
-use weft_simt::{Config, Machine, Program};
+use std::path::PathBuf;
+use weft_simt::Config;
 
 /// The default kernel: the 32×32 matrix multiply of the Vortex paper's Figures 7 and 8.
 const MATMUL: &str = include_str!("../../../examples/matmul.s");
@@ -58,44 +58,6 @@ pub struct SweepArgs {
     /// Cycle bound per job.
     #[arg(long)]
     pub max_cycles: Option<u64>,
-}
-
-/// One job's settings: warps, lanes, and the other axes' values.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct JobSpec {
-    /// Index in the sweep.
-    pub index: usize,
-    /// Warps per core.
-    pub warps: usize,
-    /// Lanes per warp.
-    pub lanes: usize,
-    /// Other keys, as written on the command line.
-    pub settings: BTreeMap<String, String>,
-}
-
-/// One job's result.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct JobResult {
-    /// What ran.
-    pub spec: JobSpec,
-    /// How it ended (`exit`, `all-halted`, …) and its exit status.
-    pub end: String,
-    pub exit_status: i32,
-    /// Console output.
-    pub console: String,
-    pub cycles: u64,
-    pub warp_instructions: u64,
-    pub thread_instructions: u64,
-    pub ipc: f64,
-    pub simd_efficiency: f64,
-    pub l1_hit_rate: f64,
-    pub dram_bytes: u64,
-    /// Issue slots lost, by reason.
-    pub stalls: BTreeMap<String, u64>,
-    /// Cycles of the 1 warp × 1 lane job with the same other settings, divided by this
-    /// job's (filled in when the sweep is collected).
-    #[serde(default)]
-    pub speedup: Option<f64>,
 }
 
 /// Every job of the sweep, in order: the `--set` axes outermost, then warps, then lanes.
@@ -159,39 +121,6 @@ fn job_config(a: &SweepArgs, base: &str, spec: &JobSpec) -> Result<Config, Strin
     Config::from_toml(&text).map_err(|e| format!("job {}: configuration: {e}", spec.index))
 }
 
-/// Run one job.
-fn run_job(prog: &Program, cfg: Config, spec: &JobSpec) -> Result<JobResult, String> {
-    let mut m = Machine::new(cfg.clone(), prog).map_err(|e| format!("job {}: {e}", spec.index))?;
-    let mut t = weft_timing::TimingModel::new(&cfg);
-    let end = t.run(&mut m, u64::MAX);
-    let r = m.report();
-    let tr = t.report(&m);
-    Ok(JobResult {
-        spec: spec.clone(),
-        end: end.name().into(),
-        exit_status: end.exit_status(),
-        console: String::from_utf8_lossy(m.console()).into_owned(),
-        cycles: tr.cycles,
-        warp_instructions: r.warp_instructions,
-        thread_instructions: r.thread_instructions,
-        ipc: r.ipc,
-        simd_efficiency: r.simd_efficiency,
-        l1_hit_rate: tr.l1_hit_rate,
-        dram_bytes: tr.memory.dram_read_bytes + tr.memory.dram_write_bytes,
-        stalls: tr.stalls.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-        speedup: None,
-    })
-}
-
-fn job_path(out: &Path, k: usize) -> PathBuf {
-    out.join("jobs").join(format!("job-{k:04}.json"))
-}
-
-fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(v).map_err(|e| e.to_string())?;
-    fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// Run `weft sweep`; returns the exit status.
 pub fn sweep(a: &SweepArgs) -> Result<i32, String> {
     let specs = jobs(a)?;
@@ -235,13 +164,7 @@ pub fn sweep(a: &SweepArgs) -> Result<i32, String> {
             .iter()
             .map(|s| job_config(a, &base, s))
             .collect::<Result<_, _>>()?;
-        let bar = indicatif::ProgressBar::new(todo.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} configurations, {elapsed} elapsed, ETA {eta}",
-            )
-            .map_err(|e| e.to_string())?,
-        );
+        let bar = crate::progress::bar(todo.len() as u64, "configurations");
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(a.jobs.unwrap_or(0))
             .build()
@@ -329,12 +252,12 @@ fn collect(a: &SweepArgs, specs: &[JobSpec]) -> Result<i32, String> {
                     .iter()
                     .find(|b| b.spec.settings == results[r].spec.settings)
             })
-            .map(|b| b.cycles);
-        results[r].speedup = base.map(|b| b as f64 / results[r].cycles.max(1) as f64);
+            .map(|b| b.measured());
+        results[r].speedup = base.map(|b| b as f64 / results[r].measured().max(1) as f64);
     }
     write_json(&a.out.join("results.json"), &results)?;
     let mut csv = String::from(
-        "index,warps,lanes,settings,end,exit_status,cycles,speedup,warp_instructions,thread_instructions,ipc,simd_efficiency,l1_hit_rate,dram_bytes\n",
+        "index,warps,lanes,settings,end,exit_status,cycles,kernel_cycles,speedup,warp_instructions,thread_instructions,ipc,simd_efficiency,l1_hit_rate,dram_bytes\n",
     );
     for r in &results {
         let settings: Vec<String> = r
@@ -345,7 +268,7 @@ fn collect(a: &SweepArgs, specs: &[JobSpec]) -> Result<i32, String> {
             .collect();
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{},{},{:.4},{},{},{:.4},{:.4},{:.4},{}",
+            "{},{},{},{},{},{},{},{},{:.4},{},{},{:.4},{:.4},{:.4},{}",
             r.spec.index,
             r.spec.warps,
             r.spec.lanes,
@@ -353,6 +276,7 @@ fn collect(a: &SweepArgs, specs: &[JobSpec]) -> Result<i32, String> {
             r.end,
             r.exit_status,
             r.cycles,
+            r.kernel_cycles.map(|c| c.to_string()).unwrap_or_default(),
             r.speedup.unwrap_or(0.0),
             r.warp_instructions,
             r.thread_instructions,
@@ -366,9 +290,9 @@ fn collect(a: &SweepArgs, specs: &[JobSpec]) -> Result<i32, String> {
     fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
     print!("{}", table(&results));
     crate::sweep_chart::charts(&a.out, &results)?;
-    println!(
-        "wrote {} (results.csv, results.json, speedup.png/.svg, cycles.png/.svg, jobs/)",
-        a.out.display()
+    crate::wrote::wrote(
+        &a.out,
+        "results.csv, results.json, speedup.png/.svg, cycles.png/.svg, jobs/",
     );
     if !bad.is_empty() {
         return Err(format!(
@@ -411,7 +335,12 @@ fn table(results: &[JobResult]) -> String {
             for l in &lanes {
                 match rs.iter().find(|r| r.spec.warps == *w && r.spec.lanes == *l) {
                     Some(r) => {
-                        let _ = write!(s, " {:>10} {:>6.2}×", r.cycles, r.speedup.unwrap_or(0.0));
+                        let _ = write!(
+                            s,
+                            " {:>10} {:>6.2}×",
+                            r.measured(),
+                            r.speedup.unwrap_or(0.0)
+                        );
                     }
                     None => {
                         let _ = write!(s, " {:>18}", "");
@@ -420,7 +349,30 @@ fn table(results: &[JobResult]) -> String {
             }
             let _ = writeln!(s);
         }
-        let _ = writeln!(s, "(cycles, and speedup over 1 warp × 1 lane)");
+        let what = if rs.iter().any(|r| r.kernel_cycles.is_some()) {
+            "cycles of the kernel launches, main's serial part left out"
+        } else {
+            "cycles"
+        };
+        // The speedup's base: the group's 1 × 1 job, or its first job when 1 × 1 was not run.
+        let base = rs
+            .iter()
+            .find(|r| r.spec.warps == 1 && r.spec.lanes == 1)
+            .or(rs.first());
+        let _ = match base {
+            Some(b) if b.spec.warps == 1 && b.spec.lanes == 1 => {
+                writeln!(s, "({what}, and speedup over 1 warp × 1 lane)")
+            }
+            Some(b) => writeln!(
+                s,
+                "({what}, and speedup over {} warp{} × {} lane{}: 1 warp × 1 lane was not swept)",
+                b.spec.warps,
+                if b.spec.warps == 1 { "" } else { "s" },
+                b.spec.lanes,
+                if b.spec.lanes == 1 { "" } else { "s" }
+            ),
+            None => Ok(()),
+        };
     }
     s
 }

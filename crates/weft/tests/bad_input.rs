@@ -201,7 +201,7 @@ const FAULT_WORDS: [&str; 6] = [
 
 #[test]
 fn faults_name_fault_core_warp_lanes_pc_address() {
-    // One line on stderr (DESIGN §2.5) …
+    // One line on stderr (a fault is reported in one line) …
     fails(&["run", &bad("fault.s")], 128 + 3, &FAULT_WORDS, 1);
     // … and with --report-warps, every warp's state below it.
     fails_with_report(

@@ -187,7 +187,10 @@ fn run_writes_frames_every_nth_and_stops_at_max_frames() {
     assert_eq!(code, 0, "{err}");
     // Frames 1..=19 are captured (frame 0 began before the display was on): 19, of which
     // the 1st, 4th, … 19th are written.
-    assert!(err.contains("wrote 7 of 19 scanned frames"), "{err}");
+    assert!(
+        err.contains("weft: wrote f/frame*.png (7 of 19 scanned frames)"),
+        "{err}"
+    );
     let img = image::open(dir.path().join("f/frame00006.png"))
         .unwrap()
         .to_rgb8();

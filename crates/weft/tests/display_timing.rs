@@ -7,7 +7,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use weft_simt::config::DisplayConfig;
 use weft_simt::load::program_from_elf;
-use weft_simt::record::{AccessKind, Observer, RegFile, StepRecord};
+use weft_simt::record::{AccessKind, RegFile, StepRecord};
+use weft_simt::Observer;
 use weft_simt::{Config, Frame, FrameSink, Machine, RunEnd};
 
 #[derive(Clone, Default)]

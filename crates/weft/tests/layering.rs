@@ -12,6 +12,8 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-sem", 0),
     ("weft-mem", 0),
     ("weft-fb", 0),
+    // Only compile-fail tests of device/rust's weft-kernel (not a workspace crate).
+    ("weft-warp-types", 0),
     ("weft-asm", 1),
     ("weft-reconv", 1),
     ("weft-device", 1),
@@ -32,6 +34,8 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-opencl", 5),
     // The command line sits on top of everything, the RTL board runner included.
     ("weft", 6),
+    // Hostile-input campaigns over the C ABI and the GDB stub (the fuzz runs' binary).
+    ("weft-hostile", 6),
 ];
 
 #[test]

@@ -63,8 +63,8 @@ fn run_writes_frames_and_stats_json() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["frame0000.png", "frame0001.png"]);
-    let png = std::fs::read(frames.join("frame0001.png")).unwrap();
+    assert_eq!(names, ["frame00000.png", "frame00001.png"]);
+    let png = std::fs::read(frames.join("frame00001.png")).unwrap();
     assert_eq!(&png[1..4], b"PNG");
     assert_eq!(
         u32::from_be_bytes(png[16..20].try_into().unwrap()),

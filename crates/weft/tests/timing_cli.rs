@@ -126,7 +126,7 @@ fn sweep_writes_table_csv_json_and_charts() {
     for r in &rows {
         assert_eq!(r[5], "0", "exit status: {r:?}");
         let cycles: u64 = r[6].parse().unwrap();
-        let speedup: f64 = r[7].parse().unwrap();
+        let speedup: f64 = r[8].parse().unwrap();
         assert!(cycles > 0);
         if r[1] == "1" && r[2] == "1" {
             assert_eq!(speedup, 1.0, "the baseline: {r:?}");

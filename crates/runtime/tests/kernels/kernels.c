@@ -37,3 +37,10 @@ WEFT_KERNEL void forever(void *p) {
     while (*x == 0) {
     }
 }
+
+/* Appends `v` to a log: log[0] counts the entries, log[1..] holds them in launch order. */
+struct record_args { uint32_t *log; uint32_t v; };
+WEFT_KERNEL void record(void *p) {
+    struct record_args *g = p;
+    if (weft_global_thread() == 0) g->log[1 + g->log[0]++] = g->v;
+}

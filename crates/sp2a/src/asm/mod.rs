@@ -75,7 +75,7 @@ pub fn assemble(src: &str, name: &str) -> Result<Program, AsmErrors> {
 
 /// Why a program file cannot be loaded (see [`load_file`]).
 #[derive(Debug, thiserror::Error)]
-pub enum FileLoadError {
+pub enum ProgramFileError {
     /// The file cannot be read.
     #[error("{path}: {source}")]
     Io {
@@ -95,16 +95,16 @@ pub enum FileLoadError {
 
 /// Load a program file: a binary image written by `sp2a-asm` (recognised by its magic), or
 /// assembly source, assembled with its `.include`s.
-pub fn load_file(path: &Path) -> Result<Program, FileLoadError> {
+pub fn load_file(path: &Path) -> Result<Program, ProgramFileError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| FileLoadError::Io {
+    let bytes = std::fs::read(path).map_err(|source| ProgramFileError::Io {
         path: name.clone(),
         source,
     })?;
     if Program::is_image(&bytes) {
-        Program::from_bytes(&bytes).map_err(|source| FileLoadError::Image { path: name, source })
+        Program::from_bytes(&bytes).map_err(|source| ProgramFileError::Image { path: name, source })
     } else {
-        assemble_file(path).map_err(FileLoadError::Asm)
+        assemble_file(path).map_err(ProgramFileError::Asm)
     }
 }
 

@@ -23,6 +23,9 @@
 //! Inside a kernel, [`println!`] output is kept per thread and printed in thread order when
 //! the launch ends (as the C runtime does). A panic prints its message and ends the run with
 //! exit status 101.
+//!
+//! Warp-level programming — shuffles, votes, reductions and scans on a warp whose convergence
+//! the compiler checks — is in [`warp`], with kernels launched by [`launch_warps`].
 
 #![no_std]
 
@@ -30,6 +33,9 @@ use core::ffi::c_void;
 use core::fmt::{self, Write};
 
 pub mod sync;
+pub mod warp;
+
+use warp::{All, Warp};
 
 /// Grid and block extents, as CUDA's `dim3`.
 #[repr(C)]
@@ -103,7 +109,7 @@ mod ffi {
         pub fn weft_num_warps() -> u32;
         pub fn weft_num_cores() -> u32;
         pub fn weft_cycles() -> u64;
-        pub fn weft_printf(fmt: *const u8, ...) -> i32;
+        pub fn weft_printf(fmt: *const core::ffi::c_char, ...) -> i32;
         pub fn weft_exit(code: i32) -> !;
     }
 }
@@ -240,6 +246,48 @@ pub fn launch_shared<F: Fn(&Thread) + Sync>(
     }
 }
 
+/// The exit status of an impossible launch (weft.h's WEFT_ERR_LAUNCH).
+pub const ERR_LAUNCH: i32 = 251;
+
+/// A block of whole warps, or the run ends with a message.
+fn check_whole_warps(block: Dim3) {
+    let lanes = hw::lanes();
+    if !block.count().is_multiple_of(lanes) {
+        println!(
+            "weft: launch_warps: a block of {} threads is not a whole number of warps of {} \
+             lanes, so its last warp would not be converged",
+            block.count(),
+            lanes
+        );
+        exit(ERR_LAUNCH);
+    }
+}
+
+/// [`launch`] for a warp-level kernel: each thread also gets its warp, converged
+/// ([`Warp<All>`]), for shuffles, votes and reductions. The block must be a whole number of
+/// warps (warpSize = [`hw::lanes`]); otherwise the run ends with a message and status 251.
+pub fn launch_warps<F: Fn(&Thread, Warp<All>) + Sync>(grid: Dim3, block: Dim3, kernel: &F) {
+    check_whole_warps(block);
+    // SAFETY: a kernel starts with every lane of its (whole) software warp running together.
+    launch(grid, block, &|t: &Thread| {
+        kernel(t, unsafe { Warp::assume_converged() })
+    });
+}
+
+/// [`launch_warps`] with `shared_bytes` of shared memory reserved per block.
+pub fn launch_warps_shared<F: Fn(&Thread, Warp<All>) + Sync>(
+    grid: Dim3,
+    block: Dim3,
+    shared_bytes: u32,
+    kernel: &F,
+) {
+    check_whole_warps(block);
+    // SAFETY: as for `launch_warps`.
+    launch_shared(grid, block, shared_bytes, &|t: &Thread| {
+        kernel(t, unsafe { Warp::assume_converged() })
+    });
+}
+
 /// End the run with `code` (pending kernel output is printed first).
 pub fn exit(code: i32) -> ! {
     // SAFETY: ends the run; never returns.
@@ -279,7 +327,7 @@ impl Line {
         self.buf[self.len] = 0;
         // SAFETY: "%s" with a NUL-terminated buffer.
         unsafe {
-            ffi::weft_printf(b"%s\0".as_ptr(), self.buf.as_ptr());
+            ffi::weft_printf(c"%s".as_ptr(), self.buf.as_ptr());
         }
     }
 }
@@ -306,12 +354,14 @@ macro_rules! println {
     }};
 }
 
+// The device's panic handler; a host build (the compile-fail tests) has std's.
+#[cfg(all(target_arch = "riscv32", target_os = "none"))]
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo) -> ! {
     let mut l = Line::default();
-    let _ = write!(l, "panic: {}\n", info.message());
+    let _ = writeln!(l, "panic: {}", info.message());
     if let Some(loc) = info.location() {
-        let _ = write!(l, "  at {}:{}\n", loc.file(), loc.line());
+        let _ = writeln!(l, "  at {}:{}", loc.file(), loc.line());
     }
     l.emit();
     exit(101)
