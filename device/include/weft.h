@@ -46,10 +46,12 @@ typedef void (*weft_kernel_fn)(void *args);
 /* Run `kernel` over `grid` blocks of `block` threads and return when every thread is done.
  * The grid may be far larger than the machine: each core runs blocks in turn, the threads of a
  * block are cut into software warps of `num_threads` lanes, and the software warps of a block
- * go round-robin onto the core's hardware warps. A block that fits in one core (threads <=
- * warps x lanes) may use weft_syncthreads(); a larger block may not (it runs warp after warp).
- * Returns 0, or a WEFT_ERR_* code (after printing why) for an impossible launch. Call it from
- * main() (one thread), not from inside a kernel. */
+ * go round-robin onto the core's hardware warps. Blocks of any size may use
+ * weft_syncthreads(): in a block larger than the core (threads > warps x lanes) a software
+ * warp waits at a barrier by saving its context and giving its hardware warp to the next one
+ * (each thread then has a stack of its own, from the heap). Returns 0, or a WEFT_ERR_* code
+ * (after printing why) for an impossible launch. Call it from main() (one thread), not from
+ * inside a kernel. */
 int weft_launch(dim3 grid, dim3 block, weft_kernel_fn kernel, void *args);
 
 /* The same with `shared_bytes` of shared memory reserved per block (fewer blocks then share a
@@ -82,7 +84,9 @@ uint32_t weft_block_thread(void);
 uint32_t weft_block_linear(void);
 uint32_t weft_global_thread(void);
 
-/* Wait until every thread of the block arrives (CUDA's __syncthreads). */
+/* Wait until every thread of the block arrives (CUDA's __syncthreads). In a block larger than
+ * a core, all the threads of a warp must reach it together (none returned early, no
+ * divergent branch open), or the run stops with WEFT_ERR_SYNC. */
 WEFT_CONVERGENT void weft_syncthreads(void);
 #define __syncthreads() weft_syncthreads()
 
@@ -168,7 +172,7 @@ void weft_exit(int code) __attribute__((noreturn));
 #define WEFT_ERR_STACK 250  /* a lane overran its stack (weft cc --stack-size) */
 #define WEFT_ERR_LAUNCH 251 /* an impossible launch (a zero extent, a launch inside a kernel) */
 #define WEFT_ERR_SHARED 252 /* shared memory exhausted or freed out of order */
-#define WEFT_ERR_SYNC 253   /* weft_syncthreads() in a block larger than a core */
+#define WEFT_ERR_SYNC 253   /* a barrier only part of a warp reached (a block larger than a core) */
 
 #ifdef __cplusplus
 }

@@ -176,27 +176,45 @@ void __weft_assert_fail(const char *expr, const char *file, int line) {
 static struct weft_launch_rec launch_rec;
 static uint32_t launching;
 
-static void fail(int code, const char *why) {
+void __weft_fail(int code, const char *why) {
     claim_exit();
     __weft_fifo_flush();
     weft_printf("weft: %s\n", why);
     __weft_exit_now(code);
 }
+#define fail __weft_fail
 
-/* Split a linear index into a dim3 of extent `d`. */
-static dim3 unflatten(uint32_t i, dim3 d) {
-    dim3 r;
-    r.x = i % d.x;
-    r.y = i / d.x % d.y;
-    r.z = i / d.x / d.y;
-    return r;
+void __weft_fiber_overflow(uint32_t b, uint32_t t, uint32_t size) {
+    claim_exit();
+    __weft_fifo_flush();
+    weft_printf("weft: stack overflow: thread %u of block %u ran past the bottom of its "
+                "%u-byte stack (raise it with weft cc --stack-size BYTES)\n",
+                (unsigned)t, (unsigned)b, (unsigned)size);
+    __weft_exit_now(WEFT_ERR_STACK);
+}
+
+/* A block that fits in the core: this hardware warp runs its software warps first, first +
+ * step, … one after another; the block's warps meet at hardware barrier `slot`. */
+static void run_block(const struct weft_launch_rec *l, uint32_t b, uint32_t shared,
+                      uint32_t window, uint32_t slot, uint32_t first, uint32_t step) {
+    weft_thread *self = weft_self();
+    uint32_t lanes = weft_num_lanes(), lane = weft_lane_id();
+    uint32_t wpb = (l->block_threads + lanes - 1) / lanes;
+    for (uint32_t sw = first; sw < wpb; sw += step) {
+        uint32_t t = sw * lanes + lane;
+        if (t < l->block_threads) {
+            __weft_record_init(self, l, t, b, shared, window, slot, wpb);
+            self->in_kernel = 1;
+            l->kernel(l->args);
+            self->in_kernel = 0;
+        }
+    }
 }
 
 /* Every lane of every warp of a core runs this for a launch. */
 void __weft_worker(const struct weft_launch_rec *l) {
-    weft_thread *self = weft_self();
     uint32_t lanes = weft_num_lanes(), warps = weft_num_warps(), cores = weft_num_cores();
-    uint32_t lane = weft_lane_id(), warp = weft_warp_id(), core = weft_core_id();
+    uint32_t warp = weft_warp_id(), core = weft_core_id();
     uint32_t wpb = (l->block_threads + lanes - 1) / lanes;
     uint32_t slots, slot, first, step, slot_warps;
     if (wpb <= warps) {
@@ -217,23 +235,10 @@ void __weft_worker(const struct weft_launch_rec *l) {
     uint32_t shared = csr_read(0xfc3) + slot * window;
     if (slot < slots) {
         for (uint32_t b = core * slots + slot; b < l->blocks; b += cores * slots) {
-            for (uint32_t sw = first; sw < wpb; sw += step) {
-                uint32_t t = sw * lanes + lane;
-                if (t < l->block_threads) {
-                    self->thread_idx = unflatten(t, l->block);
-                    self->block_idx = unflatten(b, l->grid);
-                    self->block_dim = l->block;
-                    self->grid_dim = l->grid;
-                    self->shared_base = shared;
-                    self->shared_top = shared;
-                    self->shared_end = shared + window;
-                    self->slot = slot;
-                    self->slot_warps = wpb <= warps ? slot_warps : 0;
-                    self->in_kernel = 1;
-                    l->kernel(l->args);
-                    self->in_kernel = 0;
-                }
-            }
+            if (wpb <= warps)
+                run_block(l, b, shared, window, slot, first, step);
+            else /* the block is larger than the core: fibers (fiber.c) */
+                __weft_fibers_run_block(l, b, shared, window, first, step);
             /* The slot's shared memory is reused by the next block. */
             weft_barrier(slot, slot_warps);
         }
@@ -268,6 +273,7 @@ static int launch(dim3 grid, dim3 block, uint32_t shared_bytes, weft_kernel_fn k
         fail(WEFT_ERR_SHARED, "weft_launch_shared: more shared memory per block than a core has");
     if (shared_bytes > 0 && WEFT_LOCAL_MEM_SIZE / shared_bytes < l->max_slots)
         l->max_slots = WEFT_LOCAL_MEM_SIZE / shared_bytes;
+    __weft_fibers_prepare(l);
     launching = 1;
     __weft_fifo_begin();
     __asm__ volatile("fence" ::: "memory");
@@ -314,14 +320,17 @@ struct weft_mailbox {
     void *args;
     dim3 grid, block;
     uint32_t shared_bytes;
+    uint32_t heap_end; /* where the host's memory begins: malloc stays below (0: no limit) */
 };
 __attribute__((used, section(".data"))) volatile struct weft_mailbox __weft_mailbox = {0};
+static uint32_t heap_end;
 
 __attribute__((weak)) int main(void) {
     volatile struct weft_mailbox *m = &__weft_mailbox;
     if (m->magic != WEFT_MAILBOX_MAGIC)
         fail(WEFT_ERR_LAUNCH, "this program has no main() and the host launched nothing");
     m->magic = 0;
+    heap_end = m->heap_end;
     dim3 grid = {m->grid.x, m->grid.y, m->grid.z}, block = {m->block.x, m->block.y, m->block.z};
     return launch(grid, block, m->shared_bytes, m->kernel, m->args);
 }
@@ -358,10 +367,9 @@ void weft_syncthreads(void) {
     weft_thread *t = weft_self();
     if (!t->in_kernel) return;
     if (t->slot_warps == 0)
-        fail(WEFT_ERR_SYNC, "weft_syncthreads: this block has more threads than a core "
-                            "(warps x lanes); its software warps run one after another and "
-                            "cannot meet at a barrier");
-    weft_barrier(t->slot, t->slot_warps);
+        __weft_fiber_sync(); /* a block larger than the core */
+    else
+        weft_barrier(t->slot, t->slot_warps);
 }
 
 void *weft_shared_alloc(uint32_t bytes) {
@@ -436,9 +444,11 @@ uint32_t weft_atomic_maxu(volatile uint32_t *p, uint32_t v) {
 
 static char *heap_next;
 
+/* NULL when the host runtime's memory (its buffers, above heap_end) would be reached. */
 void *malloc(size_t n) {
     if (!heap_next) heap_next = __weft_heap_start() + __weft_fifo_bytes();
     char *p = (char *)(((uintptr_t)heap_next + 15) & ~(uintptr_t)15);
+    if (heap_end && (n > heap_end || (uintptr_t)p > heap_end - n)) return 0;
     heap_next = p + n;
     return p;
 }

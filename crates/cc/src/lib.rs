@@ -14,8 +14,8 @@
 
 pub mod cache;
 pub mod converge;
+pub mod opencl;
 
-use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -52,7 +52,7 @@ pub enum Target {
 /// What to build.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// C, C++ (`.cc`, `.cpp`), or assembly (`.s`, `.S`) sources.
+    /// C, C++ (`.cc`, `.cpp`), OpenCL C (`.cl`) or assembly (`.s`, `.S`) sources.
     pub inputs: Vec<PathBuf>,
     /// The ELF (or, with `host`, the host executable) to write.
     pub output: PathBuf,
@@ -75,6 +75,9 @@ pub struct Options {
     /// overruns its stack is reported at once. The runtime also checks each lane's canary at
     /// the end of every launch and at exit, with or without this.
     pub stack_check: bool,
+    /// OpenCL C options for `.cl` sources, handed to clang's front end (`-cl-std=CL1.2`,
+    /// `-cl-fast-relaxed-math`, …; see [`opencl::parse_build_options`]).
+    pub cl_options: Vec<String>,
 }
 
 impl Default for Options {
@@ -90,6 +93,7 @@ impl Default for Options {
             stack_size: DEFAULT_STACK_SIZE,
             target: Target::Device,
             stack_check: true,
+            cl_options: Vec::new(),
         }
     }
 }
@@ -185,7 +189,15 @@ pub enum CcError {
     Analysis(String),
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CcError + '_ {
+/// clang's target flags for weft.
+pub(crate) const TARGET_FLAGS: &[&str] = &[
+    "--target=riscv32-unknown-elf",
+    "-march=rv32imaf",
+    "-mabi=ilp32f",
+    "-mno-relax",
+];
+
+pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CcError + '_ {
     move |source| CcError::Io {
         path: path.display().to_string(),
         source,
@@ -228,6 +240,8 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
         include_str!("../../../device/lib/weft_internal.h"),
     ),
     ("lib/crt0.S", include_str!("../../../device/lib/crt0.S")),
+    ("lib/fiber.S", include_str!("../../../device/lib/fiber.S")),
+    ("lib/fiber.c", include_str!("../../../device/lib/fiber.c")),
     ("lib/link.ld", include_str!("../../../device/lib/link.ld")),
     (
         "lib/runtime.c",
@@ -241,6 +255,54 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("lib/string.c", include_str!("../../../device/lib/string.c")),
     ("lib/math.c", include_str!("../../../device/lib/math.c")),
     ("host/host.c", include_str!("../../../device/host/host.c")),
+    (
+        "opencl/include/clc.h",
+        include_str!("../../../device/opencl/include/clc.h"),
+    ),
+    (
+        "opencl/include/clmath.h",
+        include_str!("../../../device/opencl/include/clmath.h"),
+    ),
+    (
+        "opencl/clrt.c",
+        include_str!("../../../device/opencl/clrt.c"),
+    ),
+    (
+        "opencl/workitem.cl",
+        include_str!("../../../device/opencl/workitem.cl"),
+    ),
+    (
+        "opencl/integer.cl",
+        include_str!("../../../device/opencl/integer.cl"),
+    ),
+    (
+        "opencl/math.cl",
+        include_str!("../../../device/opencl/math.cl"),
+    ),
+    (
+        "opencl/trig.cl",
+        include_str!("../../../device/opencl/trig.cl"),
+    ),
+    (
+        "opencl/special.cl",
+        include_str!("../../../device/opencl/special.cl"),
+    ),
+    (
+        "opencl/common.cl",
+        include_str!("../../../device/opencl/common.cl"),
+    ),
+    (
+        "opencl/convert.cl",
+        include_str!("../../../device/opencl/convert.cl"),
+    ),
+    (
+        "opencl/vload.cl",
+        include_str!("../../../device/opencl/vload.cl"),
+    ),
+    (
+        "opencl/atomic.cl",
+        include_str!("../../../device/opencl/atomic.cl"),
+    ),
     (
         "scalar/ucontext.h",
         include_str!("../../../device/scalar/ucontext.h"),
@@ -260,7 +322,16 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
 ];
 
 /// The runtime's C sources linked into every device build.
-const RUNTIME_SOURCES: &[&str] = &["runtime.c", "printf.c", "console.c", "string.c", "math.c"];
+const RUNTIME_SOURCES: &[&str] = &[
+    "runtime.c",
+    "fiber.c",
+    "printf.c",
+    "console.c",
+    "string.c",
+    "math.c",
+];
+/// The runtime's assembly sources linked into every device build (crt0 first).
+const RUNTIME_ASM: &[&str] = &["crt0.S", "fiber.S"];
 
 /// Write the runtime's files under `dir`.
 pub fn write_runtime(dir: &Path) -> Result<(), CcError> {
@@ -310,14 +381,23 @@ pub fn find_toolchain() -> Result<PathBuf, CcError> {
     Ok(libgcc)
 }
 
+thread_local! {
+    /// Where a build's warnings go: stderr (`None`), or a log (`build_with_log`).
+    static LOG: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Run a tool; on failure, its own messages.
-fn run(cmd: &mut Command) -> Result<(), CcError> {
+pub(crate) fn run(cmd: &mut Command) -> Result<(), CcError> {
     let out = cmd
         .output()
         .map_err(|e| CcError::Compile(format!("{cmd:?}: {e}")))?;
     if out.status.success() {
         // Warnings go through unchanged too.
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stderr);
+        LOG.with(|l| match &mut *l.borrow_mut() {
+            Some(log) => log.push_str(&text),
+            None => eprint!("{text}"),
+        });
         Ok(())
     } else {
         let mut msg = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -358,7 +438,13 @@ fn check_options(o: &Options) -> Result<(), CcError> {
         }
         if lang_of(i).is_none() {
             return Err(CcError::Usage(format!(
-                "{}: unknown source type (expected .c, .cc, .cpp, .s, .S, .o or .a)",
+                "{}: unknown source type (expected .c, .cc, .cpp, .cl, .s, .S, .o or .a)",
+                i.display()
+            )));
+        }
+        if lang_of(i) == Some(Lang::OpenCl) && o.target != Target::Device {
+            return Err(CcError::Usage(format!(
+                "{}: OpenCL C builds for the device only (not with --host or --qemu)",
                 i.display()
             )));
         }
@@ -383,16 +469,30 @@ enum Lang {
     Asm,
     /// An object file or static library (a Rust kernel's `staticlib`): linked as it is.
     Object,
+    /// OpenCL C: a user's source is lowered to [`Lang::Ir`] first ([`opencl`]); the OpenCL
+    /// device library's sources compile directly.
+    OpenCl,
+    /// LLVM IR (a lowered OpenCL C unit), compiled position-independent.
+    Ir,
 }
 
 fn lang_of(p: &Path) -> Option<Lang> {
     match p.extension()?.to_str()? {
         "c" => Some(Lang::C),
+        "cl" => Some(Lang::OpenCl),
         "cc" | "cpp" | "cxx" => Some(Lang::Cxx),
         "s" | "S" => Some(Lang::Asm),
         "o" | "a" => Some(Lang::Object),
         _ => None,
     }
+}
+
+/// [`build`], with the compilers' warnings returned (the build log) instead of printed.
+pub fn build_with_log(o: &Options) -> Result<String, CcError> {
+    LOG.with(|l| *l.borrow_mut() = Some(String::new()));
+    let r = build(o);
+    let log = LOG.with(|l| l.borrow_mut().take()).unwrap_or_default();
+    r.map(|()| log)
 }
 
 /// Build the kernel into `o.output` (the ELF, or the host executable).
@@ -429,18 +529,26 @@ fn link_device(o: &Options) -> Result<(Vec<u8>, BTreeSet<PathBuf>), CcError> {
     let rt = tmp.path().join("rt");
     write_runtime(&rt)?;
     let libgcc = find_toolchain()?;
+    let cl = opencl::lower_all(o, &rt, tmp.path())?;
     let b = DeviceBuild {
         o,
         rt: &rt,
         work: tmp.path(),
         libgcc: &libgcc,
-        deps: RefCell::new(BTreeSet::new()),
+        deps: Default::default(),
+        cl: cl.as_ref(),
     };
     let elf = match o.reconv {
         Reconv::Table => b.link(&b.compile_all(None)?)?,
         Reconv::Converge => converge::build(&b)?,
     };
-    Ok((elf, b.deps.take()))
+    // OpenCL C programs carry their kernels' metadata (read from the linked symbols).
+    let elf = match &cl {
+        Some(cl) => opencl::embed_info(&elf, cl, &o.output)?,
+        None => elf,
+    };
+    let deps = std::mem::take(&mut *b.deps.lock().unwrap_or_else(|p| p.into_inner()));
+    Ok((elf, deps))
 }
 
 /// Store the reconvergence table in a linked ELF and write it to `o.output`.
@@ -456,7 +564,9 @@ pub struct DeviceBuild<'a> {
     work: &'a Path,
     libgcc: &'a Path,
     /// Files the user units read (from their dependency files), runtime files left out.
-    deps: RefCell<BTreeSet<PathBuf>>,
+    deps: std::sync::Mutex<BTreeSet<PathBuf>>,
+    /// The build's OpenCL C units, lowered to IR.
+    cl: Option<&'a opencl::Lowered>,
 }
 
 /// The converge pass's rewrite of one unit's assembly: (unit index, clang's text) → the text
@@ -468,30 +578,62 @@ struct Unit {
     src: PathBuf,
     lang: Lang,
     user: bool,
+    /// A source of the OpenCL device library: compiled once and cached (opencl::library).
+    cl_lib: bool,
 }
 
 impl DeviceBuild<'_> {
     fn units(&self) -> Vec<Unit> {
+        let lowered = |i: usize| {
+            self.cl
+                .and_then(|cl| cl.ir.iter().find(|(j, _)| *j == i))
+                .map(|(_, p)| p.clone())
+        };
         let mut v: Vec<Unit> = self
             .o
             .inputs
             .iter()
-            .map(|p| Unit {
-                src: p.clone(),
-                lang: lang_of(p).unwrap_or(Lang::C),
-                user: true,
+            .enumerate()
+            .map(|(i, p)| match lowered(i) {
+                Some(ir) => Unit {
+                    src: ir,
+                    lang: Lang::Ir,
+                    user: true,
+                    cl_lib: false,
+                },
+                None => Unit {
+                    src: p.clone(),
+                    lang: lang_of(p).unwrap_or(Lang::C),
+                    user: true,
+                    cl_lib: false,
+                },
             })
             .collect();
-        v.push(Unit {
-            src: self.rt.join("lib/crt0.S"),
-            lang: Lang::Asm,
-            user: false,
-        });
+        if self.cl.is_some() {
+            for s in opencl::LIBRARY_SOURCES {
+                let src = self.rt.join("opencl").join(s);
+                v.push(Unit {
+                    lang: lang_of(&src).unwrap_or(Lang::C),
+                    src,
+                    user: false,
+                    cl_lib: true,
+                });
+            }
+        }
+        for s in RUNTIME_ASM {
+            v.push(Unit {
+                src: self.rt.join("lib").join(s),
+                lang: Lang::Asm,
+                user: false,
+                cl_lib: false,
+            });
+        }
         for s in RUNTIME_SOURCES {
             v.push(Unit {
                 src: self.rt.join("lib").join(s),
                 lang: Lang::C,
                 user: false,
+                cl_lib: false,
             });
         }
         v
@@ -504,27 +646,33 @@ impl DeviceBuild<'_> {
         } else {
             "clang"
         });
-        c.args([
-            "--target=riscv32-unknown-elf",
-            "-march=rv32imaf",
-            "-mabi=ilp32f",
-            "-mno-relax",
-        ]);
+        c.args(TARGET_FLAGS);
         if unit.lang == Lang::Asm {
             c.arg("-I").arg(self.rt.join("include"));
             return c;
         }
+        if unit.lang == Lang::Ir {
+            // A lowered OpenCL C unit: its `__local` variables are thread-local, and only
+            // position-independent code asks `__tls_get_addr` for them (ir.rs).
+            c.args(["-fPIC", "-Wno-override-module"]);
+        }
+        if unit.lang == Lang::OpenCl {
+            c.args(opencl::frontend_flags("-cl-std=CL1.2"));
+            c.arg("-I").arg(self.rt.join("opencl/include"));
+        }
         // C is freestanding; C++ stays hosted so that `main` keeps C linkage (freestanding
         // C++ mangles it). With -nostdlibinc clang's own headers stand in either way.
-        c.arg("-nostdlibinc");
-        c.arg(if unit.lang == Lang::Cxx {
-            "-fno-builtin"
-        } else {
-            "-ffreestanding"
-        });
-        // Kernels have no errno: sqrtf and its kind are their instruction (with errno clang
-        // calls the library for a negative argument, see device/include/libc/math.h).
-        c.arg("-fno-math-errno");
+        if unit.lang != Lang::Ir {
+            c.arg("-nostdlibinc");
+            c.arg(if unit.lang == Lang::Cxx {
+                "-fno-builtin"
+            } else {
+                "-ffreestanding"
+            });
+            // Kernels have no errno: sqrtf and its kind are their instruction (with errno clang
+            // calls the library for a negative argument, see device/include/libc/math.h).
+            c.arg("-fno-math-errno");
+        }
         // LLVM 14's machine-level tail duplication ignores `convergent`: it would copy a
         // `weft_syncthreads()` call into both arms of a branch, and a warp would arrive at
         // the barrier once per divergent group (a deadlock). Keep barrier calls where the
@@ -554,6 +702,14 @@ impl DeviceBuild<'_> {
         if unit.lang == Lang::Cxx {
             c.args(["-fno-exceptions", "-fno-rtti", "-fno-threadsafe-statics"]);
         }
+        if matches!(unit.lang, Lang::Ir | Lang::OpenCl) {
+            // The front end has run (Ir), or the OpenCL library needs none of the C headers.
+            c.arg(if unit.user { &self.o.opt } else { "-O2" });
+            if unit.cl_lib {
+                c.args(["-ffunction-sections", "-fdata-sections"]);
+            }
+            return c;
+        }
         c.arg("-I").arg(self.rt.join("include"));
         c.arg("-I").arg(self.rt.join("include/libc"));
         if unit.user {
@@ -571,6 +727,11 @@ impl DeviceBuild<'_> {
             c.args(["-O2", "-fno-builtin"]);
             c.arg("-I").arg(self.rt.join("lib"));
         }
+        if unit.cl_lib {
+            // built once for every program (cached): no -D of a build reaches it
+            c.args(["-ffunction-sections", "-fdata-sections"]);
+            return c;
+        }
         // -D reaches the runtime too, so its settings (WEFT_LOCAL_MEM_SIZE,
         // WEFT_PRINTF_BUFFER) can follow the machine.
         for d in &self.o.defines {
@@ -584,9 +745,17 @@ impl DeviceBuild<'_> {
     /// index is passed along.
     fn compile_all(&self, mut rewrite: Option<&mut Rewrite<'_>>) -> Result<Vec<PathBuf>, CcError> {
         let mut objs = Vec::new();
-        for (i, unit) in self.units().iter().enumerate() {
+        let units = self.units();
+        if rewrite.is_none() {
+            opencl::library::prepare(self, &units)?;
+        }
+        for (i, unit) in units.iter().enumerate() {
             if unit.lang == Lang::Object {
                 objs.push(unit.src.clone());
+                continue;
+            }
+            if unit.cl_lib && rewrite.is_none() {
+                objs.push(opencl::library::object(self, unit)?);
                 continue;
             }
             let obj = self.work.join(format!("u{i}.o"));
@@ -599,7 +768,7 @@ impl DeviceBuild<'_> {
                 cc.arg("-MD").arg("-MF").arg(&depfile);
             }
             match (&mut rewrite, unit.lang) {
-                (Some(f), Lang::C | Lang::Cxx) => {
+                (Some(f), Lang::C | Lang::Cxx | Lang::Ir | Lang::OpenCl) => {
                     let s = self.work.join(format!("u{i}.s"));
                     run(cc.arg("-S").arg(&unit.src).arg("-o").arg(&s))?;
                     let text = std::fs::read_to_string(&s).map_err(io(&s))?;
@@ -609,6 +778,7 @@ impl DeviceBuild<'_> {
                         src: s2.clone(),
                         lang: Lang::Asm,
                         user: unit.user,
+                        cl_lib: false,
                     };
                     run(self.clang(&asm).arg("-c").arg(&s2).arg("-o").arg(&obj))?;
                 }
@@ -616,7 +786,10 @@ impl DeviceBuild<'_> {
             }
             if unit.user && preprocessed {
                 let deps = cache::read_depfile(&depfile, self.rt)?;
-                self.deps.borrow_mut().extend(deps);
+                self.deps
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .extend(deps);
             }
             objs.push(obj);
         }
@@ -630,11 +803,17 @@ impl DeviceBuild<'_> {
         c.arg("-T")
             .arg(self.rt.join("lib/link.ld"))
             .arg(format!("--defsym=__weft_stack_size={}", self.o.stack_size))
-            .arg("--no-relax")
-            .args(objs)
-            .arg(self.libgcc)
-            .arg("-o")
-            .arg(&out);
+            .arg("--no-relax");
+        if let Some(cl) = self.cl {
+            if self.o.inputs.iter().all(|p| opencl::is_opencl(p)) {
+                // Only what the kernels use of the OpenCL library is kept.
+                c.arg("--gc-sections");
+                for k in &cl.kernels {
+                    c.arg("-u").arg(&k.symbol);
+                }
+            }
+        }
+        c.args(objs).arg(self.libgcc).arg("-o").arg(&out);
         run(&mut c)?;
         std::fs::read(&out).map_err(io(&out))
     }

@@ -16,6 +16,11 @@ pub trait Backend: weft_device::Device {
     fn restart(&mut self, entry: u32) -> Result<()>;
     /// Bytes of DRAM.
     fn dram_size(&self) -> u32;
+    /// Load another program image over memory (a host runtime switching kernel programs):
+    /// its segments written, its code decoded with its reconvergence table.
+    fn load_module(&mut self, prog: &weft_simt::Program) -> Result<()>;
+    /// Send console output to `w` as the kernels print it.
+    fn set_console(&mut self, w: Box<dyn std::io::Write + Send>);
 }
 
 /// The functional model as a backend.
@@ -98,28 +103,44 @@ impl weft_device::Device for TimingBackend {
     }
 }
 
-fn restart(m: &mut Machine, entry: u32) -> Result<()> {
-    m.restart(entry)
-        .map_err(|e| RuntimeError::Load(e.to_string()))
-}
-
 impl Backend for FunctionalBackend {
     fn restart(&mut self, entry: u32) -> Result<()> {
-        restart(&mut self.m, entry)
+        self.m
+            .restart(entry)
+            .map_err(|e| RuntimeError::Load(e.to_string()))
     }
     fn dram_size(&self) -> u32 {
         self.m.cfg.dram_size
+    }
+    fn load_module(&mut self, prog: &weft_simt::Program) -> Result<()> {
+        self.m
+            .load_module(prog)
+            .map_err(|e| RuntimeError::Load(e.to_string()))
+    }
+    fn set_console(&mut self, w: Box<dyn std::io::Write + Send>) {
+        self.m.set_console(w);
     }
 }
 
 impl Backend for TimingBackend {
     fn restart(&mut self, entry: u32) -> Result<()> {
-        restart(&mut self.m, entry)?;
+        self.m
+            .restart(entry)
+            .map_err(|e| RuntimeError::Load(e.to_string()))?;
+        // A new launch: the timing model resets what the configuration says a launch resets.
         self.t.new_launch();
         Ok(())
     }
     fn dram_size(&self) -> u32 {
         self.m.cfg.dram_size
+    }
+    fn load_module(&mut self, prog: &weft_simt::Program) -> Result<()> {
+        self.m
+            .load_module(prog)
+            .map_err(|e| RuntimeError::Load(e.to_string()))
+    }
+    fn set_console(&mut self, w: Box<dyn std::io::Write + Send>) {
+        self.m.set_console(w);
     }
 }
 
@@ -127,12 +148,14 @@ impl Backend for TimingBackend {
 /// with Verilator on first use (cached in `target/rtl/`).
 pub struct RtlBackend {
     d: RtlDevice,
+    /// Where console output goes as runs produce it, if set.
+    console: Option<Box<dyn std::io::Write + Send>>,
 }
 
 impl RtlBackend {
     /// The backend of a started RTL device.
     pub fn new(d: RtlDevice) -> RtlBackend {
-        RtlBackend { d }
+        RtlBackend { d, console: None }
     }
 }
 
@@ -141,7 +164,12 @@ impl weft_device::Device for RtlBackend {
         self.d.kind()
     }
     fn run(&mut self, max_cycles: u64) -> Stop {
-        self.d.run(max_cycles)
+        let stop = self.d.run(max_cycles);
+        if let Some(w) = &mut self.console {
+            let _ = w.write_all(&self.d.take_console());
+            let _ = w.flush();
+        }
+        stop
     }
     fn cycles(&self) -> u64 {
         self.d.cycles()
@@ -176,5 +204,13 @@ impl Backend for RtlBackend {
     }
     fn dram_size(&self) -> u32 {
         self.d.dram_size()
+    }
+    fn load_module(&mut self, _prog: &weft_simt::Program) -> Result<()> {
+        Err(RuntimeError::Load(
+            "the RTL backend runs the one program it was opened with (no second module)".into(),
+        ))
+    }
+    fn set_console(&mut self, w: Box<dyn std::io::Write + Send>) {
+        self.console = Some(w);
     }
 }

@@ -31,6 +31,7 @@ pub mod alloc;
 pub mod args;
 pub mod backend;
 pub mod compile;
+pub mod host;
 
 pub use args::{from_bytes, to_bytes, Args, Scalar};
 pub use backend::{Backend, FunctionalBackend, RtlBackend, TimingBackend};
@@ -268,8 +269,43 @@ fn rtl_backend(config: &Config, prog: &weft_simt::Program) -> Result<RtlBackend>
 
 /// Cycles run between looks at the clock when a wait has a time limit.
 const TIME_SLICE: u64 = 1 << 20;
-/// Bytes the device keeps above its stacks for the printf buffer and malloc.
-const DEVICE_HEAP: u32 = 2 << 20;
+
+/// Bytes the device keeps above its stacks for its heap: the printf buffer and malloc
+/// (2 MiB), and the stacks of a 1,024-thread block larger than a core on every core (each of
+/// its threads waits at a barrier on a stack of its own, `stack_size` bytes).
+pub fn device_heap_bytes(cores: usize, stack_size: u32) -> u64 {
+    (2 << 20) + cores as u64 * 1024 * stack_size as u64
+}
+
+/// A launch as the device runtime's `__weft_mailbox` record holds it (device/lib/runtime.c):
+/// the kernel's address, the argument block's, the grid, the block, the shared bytes per
+/// block and the end of the device's heap (where the host's memory begins).
+pub fn mailbox_record(
+    kernel: u32,
+    args: u32,
+    grid: Dim3,
+    block: Dim3,
+    shared_bytes: u32,
+    heap_end: u32,
+) -> Vec<u8> {
+    let mut rec = Vec::with_capacity(44);
+    for w in [
+        MAILBOX_MAGIC,
+        kernel,
+        args,
+        grid.x,
+        grid.y,
+        grid.z,
+        block.x,
+        block.y,
+        block.z,
+        shared_bytes,
+        heap_end,
+    ] {
+        rec.extend_from_slice(&w.to_le_bytes());
+    }
+    rec
+}
 
 /// A launch waiting in the queue: the kernel, its argument block (already on the device),
 /// the grid, block and shared bytes of its mailbox record.
@@ -286,6 +322,8 @@ pub struct Device {
     backend: Box<dyn Backend>,
     syms: Symbols,
     heap: alloc::Allocator,
+    /// Where the device's own memory ends and the host's allocations begin.
+    device_end: u32,
     /// Launches not run yet, oldest first: [`Device::wait`] runs them in order.
     queue: std::collections::VecDeque<Launch>,
     output: Vec<u8>,
@@ -331,7 +369,8 @@ impl Device {
             .validate()
             .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?;
         let harts = (cfg.cores * cfg.warps * cfg.lanes) as u64;
-        let device_end = stacks as u64 + harts * stack_size as u64 + DEVICE_HEAP as u64;
+        let device_end =
+            stacks as u64 + harts * stack_size as u64 + device_heap_bytes(cfg.cores, stack_size);
         let dram_end = weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64;
         if device_end > dram_end {
             return Err(RuntimeError::Load(format!(
@@ -357,6 +396,7 @@ impl Device {
                 kernels,
             },
             heap: alloc::Allocator::new(device_end as u32, dram_end.min(u32::MAX as u64) as u32),
+            device_end: device_end as u32,
             queue: std::collections::VecDeque::new(),
             output: Vec::new(),
         })
@@ -588,21 +628,14 @@ impl Device {
         limit: u64,
         deadline: Option<Instant>,
     ) -> Result<()> {
-        let mut rec = Vec::new();
-        for w in [
-            MAILBOX_MAGIC,
+        let rec = mailbox_record(
             l.kernel,
             l.args.addr,
-            l.grid.x,
-            l.grid.y,
-            l.grid.z,
-            l.block.x,
-            l.block.y,
-            l.block.z,
+            l.grid,
+            l.block,
             l.shared_bytes,
-        ] {
-            rec.extend_from_slice(&w.to_le_bytes());
-        }
+            self.device_end,
+        );
         self.backend
             .write_bytes(self.syms.mailbox, &rec)
             .map_err(|e| RuntimeError::Load(e.to_string()))?;

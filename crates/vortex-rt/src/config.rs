@@ -23,35 +23,7 @@ pub fn config_from_env(get: impl Fn(&str) -> Option<String>) -> VxResult<Machine
             "the configuration must use the vortex profile".into(),
         ));
     }
-    let num = |key: &str| -> VxResult<Option<usize>> {
-        get(key)
-            .map(|v| {
-                v.trim()
-                    .parse::<usize>()
-                    .map_err(|_| VxError::Config(format!("{key}={v} is not a number")))
-            })
-            .transpose()
-    };
-    if let Some(n) = num("WEFT_CORES")? {
-        cfg.cores = n;
-    }
-    if let Some(n) = num("WEFT_WARPS")? {
-        cfg.warps = n;
-    }
-    if let Some(n) = num("WEFT_THREADS")? {
-        cfg.lanes = n;
-    }
-    if let Some(v) = get("WEFT_TIMING") {
-        cfg.timing = match v.trim() {
-            "1" | "on" | "true" | "yes" => true,
-            "0" | "off" | "false" | "no" | "" => false,
-            _ => {
-                return Err(VxError::Config(format!(
-                    "WEFT_TIMING={v}: use 1 (timing model) or 0 (functional model)"
-                )))
-            }
-        };
-    }
+    weft_runtime::host::shape_from_env(cfg, &get).map_err(VxError::Config)?;
     all.validate()?;
     Ok(all)
 }

@@ -10,7 +10,6 @@
 
 use crate::config::PerfScope;
 use crate::error::{VxError, VxResult};
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -51,28 +50,6 @@ pub struct Engine {
     scope: PerfScope,
 }
 
-/// Console output of kernels: Vortex's `#slot: text` lines on the process's stdout, after
-/// what the host program has buffered in C's stdio (so the two keep their order).
-struct Console;
-
-extern "C" {
-    fn fflush(stream: *mut std::ffi::c_void) -> std::ffi::c_int;
-}
-
-impl Write for Console {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        // SAFETY: fflush(NULL) flushes every open C output stream; it takes no pointer of ours.
-        unsafe { fflush(std::ptr::null_mut()) };
-        let mut out = std::io::stdout().lock();
-        out.write_all(buf)?;
-        out.flush()?;
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        std::io::stdout().flush()
-    }
-}
-
 impl Engine {
     fn new(all: MachineConfig, scope: PerfScope, stop: Arc<AtomicBool>) -> VxResult<Engine> {
         let prog = Program {
@@ -83,7 +60,8 @@ impl Engine {
         let timing = cfg.timing.then(|| TimingModel::new(&cfg, &all.timing));
         let cores = cfg.cores;
         let mut m = Machine::new(cfg, &prog).map_err(|e| VxError::Config(e.to_string()))?;
-        m.set_console(Box::new(Console));
+        // Vortex's `#slot: text` lines, on stdout after the host program's own output.
+        m.set_console(Box::new(weft_runtime::host::StdoutAfterC));
         Ok(Engine {
             m,
             dcrs: KmuDcrs::default(),

@@ -8,7 +8,8 @@ use weft_cc::{CcError, Options, Reconv, Target};
 /// Flags of `weft cc`.
 #[derive(Args, Debug)]
 pub struct CcArgs {
-    /// Sources: .c, .cc/.cpp, .s/.S, and objects or static libraries (.o, .a: a Rust kernel).
+    /// Sources: .c, .cc/.cpp, .cl (OpenCL C), .s/.S, and objects or static libraries (.o, .a:
+    /// a Rust kernel).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Output ELF (or host executable with --host).
@@ -44,6 +45,36 @@ pub struct CcArgs {
     /// found by the stack canaries at the end of a launch).
     #[arg(long)]
     pub no_stack_check: bool,
+    /// The inputs' language, as clang's -x: `cl` compiles every input as OpenCL C whatever its
+    /// name (otherwise the extension decides).
+    #[arg(short = 'x', value_name = "LANG", value_parser = ["cl", "c", "c++"])]
+    pub lang: Option<String>,
+    /// OpenCL C options, written as clang and clBuildProgram take them: -cl-std=CL1.2,
+    /// -cl-fast-relaxed-math, -cl-mad-enable, -cl-opt-disable, ...
+    #[arg(
+        long = "cl-opt",
+        value_name = "-cl-OPTION",
+        allow_hyphen_values = true,
+        hide = true
+    )]
+    pub cl_opts: Vec<String>,
+}
+
+/// Options of `weft cc` written as OpenCL's (`-cl-std=CL1.2`) become `--cl-opt=-cl-std=CL1.2`
+/// for the parser.
+pub fn opencl_args(args: Vec<String>) -> Vec<String> {
+    if args.get(1).map(String::as_str) != Some("cc") {
+        return args;
+    }
+    args.into_iter()
+        .map(|a| {
+            if a.starts_with("-cl-") {
+                format!("--cl-opt={a}")
+            } else {
+                a
+            }
+        })
+        .collect()
 }
 
 fn parse_reconv(s: &str) -> Result<Reconv, String> {
@@ -69,12 +100,34 @@ fn report(e: CcError) -> Result<i32, String> {
 
 /// `weft cc`.
 pub fn cc(a: &CcArgs) -> Result<i32, String> {
+    let cl = weft_cc::opencl::parse_build_options(&a.cl_opts.join(" "))?;
+    let dir = tempfile::Builder::new()
+        .prefix("weft-cc-x-")
+        .tempdir()
+        .map_err(|e| format!("temporary directory: {e}"))?;
+    let mut inputs = a.inputs.clone();
+    let mut includes = a.includes.clone();
+    if a.lang.as_deref() == Some("cl") {
+        // clang decides by the name: give every input a .cl one (its includes still found)
+        for (i, p) in inputs.iter_mut().enumerate() {
+            if weft_cc::opencl::is_opencl(p) {
+                continue;
+            }
+            let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+            let copy = dir.path().join(format!("{i}-{stem}.cl"));
+            std::fs::copy(&*p, &copy).map_err(|e| format!("{}: {e}", p.display()))?;
+            if let Some(parent) = p.parent() {
+                includes.push(parent.to_path_buf());
+            }
+            *p = copy;
+        }
+    }
     let o = Options {
-        inputs: a.inputs.clone(),
+        inputs,
         output: a.output.clone(),
         opt: format!("-O{}", a.opt),
         debug: a.debug,
-        includes: a.includes.clone(),
+        includes,
         defines: a.defines.clone(),
         reconv: a.reconv,
         stack_size: a.stack_size,
@@ -86,6 +139,7 @@ pub fn cc(a: &CcArgs) -> Result<i32, String> {
             Target::Device
         },
         stack_check: !a.no_stack_check,
+        cl_options: cl.cl,
     };
     match weft_cc::build(&o) {
         Ok(()) => Ok(0),

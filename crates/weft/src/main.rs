@@ -142,9 +142,13 @@ fn reconv(input: &std::path::Path, embed: Option<&std::path::Path>) -> Result<i3
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(cc_cmd::opencl_args(std::env::args().collect()));
     let r = match &cli.cmd {
         Cmd::Demo(a) => demo_cmd::demo(a),
+        // The RTL under Verilator (rtl_cmd.rs), or the models.
+        Cmd::Run(a) if a.rtl => {
+            run_cmd::build_config(a).and_then(|c| rtl_cmd::run_rtl(a, c.machine))
+        }
         Cmd::Run(a) => run_cmd::run(a),
         Cmd::View(a) => view_cmd::view(a),
         Cmd::Asm { input, output } => asm_cmd::asm(input, output),

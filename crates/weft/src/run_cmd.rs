@@ -264,9 +264,6 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         machine: cfg,
         timing: timing_cfg,
     } = build_config(a)?;
-    if a.rtl {
-        return crate::rtl_cmd::run_rtl(a, cfg);
-    }
     let frame_opts = crate::frames::FrameOptions {
         dir: a.frames.clone(),
         gif: a.gif.clone(),

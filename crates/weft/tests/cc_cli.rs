@@ -120,3 +120,62 @@ fn a_missing_compiler_is_named_with_its_package() {
         "{err}"
     );
 }
+
+/// A 256-thread block with barriers and shared memory (and a 1,024-thread one) on one core of
+/// 4 warps x 8 lanes, under the timing model: the output of the host build, and cycles.
+#[test]
+fn blocks_larger_than_a_core_under_the_timing_model() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../cc/tests/kernels/big_blocks.c")
+        .to_string_lossy()
+        .into_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let host = dir.path().join("big.host");
+    let (code, _, err) = weft(&["cc", "--host", &src, "-o", &host.to_string_lossy()]);
+    assert_eq!(code, 0, "{err}");
+    let want = Command::new(&host).output().unwrap();
+    let want = String::from_utf8_lossy(&want.stdout).into_owned();
+    assert!(want.contains("reduce block 2:"), "{want}");
+    let (code, out, err) = weft(&[
+        "run", &src, "--cores", "1", "--warps", "4", "--lanes", "8", "--timing", "--stats",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, want);
+    assert!(err.contains("cycles"), "{err}");
+}
+
+/// OpenCL C through the command line: `-x cl` for a source of any name, `-cl-std=` as clang
+/// and clBuildProgram spell it, the kernels described in the ELF's `.weft.opencl` section;
+/// an OpenCL C version weft does not compile is refused with its name.
+#[test]
+fn cc_compiles_opencl_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("saxpy.c");
+    std::fs::write(
+        &src,
+        "__kernel void saxpy(__global float *y, __global const float *x, float a) {\n\
+           size_t i = get_global_id(0);\n\
+           y[i] = mad(a, x[i], y[i]);\n\
+         }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("saxpy.elf");
+    let (s, o) = (src.to_string_lossy(), out.to_string_lossy());
+    let (code, _, err) = weft(&[
+        "cc",
+        "-x",
+        "cl",
+        "-cl-std=CL1.2",
+        "-cl-mad-enable",
+        &s,
+        "-o",
+        &o,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let elf = std::fs::read(&out).unwrap();
+    let has = |needle: &[u8]| elf.windows(needle.len()).any(|w| w == needle);
+    assert!(has(b".weft.opencl") && has(b"__weft_clk_saxpy"));
+    let (code, _, err) = weft(&["cc", "-x", "cl", "-cl-std=CL2.0", &s, "-o", &o]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("CL2.0"), "{err}");
+}

@@ -54,6 +54,10 @@ const SKIPS: &[(&str, &str)] = &[
     ("docs/runtime.md", "builds the Python package"),
     // python/tests/test_docs.py runs docs/python.md's walkthrough in the package's venv.
     ("docs/python.md", "builds the Python package"),
+    // ocl-icd reads its vendors from /etc; crates/opencl/tests runs a program through it.
+    ("docs/opencl.md", "writes the system's OpenCL vendors file"),
+    // Vortex's sources are fetched, never part of the repository or CI.
+    ("docs/opencl.md", "needs a Vortex checkout"),
 ];
 
 #[derive(Debug)]
@@ -321,6 +325,7 @@ docs! {
     engine => "docs/engine.md",
     experiments => "docs/experiments.md",
     isa => "docs/isa.md",
+    opencl => "docs/opencl.md",
     performance => "docs/performance.md",
     python => "docs/python.md",
     reconvergence => "docs/reconvergence.md",

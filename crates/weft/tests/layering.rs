@@ -34,6 +34,7 @@ const LEVELS: &[(&str, u32)] = &[
     // generator.
     ("weft-rtl-lockstep", 5),
     ("weft-vortex-rt", 5),
+    ("weft-opencl", 5),
     // The command line sits on top of everything, the RTL board runner included.
     ("weft", 6),
     // Hostile-input campaigns over the C ABI and the GDB stub (the fuzz runs' binary).
