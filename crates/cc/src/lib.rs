@@ -762,8 +762,9 @@ impl DeviceBuild<'_> {
             let mut cc = self.clang(unit);
             // A preprocessed user unit writes the files it includes to a dependency file.
             let depfile = self.work.join(format!("u{i}.d"));
-            let preprocessed =
-                unit.lang != Lang::Asm || unit.src.extension().is_some_and(|e| e == "S");
+            // (OpenCL C arrives here lowered to IR, which has no preprocessing step)
+            let preprocessed = matches!(unit.lang, Lang::C | Lang::Cxx)
+                || (unit.lang == Lang::Asm && unit.src.extension().is_some_and(|e| e == "S"));
             if unit.user && preprocessed {
                 cc.arg("-MD").arg("-MF").arg(&depfile);
             }

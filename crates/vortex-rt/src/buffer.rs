@@ -3,9 +3,10 @@
 //! at a time — a host block the device range is read into when mapped for reading and
 //! written back from when a mapping for writing ends.
 
-use crate::device::{lock, Device};
+use crate::device::Device;
 use crate::error::{VxError, VxResult};
 use crate::memory::Region;
+use crate::sync::lock;
 use std::alloc::Layout;
 use std::sync::{Arc, Mutex};
 

@@ -6,9 +6,9 @@
 use crate::config::{config_from_env, perf_scope_from_env, PerfScope};
 use crate::engine::{Engine, EngineHandle};
 use crate::error::{VxError, VxResult};
-use crate::event::Event;
 use crate::memory::{DeviceMemory, Region, HEAP_END, LINE, USER_BASE};
-use crate::queue::Queue;
+use crate::sync::lock;
+use std::any::Any;
 use std::sync::{Arc, Mutex, MutexGuard};
 use weft_simt::Config;
 use weft_timing::MachineConfig;
@@ -39,26 +39,14 @@ const VERSION: u64 = 3;
 /// `VX_CAPS_ISA_FLAGS`: RV32 (misa bits 31:30 = 1) with I, M, A, F, and local memory.
 const ISA_FLAGS: u64 = (1 << 30) | (1 << 8) | (1 << 12) | (1 << 0) | (1 << 5) | (1 << (32 + 4));
 
-/// The classic API's state.
-#[derive(Default)]
-struct Legacy {
-    queue: Option<Arc<Queue>>,
-    /// The launch `vx_start` enqueued and `vx_ready_wait` has not seen finish.
-    last: Option<Arc<Event>>,
-}
-
 /// An open device.
 pub struct Device {
     pub cfg: Config,
     mem: Mutex<DeviceMemory>,
     engine: EngineHandle,
-    legacy: Mutex<Legacy>,
-}
-
-/// Lock a mutex, going on with the data if a thread panicked while holding it (the data
-/// here stays consistent between statements).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
+    /// The classic API's state (`api/legacy.rs` owns its type; kept here so that it lives
+    /// and dies with the device).
+    legacy: Mutex<Option<Box<dyn Any + Send + Sync>>>,
 }
 
 impl Device {
@@ -82,7 +70,7 @@ impl Device {
             cfg: cfg.machine,
             mem: Mutex::new(DeviceMemory::default()),
             engine,
-            legacy: Mutex::new(Legacy::default()),
+            legacy: Mutex::new(None),
         }))
     }
 
@@ -145,20 +133,9 @@ impl Device {
         })
     }
 
-    /// The classic API's queue (made on first use).
-    pub fn legacy_queue(self: &Arc<Self>) -> VxResult<Arc<Queue>> {
-        let mut l = lock(&self.legacy);
-        if let Some(q) = &l.queue {
-            return Ok(q.clone());
-        }
-        let q = Arc::new(Queue::new(self.clone(), false)?);
-        l.queue = Some(q.clone());
-        Ok(q)
-    }
-
-    /// Remember the launch `vx_start` enqueued.
-    pub fn set_last_launch(&self, ev: Option<Arc<Event>>) -> Option<Arc<Event>> {
-        std::mem::replace(&mut lock(&self.legacy).last, ev)
+    /// The classic API's state slot (see `api/legacy.rs`).
+    pub(crate) fn legacy_slot(&self) -> MutexGuard<'_, Option<Box<dyn Any + Send + Sync>>> {
+        lock(&self.legacy)
     }
 
     /// `vx_dev_close`: stop a kernel that still runs (a launch never waited for), then
@@ -173,12 +150,8 @@ impl Device {
     /// alive (the queue holds the device), so the device goes once its other holders are
     /// done.
     pub fn detach(&self) {
-        let (q, last) = {
-            let mut l = lock(&self.legacy);
-            (l.queue.take(), l.last.take())
-        };
-        drop(last);
-        drop(q);
+        let state = lock(&self.legacy).take();
+        drop(state);
     }
 
     /// The performance summary `vx_dump_perf` prints: Vortex's `PERF:` lines.

@@ -4,8 +4,8 @@
 //! create its own and signal any value. A wait ends when the counter reaches the value asked
 //! for, or at once when the event has failed (with the failure's code).
 
-use crate::device::lock;
 use crate::error::{VxError, VxResult};
+use crate::sync::lock;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 

@@ -5,11 +5,12 @@
 //! null, released, or of another kind is `VX_ERR_INVALID_HANDLE`, never undefined behaviour.
 
 use crate::buffer::Buffer;
-use crate::device::{lock, Device};
+use crate::device::Device;
 use crate::error::{VxError, VxResult};
 use crate::event::Event;
 use crate::module::{Kernel, Module};
 use crate::queue::Queue;
+use crate::sync::lock;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, LazyLock, Mutex};

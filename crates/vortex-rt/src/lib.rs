@@ -29,5 +29,6 @@ pub mod memory;
 pub mod module;
 pub mod queue;
 pub mod rect;
+mod sync;
 
 pub use error::{code, VxError, VxResult};

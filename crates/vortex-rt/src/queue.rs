@@ -7,9 +7,10 @@
 //! finish what was enqueued, then ends it. The commands themselves are in
 //! [`crate::commands`].
 
-use crate::device::{lock, Device};
+use crate::device::Device;
 use crate::error::{VxError, VxResult};
 use crate::event::{now_ns, Event, ProfileInfo};
+use crate::sync::lock;
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 

@@ -25,12 +25,52 @@ fn legacy(f: impl FnOnce() -> VxResult<()>) -> c_int {
     }
 }
 
+/// The classic API's state of one device, kept in the device's slot for it: its default
+/// queue (made on first use) and the launch `vx_start` enqueued that `vx_ready_wait` has not
+/// seen finish. Dropped with the device (`Device::detach`): the last launch first, then the
+/// queue, whose worker ends once what it holds is done.
+#[derive(Default)]
+struct Legacy {
+    last: Option<Arc<crate::event::Event>>,
+    queue: Option<Arc<crate::queue::Queue>>,
+}
+
+/// Work on `dev`'s classic-API state.
+fn with_state<R>(dev: &Device, f: impl FnOnce(&mut Legacy) -> R) -> R {
+    let mut slot = dev.legacy_slot();
+    let state = slot.get_or_insert_with(|| Box::new(Legacy::default()));
+    match state.downcast_mut::<Legacy>() {
+        Some(l) => f(l),
+        None => unreachable!("only this module fills the slot, with a Legacy"),
+    }
+}
+
+/// The classic API's queue of `dev` (made on first use).
+fn legacy_queue(dev: &Arc<Device>) -> VxResult<Arc<crate::queue::Queue>> {
+    with_state(dev, |l| {
+        if let Some(q) = &l.queue {
+            return Ok(q.clone());
+        }
+        let q = Arc::new(crate::queue::Queue::new(dev.clone(), false)?);
+        l.queue = Some(q.clone());
+        Ok(q)
+    })
+}
+
+/// Remember the launch `vx_start` enqueued; the one remembered before.
+fn set_last_launch(
+    dev: &Device,
+    ev: Option<Arc<crate::event::Event>>,
+) -> Option<Arc<crate::event::Event>> {
+    with_state(dev, |l| std::mem::replace(&mut l.last, ev))
+}
+
 /// Run a command on the device's default queue and wait for it.
 fn sync(
     dev: &Arc<Device>,
     f: impl FnOnce(&crate::queue::Queue) -> VxResult<Arc<crate::event::Event>>,
 ) -> VxResult<()> {
-    let q = dev.legacy_queue()?;
+    let q = legacy_queue(dev)?;
     f(&q)?.wait(1, None)
 }
 
@@ -221,12 +261,12 @@ pub unsafe extern "C" fn vx_start(
             handles::get::<Buffer>(kernel)?,
             handles::get::<Buffer>(args)?,
         );
-        if let Some(prev) = d.set_last_launch(None) {
+        if let Some(prev) = set_last_launch(&d, None) {
             let _ = prev.wait(1, None);
         }
-        let q = d.legacy_queue()?;
+        let q = legacy_queue(&d)?;
         let ev = commands::start(&q, k, a)?;
-        d.set_last_launch(Some(ev));
+        set_last_launch(&d, Some(ev));
         Ok(())
     })
 }
@@ -240,13 +280,13 @@ pub unsafe extern "C" fn vx_start(
 pub unsafe extern "C" fn vx_ready_wait(dev: *mut c_void, timeout: u64) -> c_int {
     legacy(|| {
         let d = handles::get::<Device>(dev)?;
-        let Some(ev) = d.set_last_launch(None) else {
+        let Some(ev) = set_last_launch(&d, None) else {
             return Ok(());
         };
         let limit = (timeout != u64::MAX).then(|| std::time::Duration::from_millis(timeout));
         match ev.wait(1, limit) {
             Err(VxError::Timeout) => {
-                d.set_last_launch(Some(ev));
+                set_last_launch(&d, Some(ev));
                 Err(VxError::Timeout)
             }
             r => r,
