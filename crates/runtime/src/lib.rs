@@ -189,8 +189,8 @@ pub enum RuntimeError {
     /// A copy touched memory outside the buffer (or a buffer that was freed).
     #[error("bad device address: {len} bytes at {addr:#010x} are not inside an allocated buffer")]
     BadAddress {
-        /// Start.
-        addr: u32,
+        /// Start (the buffer's address plus the offset, which may lie past 4 GiB).
+        addr: u64,
         /// Length.
         len: u64,
     },
@@ -463,7 +463,7 @@ impl Device {
             Ok(())
         } else {
             Err(RuntimeError::BadAddress {
-                addr: b.addr,
+                addr: b.addr.into(),
                 len: b.len as u64,
             })
         }
@@ -482,7 +482,7 @@ impl Device {
             Ok(addr as u32)
         } else {
             Err(RuntimeError::BadAddress {
-                addr: addr as u32,
+                addr,
                 len: len as u64,
             })
         }
@@ -494,7 +494,7 @@ impl Device {
         self.backend
             .write_bytes(addr, data)
             .map_err(|_| RuntimeError::BadAddress {
-                addr,
+                addr: addr.into(),
                 len: data.len() as u64,
             })
     }
@@ -505,7 +505,7 @@ impl Device {
         self.backend
             .read_bytes(addr, out)
             .map_err(|_| RuntimeError::BadAddress {
-                addr,
+                addr: addr.into(),
                 len: out.len() as u64,
             })
     }
