@@ -28,6 +28,7 @@ __weft_fiber_switch:
     sw    s9, 52(a0)
     sw    s10, 56(a0)
     sw    s11, 60(a0)
+#ifdef __riscv_flen  /* soft-float builds (the RTL board demo) have no f registers */
     fsw   fs0, 64(a0)
     fsw   fs1, 68(a0)
     fsw   fs2, 72(a0)
@@ -40,6 +41,7 @@ __weft_fiber_switch:
     fsw   fs9, 100(a0)
     fsw   fs10, 104(a0)
     fsw   fs11, 108(a0)
+#endif
     fence
     lw    ra, 0(a1)
     lw    sp, 4(a1)
@@ -57,6 +59,7 @@ __weft_fiber_switch:
     lw    s9, 52(a1)
     lw    s10, 56(a1)
     lw    s11, 60(a1)
+#ifdef __riscv_flen  /* soft-float builds (the RTL board demo) have no f registers */
     flw   fs0, 64(a1)
     flw   fs1, 68(a1)
     flw   fs2, 72(a1)
@@ -69,6 +72,7 @@ __weft_fiber_switch:
     flw   fs9, 100(a1)
     flw   fs10, 104(a1)
     flw   fs11, 108(a1)
+#endif
     ret
 
 # void __weft_fiber_enter(struct weft_ctx *sched, struct weft_ctx *fiber, uint32_t mask):

@@ -435,16 +435,20 @@ pub fn build_demo_rv32ima(
         c
     };
     let mut objs = Vec::new();
-    let crt0 = dir.join("crt0.o");
-    tool(
-        clang()
-            .arg("-c")
-            .arg(dev.join("lib/crt0.S"))
-            .arg("-o")
-            .arg(&crt0),
-    )?;
-    objs.push(crt0);
-    for f in ["runtime", "printf", "console", "string"] {
+    // The device runtime as weft cc links it (crates/cc's RUNTIME_ASM and RUNTIME_SOURCES),
+    // without math.c: the demo calls no libm function, and its float instructions are F's.
+    for f in ["crt0", "fiber"] {
+        let o = dir.join(format!("{f}_s.o"));
+        tool(
+            clang()
+                .arg("-c")
+                .arg(dev.join(format!("lib/{f}.S")))
+                .arg("-o")
+                .arg(&o),
+        )?;
+        objs.push(o);
+    }
+    for f in ["runtime", "fiber", "printf", "console", "string"] {
         let o = dir.join(format!("{f}.o"));
         tool(
             clang()

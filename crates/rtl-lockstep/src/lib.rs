@@ -387,7 +387,7 @@ pub fn lockstep_program(
     planted_bug: bool,
 ) -> Result<Agreement, String> {
     let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
-    let model = model_trace(prog, shape, mode, 1_000_000).map_err(|e| e.to_string())?;
+    let model = model_trace(prog, shape, mode, 4_000_000).map_err(|e| e.to_string())?;
     // The RTL takes a few cycles per warp-instruction, more for memory (six per lane),
     // division (33), fdiv and fsqrt (31 per lane) and the divergence unit's searches and
     // walks (up to one cycle per stack entry, three times): a bound from the model's count

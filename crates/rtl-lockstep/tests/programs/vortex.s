@@ -19,9 +19,12 @@ _start:
     vote.any    a1, t1, zero
     vote.uni    a2, t1, zero
     vote.ballot a3, t1, zero
-    li      t2, 0x0f
+    li      t2, 0x0f            # members 0x0f: lanes 0-3 run alone (a member mask must
+    tmc     t2                  # name exactly active lanes, or the vote faults SYNC_MASK)
     vote.ballot a4, t1, t2
     vote.uni    a5, t1, t2
+    li      t2, -1
+    tmc     t2
     sltiu   t3, s0, 3
     vote.all    a6, t3, zero
     vote.any    a7, t3, zero
