@@ -103,45 +103,44 @@ impl weft_device::Device for TimingBackend {
     }
 }
 
+/// Reset the machine's cores to start at `entry`, keeping memory.
+fn restart(m: &mut Machine, entry: u32) -> Result<()> {
+    m.restart(entry)
+        .map_err(|e| RuntimeError::Load(e.to_string()))
+}
+
+/// The [`Backend`] methods both model backends take from their machine as they are.
+macro_rules! machine_backend {
+    () => {
+        fn dram_size(&self) -> u32 {
+            self.m.cfg.dram_size
+        }
+        fn load_module(&mut self, prog: &weft_simt::Program) -> Result<()> {
+            self.m
+                .load_module(prog)
+                .map_err(|e| RuntimeError::Load(e.to_string()))
+        }
+        fn set_console(&mut self, w: Box<dyn std::io::Write + Send>) {
+            self.m.set_console(w);
+        }
+    };
+}
+
 impl Backend for FunctionalBackend {
     fn restart(&mut self, entry: u32) -> Result<()> {
-        self.m
-            .restart(entry)
-            .map_err(|e| RuntimeError::Load(e.to_string()))
+        restart(&mut self.m, entry)
     }
-    fn dram_size(&self) -> u32 {
-        self.m.cfg.dram_size
-    }
-    fn load_module(&mut self, prog: &weft_simt::Program) -> Result<()> {
-        self.m
-            .load_module(prog)
-            .map_err(|e| RuntimeError::Load(e.to_string()))
-    }
-    fn set_console(&mut self, w: Box<dyn std::io::Write + Send>) {
-        self.m.set_console(w);
-    }
+    machine_backend!();
 }
 
 impl Backend for TimingBackend {
     fn restart(&mut self, entry: u32) -> Result<()> {
-        self.m
-            .restart(entry)
-            .map_err(|e| RuntimeError::Load(e.to_string()))?;
+        restart(&mut self.m, entry)?;
         // A new launch: the timing model resets what the configuration says a launch resets.
         self.t.new_launch();
         Ok(())
     }
-    fn dram_size(&self) -> u32 {
-        self.m.cfg.dram_size
-    }
-    fn load_module(&mut self, prog: &weft_simt::Program) -> Result<()> {
-        self.m
-            .load_module(prog)
-            .map_err(|e| RuntimeError::Load(e.to_string()))
-    }
-    fn set_console(&mut self, w: Box<dyn std::io::Write + Send>) {
-        self.m.set_console(w);
-    }
+    machine_backend!();
 }
 
 /// The RTL as a backend: one core of the configured warps, lanes and stack depth, built
