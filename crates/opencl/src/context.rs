@@ -3,7 +3,7 @@
 
 use crate::engine::{EngineHandle, Layout};
 use crate::error::{ClError, ClResult};
-use crate::handle::{lock, ClObj};
+use crate::object::{lock, ClObj};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use weft_runtime::alloc::Allocator;

@@ -8,7 +8,7 @@
 
 use crate::cl::event::{COMPLETE, QUEUED, RUNNING, SUBMITTED};
 use crate::context::Context;
-use crate::handle::{lock, ClObj};
+use crate::object::{lock, ClObj};
 use std::ffi::c_void;
 use std::sync::{Arc, Condvar, Mutex};
 

@@ -1,6 +1,4 @@
-//! The handles a C program holds. Each is the address of an object that starts with the ICD
-//! dispatch table's address (so the ocl-icd loader can route calls to this library), followed
-//! by the program's reference count (`clRetain*` / `clRelease*`) and the object. A registry
+//! The handles a C program holds: each is the address of an object ([`crate::object`]). A registry
 //! maps every live handle to its object and kind: a handle that is null, released or of
 //! another kind is the `CL_INVALID_*` code of the expected kind, never undefined behaviour.
 //! The library's own references (a kernel holding its program, a queued command holding a
@@ -11,49 +9,12 @@ use crate::error::{ClError, ClResult};
 use crate::event::Event;
 use crate::kernel::Kernel;
 use crate::memory::Mem;
+pub use crate::object::{handle, lock, ClObj};
 use crate::program::Program;
 use crate::queue::Queue;
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::ops::Deref;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
-
-/// An object behind a handle: the dispatch table first, as the ICD loader reads it.
-#[repr(C)]
-pub struct ClObj<T> {
-    dispatch: *const c_void,
-    refs: AtomicU32,
-    inner: T,
-}
-
-// SAFETY: the dispatch pointer names a static table that is never written.
-unsafe impl<T: Send> Send for ClObj<T> {}
-// SAFETY: as above; the rest is T's own.
-unsafe impl<T: Sync> Sync for ClObj<T> {}
-
-impl<T> Deref for ClObj<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.inner
-    }
-}
-
-impl<T> ClObj<T> {
-    /// A new object with one reference held by the program.
-    pub fn new(inner: T) -> Arc<ClObj<T>> {
-        Arc::new(ClObj {
-            dispatch: crate::icd::dispatch(),
-            refs: AtomicU32::new(1),
-            inner,
-        })
-    }
-
-    /// The program's reference count.
-    pub fn ref_count(&self) -> u32 {
-        self.refs.load(Ordering::SeqCst)
-    }
-}
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// An object of the platform's kinds.
 pub enum Obj {
@@ -100,16 +61,6 @@ kind!(Event, INVALID_EVENT, "event");
 
 static REGISTRY: LazyLock<Mutex<HashMap<usize, Obj>>> = LazyLock::new(Default::default);
 
-/// Lock a mutex, going on with the data if a thread panicked while holding it.
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// The handle of an object (registered while the program holds a reference).
-pub fn handle<T: Kind>(a: &Arc<ClObj<T>>) -> *mut c_void {
-    Arc::as_ptr(a) as *mut c_void
-}
-
 /// Register a new object (its one reference is the program's) and return its handle.
 pub fn publish<T: Kind>(a: Arc<ClObj<T>>) -> *mut c_void {
     let h = handle(&a);
@@ -127,7 +78,7 @@ pub fn get<T: Kind>(h: *const c_void) -> ClResult<Arc<ClObj<T>>> {
 
 /// `clRetain*`.
 pub fn retain<T: Kind>(h: *const c_void) -> ClResult<()> {
-    get::<T>(h)?.refs.fetch_add(1, Ordering::SeqCst);
+    get::<T>(h)?.add_ref();
     Ok(())
 }
 
@@ -135,7 +86,7 @@ pub fn retain<T: Kind>(h: *const c_void) -> ClResult<()> {
 /// library's references are gone too).
 pub fn release<T: Kind>(h: *const c_void) -> ClResult<()> {
     let a = get::<T>(h)?;
-    if a.refs.fetch_sub(1, Ordering::SeqCst) == 1 {
+    if a.drop_ref() {
         let gone = lock(&REGISTRY).remove(&(h as usize));
         drop(gone);
     }

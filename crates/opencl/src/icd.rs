@@ -1,9 +1,10 @@
 //! The installable client driver (cl_khr_icd): the dispatch table every object starts with,
-//! in the order of Khronos' `cl_icd.h` (OpenCL 1.2's entries; the rest null), the platform's
-//! and the device's handles, and the entry points a loader (ocl-icd) asks for by name:
+//! in the order of Khronos' `cl_icd.h` (OpenCL 1.2's entries; the rest null), installed in
+//! [`crate::object`] when a loader first comes in, and the entry points a loader (ocl-icd) asks for by name:
 //! `clIcdGetPlatformIDsKHR` through `clGetExtensionFunctionAddress`.
 
 use crate::api::{enqueue as e, mem as m, platform as p, program as g, queue as q};
+use crate::object::{install_dispatch, platform_handle};
 use std::ffi::{c_char, c_void, CStr};
 
 /// Entries of the table (OpenCL 3.0's `cl_icd.h` has more; a loader only reads the ones of
@@ -116,27 +117,8 @@ static DISPATCH: Table = table! {
 };
 
 /// The table's address (every object's first word).
-pub fn dispatch() -> *const c_void {
+fn dispatch() -> *const c_void {
     &DISPATCH as *const Table as *const c_void
-}
-
-/// The platform and device objects: the dispatch table's address, as every object starts.
-#[repr(C)]
-pub struct Static(*const Table);
-// SAFETY: it holds the address of an immutable static.
-unsafe impl Sync for Static {}
-
-static PLATFORM: Static = Static(&DISPATCH);
-static DEVICE: Static = Static(&DISPATCH);
-
-/// The platform's handle.
-pub fn platform_handle() -> *mut c_void {
-    &PLATFORM as *const Static as *mut c_void
-}
-
-/// The device's handle.
-pub fn device_handle() -> *mut c_void {
-    &DEVICE as *const Static as *mut c_void
 }
 
 /// The loader's way in: the platforms of this driver.
@@ -149,6 +131,7 @@ pub unsafe extern "C" fn clIcdGetPlatformIDsKHR(
     out: *mut *mut c_void,
     num: *mut u32,
 ) -> i32 {
+    install_dispatch(dispatch());
     crate::api::guard("clIcdGetPlatformIDsKHR", || p::platform_ids(n, out, num))
 }
 
@@ -167,6 +150,7 @@ fn by_name(name: &[u8]) -> *mut c_void {
 /// Pointers null or valid as OpenCL 1.2 specifies for the call; handles are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetExtensionFunctionAddress(name: *const c_char) -> *mut c_void {
+    install_dispatch(dispatch());
     if name.is_null() {
         return std::ptr::null_mut();
     }

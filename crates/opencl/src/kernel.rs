@@ -3,8 +3,8 @@
 
 use crate::cl::err;
 use crate::error::{ClError, ClResult};
-use crate::handle::{lock, ClObj};
 use crate::memory::Mem;
+use crate::object::{lock, ClObj};
 use crate::program::{Built, Program};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};

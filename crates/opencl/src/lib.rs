@@ -11,8 +11,9 @@
 //! - [`context`], [`memory`], [`program`], [`kernel`], [`event`], [`queue`], [`enqueue`]: the
 //!   objects and what the commands do; programs build with `weft cc` (crates/cc), work-groups
 //!   run as weft blocks, work-items as their threads;
-//! - [`handle`]: the objects behind the C handles, with the program's reference counts;
-//!   [`icd`]: the ICD dispatch table and the platform's and device's handles;
+//! - [`object`]: the objects behind the C handles (the dispatch word, the program's reference
+//!   count) and the platform's and device's handles; [`handle`]: the registry of live handles;
+//!   [`icd`]: the ICD dispatch table, installed when a loader comes in;
 //! - [`api`]: the C entry points; errors come back as OpenCL's codes, never as panics.
 
 pub mod api;
@@ -27,6 +28,7 @@ pub mod handle;
 pub mod icd;
 pub mod kernel;
 pub mod memory;
+pub mod object;
 pub mod program;
 pub mod queue;
 

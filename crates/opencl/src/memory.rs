@@ -11,7 +11,7 @@
 use crate::cl::mem as flags;
 use crate::context::Context;
 use crate::error::{ClError, ClResult};
-use crate::handle::{lock, ClObj};
+use crate::object::{lock, ClObj};
 use std::sync::{Arc, Mutex};
 
 /// `void (CL_CALLBACK *)(cl_mem, void *)`.

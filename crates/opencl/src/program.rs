@@ -10,7 +10,7 @@ use crate::cl::{err, program as st};
 use crate::context::{Context, STACK_SIZE};
 use crate::engine::{LoadedProgram, DRAM_BASE, IMAGE_MAX};
 use crate::error::{ClError, ClResult};
-use crate::handle::{lock, ClObj};
+use crate::object::{lock, ClObj};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -9,7 +9,7 @@ use crate::cl::event::{COMPLETE, RUNNING, SUBMITTED};
 use crate::context::Context;
 use crate::error::{ClError, ClResult};
 use crate::event::Event;
-use crate::handle::{lock, ClObj};
+use crate::object::{lock, ClObj};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 

@@ -5,7 +5,7 @@ use crate::cl::{self, context as cq, device as dq, device_type, err, fp, platfor
 use crate::context::Context;
 use crate::error::{ClError, ClResult};
 use crate::handle::{self, ClObj};
-use crate::icd::{device_handle, platform_handle};
+use crate::object::{device_handle, platform_handle};
 use std::ffi::{c_char, c_void};
 use std::sync::OnceLock;
 use weft_timing::MachineConfig;

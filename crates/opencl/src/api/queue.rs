@@ -7,7 +7,7 @@ use crate::context::Context;
 use crate::error::{ClError, ClResult};
 use crate::event::{user_status_ok, Event, EventCallback};
 use crate::handle::{self, ClObj};
-use crate::icd::device_handle;
+use crate::object::device_handle;
 use crate::queue::Queue;
 use std::ffi::c_void;
 
