@@ -96,30 +96,44 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.b.ins().ireduce(types::I32, h)
             }
             Div | Rem | Divu | Remu => {
+                // RISC-V's rules where no quotient exists, as weft-sem defines them.
+                use weft_sem::alu::division as rule;
                 let zero = ins.icmp_imm(IntCC::Equal, b, 0);
                 let signed = matches!(op, Div | Rem);
-                // A safe divisor: 1 where RISC-V defines the result without dividing (by zero;
-                // and MIN / -1, whose quotient MIN = MIN / 1 and remainder 0 = MIN % 1).
+                // A safe divisor where the host would trap: by zero (its results are chosen
+                // below), and the signed overflow, whose results are those of this divisor.
                 let bad = if signed {
-                    let min = self.b.ins().icmp_imm(IntCC::Equal, a, i32::MIN as i64);
-                    let m1 = self.b.ins().icmp_imm(IntCC::Equal, b, -1);
+                    let min = (self.b.ins()).icmp_imm(
+                        IntCC::Equal,
+                        a,
+                        rule::OVERFLOW_DIVIDEND as i32 as i64,
+                    );
+                    let m1 = (self.b.ins()).icmp_imm(
+                        IntCC::Equal,
+                        b,
+                        rule::OVERFLOW_DIVISOR as i32 as i64,
+                    );
                     let ov = self.b.ins().band(min, m1);
                     self.b.ins().bor(zero, ov)
                 } else {
                     zero
                 };
-                let one = self.b.ins().iconst(types::I32, 1);
-                let d = self.b.ins().select(bad, one, b);
+                let safe = (self.b.ins()).iconst(types::I32, rule::OVERFLOW_AS_DIVISOR as i64);
+                let d = self.b.ins().select(bad, safe, b);
                 let ins = self.b.ins();
-                let (q, on_zero) = match op {
-                    Div => (ins.sdiv(a, d), None),
-                    Divu => (ins.udiv(a, d), None),
-                    Rem => (ins.srem(a, d), Some(a)),
-                    _ => (ins.urem(a, d), Some(a)),
+                let (q, rem) = match op {
+                    Div => (ins.sdiv(a, d), false),
+                    Divu => (ins.udiv(a, d), false),
+                    Rem => (ins.srem(a, d), true),
+                    _ => (ins.urem(a, d), true),
                 };
-                let z = match on_zero {
-                    Some(v) => v,
-                    None => self.b.ins().iconst(types::I32, -1),
+                // By zero: the quotient rule::QUOTIENT_BY_ZERO, the remainder the dividend
+                // (checked against rule::remainder_by_zero when this crate compiles).
+                const _: () = assert!(rule::remainder_by_zero(0x1234_5678) == 0x1234_5678);
+                let z = if rem {
+                    a
+                } else {
+                    (self.b.ins()).iconst(types::I32, rule::QUOTIENT_BY_ZERO as i32 as i64)
                 };
                 self.b.ins().select(zero, z, q)
             }

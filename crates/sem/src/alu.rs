@@ -133,38 +133,58 @@ pub fn mulhu(a: u32, b: u32) -> u32 {
     (((a as u64) * (b as u64)) >> 32) as u32
 }
 
+/// RISC-V's division rules where no quotient exists (M extension, "Division by zero and
+/// division overflow"): the one definition, read by [`div`], [`divu`], [`rem`], [`remu`] and by
+/// the engines that generate code for them (weft-jit).
+pub mod division {
+    /// `div` and `divu` by zero: all ones (−1 signed, `0xffff_ffff` unsigned).
+    pub const QUOTIENT_BY_ZERO: u32 = u32::MAX;
+    /// `rem` and `remu` by zero: the dividend.
+    pub const fn remainder_by_zero(dividend: u32) -> u32 {
+        dividend
+    }
+    /// The one signed overflow: this dividend over [`OVERFLOW_DIVISOR`]…
+    pub const OVERFLOW_DIVIDEND: u32 = i32::MIN as u32;
+    /// …(−1) gives the dividend as quotient and 0 as remainder — what dividing by 1 gives.
+    pub const OVERFLOW_DIVISOR: u32 = u32::MAX;
+    /// The divisor that gives the overflow's results (`MIN / 1 = MIN`, `MIN % 1 = 0`).
+    pub const OVERFLOW_AS_DIVISOR: u32 = 1;
+}
+
 /// `div`: signed quotient rounded toward zero; `x / 0 = -1`, `i32::MIN / -1 = i32::MIN`.
 #[inline]
 pub fn div(a: u32, b: u32) -> u32 {
-    let (a, b) = (a as i32, b as i32);
     if b == 0 {
-        u32::MAX
+        division::QUOTIENT_BY_ZERO
+    } else if a == division::OVERFLOW_DIVIDEND && b == division::OVERFLOW_DIVISOR {
+        ((a as i32) / (division::OVERFLOW_AS_DIVISOR as i32)) as u32
     } else {
-        a.wrapping_div(b) as u32
+        ((a as i32) / (b as i32)) as u32
     }
 }
 
 /// `divu`: unsigned quotient; `x / 0 = 0xffff_ffff`.
 #[inline]
 pub fn divu(a: u32, b: u32) -> u32 {
-    a.checked_div(b).unwrap_or(u32::MAX)
+    a.checked_div(b).unwrap_or(division::QUOTIENT_BY_ZERO)
 }
 
 /// `rem`: signed remainder (sign of the dividend); `x % 0 = x`, `i32::MIN % -1 = 0`.
 #[inline]
 pub fn rem(a: u32, b: u32) -> u32 {
-    let (ai, bi) = (a as i32, b as i32);
-    if bi == 0 {
-        a
+    if b == 0 {
+        division::remainder_by_zero(a)
+    } else if a == division::OVERFLOW_DIVIDEND && b == division::OVERFLOW_DIVISOR {
+        ((a as i32) % (division::OVERFLOW_AS_DIVISOR as i32)) as u32
     } else {
-        ai.wrapping_rem(bi) as u32
+        ((a as i32) % (b as i32)) as u32
     }
 }
 
 /// `remu`: unsigned remainder; `x % 0 = x`.
 #[inline]
 pub fn remu(a: u32, b: u32) -> u32 {
-    a.checked_rem(b).unwrap_or(a)
+    a.checked_rem(b).unwrap_or(division::remainder_by_zero(a))
 }
 
 // ---- A extension: the combine step of an AMO (`new = f(old memory value, rs2)`) ----
