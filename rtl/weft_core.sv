@@ -303,6 +303,7 @@ module weft_core #(
   assign slot = tick && !rst;
   // float state: each lane's dynamic rounding mode (frm), the flags a float operation
   // accrues (fl_acc, written to fflags at write-back, or for the lanes done before a trap)
+  logic [15:0] cur_cdep;                           // the call depth of cw (call_depth)
   logic [LANES*3-1:0] frm_l;
   logic [LANES*5-1:0] fl_acc;
   wire fl_we = (wb && is_fp) || (st == S_TRD && is_fp);
@@ -313,7 +314,7 @@ module weft_core #(
       .clk, .rst, .entry_pc, .w(cw), .tick, .retire(st == S_RETIRE && !rsil_q),
       .ext_line(disp_line), .ext_vbl(disp_vbl),
       .pc, .mask(amask), .xpc(pc_q[xw]), .xmask(mask_q[xw]), .run(run_q), .done(done_q),
-      .len_w(cur_len), .len_x(x_len),
+      .len_w(cur_len), .len_x(x_len), .cdep_w(cur_cdep),
       .rd_en(st == S_DECODE), .csr, .rdata(csr_old), .lrdata(csr_lanes), .ok(csr_ok),
       .ro(csr_ro),
       .wb_en(wb && is_csr), .writes(csr_writes), .reads(csr_reads), .wdata(csr_new),
@@ -462,6 +463,8 @@ module weft_core #(
                        (is_jalr && !jump_split && jalr_agree && rd != 5'd0) ||
                        (call_split && !sp_full && !sp_unsup));
   wire d_ret = wb && is_jalr && is_ret && !exit_hit && jalr_agree;
+  // a write of call_depth (docs/isa.md §6.1: a context switch restores the depth it saved)
+  wire d_cdep = wb && is_csr && !csr_fp && csr_writes && csr == 12'h814;
   weft_diverge #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH), .WAITS(WAITS), .CDEPTH(CDEPTH),
                  .RT_WORDS(RT_WORDS)) dv (
       .clk, .rst, .w(cw), .xw, .pc, .key, .sreq(dv_sreq), .found(dv_found), .busy(dv_busy),
@@ -473,6 +476,7 @@ module weft_core #(
       .cur(amask), .resume_pc((wb && is_conv) ? pc4_q : pc),
       .sched(st == S_SCHED && !dv_busy), .sc_ready, .sc_go, .sc_empty, .sc_mask, .sc_pc,
       .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),
+      .cd_we(d_cdep), .cd_wd(csr_new[15:0]), .cdep_w(cur_cdep),
       .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH),
       .lpc(rpc_q), .t_kind, .t_point);
   assign rc_words = 32'(RT_WORDS);

@@ -78,6 +78,9 @@ const DIVERGENCE: &[&str] = &[
     "crates/rtl-lockstep/tests/programs/backward_exit_call.s",
     "crates/rtl-lockstep/tests/programs/recursion.s",
     "crates/rtl-lockstep/tests/programs/resume_chain.s",
+    // the call_depth CSR: reads, writes deeper and shallower, splits in fresh activations,
+    // a return from a fresh activation that is not the AtExit entry's (docs/isa.md §6.1)
+    "crates/rtl-lockstep/tests/programs/call_depth.s",
 ];
 
 #[test]
