@@ -680,6 +680,8 @@ module weft_core #(
   logic [31:0]      vx_npc, vx_val, vx_u1q, vx_u2q;   // (wspawn's count and target)
   logic [LANES*LB-1:0] vx_src;
   logic [LANES*18-1:0] ctl_c;
+  logic [LANES*LANES-1:0] lm_c, vx_vl;
+  logic             vx_sync;
   logic [LB:0]      ip_len;
   logic [LB-1:0]    lk_q;
   wire  [LANES-1:0] ml_low = pend_q & ~(pend_q - LANES'(1));   // shfl's lane
@@ -687,12 +689,13 @@ module weft_core #(
     for (int l = 0; l < LANES; l++) begin
       lb_c[l] = rv1[l][0];
       ctl_c[l*18 +: 18] = rv2[l][17:0];
+      lm_c[l*LANES +: LANES] = rv2[l][LANES-1:0];
     end
   weft_vx #(.WARPS(WARPS), .LANES(LANES)) vx (
-      .clk, .rst, .w(cw), .amask, .lb(lb_c), .ctl(ctl_c), .u1(vx_u1), .u2(vx_u2[LANES-1:0]),
+      .clk, .rst, .w(cw), .amask, .lb(lb_c), .ctl(ctl_c), .lm(lm_c), .u1(vx_u1), .u2(vx_u2[LANES-1:0]),
       .rd_z(rd == 5'd0), .rs2_z(rs2 == 5'd0), .f3(f3[1:0]), .pc(rpc_q), .is_tmc, .is_pred,
       .is_split, .is_join, .is_vote, .exec(st == S_EXEC), .mw(vx_mw), .mask(vx_mask),
-      .halt(vx_halt), .pcw(vx_pcw), .npc(vx_npc), .val(vx_val), .over(vx_over),
+      .halt(vx_halt), .pcw(vx_pcw), .npc(vx_npc), .val(vx_val), .vl(vx_vl), .sync(vx_sync), .over(vx_over),
       .under(vx_under), .sh_src(vx_src), .sh_use(vx_use), .wb(wb && (is_split || is_join)),
       .lk_on(st == S_LOST), .lk(lk_q), .lk_hit, .len_w(ip_len),
       .clear(st == S_SPAWN && spawn_set != '0), .clear_w(sp_w));
@@ -1024,8 +1027,11 @@ module weft_core #(
           end
         end
         S_WB: if (!wb_in && (is_vote || is_split)) begin
-          // (its first cycle) rd: vote's value, split's token, decided in execute
-          for (int l = 0; l < LANES; l++) res_q[l] <= vx_val;
+          // (its first cycle) rd: vote's value, split's token, decided in execute; a vote
+          // whose member masks fault (SYNC_MASK) writes no rd
+          for (int l = 0; l < LANES; l++)
+            res_q[l] <= is_vote ? 32'(vx_vl[l*LANES +: LANES]) : vx_val;
+          if (is_vote && vx_sync) rwen_q <= 1'b0;
         end else if (wb) begin
           st <= S_RETIRE;
           if (!d_ret_exit) pc_q[cw] <= wn_pc;   // (a return reaching AtExit keeps it)
@@ -1078,6 +1084,8 @@ module weft_core #(
             if (vx_over) do_fault(5'd12, 32'd0);    // IPDOM_OVERFLOW
           end else if (is_join) begin
             if (vx_under) do_fault(5'd13, 32'd0);   // IPDOM_UNDERFLOW
+          end else if (is_vote) begin
+            if (vx_sync) do_fault(5'd18, 32'd0);    // SYNC_MASK
           end else if (is_wspawn) begin
             // warps 1 .. count - 1 that are not running start at the target, lane 0 only
             if (vx_u1q > 32'(WARPS)) do_fault(5'd14, 32'd0);   // SPAWN_FAULT
