@@ -692,10 +692,12 @@ module weft_core #(
       lm_c[l*LANES +: LANES] = rv2[l][LANES-1:0];
     end
   weft_vx #(.WARPS(WARPS), .LANES(LANES)) vx (
-      .clk, .rst, .w(cw), .amask, .lb(lb_c), .ctl(ctl_c), .lm(lm_c), .u1(vx_u1), .u2(vx_u2[LANES-1:0]),
+      .clk, .rst, .w(cw), .amask, .lb(lb_c), .ctl(ctl_c), .lm(lm_c), .u1(vx_u1),
+      .u2(vx_u2[LANES-1:0]),
       .rd_z(rd == 5'd0), .rs2_z(rs2 == 5'd0), .f3(f3[1:0]), .pc(rpc_q), .is_tmc, .is_pred,
       .is_split, .is_join, .is_vote, .exec(st == S_EXEC), .mw(vx_mw), .mask(vx_mask),
-      .halt(vx_halt), .pcw(vx_pcw), .npc(vx_npc), .val(vx_val), .vl(vx_vl), .sync(vx_sync), .over(vx_over),
+      .halt(vx_halt), .pcw(vx_pcw), .npc(vx_npc), .val(vx_val), .vl(vx_vl), .sync(vx_sync),
+      .over(vx_over),
       .under(vx_under), .sh_src(vx_src), .sh_use(vx_use), .wb(wb && (is_split || is_join)),
       .lk_on(st == S_LOST), .lk(lk_q), .lk_hit, .len_w(ip_len),
       .clear(st == S_SPAWN && spawn_set != '0), .clear_w(sp_w));
