@@ -303,6 +303,7 @@ module weft_core #(
   assign slot = tick && !rst;
   // float state: each lane's dynamic rounding mode (frm), the flags a float operation
   // accrues (fl_acc, written to fflags at write-back, or for the lanes done before a trap)
+  logic [15:0] cur_cdep;                           // the call depth of cw (call_depth)
   logic [LANES*3-1:0] frm_l;
   logic [LANES*5-1:0] fl_acc;
   wire fl_we = (wb && is_fp) || (st == S_TRD && is_fp);
@@ -313,7 +314,7 @@ module weft_core #(
       .clk, .rst, .entry_pc, .w(cw), .tick, .retire(st == S_RETIRE && !rsil_q),
       .ext_line(disp_line), .ext_vbl(disp_vbl),
       .pc, .mask(amask), .xpc(pc_q[xw]), .xmask(mask_q[xw]), .run(run_q), .done(done_q),
-      .len_w(cur_len), .len_x(x_len),
+      .len_w(cur_len), .len_x(x_len), .cdep_w(cur_cdep),
       .rd_en(st == S_DECODE), .csr, .rdata(csr_old), .lrdata(csr_lanes), .ok(csr_ok),
       .ro(csr_ro),
       .wb_en(wb && is_csr), .writes(csr_writes), .reads(csr_reads), .wdata(csr_new),
@@ -462,6 +463,8 @@ module weft_core #(
                        (is_jalr && !jump_split && jalr_agree && rd != 5'd0) ||
                        (call_split && !sp_full && !sp_unsup));
   wire d_ret = wb && is_jalr && is_ret && !exit_hit && jalr_agree;
+  // a write of call_depth (docs/isa.md §6.1: a context switch restores the depth it saved)
+  wire d_cdep = wb && is_csr && !csr_fp && csr_writes && csr == 12'h814;
   weft_diverge #(.WARPS(WARPS), .LANES(LANES), .DEPTH(DEPTH), .WAITS(WAITS), .CDEPTH(CDEPTH),
                  .RT_WORDS(RT_WORDS)) dv (
       .clk, .rst, .w(cw), .xw, .pc, .key, .sreq(dv_sreq), .found(dv_found), .busy(dv_busy),
@@ -473,6 +476,7 @@ module weft_core #(
       .cur(amask), .resume_pc((wb && is_conv) ? pc4_q : pc),
       .sched(st == S_SCHED && !dv_busy), .sc_ready, .sc_go, .sc_empty, .sc_mask, .sc_pc,
       .call(d_call), .ret(d_ret), .clear(st == S_SPAWN && spawn_set != '0), .cw_clear(sp_w),
+      .cd_we(d_cdep), .cd_wd(csr_new[15:0]), .cdep_w(cur_cdep),
       .rc_mode, .rc_base, .rc_len, .rc_we, .rc_wa, .rc_wd, .lookup(st == S_FETCH),
       .lpc(rpc_q), .t_kind, .t_point);
   assign rc_words = 32'(RT_WORDS);
@@ -676,6 +680,8 @@ module weft_core #(
   logic [31:0]      vx_npc, vx_val, vx_u1q, vx_u2q;   // (wspawn's count and target)
   logic [LANES*LB-1:0] vx_src;
   logic [LANES*18-1:0] ctl_c;
+  logic [LANES*LANES-1:0] lm_c, vx_vl;
+  logic             vx_sync;
   logic [LB:0]      ip_len;
   logic [LB-1:0]    lk_q;
   wire  [LANES-1:0] ml_low = pend_q & ~(pend_q - LANES'(1));   // shfl's lane
@@ -683,12 +689,15 @@ module weft_core #(
     for (int l = 0; l < LANES; l++) begin
       lb_c[l] = rv1[l][0];
       ctl_c[l*18 +: 18] = rv2[l][17:0];
+      lm_c[l*LANES +: LANES] = rv2[l][LANES-1:0];
     end
   weft_vx #(.WARPS(WARPS), .LANES(LANES)) vx (
-      .clk, .rst, .w(cw), .amask, .lb(lb_c), .ctl(ctl_c), .u1(vx_u1), .u2(vx_u2[LANES-1:0]),
+      .clk, .rst, .w(cw), .amask, .lb(lb_c), .ctl(ctl_c), .lm(lm_c), .u1(vx_u1),
+      .u2(vx_u2[LANES-1:0]),
       .rd_z(rd == 5'd0), .rs2_z(rs2 == 5'd0), .f3(f3[1:0]), .pc(rpc_q), .is_tmc, .is_pred,
       .is_split, .is_join, .is_vote, .exec(st == S_EXEC), .mw(vx_mw), .mask(vx_mask),
-      .halt(vx_halt), .pcw(vx_pcw), .npc(vx_npc), .val(vx_val), .over(vx_over),
+      .halt(vx_halt), .pcw(vx_pcw), .npc(vx_npc), .val(vx_val), .vl(vx_vl), .sync(vx_sync),
+      .over(vx_over),
       .under(vx_under), .sh_src(vx_src), .sh_use(vx_use), .wb(wb && (is_split || is_join)),
       .lk_on(st == S_LOST), .lk(lk_q), .lk_hit, .len_w(ip_len),
       .clear(st == S_SPAWN && spawn_set != '0), .clear_w(sp_w));
@@ -1020,8 +1029,11 @@ module weft_core #(
           end
         end
         S_WB: if (!wb_in && (is_vote || is_split)) begin
-          // (its first cycle) rd: vote's value, split's token, decided in execute
-          for (int l = 0; l < LANES; l++) res_q[l] <= vx_val;
+          // (its first cycle) rd: vote's value, split's token, decided in execute; a vote
+          // whose member masks fault (SYNC_MASK) writes no rd
+          for (int l = 0; l < LANES; l++)
+            res_q[l] <= is_vote ? 32'(vx_vl[l*LANES +: LANES]) : vx_val;
+          if (is_vote && vx_sync) rwen_q <= 1'b0;
         end else if (wb) begin
           st <= S_RETIRE;
           if (!d_ret_exit) pc_q[cw] <= wn_pc;   // (a return reaching AtExit keeps it)
@@ -1074,6 +1086,8 @@ module weft_core #(
             if (vx_over) do_fault(5'd12, 32'd0);    // IPDOM_OVERFLOW
           end else if (is_join) begin
             if (vx_under) do_fault(5'd13, 32'd0);   // IPDOM_UNDERFLOW
+          end else if (is_vote) begin
+            if (vx_sync) do_fault(5'd18, 32'd0);    // SYNC_MASK
           end else if (is_wspawn) begin
             // warps 1 .. count - 1 that are not running start at the target, lane 0 only
             if (vx_u1q > 32'(WARPS)) do_fault(5'd14, 32'd0);   // SPAWN_FAULT

@@ -10,7 +10,8 @@
 // (the per-lane CSRs: fflags, frm, fcsr, thread_id, mhartid; every other CSR gives `rdata` on
 // every lane). Nothing the read sees changes between decode and execute. The warp state the
 // core keeps (pc, thread mask, warp_active, warp_done, divergence-stack depths) comes in to
-// be read; the cross-warp window reads warp `xw`'s without side effects.
+// be read; the cross-warp window reads warp `xw`'s without side effects. (`call_depth` is
+// the divergence unit's: read here, written there.)
 //
 // Writes: the CSR instruction's write-back (`wb_en`) with the new value; a trap to mtvec
 // (`trap`: mepc, mcause, mtval of w); a fault record (`flt`: fault_code, fault_pc,
@@ -52,6 +53,8 @@ module weft_csr #(
     input  logic [WARPS-1:0]     done,        // warp_done
     input  logic [DB-1:0]        len_w,       // divergence-stack depth of w
     input  logic [DB-1:0]        len_x,       // ... of xw
+    input  logic [15:0]          cdep_w,      // call depth of w (call_depth; the divergence
+                                              // unit takes its writes)
     // the read, sampled when rd_en
     input  logic                 rd_en,
     input  logic [11:0]          csr,
@@ -184,6 +187,7 @@ module weft_csr #(
       12'h811: begin old = pc; old_ro = 1'b1; end
       12'h812: begin old = 32'(len_w); old_ro = 1'b1; end
       12'h813: old = launch_q;
+      12'h814: old = 32'(cdep_w);
       // the cross-warp window: warp xw's, without side effects
       12'h840: begin old = 32'(run); old_ro = 1'b1; end
       12'h841: begin old = 32'(done); old_ro = 1'b1; end

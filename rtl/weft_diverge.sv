@@ -48,7 +48,8 @@
 // 64 KiB of code in word slots (32 KiB in halfword slots) in 16 ECP5 block RAMs.
 //
 // The core gives at most one command per cycle for warp `w` (split, arrive, retire, sched,
-// and call or ret with a split); clear starts warp cw_clear with empty stacks.
+// and call or ret with a split, or a write of the call depth, cd_we: the call_depth CSR);
+// clear starts warp cw_clear with empty stacks.
 module weft_diverge #(
     parameter int WARPS = 4,
     parameter int LANES = 8,
@@ -114,6 +115,12 @@ module weft_diverge #(
     input  logic             ret,
     input  logic             clear,
     input  logic [WB-1:0]    cw_clear,
+    // the call_depth CSR of w: a write of cd_wd (the activations up to the smaller depth
+    // stay, the depths past the old one are fresh: they all take the next id, told apart by
+    // their depths), and its value
+    input  logic             cd_we,
+    input  logic [15:0]      cd_wd,
+    output logic [15:0]      cdep_w,
     // the reconvergence table: mode (0: converge mode, every lookup is none), window, load
     // port, and the lookup of the pc being fetched (t_kind, t_point valid from the second
     // cycle after the lookup until the cycle after the next one)
@@ -142,6 +149,7 @@ module weft_diverge #(
   logic [AB-1:0]    nid [WARPS];
 
   assign len_w = len[w];
+  assign cdep_w = cdep[w];
   assign len_x = len[xw];
 
   // ---- the warp's call chain: one row per warp (the root's id, depth 0, is always 0) -------
@@ -436,6 +444,10 @@ module weft_diverge #(
     end else if (call && cdep[w] + 16'd1 < 16'(CDEPTH)) begin
       cs_we = 1'b1;
       cs_wd[int'(cdep[w]) * AB +: AB] = nid[w];
+    end else if (cd_we) begin
+      cs_we = 1'b1;
+      for (int j = 0; j < CDEPTH - 1; j++)   // (slot j: the id of depth j + 1)
+        if (16'(j) >= cdep[w] && 16'(j) < cd_wd) cs_wd[j * AB +: AB] = nid[w];
     end
   end
 
@@ -525,6 +537,10 @@ module weft_diverge #(
         nid[w] <= nid[w] + AB'(1);
       end
       if (ret && cdep[w] != 16'd0) cdep[w] <= cdep[w] - 16'd1;
+      if (cd_we) begin
+        cdep[w] <= cd_wd;
+        nid[w] <= nid[w] + AB'(1);
+      end
       if (clear) begin
         len[cw_clear] <= '0;
         cdep[cw_clear] <= 16'd0;

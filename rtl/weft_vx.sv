@@ -14,8 +14,10 @@
 //                     through yet, the other lanes run from its pc (and it is marked);
 //                     fallen through, its mask comes back and it pops (IPDOM_UNDERFLOW on an
 //                     empty stack).
-//   vote.all/any/uni/ballot rd, rs1, rs2: over the member lanes (the active ones, and rs2's
-//                     mask unless rs2 = x0), of their rs1 bit 0.
+//   vote.all/any/uni/ballot rd, rs1, rs2: of their rs1 bit 0, over the member lanes: the
+//                     active ones (rs2 = x0), or each lane's own mask, its rs2's lane bits
+//                     (a CUDA `_sync` mask), which must name the lane and only active lanes,
+//                     else SYNC_MASK (`sync`); each lane's value (`vl`).
 //   shfl.*:           each lane's source lane and whether it takes it (sh_src, sh_use); the
 //                     core gathers rs1 one lane per cycle.
 // The stacks are distributed RAM, one row {warp, entry} each, read at the top entry (or at
@@ -32,6 +34,7 @@ module weft_vx #(
     input  logic [LANES-1:0]    amask,    // its active lanes
     input  logic [LANES-1:0]    lb,       // each lane's rs1 bit 0
     input  logic [LANES*18-1:0] ctl,      // each lane's rs2[17:0] (shfl)
+    input  logic [LANES*LANES-1:0] lm,    // each lane's rs2 lane bits (vote's member mask)
     input  logic [31:0]         u1,       // rs1, rs2 of the last active lane
     input  logic [LANES-1:0]    u2,       // (its lanes' bits: masks)
     input  logic                rd_z,     // rd = x0
@@ -50,7 +53,9 @@ module weft_vx #(
     output logic                halt,     // the group halts
     output logic                pcw,      // the warp goes to `npc` (a join's other group)
     output logic [31:0]         npc,
-    output logic [31:0]         val,      // rd: vote's value, split's token
+    output logic [31:0]         val,      // rd: split's token
+    output logic [LANES*LANES-1:0] vl,    // rd: each lane's vote value (bits past LANES: 0)
+    output logic                sync,     // SYNC_MASK (vote with a member mask)
     output logic                over,     // IPDOM_OVERFLOW (split)
     output logic                under,    // IPDOM_UNDERFLOW (join)
     output logic [LANES*LB-1:0] sh_src,   // shfl: each lane's source lane
@@ -89,17 +94,25 @@ module weft_vx #(
   wire [LANES-1:0] sp_else = amask & ~sp_then;
   wire             sp_div = sp_then != '0 && sp_else != '0;
   wire [LANES-1:0] pr_pass = amask & (lb ^ {LANES{!rd_z}});
-  wire [LANES-1:0] member = rs2_z ? amask : (u2 & amask);
-  wire [LANES-1:0] vp = member & lb;
   wire             j_uni = u1 == 32'(len[w]);
-  logic [31:0]     vote_c;
-  always_comb
-    case (f3)
-      2'd0: vote_c = {31'd0, vp == member};
-      2'd1: vote_c = {31'd0, vp != '0};
-      2'd2: vote_c = {31'd0, vp == '0 || vp == member};
-      default: vote_c = 32'(vp);
-    endcase
+  // vote: each active lane's members and value (crates/simt exec.rs `vote`)
+  logic [LANES*LANES-1:0] vl_c;
+  logic                   sync_c;
+  always_comb begin
+    sync_c = 1'b0;
+    for (int l = 0; l < LANES; l++) begin
+      logic [LANES-1:0] mb, vp;
+      mb = rs2_z ? amask : lm[l*LANES +: LANES];
+      vp = mb & lb;
+      if (amask[l] && !rs2_z && ((mb & ~amask) != '0 || !mb[l])) sync_c = 1'b1;
+      case (f3)
+        2'd0: vl_c[l*LANES +: LANES] = LANES'(vp == mb);
+        2'd1: vl_c[l*LANES +: LANES] = LANES'(vp != '0);
+        2'd2: vl_c[l*LANES +: LANES] = LANES'(vp == '0 || vp == mb);
+        default: vl_c[l*LANES +: LANES] = vp;
+      endcase
+    end
+  end
   // shfl (crates/simt exec.rs `shuffle`): lane l's control word b | c << 6 | seg << 12;
   // min = l & seg, max = min | (c & ~seg)
   logic [LANES*LB-1:0] src_c;
@@ -131,7 +144,9 @@ module weft_vx #(
       npc <= t_pc;
       over <= 1'b0;
       under <= 1'b0;
-      val <= is_vote ? vote_c : 32'(len[w]);
+      val <= 32'(len[w]);
+      vl <= vl_c;
+      sync <= is_vote && sync_c;
       sh_src <= src_c;
       sh_use <= use_c;
       if (is_tmc) begin

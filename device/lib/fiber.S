@@ -2,9 +2,15 @@
 # a warp runs these together, each on its own registers and save areas.
 #
 # A saved context (struct weft_ctx in fiber.c), byte offsets: ra 0, sp 4, gp 8, tp 12,
-# s0-s11 16-60, fs0-fs11 64-108. Only what a call preserves is saved: a switch is a call.
+# s0-s11 16-60, fs0-fs11 64-108, the call depth 112. Only what a call preserves is saved: a
+# switch is a call. The divergence unit counts the warp's open calls (docs/isa.md §6.1): the
+# call into a switch is one of them, and the `ret` out of it returns into another context, as
+# deep in its calls as it was when it switched away, so a switch saves the depth with the
+# registers and restores the other context's (the call_depth CSR): the depth goes on from
+# there, and the activations below the smaller depth (the scheduler's) stay the same.
 
 #define CSR_TMASK 0x804
+#define CSR_CALL_DEPTH 0x814
 
     .text
 # void *__weft_fiber_switch(struct weft_ctx *from, struct weft_ctx *to): save this lane's
@@ -28,6 +34,8 @@ __weft_fiber_switch:
     sw    s9, 52(a0)
     sw    s10, 56(a0)
     sw    s11, 60(a0)
+    csrr  t0, CSR_CALL_DEPTH
+    sw    t0, 112(a0)
 #ifdef __riscv_flen  /* soft-float builds (the RTL board demo) have no f registers */
     fsw   fs0, 64(a0)
     fsw   fs1, 68(a0)
@@ -59,6 +67,10 @@ __weft_fiber_switch:
     lw    s9, 52(a1)
     lw    s10, 56(a1)
     lw    s11, 60(a1)
+    lw    t0, 112(a1)
+    beqz  t0, 1f            # a new fiber goes on at its scheduler's depth
+    csrw  CSR_CALL_DEPTH, t0
+1:
 #ifdef __riscv_flen  /* soft-float builds (the RTL board demo) have no f registers */
     flw   fs0, 64(a1)
     flw   fs1, 68(a1)

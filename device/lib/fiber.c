@@ -24,12 +24,14 @@
 extern char __weft_stack_size[];
 void *malloc(size_t n);
 
-/* A saved context: what a call preserves (fiber.S reads and writes this layout). */
+/* A saved context: what a call preserves, and the divergence unit's call depth (0: a new
+ * fiber, which starts at its scheduler's) (fiber.S reads and writes this layout). */
 struct weft_ctx {
     uint32_t ra, sp, gp, tp, s[12];
     float fs[12];
+    uint32_t call_depth;
 };
-_Static_assert(sizeof(struct weft_ctx) == 112, "fiber.S uses this layout");
+_Static_assert(sizeof(struct weft_ctx) == 116, "fiber.S uses this layout");
 
 void *__weft_fiber_switch(struct weft_ctx *from, struct weft_ctx *to);
 void __weft_fiber_enter(struct weft_ctx *sched, struct weft_ctx *fiber, uint32_t mask);
@@ -49,7 +51,6 @@ struct fiber {
     struct weft_ctx *sched; /* the scheduler's context it switches back to */
     const struct weft_launch_rec *l;
     struct weft_sw *sw; /* its software warp */
-    uint32_t pad;
 };
 _Static_assert(sizeof(struct fiber) % 16 == 0, "the stack below stays 16-byte aligned");
 
@@ -119,6 +120,7 @@ static void fiber_init(const struct weft_launch_rec *l, char *stack, struct weft
     f->ctx.sp = (uint32_t)(uintptr_t)f;
     f->ctx.gp = gp;
     f->ctx.tp = (uint32_t)(uintptr_t)r;
+    f->ctx.call_depth = 0;
 }
 
 /* A fiber's life: the kernel for its thread, then back to the scheduler for good. */

@@ -199,6 +199,7 @@ csrs! {
     WARP_PC = 0x811, "warp_pc", ReadOnly, "per warp: the pc of this instruction (meaningful through xw_warp_pc)";
     DSTACK_DEPTH = 0x812, "dstack_depth", ReadOnly, "per warp: divergence stack depth";
     LAUNCH = 0x813, "launch", ReadWrite, "per machine: a write of a kernel's address marks the start of a kernel launch, a write of 0 its end (the device runtime does both); the statistics keep each launch's counters apart; a read gives the number of launches begun";
+    CALL_DEPTH = 0x814, "call_depth", ReadWrite, "per warp: the call depth (open calls, docs/isa.md §6.1), low 16 bits; a write of d makes it d: deeper activations close, new ones are fresh (a context switch saves and restores it)";
     XW_WARP_ACTIVE = 0x840, "xw_warp_active", ReadOnly, "cross-warp window: warp_active seen from the selected warp";
     XW_WARP_DONE = 0x841, "xw_warp_done", ReadOnly, "cross-warp window: warp_done, read without clearing";
     XW_TMASK = 0x844, "xw_tmask", ReadOnly, "cross-warp window: the selected warp's thread mask";

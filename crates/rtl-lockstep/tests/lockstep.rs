@@ -78,6 +78,9 @@ const DIVERGENCE: &[&str] = &[
     "crates/rtl-lockstep/tests/programs/backward_exit_call.s",
     "crates/rtl-lockstep/tests/programs/recursion.s",
     "crates/rtl-lockstep/tests/programs/resume_chain.s",
+    // the call_depth CSR: reads, writes deeper and shallower, splits in fresh activations,
+    // a return from a fresh activation that is not the AtExit entry's (docs/isa.md §6.1)
+    "crates/rtl-lockstep/tests/programs/call_depth.s",
 ];
 
 #[test]
@@ -232,7 +235,8 @@ fn divergence_unit_limits_are_reported() {
 
 /// Vortex's SIMT instructions (weft's profile): vote, shuffles, pred, tmc, nested split/join,
 /// wspawn, local and global `bar`, wsync; matmul's global barrier; and each of their faults
-/// (IPDOM_OVERFLOW, LANES_LOST, IPDOM_UNDERFLOW, SPAWN_FAULT, BARRIER_FAULT), at both shapes.
+/// (IPDOM_OVERFLOW, LANES_LOST, IPDOM_UNDERFLOW, SPAWN_FAULT, BARRIER_FAULT, SYNC_MASK), at
+/// both shapes.
 /// Compressed code (tests/kernels/compressed.s), the float traps (an invalid dynamic rounding
 /// mode in some lanes, a reserved static one, mstatus.FS = Off) and the performance counters.
 #[test]
@@ -252,6 +256,10 @@ fn vortex_compressed_float_traps_and_counters() {
         ("vx_underflow.s", 13),
         ("vx_spawn_fault.s", 14),
         ("vx_bar_fault.s", 15),
+        // votes over per-lane member masks, then one naming an inactive lane; one leaving
+        // the voting lane out
+        ("vx_sync_mask.s", 18),
+        ("vx_sync_self.s", 18),
     ] {
         let path = format!("crates/rtl-lockstep/tests/programs/{p}");
         for shape in [Shape::DEFAULT, Shape::SMALL] {

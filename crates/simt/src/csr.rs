@@ -168,6 +168,7 @@ impl Machine {
                 }
             }
             n::DSTACK_DEPTH => warp.stack.len() as u32,
+            n::CALL_DEPTH => warp.calls.depth() & 0xffff,
             n::LAUNCH => self.launches.begun(),
             x if (n::XW_BASE..n::XW_BASE + n::XW_SPAN).contains(&x) && local => {
                 let target = warp.csr.xwarp as usize;
@@ -371,6 +372,7 @@ impl Issue<'_> {
             }
             n::WATCHDOG_LIMIT => warp.csr.watchdog_limit = v,
             n::BREAK_PC => warp.csr.break_pc = v,
+            n::CALL_DEPTH => warp.calls.set_depth(v & 0xffff),
             n::XWARP => {
                 if v as usize >= warps_n {
                     return Err(illegal(format!("xwarp = {v} names no warp")));

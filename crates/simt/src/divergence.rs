@@ -127,6 +127,18 @@ impl CallStack {
         }
     }
 
+    /// The `call_depth` CSR's write: the call stack becomes `depth` deep. The activations up
+    /// to the smaller of the two depths stay, deeper ones close, and depths past the old one
+    /// are new activations (as if entered by calls): a context switch (the device runtime's
+    /// fibers) restores the depth it saved without a return or a call of its own.
+    pub fn set_depth(&mut self, depth: u32) {
+        let len = depth as usize + 1;
+        self.ids.truncate(len);
+        while self.ids.len() < len {
+            self.call();
+        }
+    }
+
     /// Back to the root activation (warp start).
     pub fn reset(&mut self) {
         self.ids.truncate(1);

@@ -136,6 +136,32 @@ fn later_calls_are_other_activations() {
 }
 
 #[test]
+fn setting_the_call_depth_keeps_the_shallower_activations_and_opens_fresh_ones() {
+    let mut calls = CallStack::default();
+    calls.call();
+    calls.call();
+    let two = calls.chain().to_vec();
+    // Deeper: the two activations stay, three fresh ones follow.
+    calls.set_depth(5);
+    assert_eq!(calls.depth(), 5);
+    assert_eq!(&calls.chain()[..3], two.as_slice());
+    let five = calls.chain().to_vec();
+    let mut ids = five.clone();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 6, "every activation is another: {five:?}");
+    // Shallower: the first ones stay, as returns would leave them.
+    calls.set_depth(1);
+    assert_eq!(calls.chain(), &two[..2]);
+    // Back to 3: the activation at depth 2 is a new one, not the one closed.
+    calls.set_depth(3);
+    assert_eq!(&calls.chain()[..2], &two[..2]);
+    assert!(!five.contains(&calls.chain()[2]) && !five.contains(&calls.chain()[3]));
+    calls.set_depth(0);
+    assert_eq!(calls.chain(), &two[..1]);
+}
+
+#[test]
 fn halting_resumes_waiting_groups_in_their_activation() {
     let mut s = DivStack::new(4, 0);
     let mut calls = CallStack::default();
