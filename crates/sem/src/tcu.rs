@@ -77,7 +77,7 @@ pub enum TcuError {
     },
     /// `wmma.sp` with an input format that has no sparse form (fp32).
     SparseFormat(u8),
-    /// The warp width has no TCU geometry (Vortex defines it for 4, 8, 16 and 32 lanes).
+    /// The warp width has no TCU geometry (Vortex defines it for 2, 4, 8, 16 and 32 lanes).
     Lanes(u32),
 }
 
@@ -94,7 +94,7 @@ impl std::fmt::Display for TcuError {
             }
             TcuError::Lanes(n) => write!(
                 f,
-                "the tensor core needs 4, 8, 16 or 32 lanes per warp (this warp has {n})"
+                "the tensor core needs 2, 4, 8, 16 or 32 lanes per warp (this warp has {n})"
             ),
         }
     }
@@ -235,7 +235,7 @@ fn log2(x: u32) -> u32 {
 impl Geometry {
     /// The geometry of an `nt`-lane warp.
     pub fn new(nt: u32) -> Result<Geometry, TcuError> {
-        if !matches!(nt, 4 | 8 | 16 | 32) {
+        if !matches!(nt, 2 | 4 | 8 | 16 | 32) {
             return Err(TcuError::Lanes(nt));
         }
         let tile = nt * 8;

@@ -214,8 +214,10 @@ fn geometry_follows_vortex_tensor_cfg() {
     assert_eq!(g(8), (4, 2, 2, 2, 4, 4, 2, 8));
     assert_eq!(g(16), (4, 4, 4, 4, 2, 2, 1, 4));
     assert_eq!(g(32), (8, 4, 4, 2, 4, 4, 2, 8));
-    assert_eq!(Geometry::new(2), Err(TcuError::Lanes(2)));
-    for nt in [4, 8, 16, 32] {
+    assert_eq!(g(2), (2, 1, 1, 2, 4, 4, 2, 8));
+    assert_eq!(Geometry::new(1), Err(TcuError::Lanes(1)));
+    assert_eq!(Geometry::new(64), Err(TcuError::Lanes(64)));
+    for nt in [2, 4, 8, 16, 32] {
         let g = Geometry::new(nt).unwrap();
         for sparse in [false, true] {
             let steps = g.steps(sparse);
@@ -355,7 +357,7 @@ fn from_f32(w: u32) -> i64 {
 #[test]
 fn dense_wmma_is_a_matrix_multiply_for_every_format_and_warp_width() {
     let via = |fmt: u8| move |x: i64| num::from_f32(fmt, f32_of(x));
-    for nt in [4, 8, 16, 32] {
+    for nt in [2, 4, 8, 16, 32] {
         for fmt in [FP16, BF16, FP8, BF8] {
             dense_case(nt, fmt, FP32, via(fmt), f32_of, from_f32, (-3, 3));
         }
@@ -429,12 +431,14 @@ fn tcu_ld_cells_for_eight_lanes() {
     assert!(cells(2).is_empty());
 }
 
-/// A 2:4-sparse multiply through `wmma.sp` (8 and 32 lanes: the interleaved layout), with the
-/// fragments placed by `vx_tensor.h`'s sparse layout and inverse permutation, against a dense
-/// `i64` multiply of the uncompressed A.
+/// A 2:4-sparse multiply through `wmma.sp`, against a dense `i64` multiply of the uncompressed
+/// A. With 2, 8 and 32 lanes (the interleaved layout) the fragments are placed by
+/// `vx_tensor.h`'s sparse layout and inverse permutation; with 4 and 16 (the symmetric layout:
+/// B register `2n + h` holds half `h` of N block `n`'s columns over all of K, C register
+/// `m·n_steps + n` block `(m, n)`) as SimX reads them.
 fn sparse_case(nt: u32, fmt_s: u8, fmt_d: u8, elem: impl Fn(i64) -> u32, out: impl Fn(u32) -> i64) {
     let g = Geometry::new(nt).unwrap();
-    assert!(!g.sym_sparse());
+    let sym = g.sym_sparse();
     let kind = Kind::new(fmt_s, fmt_d).unwrap();
     let bits = input_bits(fmt_s).unwrap();
     let per = 32 / bits;
@@ -494,6 +498,18 @@ fn sparse_case(nt: u32, fmt_s: u8, fmt_d: u8, elem: impl Fn(i64) -> u32, out: im
                     .collect();
                 f[10 + off as usize][lane as usize] = pack(&vals);
             }
+            if sym {
+                if off < g.nrb {
+                    let (n, h) = (off / 2, off % 2);
+                    let col = (n * g.tcn + h * (g.tcn / 2) + lane / (2 * g.tck)) as usize;
+                    let word = lane % (2 * g.tck);
+                    let vals: Vec<i64> = (0..per)
+                        .map(|e| b[(word * per + e) as usize][col])
+                        .collect();
+                    f[28 + off as usize][lane as usize] = pack(&vals);
+                }
+                continue;
+            }
             // B: lane l holds column l / (2 tcK), dense word l % (2 tcK) of K block block_k.
             let k = 1 - (off & 1);
             let n = (off >> 2) << 1 | ((1 - ((off >> 1) & 1)) ^ k);
@@ -530,8 +546,12 @@ fn sparse_case(nt: u32, fmt_s: u8, fmt_d: u8, elem: impl Fn(i64) -> u32, out: im
     }
     wmma(&g, kind, Some(&meta), &mut f, u32::MAX).unwrap();
     for off in 0..8u32 {
-        let m = (off >> 1) & 1;
-        let n = (off >> 2) << 1 | ((1 - (off & 1)) ^ m);
+        let (m, n) = if sym {
+            (off / g.n_steps, off % g.n_steps)
+        } else {
+            let m = (off >> 1) & 1;
+            (m, (off >> 2) << 1 | ((1 - (off & 1)) ^ m))
+        };
         for lane in 0..nt {
             let r = (m * g.tcm + lane / g.tcn) as usize;
             let c = (n * g.tcn + lane % g.tcn) as usize;
@@ -550,7 +570,7 @@ fn sparse_wmma_is_a_matrix_multiply_of_the_uncompressed_a() {
     let via = |fmt: u8| move |x: i64| num::from_f32(fmt, f32_of(x));
     let int = |x: i64| x as u32;
     let back = |w: u32| w as i32 as i64;
-    for nt in [8, 32] {
+    for nt in [2, 4, 8, 16, 32] {
         for fmt in [FP16, BF16, FP8, BF8] {
             sparse_case(nt, fmt, FP32, via(fmt), from_f32);
         }
