@@ -79,6 +79,9 @@ pub enum TcuError {
     SparseFormat(u8),
     /// The warp width has no TCU geometry (Vortex defines it for 2, 4, 8, 16 and 32 lanes).
     Lanes(u32),
+    /// `wgmma` with a 4-bit input format (its operands come from shared memory, which SimX
+    /// reads in whole bytes).
+    WgmmaNibbles(u8),
 }
 
 impl std::fmt::Display for TcuError {
@@ -92,6 +95,10 @@ impl std::fmt::Display for TcuError {
             TcuError::SparseFormat(s) => {
                 write!(f, "the tensor core has no sparse form of input format {s}")
             }
+            TcuError::WgmmaNibbles(s) => write!(
+                f,
+                "wgmma cannot take 4-bit input format {s} (its B operand comes from shared memory)"
+            ),
             TcuError::Lanes(n) => write!(
                 f,
                 "the tensor core needs 2, 4, 8, 16 or 32 lanes per warp (this warp has {n})"
@@ -507,6 +514,169 @@ pub fn wmma<const L: usize>(
     }
     for s in g.steps(meta.is_some()) {
         step(g, kind, &s, meta, f, active);
+    }
+    Ok(())
+}
+
+/// The flags of a `wgmma` (its rs2 field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WgFlags {
+    /// Bit 0: 2:4 sparse A.
+    pub sparse: bool,
+    /// Bits 2:1: C/D registers — 0 → 8, 1 → 16, 2 or 3 → 32 (`f0`…).
+    pub nrc: u32,
+    /// Bit 3: A from shared memory (descriptor in `a0`) rather than registers `f24`–`f27`.
+    pub a_smem: bool,
+}
+
+impl WgFlags {
+    /// Decode the rs2 field (bits 4 and up are ignored, as SimX does).
+    pub fn new(bits: u8) -> WgFlags {
+        WgFlags {
+            sparse: bits & 1 != 0,
+            nrc: [8, 16, 32, 32][(bits as usize >> 1) & 3],
+            a_smem: bits & 8 != 0,
+        }
+    }
+}
+
+/// A shared-memory matrix descriptor (`a0`/`a1` of a `wgmma`): byte offset from the shared
+/// memory base in bits 15:0, row stride in bytes in bits 31:16 (0: block-major layout).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Desc {
+    base: u32,
+    /// Stride in elements; 0 = block-major.
+    ldm: u32,
+}
+
+impl Desc {
+    fn new(d: u32, lmem_base: u32, bytes: u32) -> Desc {
+        Desc {
+            base: lmem_base.wrapping_add(d & 0xffff),
+            ldm: (d >> 16) / bytes,
+        }
+    }
+}
+
+/// The geometry of a warp-group multiply: the block shapes of [`Geometry`] with two M and two
+/// K steps per warp and `nrc · nt / (2 tcM)` columns.
+fn wg_n_steps(g: &Geometry, nrc: u32) -> u32 {
+    nrc * g.nt / (2 * g.tcm) / g.tcn
+}
+
+/// Check that a `wgmma` of `kind` can run (4-bit inputs cannot).
+pub fn wgmma_check(kind: Kind) -> Result<(), TcuError> {
+    match kind.src() {
+        I4 | U4 => Err(TcuError::WgmmaNibbles(kind.src())),
+        _ => Ok(()),
+    }
+}
+
+/// Run a whole `wgmma` on the float registers `f[reg][lane]` (writing the `active` lanes):
+/// B (and A with [`WgFlags::a_smem`]) from shared memory through `load(address, bytes)`
+/// (little-endian), described by `a_desc` (`a0`) and `b_desc` (`a1`) relative to `lmem_base`.
+/// Steps run K-outer, then N, then M; step `(m, n, k)` accumulates into `f[n·2 + m]`, takes A
+/// from `f[24 + m·k_count + k]` when A is in registers, and for `wgmma` with the sparse flag
+/// reads the warp's metadata store `meta` (bank `m · k_steps/2 + k` of the [`Geometry`];
+/// `None` reads as all zeros).
+/// Call [`wgmma_check`] first.
+#[allow(clippy::too_many_arguments)]
+pub fn wgmma<const L: usize, E>(
+    g: &Geometry,
+    kind: Kind,
+    flags: WgFlags,
+    (a_desc, b_desc, lmem_base): (u32, u32, u32),
+    meta: Option<&[u32]>,
+    f: &mut [[u32; L]; 32],
+    active: u32,
+    load: &mut dyn FnMut(u32, u32) -> Result<u32, E>,
+) -> Result<(), E> {
+    let bits = input_bits(kind.src()).unwrap_or(32);
+    let (bytes, ratio) = (bits / 8, 32 / bits);
+    let (tcm, tcn, tck) = (g.tcm, g.tcn, g.tck);
+    let n_steps = wg_n_steps(g, flags.nrc);
+    let sd_a = Desc::new(a_desc, lmem_base, bytes);
+    let sd_b = Desc::new(b_desc, lmem_base, bytes);
+    let kb = tck * ratio; // K elements per block
+                          // One 32-bit operand word: `ratio` elements along K from (row, col) of A or (K, N) of B.
+    let mut word = |d: &Desc, is_b: bool, row: u32, col: u32| -> Result<u32, E> {
+        let mut out = 0u32;
+        for r in 0..ratio {
+            let (row, col) = if is_b { (row + r, col) } else { (row, col + r) };
+            let off = match (d.ldm, is_b) {
+                (0, true) => {
+                    ((row / kb) * n_steps + col / tcn) * kb * tcn + (col % tcn) * kb + row % kb
+                }
+                (0, false) => ((col / kb) * 2 + row / tcm) * tcm * kb + (row % tcm) * kb + col % kb,
+                (ldm, true) => col * ldm + row,
+                (ldm, false) => row * ldm + col,
+            };
+            let v = load(d.base.wrapping_add(off.wrapping_mul(bytes)), bytes)?;
+            out |= if bits == 32 { v } else { v << (r * bits) };
+        }
+        Ok(out)
+    };
+    let k_count = if flags.sparse { 1 } else { 2 };
+    let per = ratio;
+    let zeros;
+    let meta = match meta {
+        Some(m) => m,
+        None => {
+            zeros = vec![0u32; (g.meta_banks() * g.meta_cols()) as usize];
+            &zeros
+        }
+    };
+    for idx in 0..k_count * flags.nrc {
+        let (k, m, n) = (idx / flags.nrc, idx % flags.nrc % 2, idx % flags.nrc / 2);
+        let r = (n * 2 + m) as usize;
+        let mut a = [0u32; 32];
+        for i in 0..tcm {
+            for z in 0..tck {
+                a[(i * tck + z) as usize] = if flags.a_smem {
+                    word(&sd_a, false, m * tcm + i, (k * tck + z) * ratio)?
+                } else {
+                    f[(24 + m * k_count + k) as usize][(i * tck + z) as usize]
+                };
+            }
+        }
+        let bank = (m * (g.k_steps / 2) + k) as usize;
+        let rc = f[r];
+        let mut out = rc;
+        for i in 0..tcm {
+            for j in 0..tcn {
+                let col = n * tcn + j;
+                let mut b = [0u32; 32];
+                for z in 0..tck {
+                    b[z as usize] = match flags.sparse {
+                        true => {
+                            let cols = g.meta_cols() as usize;
+                            let bit =
+                                |x: u32| (meta[bank * cols + x as usize / 32] >> (x % 32)) & 1;
+                            let base = i * tck * 2 * per;
+                            let (mut lo, mut hi) = (0, 0);
+                            for e in 0..per {
+                                lo |= bit(base + per * z + e) << e;
+                                hi |= bit(base + per * (tck + z) + e) << e;
+                            }
+                            let k0 = (k * tck + z) * ratio * 2;
+                            let w0 = word(&sd_b, true, k0, col)?;
+                            let w1 = word(&sd_b, true, k0 + ratio, col)?;
+                            gather(w0, w1, lo, hi, bits)
+                        }
+                        false => word(&sd_b, true, (k * tck + z) * ratio, col)?,
+                    };
+                }
+                let t = (i * tcn + j) as usize;
+                if active >> t & 1 == 1 {
+                    out[t] = kind.dot(
+                        &a[(i * tck) as usize..][..tck as usize],
+                        &b[..tck as usize],
+                        rc[t],
+                    );
+                }
+            }
+        }
+        f[r] = out;
     }
     Ok(())
 }

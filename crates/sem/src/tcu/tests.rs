@@ -579,3 +579,152 @@ fn sparse_wmma_is_a_matrix_multiply_of_the_uncompressed_a() {
         sparse_case(nt, I4, I32, int, back);
     }
 }
+
+/// A dense `wgmma` with A and B in a byte array standing for shared memory, against a plain
+/// matrix multiply. `block` selects the block-major layouts of `vx_tensor.h`'s cooperative
+/// loads; otherwise A is row-major and B K-major (one row of K per column of N).
+fn wgmma_case(nt: u32, nrc: u32, a_smem: bool, block: bool, fmt_s: u8, fmt_d: u8) {
+    let g = Geometry::new(nt).unwrap();
+    let kind = Kind::new(fmt_s, fmt_d).unwrap();
+    wgmma_check(kind).unwrap();
+    let bits = input_bits(fmt_s).unwrap();
+    let (per, bytes) = (32 / bits, bits / 8);
+    let (tm, n_steps) = (2 * g.tcm, nrc * nt / (2 * g.tcm) / g.tcn);
+    let tn = n_steps * g.tcn;
+    let tk = 2 * g.tck * per;
+    let mut seed = 0xdead_beefu32 ^ nt ^ nrc << 8 ^ (fmt_s as u32) << 16;
+    let lo = if fmt_s == U8 { 0 } else { -3 };
+    let mut rnd = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed % 7) as i64 + lo
+    };
+    let a: Vec<Vec<i64>> = (0..tm).map(|_| (0..tk).map(|_| rnd()).collect()).collect();
+    let b: Vec<Vec<i64>> = (0..tk).map(|_| (0..tn).map(|_| rnd()).collect()).collect();
+    let enc = |x: i64| match fmt_s {
+        I8 | U8 => x as u32 & 0xff,
+        TF32 => (x as f32).to_bits() >> 13,
+        _ => num::from_f32(fmt_s, (x as f32).to_bits()),
+    };
+    let kb = g.tck * per;
+    let (a_at, b_at) = (0x100u32, 0x2000u32);
+    let (lda, ldb) = if block { (0, 0) } else { (tk + 4, tk + 8) };
+    let mut mem = vec![0u8; 0x8000];
+    let mut put = |addr: u32, v: u32| {
+        for i in 0..bytes {
+            mem[(addr + i) as usize] = (v >> (8 * i)) as u8;
+        }
+    };
+    for r in 0..tm {
+        for c in 0..tk {
+            let off = if block {
+                ((c / kb) * 2 + r / g.tcm) * g.tcm * kb + (r % g.tcm) * kb + c % kb
+            } else {
+                r * lda + c
+            };
+            put(a_at + off * bytes, enc(a[r as usize][c as usize]));
+        }
+    }
+    for k in 0..tk {
+        for n in 0..tn {
+            let off = if block {
+                ((k / kb) * n_steps + n / g.tcn) * kb * g.tcn + (n % g.tcn) * kb + k % kb
+            } else {
+                n * ldb + k
+            };
+            put(b_at + off * bytes, enc(b[k as usize][n as usize]));
+        }
+    }
+    let mut f = [[0u32; 32]; 32];
+    let acc = |x: i64| match fmt_d {
+        I32 => x as u32,
+        FP32 => (x as f32).to_bits(),
+        _ => num::from_f32(fmt_d, (x as f32).to_bits()),
+    };
+    let c0 = |r: u32, c: u32| (r as i64 * 3 + c as i64) % 5 - 2;
+    for m in 0..2 {
+        for n in 0..n_steps {
+            for lane in 0..nt {
+                let (r, c) = (m * g.tcm + lane / g.tcn, n * g.tcn + lane % g.tcn);
+                f[(n * 2 + m) as usize][lane as usize] = acc(c0(r, c));
+            }
+        }
+        if !a_smem {
+            for k in 0..2 {
+                for lane in 0..nt {
+                    let row = (m * g.tcm + lane / g.tck) as usize;
+                    let w = (k * g.tck + lane % g.tck) * per;
+                    let v = (0..per).fold(0u32, |acc, e| {
+                        let x = enc(a[row][(w + e) as usize]);
+                        acc | if bits == 32 { x } else { x << (e * bits) }
+                    });
+                    f[(24 + m * 2 + k) as usize][lane as usize] = v;
+                }
+            }
+        }
+    }
+    let flags = WgFlags::new(
+        ([8, 16, 32].iter().position(|&x| x == nrc).unwrap() as u8) << 1 | (a_smem as u8) << 3,
+    );
+    assert_eq!(flags.nrc, nrc);
+    let base = 0x1000_0000u32;
+    let descs = ((lda * bytes) << 16 | a_at, (ldb * bytes) << 16 | b_at, base);
+    let mut load = |addr: u32, n: u32| -> Result<u32, String> {
+        let at = addr.checked_sub(base).ok_or("below shared memory")? as usize;
+        Ok((0..n as usize).fold(0u32, |v, i| v | (mem[at + i] as u32) << (8 * i)))
+    };
+    wgmma(&g, kind, flags, descs, None, &mut f, u32::MAX, &mut load).unwrap();
+    let back = |w: u32| -> i64 {
+        match fmt_d {
+            I32 => w as i32 as i64,
+            FP32 => f32::from_bits(w) as i64,
+            _ => f32::from_bits(num::to_f32(fmt_d, w)) as i64,
+        }
+    };
+    for m in 0..2 {
+        for n in 0..n_steps {
+            for lane in 0..nt {
+                let (r, c) = (m * g.tcm + lane / g.tcn, n * g.tcn + lane % g.tcn);
+                let want = c0(r, c)
+                    + (0..tk as usize)
+                        .map(|k| a[r as usize][k] * b[k][c as usize])
+                        .sum::<i64>();
+                assert_eq!(
+                    back(f[(n * 2 + m) as usize][lane as usize]),
+                    want,
+                    "nt {nt} nrc {nrc} smem {a_smem} block {block} fmt {fmt_s}: D[{r}][{c}]"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn wgmma_is_a_matrix_multiply_from_shared_memory() {
+    for nt in [4, 8, 16, 32] {
+        for nrc in [8, 16, 32] {
+            for a_smem in [true, false] {
+                if !a_smem && nrc == 32 {
+                    continue; // A's registers f24–f27 are C registers then (Vortex forbids it).
+                }
+                for block in [false, true] {
+                    for (s, d) in [
+                        (FP16, FP32),
+                        (BF16, FP32),
+                        (FP8, FP32),
+                        (TF32, FP32),
+                        (I8, I32),
+                        (U8, I32),
+                    ] {
+                        wgmma_case(nt, nrc, a_smem, block, s, d);
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(
+        wgmma_check(Kind::new(I4, I32).unwrap()),
+        Err(TcuError::WgmmaNibbles(I4))
+    );
+}
