@@ -347,3 +347,20 @@ fn the_tensor_core_is_illegal_outside_the_vortex_profile_and_for_bad_formats() {
     let e = fault(run(&k("wgmma i32, i4, 0"), Profile::Vortex).unwrap_err());
     assert!(e.contains("4-bit"), "{e}");
 }
+
+#[test]
+fn the_wmma_example_checks_itself() {
+    let path = format!(
+        "{}/../../examples/vortex/wmma.s",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let src = std::fs::read_to_string(path).unwrap();
+    let bytes = weft_asm::assemble(&src, "wmma.s").unwrap_or_else(|e| panic!("{e}"));
+    let (prog, _) = program_from_elf(&bytes).expect("load");
+    let mut m = Machine::new(Config::for_profile(Profile::Vortex), &prog).expect("machine");
+    assert_eq!(m.run(), RunEnd::Exit(0));
+    assert_eq!(
+        String::from_utf8_lossy(m.console()),
+        "#0: wmma i32, i8: D = 21 in all 8 registers of every lane\n"
+    );
+}
