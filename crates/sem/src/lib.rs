@@ -6,7 +6,7 @@
 //! * [`fpu`]: RV32F single precision on bit patterns with a resolved rounding mode [`Rm`],
 //!   returning the accrued exception [`Flags`];
 //! * [`tcu`]: Vortex's tensor core unit — the warp-level matrix multiply-accumulate of
-//!   `wmma`/`wmma.sp` on fragments in the lanes' float registers.
+//!   `wmma`/`wmma.sp`/`wgmma` on fragments in the lanes' float registers and shared memory.
 
 pub mod alu;
 pub mod fpu;

@@ -1,5 +1,6 @@
 //! Vortex v3.0's tensor core unit (TCU): the warp-level matrix multiply-accumulate of `wmma`
-//! and `wmma.sp`, bit-exact to SimX's `tcu_unit.cpp`.
+//! and `wmma.sp`, the warp-group form `wgmma` ([`wgmma`]: operands from shared memory) and the
+//! metadata cells of `tcu.ld`, bit-exact to SimX's `tcu_unit.cpp` (docs/isa.md §9).
 //!
 //! A `wmma` works on fragments held across the warp's lanes in fixed float registers: C/D in
 //! `f0`–`f7`, A in `f10`–`f17`, B in `f24`–`f31` (or `f28`–`f31` when B has four registers).

@@ -364,3 +364,29 @@ fn the_wmma_example_checks_itself() {
         "#0: wmma i32, i8: D = 21 in all 8 registers of every lane\n"
     );
 }
+
+#[test]
+fn the_assembler_and_the_semantics_agree_on_the_formats() {
+    use weft_isa::tcu::{Format, FORMATS};
+    for f in FORMATS {
+        let id = f as u8;
+        match f {
+            Format::Fp32 | Format::I32 => assert_eq!(tcu::input_bits(id), None, "{f:?}"),
+            _ => assert_eq!(tcu::input_bits(id), Some(f.bits()), "{f:?}"),
+        }
+    }
+    let ids = [
+        tcu::FP32,
+        tcu::FP16,
+        tcu::BF16,
+        tcu::FP8,
+        tcu::BF8,
+        tcu::TF32,
+        tcu::I32,
+        tcu::I8,
+        tcu::U8,
+        tcu::I4,
+        tcu::U4,
+    ];
+    assert_eq!(ids.to_vec(), FORMATS.map(|f| f as u8).to_vec());
+}
