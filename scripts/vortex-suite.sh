@@ -22,7 +22,11 @@
 # every core would run main); they pass when both exit 0 with the same instruction count.
 # Name one as kernel/NAME.
 # A test passes when it exits 0 and prints PASSED. Tests that need units weft does not model
-# (tensor cores: *_tcu*, the DXA copy engine: *dxa*) are listed as not modelled.
+# (the DXA copy engine: *dxa*) are listed as not modelled. The tensor-core tests (*_tcu*) are
+# built with the -D flags their Makefile adds to CONFIGS (VX_CFG_EXT_TCU_ENABLE, …); their host
+# programs need Berkeley SoftFloat, which the script builds from Vortex's third_party/softfloat
+# submodule (as Vortex's third_party/Makefile does, into OUT/softfloat).
+# If the submodule is not checked out, those tests fail to build and say so.
 # Logs are kept in OUT/<test>/{build,run}.log (OUT defaults to target/vortex-suite/CxWxT).
 
 set -u
@@ -166,6 +170,15 @@ cat >"$OUT/cxx/cstring" <<'EOF'
 namespace std { using ::memcpy; using ::memset; using ::memcmp; using ::strlen; }
 EOF
 
+# The tensor-core kernels use more of C++17 (<type_traits>, <array>, <utility>, if constexpr):
+# they get the host's libstdc++ headers, header-only, instead of the stubs above, with a
+# bare-metal os_defines.h, as tools/vortex/prepare.sh does for Vortex's own builds.
+CXXINC=$(ls -d /usr/include/c++/[0-9]* 2>/dev/null | sort -V | tail -1)
+CXXINC_ARCH=/usr/include/x86_64-linux-gnu/c++/$(basename "${CXXINC:-none}")
+mkdir -p "$OUT/cxx-tcu/bits" "$OUT/cxx-tcu/machine"
+printf '#ifndef _GLIBCXX_OS_DEFINES\n#define _GLIBCXX_OS_DEFINES 1\n#endif\n' >"$OUT/cxx-tcu/bits/os_defines.h"
+cp "$OUT/cxx/machine/math.h" "$OUT/cxx-tcu/machine/math.h"
+
 COMMON_INC="-I$SRC/sw/kernel/include -I$OUT/sw -I$SRC/sw -I$SRC/sw/common"
 VX_CFLAGS="--target=riscv32-unknown-elf -march=rv32imaf -mabi=ilp32f -isystem $OUT/cxx \
  -isystem $PICOLIBC/include -O3 -mcmodel=medany -fno-rtti -fno-exceptions -nostartfiles -nostdlib \
@@ -201,6 +214,19 @@ build_kernel_lib >"$KL/build.log" 2>&1 || {
     exit 2
 }
 
+# --- Berkeley SoftFloat for the tensor-core tests' host programs (Vortex's rvfloats.cpp) --------
+SOFTFLOAT=$OUT/softfloat
+softfloat() { # build once into $SOFTFLOAT; the log says what failed
+    [ -f "$SOFTFLOAT/build/Linux-x86_64-GCC/softfloat.a" ] && return 0
+    [ -f "$SRC/third_party/softfloat/source/include/softfloat.h" ] || {
+        echo "vortex-suite: $SRC/third_party/softfloat is empty: check out Vortex's softfloat submodule (ucb-bar/berkeley-softfloat-3)"
+        return 1
+    }
+    rm -rf "$SOFTFLOAT" && cp -r "$SRC/third_party/softfloat" "$SOFTFLOAT" &&
+        SPECIALIZE_TYPE=RISCV SOFTFLOAT_OPTS="-fPIC -DSOFTFLOAT_ROUND_ODD -DINLINE_LEVEL=5 -DSOFTFLOAT_FAST_DIV32TO16 -DSOFTFLOAT_FAST_DIV64TO32" \
+            make -C "$SOFTFLOAT/build/Linux-x86_64-GCC" softfloat.a
+}
+
 # --- the tests -------------------------------------------------------------------------------
 REG=$SRC/tests/regression
 if [ ${#TESTS[@]} -eq 0 ]; then
@@ -230,9 +256,29 @@ build() {
     lib=${lib:-vortex}
     # picolibc's exit() ends in _exit; Vortex's start-up code calls it _Exit (classic library)
     [ "$lib" = vortex2 ] && kmu=-DKMU_ENABLE || defs=",--defsym=_exit=_Exit"
-    local extra
+    local extra ldextra tcfg vxc=$VX_CFLAGS xc=$XCONFIGS
     extra=$(sed -n 's/^CXXFLAGS[[:space:]]*+=[[:space:]]*//p' "$REG/$t/Makefile" |
-        sed -e "s|\$(SRC_DIR)|$REG/$t|g" -e "s|\$(VORTEX_HOME)|$SRC|g")
+        sed -e "s|\$(SRC_DIR)|$REG/$t|g" -e "s|\$(VORTEX_HOME)|$SRC|g" -e "s|\$(THIRD_PARTY_DIR)|$SRC/third_party|g")
+    ldextra=$(sed -n 's/^LDFLAGS[[:space:]]*+=[[:space:]]*//p' "$REG/$t/Makefile" |
+        sed -e "s|\$(THIRD_PARTY_DIR)/softfloat|$SOFTFLOAT|g")
+    # A tensor-core test: the feature flags its Makefile adds to CONFIGS (the shape stays ours).
+    tcfg=""
+    grep -q VX_CFG_EXT_TCU_ENABLE "$REG/$t/Makefile" &&
+        tcfg=$(grep -E '^CONFIGS[[:space:]]*[:+]?=' "$REG/$t/Makefile" |
+            grep -oE -- '-D[A-Za-z_0-9]+(=[A-Za-z_0-9]+)?' |
+            grep -vE -- '^-DVX_CFG_(NUM_(WARPS|THREADS|CORES)|ISSUE_WIDTH)(=.*)?$' | sort -u | tr '\n' ' ')
+    if [ -n "$tcfg" ]; then
+        echo "+ configuration flags from the Makefile: $tcfg"
+        xc="$tcfg $(XLEN=32 python3 "$SRC/ci/gen_config.py" --config "$SRC/VX_config.toml" \
+            --cflags="$CONFIGS $tcfg -DVX_CFG_XLEN=32")" || return 1
+        vxc="${VX_CFLAGS/"$XCONFIGS"/"$xc"}"
+        [ -n "$CXXINC" ] || { echo "vortex-suite: no libstdc++ headers under /usr/include/c++ (install g++)"; return 1; }
+        vxc="${vxc/"-isystem $OUT/cxx "/"-std=gnu++17 -isystem $OUT/cxx-tcu -isystem $CXXINC -isystem $CXXINC_ARCH "}"
+    fi
+    if [[ "$ldextra" == *"$SOFTFLOAT"* ]]; then
+        echo "+ Berkeley SoftFloat (into $SOFTFLOAT)"
+        softfloat || return 1
+    fi
     cd "$dir" || return 1
     # __kernel functions get the alias Vortex's LLVM fork would emit.
     for f in $vx_srcs; do
@@ -246,27 +292,27 @@ build() {
         # hand-written start-up code: linked as given (with the classic library)
         ld=$(link_flags "$KL/lib$lib.a")
         echo "+ clang++ kernel ($vx_srcs)"
-        clang++ $VX_CFLAGS $vx_srcs $ld -o kernel.elf || return 1
+        clang++ $vxc $vx_srcs $ld -o kernel.elf || return 1
     else
         echo "+ clang++ -c $vx_srcs"
-        clang++ $VX_CFLAGS -c $vx_srcs || return 1
+        clang++ $vxc -c $vx_srcs || return 1
         local objs=""
         for f in $vx_srcs; do objs="$objs $(basename "${f%.*}").o"; done
         ld=$(link_flags "$KL/lib$lib.a")
         # vx_start.S as the kernel needs it (gp, TLS, constructors), as Vortex's common.mk does
-        clang++ $VX_CFLAGS -DNEED_GP -DNEED_TLS -DNEED_INITFINI $kmu -c "$SRC/sw/kernel/src/vx_start.S" -o vx_start.o || return 1
-        clang++ $VX_CFLAGS vx_start.o $objs $ld${defs:+ -Wl$defs} -o vx_start.o.elf || return 1
+        clang++ $vxc -DNEED_GP -DNEED_TLS -DNEED_INITFINI $kmu -c "$SRC/sw/kernel/src/vx_start.S" -o vx_start.o || return 1
+        clang++ $vxc vx_start.o $objs $ld${defs:+ -Wl$defs} -o vx_start.o.elf || return 1
         local need
         need=$(bash "$SRC/sw/kernel/scripts/kernel_startup.sh" llvm-objdump vx_start.o.elf)
-        clang++ $VX_CFLAGS $need $kmu -c "$SRC/sw/kernel/src/vx_start.S" -o vx_start.o || return 1
+        clang++ $vxc $need $kmu -c "$SRC/sw/kernel/src/vx_start.S" -o vx_start.o || return 1
         rm -f vx_start.o.elf
         echo "+ link kernel.elf${defs:+ (aliases: ${defs//,--defsym=/ })}"
-        clang++ $VX_CFLAGS vx_start.o $objs $ld${defs:+ -Wl$defs} -o kernel.elf || return 1
+        clang++ $vxc vx_start.o $objs $ld${defs:+ -Wl$defs} -o kernel.elf || return 1
     fi
     OBJCOPY=llvm-objcopy python3 "$SRC/sw/kernel/scripts/vxbin.py" kernel.elf kernel.vxbin || return 1
     echo "+ $CXX host ($srcs)"
-    eval "$CXX -std=c++17 -O2 -DNDEBUG -I$SRC/sw/runtime/include $COMMON_INC $CONFIGS $XCONFIGS $extra \
-        $srcs -L$RTLIB -lvortex -Wl,-rpath,$RTLIB -o $t" || return 1
+    eval "$CXX -std=c++17 -O2 -DNDEBUG -I$SRC/sw/runtime/include $COMMON_INC $CONFIGS $xc $extra \
+        $srcs $ldextra -L$RTLIB -lvortex -Wl,-rpath,$RTLIB -o $t" || return 1
 }
 
 # Build standalone kernel $1 (tests/kernel/$1) in $OUT/kernel/$1: $1.elf and $1.vxbin.
@@ -317,13 +363,10 @@ run_standalone() {
 
 not_modelled() {
     case $1 in
-    *_tcu*) echo "tensor-core unit (TCU) not modelled" ;;
     *dxa*) echo "DXA copy engine not modelled" ;;
     *)
         if grep -qE '#include[[:space:]]*<(vx_)?dxa\.h>' "$REG/$1"/*.cpp "$REG/$1"/*.h 2>/dev/null; then
             echo "uses the DXA copy engine, not modelled"
-        elif grep -qE '#include[[:space:]]*<(vx_)?tensor\.h>' "$REG/$1"/*.cpp "$REG/$1"/*.h 2>/dev/null; then
-            echo "uses the tensor-core unit, not modelled"
         else
             return 1
         fi
@@ -374,7 +417,10 @@ for t in "${TESTS[@]}"; do
         FAIL=$((FAIL + 1))
         continue
     fi
-    opts=$(mkvar "$t" OPTS)
+    # OPTS may default through make functions on its own empty value (sgemm_tcu_wg:
+    # `$(OPTS) $(if $(findstring -m,$(OPTS)),,-m 16)`): with no OPTS given, that is `-m 16`.
+    opts=$(mkvar "$t" OPTS | sed -e 's/\$(OPTS)//g' \
+        -e 's/\$(if \$(findstring [^,]*,[[:space:]]*),,\([^)]*\))/\1/g')
     t0=$(date +%s.%N)
     # wsync measures cycles (that wsync waits for loads in flight): the functional model
     # has nothing in flight, so it always runs under the timing model.

@@ -184,6 +184,15 @@ pub fn csr_op(env: &dyn OpEnv, op: &Operand) -> PResult<i64> {
     fit(env, op.span(), "CSR number", v, 0, 0xfff)
 }
 
+/// A TCU data format: its name (`fp16`, `i8`, …) or an expression for its Vortex id 0–31.
+fn tcu_format(env: &dyn OpEnv, op: &Operand) -> PResult<u8> {
+    if let Some(f) = op.ident().and_then(weft_isa::tcu::Format::from_name) {
+        return Ok(f as u8);
+    }
+    let (v, _) = value(env, op.toks)?;
+    Ok(fit(env, op.span(), "TCU format", v, 0, 31)? as u8)
+}
+
 /// A fence set (`iorw` letters, or `0`).
 fn fence_set(op: &Operand) -> PResult<i32> {
     if let [Token {
@@ -233,7 +242,9 @@ pub fn describe_syntax(args: &str) -> String {
             "u" => "imm20",
             ">" => "shamt",
             "E" => "csr",
-            "Z" => "uimm5",
+            "Z" | "N" | "W" => "uimm5",
+            "F" => "output format",
+            "G" | "H" => "input format",
             "m" => "[rounding mode]",
             "P" => "pred",
             "Q" => "succ",
@@ -306,6 +317,17 @@ pub fn parse_real(
                 let (v, _) = value(env, op.toks)?;
                 inst.rs1 = fit(env, span, "CSR immediate", v, 0, 31)? as u8;
             }
+            "N" => {
+                let (v, _) = value(env, op.toks)?;
+                inst.rd = fit(env, span, "slot", v, 0, 31)? as u8;
+            }
+            "W" => {
+                let (v, _) = value(env, op.toks)?;
+                inst.rs2 = fit(env, span, "flags", v, 0, 31)? as u8;
+            }
+            "F" => inst.rd = tcu_format(env, op)?,
+            "G" => inst.rs1 = tcu_format(env, op)?,
+            "H" => inst.rs2 = tcu_format(env, op)?,
             "u" => {
                 let (v, _) = value(env, op.toks)?;
                 let v = fit(env, span, "upper immediate", v, -0x80000, 0xfffff)?;

@@ -132,13 +132,14 @@ fn gnu_text(i: &Inst) -> String {
     }
     if e.matches & 0x7f == weft_isa::table::OP_CUSTOM0 {
         let w = i.encode().unwrap();
+        // The register fields straight from the word: some rows fix them (`wmma.sp`'s rs2).
         return format!(
             ".insn r 0x0b, {}, {}, x{}, x{}, x{}",
             (w >> 12) & 7,
             w >> 25,
-            i.rd,
-            i.rs1,
-            i.rs2
+            (w >> 7) & 31,
+            (w >> 15) & 31,
+            (w >> 20) & 31
         );
     }
     if i.op == Op::Fence && (i.imm & 0xf == 0 || i.imm >> 4 == 0) {

@@ -204,9 +204,9 @@ impl Inst {
         let mut i = Inst::new(e.op);
         for c in e.args.chars() {
             match c {
-                'd' | 'D' => i.rd = bits(w, 11, 7) as u8,
-                's' | 'S' | 'Z' => i.rs1 = bits(w, 19, 15) as u8,
-                't' | 'T' => i.rs2 = bits(w, 24, 20) as u8,
+                'd' | 'D' | 'F' | 'N' => i.rd = bits(w, 11, 7) as u8,
+                's' | 'S' | 'Z' | 'G' => i.rs1 = bits(w, 19, 15) as u8,
+                't' | 'T' | 'H' | 'W' => i.rs2 = bits(w, 24, 20) as u8,
                 'R' | 'r' => i.rs3 = bits(w, 31, 27) as u8,
                 'l' => i.imm = bits(w, 26, 25) as i32,
                 'j' | 'o' => i.imm = imm_i(w),
@@ -246,10 +246,10 @@ impl Inst {
         let imm = self.imm as i64;
         for c in e.args.chars() {
             match c {
-                'd' | 'D' => w |= (self.rd as u32) << 7,
-                's' | 'S' => w |= (self.rs1 as u32) << 15,
+                'd' | 'D' | 'F' | 'N' => w |= (self.rd as u32) << 7,
+                's' | 'S' | 'G' => w |= (self.rs1 as u32) << 15,
                 'Z' => w |= (check("CSR immediate", self.rs1 as i64, 0, 31)?) << 15,
-                't' | 'T' => w |= (self.rs2 as u32) << 20,
+                't' | 'T' | 'H' | 'W' => w |= (self.rs2 as u32) << 20,
                 'R' | 'r' => w |= (self.rs3 as u32) << 27,
                 'l' => w |= check("lane", imm, 0, 3)? << 25,
                 'j' | 'o' => w |= check("immediate", imm, -2048, 2047)? << 20,

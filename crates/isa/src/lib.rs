@@ -1,6 +1,6 @@
 //! weft-isa: the weft instruction set — RV32IMAFC + Zicsr + Zifencei (the 16-bit RV32C forms
 //! in [`compressed`], expanded to their 32-bit instructions), weft's divergence
-//! instructions (`converge`, `diverge`) and the Vortex SIMT extension — as one table
+//! instructions (`converge`, `diverge`) and the Vortex SIMT and tensor-core ([`tcu`]) extensions — as one table
 //! ([`table`]) from which decoding, encoding, text and documentation are derived; plus the CSR
 //! names ([`csr`]) and the fault codes ([`fault`]).
 //!
@@ -20,6 +20,7 @@ pub mod fault;
 pub mod inst;
 pub mod listing;
 pub mod table;
+pub mod tcu;
 pub mod text;
 
 pub use ctable::{CEntry, COp, CTABLE};

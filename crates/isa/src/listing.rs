@@ -43,7 +43,7 @@ pub fn markdown() -> String {
          6–0); `.` marks an operand bit. Operand letters: d/s/t integer rd/rs1/rs2, D/S/T/R float \
          rd/rs1/rs2/rs3, j/o 12-bit immediate, q store offset, p branch target, a jump target, \
          u upper immediate, > shift amount, E CSR, Z 5-bit CSR immediate, m rounding mode, P/Q \
-         fence sets.\n"
+         fence sets, F/G/H TCU data format in rd/rs1/rs2, N/W 5-bit immediate in rd/rs2.\n"
     );
     let mut ext = "";
     for e in TABLE {

@@ -24,6 +24,8 @@
 //! | `Z` | 5-bit CSR immediate (in the rs1 field) |
 //! | `m` | optional rounding mode (omitted in text when dynamic) |
 //! | `P` `Q` | fence predecessor / successor sets |
+//! | `F` `G` `H` | Vortex TCU data-format id in the rd / rs1 / rs2 field (name or number, see [`crate::tcu`]) |
+//! | `N` `W` | 5-bit unsigned immediate in the rd / rs2 field (TCU slot, WGMMA flags) |
 //! | `0` | an optional zero offset before `(s)` (AMO addressing) |
 //!
 //! Other characters (`,` `(` `)`) are literal syntax.
@@ -58,7 +60,8 @@ pub enum Class {
     Fence,
     /// ecall/ebreak/mret/wfi.
     System,
-    /// SIMT control: weft divergence instructions and the Vortex extension.
+    /// SIMT control: weft divergence instructions and the Vortex extension (including its
+    /// tensor core unit's warp-wide instructions, until the timing model gives them a unit).
     Simt,
 }
 
@@ -151,6 +154,8 @@ const M_VX_NORD: u32 = M_F7 | 0x0000_0f80;
 const M_VX_RS1: u32 = M_VX_NORD | 0x01f0_0000;
 /// Vortex: no operands.
 const M_VX_NONE: u32 = M_VX_RS1 | 0x000f_8000;
+/// Vortex TCU: funct7 + funct3 + opcode with the rs2 field fixed (the sparse flag).
+const M_VX_RS2: u32 = M_F7 | 0x01f0_0000;
 /// weft converge: B-type with rs1 = rs2 = 0.
 const M_CONVERGE: u32 = M_F3 | 0x01ff_8000;
 /// weft diverge: B-type with rs2 = 0.
@@ -301,6 +306,11 @@ isa_table! {
     VxShflDown,"shfl.down","Vortex", Simt, vx(5, 1), M_F7, "d,s,t";
     VxShflBfly,"shfl.bfly","Vortex", Simt, vx(6, 1), M_F7, "d,s,t";
     VxShflIdx, "shfl.idx", "Vortex", Simt, vx(7, 1), M_F7, "d,s,t";
+    // ---- Vortex tensor core unit (custom-0, funct7 = 2; see crate::tcu) ----
+    VxWmma,  "wmma",    "Vortex", Simt,  vx(0, 2), M_VX_RS2, "F,G";
+    VxWmmaSp,"wmma.sp", "Vortex", Simt,  vx(0, 2) | (1 << 20), M_VX_RS2, "F,G";
+    VxWgmma, "wgmma",   "Vortex", Simt,  vx(1, 2), M_F7, "F,G,W";
+    VxTcuLd, "tcu.ld",  "Vortex", Simt,  vx(2, 2), M_F7, "N,s,H";
 }
 
 impl Op {

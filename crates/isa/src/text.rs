@@ -101,6 +101,11 @@ impl Inst {
                 'r' => out.push_str(XREG_ABI[self.rs3 as usize & 31]),
                 'j' | 'o' | 'q' | '>' | 'l' => out.push_str(&self.imm.to_string()),
                 'Z' => out.push_str(&self.rs1.to_string()),
+                'N' => out.push_str(&self.rd.to_string()),
+                'W' => out.push_str(&self.rs2.to_string()),
+                'F' => out.push_str(&crate::tcu::format_text(self.rd)),
+                'G' => out.push_str(&crate::tcu::format_text(self.rs1)),
+                'H' => out.push_str(&crate::tcu::format_text(self.rs2)),
                 'u' => out.push_str(&format!("{:#x}", (self.imm as u32) >> 12)),
                 'E' => match csr_name(self.imm as u16) {
                     Some(n) => out.push_str(n),

@@ -645,6 +645,7 @@ impl Issue<'_> {
                 shuffle(warp, n, &i);
                 warp.pc = next;
             }
+            Op::VxWmma | Op::VxWmmaSp | Op::VxWgmma | Op::VxTcuLd => return self.tcu(),
             // Integer ALU ops and branches have a handler for every lane count (fast.rs is
             // their one home); reaching here means a caller bypassed it.
             _ if matches!(

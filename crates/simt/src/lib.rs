@@ -39,6 +39,7 @@ pub mod program;
 pub mod record;
 pub mod stats;
 mod step_mem;
+mod tcu;
 mod trace;
 mod trap;
 pub mod vortex;

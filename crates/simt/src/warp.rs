@@ -106,6 +106,8 @@ pub struct Warp {
     pub calls: CallStack,
     pub csr: WarpCsrs,
     pub stats: WarpStats,
+    /// Vortex's tensor core: this warp's sparse-metadata store (`tcu.rs`).
+    pub tcu_meta: Vec<u32>,
 }
 
 impl Warp {
@@ -150,6 +152,7 @@ impl Warp {
                 ..WarpCsrs::default()
             },
             stats: WarpStats::default(),
+            tcu_meta: Vec::new(),
         }
     }
 
