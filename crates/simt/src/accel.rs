@@ -343,8 +343,8 @@ impl Machine {
             _ => return 0,
         }
         let now = self.cycle;
-        let io = if self.io.next_event > now {
-            self.io.next_event - now
+        let io = if self.bus.next_event() > now {
+            self.bus.next_event() - now
         } else {
             1
         };
@@ -482,8 +482,8 @@ impl Machine {
             }
         }
         let now = self.cycle;
-        let io = if self.io.next_event > now {
-            self.io.next_event - now
+        let io = if self.bus.next_event() > now {
+            self.bus.next_event() - now
         } else {
             1
         };

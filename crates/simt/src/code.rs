@@ -226,6 +226,12 @@ impl<H: Copy> CodeCache<H> {
     }
 }
 
+impl<H: Copy> weft_devices::Invalidate for CodeCache<H> {
+    fn invalidate(&mut self, addr: u32, size: u32) {
+        CodeCache::invalidate(self, addr, size);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,7 +73,7 @@ impl Machine {
         local: bool,
     ) -> Result<u32, Trap> {
         let cycle = self.cycle;
-        let frames = self.io.display.frames[c];
+        let frames = self.display().frames[c];
         let cfg = &self.cfg;
         let core = &mut self.cores[c];
         let active = core.active_mask();

@@ -18,7 +18,7 @@ impl Machine {
             return false;
         }
         // The display and the DMA engines catch up first, as at the start of any cycle.
-        if self.cycle >= self.io.next_event {
+        if self.cycle >= self.bus.next_event() {
             self.io_advance();
         }
         self.step(c, w);

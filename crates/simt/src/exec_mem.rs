@@ -34,7 +34,7 @@ impl Machine {
         size: u32,
         v: u32,
     ) -> Result<(), Trap> {
-        if addr >= crate::io::IO_DISPLAY && crate::io::is_device(addr) {
+        if self.bus.claims(addr) {
             return self.io_store(c, addr, size, v);
         }
         match self
@@ -89,7 +89,7 @@ impl Issue<'_> {
         if fp {
             crate::exec_fp::use_fp(warp)?;
         }
-        let (mem, io, cycle) = (&self.m.mem, &self.m.io, self.m.cycle);
+        let (mem, bus, cycle) = (&self.m.mem, &self.m.bus, self.m.cycle);
         let base = warp.x[i.rs1 as usize];
         // The lanes' values gather in a copy of rd, written back once all have loaded: a load
         // in which some lane faults writes no register (the trap is precise).
@@ -106,8 +106,10 @@ impl Issue<'_> {
                     continue;
                 }
             }
-            if addr >= crate::io::IO_DISPLAY && crate::io::is_device(addr) {
-                out[l] = crate::io::load(io, cycle, c, addr, size)?;
+            if bus.claims(addr) {
+                out[l] = bus
+                    .load(cycle, c, addr, size)
+                    .map_err(|e| crate::bus::bus_fault(false, e))?;
                 continue;
             }
             match mem.load(c, addr, size) {

@@ -7,12 +7,13 @@
 //! stack), `control` (branches, jumps and reconvergence), [`ipdom`] (Vortex's IPDOM stack),
 //! [`warp`] (architectural state), `exec` (issue and the SIMT instructions), `fast` (the
 //! per-lane-count handlers the decoded cache holds), `exec_mem` (loads, stores, atomics),
-//! `exec_fp` (floating point), `csr` (CSR behaviour), [`display`] (the display controller),
-//! [`dma`] (each core's DMA engine and the race checker), [`io`] (their registers), [`machine`] (scheduling, loading, barriers),
+//! `exec_fp` (floating point), `csr` (CSR behaviour), [`bus`] (the I/O page: the devices of
+//! weft-devices on the machine's bus), `race` (the DMA race checker), [`machine`] (scheduling, loading, barriers),
 //! [`stats`] (the report), [`launch`] (each kernel launch's counters), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
 
 pub mod accel;
 mod barriers;
+pub mod bus;
 mod code;
 mod compare;
 pub mod config;
@@ -20,14 +21,11 @@ mod control;
 mod csr;
 mod debug;
 mod device;
-pub mod display;
 pub mod divergence;
-pub mod dma;
 mod exec;
 mod exec_fp;
 mod exec_mem;
 mod fast;
-pub mod io;
 pub mod ipdom;
 pub mod kmu;
 pub mod lane;
@@ -36,6 +34,7 @@ pub mod load;
 pub mod machine;
 mod mem_port;
 pub mod program;
+mod race;
 pub mod record;
 pub mod stats;
 mod step_mem;
@@ -50,13 +49,13 @@ pub use accel::{
     PrivateRun,
 };
 pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
-pub use display::{Frame, FrameSink};
 pub use divergence::Reconv;
-pub use dma::{DmaSlot, Race, RaceChecker, RaceLog};
 pub use launch::LaunchReport;
 pub use machine::{FaultInfo, Machine, Observer, RunEnd};
 pub use program::{LoadError, Program, Segment};
+pub use race::{Race, RaceChecker, RaceLog};
 pub use record::StepRecord;
 pub use stats::Report;
 pub use trace::TextTrace;
 pub use weft_device::{Device, MemError, Stop};
+pub use weft_devices::{display, dma, DmaSlot, Frame, FrameSink};

@@ -148,8 +148,9 @@ pub struct Machine {
     pub(crate) full_mask: u32,
     /// Vortex profile: the KMU, its CTA dispatchers and the CTA CSRs.
     pub(crate) kmu: Option<Box<crate::kmu::Kmu>>,
-    /// The display controller and the DMA engines (kept across [`Machine::restart`]).
-    pub(crate) io: crate::io::Io,
+    /// The device bus: the display controller and the DMA engines (kept across
+    /// [`Machine::restart`]).
+    pub(crate) bus: weft_devices::Bus,
     /// The block engine for warp-private runs (`accel.rs`), if any.
     pub(crate) engine: Option<Box<dyn crate::accel::BlockEngine>>,
     /// No super-step is tried before this cycle (`accel.rs`).
@@ -210,7 +211,7 @@ impl Machine {
             stats,
             full_mask: cfg_full,
             kmu: None,
-            io: crate::io::Io::new(&cfg_io),
+            bus: crate::bus::io_page(&cfg_io),
             engine: None,
             accel_retry: 0,
             accel_cycles: 0,
@@ -405,9 +406,8 @@ impl Machine {
     fn interpret_until(&mut self, bound: u64, stop: u64) -> Option<RunEnd> {
         loop {
             if let Some(end) = self.ended(stop) {
-                let early = matches!(end, RunEnd::CycleLimit(_))
-                    && self.cycle < bound
-                    && !self.io.display.stop;
+                let early =
+                    matches!(end, RunEnd::CycleLimit(_)) && self.cycle < bound && !self.bus.stop();
                 return (!early).then_some(end);
             }
             self.begin_cycle();
@@ -443,7 +443,7 @@ impl Machine {
     /// own cycle loop then looks at the warps' states again).
     #[inline]
     pub fn begin_cycle(&mut self) -> bool {
-        if self.cycle >= self.io.next_event {
+        if self.cycle >= self.bus.next_event() {
             self.io_advance();
             // An I/O event is what cut the last super-step short: try again at once (unless
             // warps met in memory).
@@ -469,7 +469,7 @@ impl Machine {
         if let Some(f) = &self.fault {
             return Some(RunEnd::Fault(f.clone()));
         }
-        if self.cycle >= bound || self.io.display.stop {
+        if self.cycle >= bound || self.bus.stop() {
             return Some(RunEnd::CycleLimit(self.cycle));
         }
         None

@@ -85,7 +85,7 @@ pub struct Report {
     pub mnemonics: BTreeMap<String, u64>,
     pub per_warp: Vec<WarpReport>,
     /// The display controller's counters.
-    pub display: crate::display::DisplayStats,
+    pub display: weft_devices::DisplayStats,
     /// The DMA engines' counters, summed over the cores.
     pub dma: DmaReport,
     /// Each kernel launch's own figures (docs/cli.md, "Statistics"), in order.
@@ -209,7 +209,7 @@ impl Machine {
             classes,
             mnemonics,
             per_warp,
-            display: self.io.display.stats,
+            display: self.display().stats,
             dma: (0..self.cfg.cores).fold(DmaReport::default(), |mut r, c| {
                 let d = self.dma_stats(c);
                 r.triggers += d.triggers;
