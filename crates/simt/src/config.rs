@@ -165,10 +165,7 @@ impl Config {
     /// The defaults of a profile: weft's, or Vortex's (1 core × 4 warps × 4 threads, 8
     /// barriers, shared memory at 0xFFFF_0000).
     pub fn for_profile(p: Profile) -> Config {
-        match p {
-            Profile::Weft => Config::default(),
-            Profile::Vortex => vortex_map::defaults(),
-        }
+        p.defaults()
     }
 
     /// Parse TOML over the defaults of a profile: `profile` (when given) wins over the file's
@@ -309,11 +306,8 @@ impl Config {
             local_base: self.local_mem_base,
             local_size: self.local_mem_size,
             cores: self.cores,
-            extra: match self.profile {
-                Profile::Weft => Vec::new(),
-                Profile::Vortex => vortex_map::extra_regions(self),
-            },
-            io_page: self.profile == Profile::Weft,
+            extra: self.profile.extra_regions(self),
+            io_page: self.profile.io_page(),
         }
     }
 

@@ -185,12 +185,12 @@ impl Issue<'_> {
     pub(crate) fn csr_op(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
         let csr = i.imm as u16;
-        if self.m.cfg.profile == crate::config::Profile::Vortex {
+        if self.m.cfg.profile.cta_csrs() {
             // The CTA CSRs (read-only, per lane for the thread ids) and Vortex's counters
             // weft does not keep (they read 0; writes are ignored).
             let cta = self.m.cta_csrs(c, w);
             let is_cta = cta.read(csr, 0).is_some();
-            if is_cta || crate::vortex::extra_csr(csr).is_some() {
+            if is_cta || crate::profile::extra_csr(self.m.cfg.profile, csr).is_some() {
                 let swap = matches!(i.op, Op::Csrrw | Op::Csrrwi);
                 if is_cta && (swap || i.rs1 != 0) {
                     return Err(illegal(format!("CTA CSR {csr:#05x} is read-only")));
@@ -200,7 +200,7 @@ impl Issue<'_> {
                     for l in lanes(warp.mask) {
                         warp.x[i.rd as usize][l] = cta
                             .read(csr, l as u32)
-                            .or(crate::vortex::extra_csr(csr))
+                            .or(crate::profile::extra_csr(self.m.cfg.profile, csr))
                             .unwrap_or(0);
                     }
                 }
@@ -305,7 +305,7 @@ impl Issue<'_> {
             n::MTVEC => warp.csr.mtvec = v & !3,
             // Vortex keeps one `mscratch` per core: `vx_spawn_threads` writes its scheduler
             // arguments there from warp 0 and the warps it spawns read them.
-            n::MSCRATCH if self.m.cfg.profile == crate::config::Profile::Vortex => {
+            n::MSCRATCH if self.m.cfg.profile.mscratch_per_core() => {
                 for wp in &mut core.warps {
                     wp.csr.mscratch = v;
                 }

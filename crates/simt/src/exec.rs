@@ -522,7 +522,7 @@ impl Issue<'_> {
                 let mut count = warp.uniform(i.rs1);
                 let target = warp.uniform(i.rs2);
                 warp.pc = next;
-                if self.m.cfg.profile == crate::config::Profile::Vortex {
+                if self.m.cfg.profile.wspawn_waits() {
                     // Vortex holds a wspawn until the issuing warp is the only active warp of
                     // its core (so `wspawn 1, _` waits for the spawned warps to finish) and
                     // caps the count at the core's warps. The wspawn retires now (it is
@@ -601,11 +601,7 @@ impl Issue<'_> {
                 let count = warp.uniform(i.rs2);
                 warp.pc = next;
                 let global = id >> 31 != 0;
-                let index = if self.m.cfg.profile == crate::config::Profile::Vortex {
-                    crate::vortex::barrier_index(id, self.m.cfg.barriers)
-                } else {
-                    (id & 0x7fff_ffff) as u64
-                };
+                let index = self.m.cfg.profile.barrier_index(id, self.m.cfg.barriers);
                 let index = u32::try_from(index).unwrap_or(u32::MAX);
                 let slots = self.m.global_barriers.len();
                 let r = match i.op {
@@ -637,7 +633,7 @@ impl Issue<'_> {
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
                 // Vortex encodes rs2 = x0 and votes over the active lanes; weft's own
                 // profile also takes a member mask in rs2 (a CUDA `_sync` mask), checked.
-                let masked = i.rs2 != 0 && self.m.cfg.profile != crate::config::Profile::Vortex;
+                let masked = i.rs2 != 0 && self.m.cfg.profile.votes_take_member_mask();
                 vote(warp, &i, masked.then(|| self.m.cfg.full_mask()))?;
                 warp.pc = next;
             }

@@ -33,6 +33,7 @@ pub mod launch;
 pub mod load;
 pub mod machine;
 mod mem_port;
+pub mod profile;
 pub mod program;
 mod race;
 pub mod record;

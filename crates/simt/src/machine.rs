@@ -117,16 +117,6 @@ impl Core {
     }
 }
 
-/// Barriers per core (and global barriers): the configured number, or under the Vortex
-/// profile one set per warp (a CTA slot each, `vortex::barrier_slots`).
-fn barrier_slots(cfg: &Config) -> usize {
-    if cfg.profile == crate::config::Profile::Vortex {
-        crate::vortex::barrier_slots(cfg)
-    } else {
-        cfg.barriers
-    }
-}
-
 /// The whole machine.
 pub struct Machine {
     pub cfg: Config,
@@ -195,7 +185,7 @@ impl Machine {
         let cfg_full = cfg.full_mask();
         let cfg_io = cfg.clone();
         let mut m = Machine {
-            global_barriers: vec![Barrier::default(); barrier_slots(&cfg)],
+            global_barriers: vec![Barrier::default(); cfg.profile.barrier_slots(&cfg)],
             cfg,
             cores,
             mem,
@@ -222,9 +212,7 @@ impl Machine {
             accel_cap: crate::accel::MULTI_CYCLES,
             accel_hold: false,
         };
-        if m.cfg.profile == crate::config::Profile::Vortex {
-            crate::vortex::reset(&mut m)?;
-        }
+        m.profile_reset()?;
         Ok(m)
     }
 
@@ -258,7 +246,7 @@ impl Machine {
                     warp_done: 0,
                     spawn_pc: entry,
                     spawn_args: 0,
-                    barriers: vec![Barrier::default(); barrier_slots(cfg)],
+                    barriers: vec![Barrier::default(); cfg.profile.barrier_slots(cfg)],
                     next: 0,
                     hpm: [0; weft_isa::csr::HPM_LAST + 1],
                 }
@@ -283,13 +271,11 @@ impl Machine {
             }
         }
         self.cores = cores;
-        self.global_barriers = vec![Barrier::default(); barrier_slots(&self.cfg)];
+        self.global_barriers = vec![Barrier::default(); self.cfg.profile.barrier_slots(&self.cfg)];
         self.reservations.clear();
         self.exit = None;
         self.fault = None;
-        if self.cfg.profile == crate::config::Profile::Vortex {
-            crate::vortex::reset(self)?;
-        }
+        self.profile_reset()?;
         Ok(())
     }
 
@@ -504,8 +490,8 @@ impl Machine {
     pub fn finish_run(&mut self, end: RunEnd) -> RunEnd {
         self.pump_cout(true);
         let end = match end {
-            RunEnd::AllHalted if self.cfg.profile == crate::config::Profile::Vortex => {
-                RunEnd::Exit(crate::vortex::exit_code(self))
+            RunEnd::AllHalted if self.cfg.profile.halt_is_exit() => {
+                RunEnd::Exit(self.halt_exit_code())
             }
             RunEnd::AllHalted if self.cfg.require_exit => RunEnd::NoExit,
             e => e,
