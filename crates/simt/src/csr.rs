@@ -6,8 +6,8 @@
 //! Warp-level CSRs are read once per instruction (so read side effects such as `warp_done`'s
 //! clear happen once) and written once, with the operand of the last active lane.
 
-use crate::exec::Issue;
 use crate::lane::lanes;
+use crate::machine::Issue;
 use crate::machine::Machine;
 use crate::trap::{mstatus, Trap, TrapInfo};
 use crate::warp::WarpState;

@@ -4,26 +4,13 @@
 //! else goes through `weft-mem`'s checked access with its side effects (console, exit word,
 //! code invalidation, breaking LR reservations).
 
-use crate::exec::Issue;
 use crate::lane::lanes;
-use crate::machine::Machine;
+use crate::machine::{Issue, Machine};
+use crate::mem_port::direct_word_store;
 use crate::trap::{mem_trap, Trap, TrapInfo};
 use weft_isa::{FaultCode, Op};
 use weft_mem::{Span, StoreEffect};
 use weft_sem::alu;
-
-/// May a word store to `addr` skip the full store path (an aligned word of plain DRAM, not
-/// the HTIF words, no byte of it inside decoded code)? The one test of both engines' direct
-/// store paths (`Issue::store`, `MemPort`): the whole word is checked against the code range,
-/// since an aligned word can begin below code that starts at 2 mod 4.
-#[inline(always)]
-pub(crate) fn direct_word_store(
-    mem: &weft_mem::Memory,
-    code: &crate::exec::Code,
-    addr: u32,
-) -> bool {
-    mem.store_word_is_fast(addr) && !code.overlaps(Span::new(addr, 4))
-}
 
 impl Machine {
     /// One lane's store, with its side effects (console, exit, code invalidation, LR).
@@ -192,7 +179,7 @@ impl Issue<'_> {
         let addr = |l: usize| base[l].wrapping_add(i.imm as u32);
         let direct = size == 4
             && self.m.reservations.is_empty()
-            && lanes(mask).all(|l| direct_word_store(&self.m.mem, &self.m.code, addr(l)));
+            && lanes(mask).all(|l| direct_word_store(&self.m.mem, self.m.code.span(), addr(l)));
         for l in lanes(mask) {
             if direct {
                 self.m.mem.store_word_fast(addr(l), vals[l]);

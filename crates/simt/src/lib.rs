@@ -18,10 +18,12 @@ mod code;
 mod compare;
 pub mod config;
 mod control;
+mod counters;
 mod csr;
 mod debug;
 mod device;
 pub mod divergence;
+pub mod engine;
 mod exec;
 mod exec_fp;
 mod exec_mem;
@@ -37,6 +39,7 @@ pub mod profile;
 pub mod program;
 mod race;
 pub mod record;
+mod reset;
 pub mod stats;
 mod step_mem;
 mod trace;
@@ -45,12 +48,12 @@ pub mod vortex;
 pub mod vxbin;
 pub mod warp;
 
-pub use accel::{
+pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
+pub use divergence::Reconv;
+pub use engine::{
     is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, MemPort, Offer,
     PrivateRun,
 };
-pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
-pub use divergence::Reconv;
 pub use launch::LaunchReport;
 pub use machine::{FaultInfo, Machine, Observer, RunEnd};
 pub use program::{LoadError, Program, Segment};
