@@ -8,7 +8,6 @@
 
 use crate::lane::lanes;
 use crate::machine::Issue;
-use crate::machine::Machine;
 use crate::trap::{mstatus, Trap, TrapInfo};
 use crate::warp::WarpState;
 use weft_isa::csr::{self as n, Access};
@@ -61,7 +60,7 @@ fn illegal(detail: String) -> Trap {
     })
 }
 
-impl Machine {
+impl Issue<'_> {
     /// Read a warp-level CSR of warp `w`. `local` is false for cross-warp reads, which have
     /// no side effects on the target.
     pub(crate) fn read_csr(
@@ -72,10 +71,10 @@ impl Machine {
         pc: u32,
         local: bool,
     ) -> Result<u32, Trap> {
-        let cycle = self.cycle;
-        let frames = self.display().frames[c];
-        let cfg = &self.cfg;
-        let core = &mut self.cores[c];
+        let cycle = self.m.cycle;
+        let frames = self.m.display().frames[c];
+        let cfg = &self.m.cfg;
+        let core = &mut self.m.cores[c];
         let active = core.active_mask();
         let warp = &mut core.warps[w];
         Ok(match csr {
@@ -168,7 +167,7 @@ impl Machine {
                 }
             }
             n::DSTACK_DEPTH => warp.stack.len() as u32,
-            n::LAUNCH => self.launches.begun(),
+            n::LAUNCH => self.m.launches.begun(),
             x if (n::XW_BASE..n::XW_BASE + n::XW_SPAN).contains(&x) && local => {
                 let target = warp.csr.xwarp as usize;
                 if target >= cfg.warps {
@@ -261,7 +260,7 @@ impl Issue<'_> {
             self.m.cores[c].warps[w].uniform(i.rs1)
         };
         let old = if reads {
-            self.m.read_csr(c, w, csr, pc, true)?
+            self.read_csr(c, w, csr, pc, true)?
         } else {
             0
         };
@@ -351,8 +350,7 @@ impl Issue<'_> {
                 }
             }
             n::BARRIER => {
-                self.m
-                    .barrier(c, w, v & 0xffff, v >> 16, false)
+                self.barrier(c, w, v & 0xffff, v >> 16, false)
                     .map_err(|code| {
                         Trap::from(TrapInfo {
                             code,

@@ -575,10 +575,9 @@ impl Issue<'_> {
                 let index = u32::try_from(index).unwrap_or(u32::MAX);
                 let slots = self.m.global_barriers.len();
                 let r = match i.op {
-                    Op::VxBar => self.m.barrier(c, w, index, count, global),
-                    _ if i.rd == 0 => self.m.barrier_wait(c, w, index, count, global),
+                    Op::VxBar => self.barrier(c, w, index, count, global),
+                    _ if i.rd == 0 => self.barrier_wait(c, w, index, count, global),
                     _ => self
-                        .m
                         .barrier_arrive(c, w, index, count, global)
                         .map(|phase| {
                             map_lane(&mut self.m.cores[c].warps[w], n, i.rd, |_| phase);

@@ -5,14 +5,14 @@
 //! code invalidation, breaking LR reservations).
 
 use crate::lane::lanes;
-use crate::machine::{Issue, Machine};
+use crate::machine::Issue;
 use crate::mem_port::direct_word_store;
 use crate::trap::{mem_trap, Trap, TrapInfo};
 use weft_isa::{FaultCode, Op};
 use weft_mem::{Span, StoreEffect};
 use weft_sem::alu;
 
-impl Machine {
+impl Issue<'_> {
     /// One lane's store, with its side effects (console, exit, code invalidation, LR).
     pub(crate) fn store_word(
         &mut self,
@@ -21,24 +21,25 @@ impl Machine {
         size: u32,
         v: u32,
     ) -> Result<(), Trap> {
-        if self.bus.claims(addr) {
-            return self.io_store(c, addr, size, v);
+        if self.m.bus.claims(addr) {
+            return self.m.io_store(c, addr, size, v);
         }
         match self
+            .m
             .mem
             .store(c, addr, size, v)
             .map_err(|e| mem_trap(e, true))?
         {
             StoreEffect::None => {}
-            StoreEffect::Console(b) => self.put_console(b),
+            StoreEffect::Console(b) => self.m.put_console(b),
             StoreEffect::Exit(code) => {
-                if self.exit.is_none() {
-                    self.exit = Some(code)
+                if self.m.exit.is_none() {
+                    self.m.exit = Some(code)
                 }
             }
         }
-        self.code.invalidate(addr, size);
-        if !self.reservations.is_empty() {
+        self.m.code.invalidate(addr, size);
+        if !self.m.reservations.is_empty() {
             self.break_reservations(c, Span::new(addr, size));
         }
         Ok(())
@@ -48,8 +49,8 @@ impl Machine {
     /// with them is broken (on the same core, or on any core outside the per-core local
     /// memory).
     fn break_reservations(&mut self, c: usize, stored: Span) {
-        let cores = &mut self.cores;
-        self.reservations.retain(|&(rc, rw, rl)| {
+        let cores = &mut self.m.cores;
+        self.m.reservations.retain(|&(rc, rw, rl)| {
             let warp = &mut cores[rc as usize].warps[rw as usize];
             let word = Span::new(warp.resv[rl as usize] & !3, 4);
             let same = stored.overlaps(word) && (rc as usize == c || stored.start < 0xff00_0000);
@@ -184,7 +185,7 @@ impl Issue<'_> {
             if direct {
                 self.m.mem.store_word_fast(addr(l), vals[l]);
             } else {
-                self.m.store_word(c, addr(l), size, vals[l])?;
+                self.store_word(c, addr(l), size, vals[l])?;
             }
         }
         self.m.stats.stores += mask.count_ones() as u64;
@@ -225,7 +226,7 @@ impl Issue<'_> {
                 warp.resv_mask &= !(1 << l);
                 let v = warp.x[i.rs2 as usize][l];
                 if ok {
-                    self.m.store_word(c, addr, 4, v)?;
+                    self.store_word(c, addr, 4, v)?;
                 }
                 let warp = &mut self.m.cores[c].warps[w];
                 if i.rd != 0 {
@@ -264,7 +265,7 @@ impl Issue<'_> {
                 }));
             }
             let old = self.m.mem.load(c, addr, 4).map_err(|e| mem_trap(e, true))?;
-            self.m.store_word(c, addr, 4, f(old, operand))?;
+            self.store_word(c, addr, 4, f(old, operand))?;
             if i.rd != 0 {
                 self.m.cores[c].warps[w].x[i.rd as usize][l] = old;
             }

@@ -3,24 +3,22 @@
 //! [`Machine::run`] issues one warp-instruction per core per cycle, round-robin over the
 //! running warps, until the program exits, every warp halts, a warp faults, or a bound is hit.
 //!
-//! Modules: [`accel`] (the hook for a block engine and its super-steps), [`config`] (machine configuration), [`divergence`] (the divergence stack and call
+//! Modules: [`engine`] (the interface of a block engine), [`accel`] (its super-steps), [`config`] (machine configuration), [`divergence`] (the divergence stack and call
 //! stack), `control` (branches, jumps and reconvergence), [`ipdom`] (Vortex's IPDOM stack),
 //! [`warp`] (architectural state), `exec` (issue and the SIMT instructions), `fast` (the
 //! per-lane-count handlers the decoded cache holds), `exec_mem` (loads, stores, atomics),
 //! `exec_fp` (floating point), `csr` (CSR behaviour), [`bus`] (the I/O page: the devices of
-//! weft-devices on the machine's bus), `race` (the DMA race checker), [`machine`] (scheduling, loading, barriers),
-//! [`stats`] (the report), [`launch`] (each kernel launch's counters), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
+//! weft-devices on the machine's bus), `race` (the DMA race checker), [`machine`] (the machine, issue, scheduling), `reset` (building and restarting), `barriers`, `counters`,
+//! [`stats`] (the report), [`launch`] (each kernel launch's counters), [`profile`] (every difference between the profiles, in one place), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
 
 pub mod accel;
 mod barriers;
 pub mod bus;
 mod code;
-mod compare;
 pub mod config;
 mod control;
 mod counters;
 mod csr;
-mod debug;
 mod device;
 pub mod divergence;
 pub mod engine;

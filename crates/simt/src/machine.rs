@@ -1,6 +1,10 @@
-//! The machine: cores of warps over one memory, program loading and reset, the warp
-//! scheduler (round-robin, one warp-instruction per core per cycle), barriers, and the run
-//! loop with its end conditions (exit, all halted, fault, cycle bound, deadlock).
+//! The machine: cores of warps over one memory and the device bus, the [`Issue`] of one
+//! warp-instruction with the handler type the decoded cache holds, the [`Observer`]s, the
+//! warp scheduler (round-robin, one warp-instruction per core per cycle) and the run loop
+//! with its end conditions (exit, all halted, fault, cycle bound, deadlock), and what a
+//! debugger or a differential test reads (one warp's single step, the pending end, a
+//! whole-state comparison). Building, loading and restarting are `reset.rs`; the modules
+//! below this one (config, warp, code, engine, counters, kmu, …) never name the machine.
 
 use crate::code::{CodeCache, Slot};
 use crate::config::Config;
@@ -517,5 +521,89 @@ impl Machine {
         } else {
             format!("{name}+{:#x}", addr - a)
         })
+    }
+
+    // What a debugger needs beyond `run`: one warp's single step, the pending end.
+
+    /// Issue one warp-instruction of warp `w` of core `c` alone, outside the round-robin
+    /// scheduler, and count one cycle: a debugger's single step of one warp while the others
+    /// stay where they are. Returns false (and does nothing) if the warp is not running. The
+    /// step is observed like any other; a fault or exit it causes is reported by the next
+    /// [`Machine::run_until`].
+    pub fn step_warp(&mut self, c: usize, w: usize) -> bool {
+        let Some(warp) = self.cores.get(c).and_then(|core| core.warps.get(w)) else {
+            return false;
+        };
+        if !warp.is_running() || self.exit.is_some() || self.fault.is_some() {
+            return false;
+        }
+        // The display and the DMA engines catch up first, as at the start of any cycle.
+        if self.cycle >= self.bus.next_event() {
+            self.io_advance();
+        }
+        self.step(c, w);
+        self.cycle += 1;
+        true
+    }
+
+    /// The fault that ends the run, once a warp has faulted.
+    pub fn fault(&self) -> Option<&FaultInfo> {
+        self.fault.as_ref()
+    }
+
+    /// The exit code, once the program has written one.
+    pub fn exit_code(&self) -> Option<u32> {
+        self.exit
+    }
+
+    /// The cross-core barriers (`bar` with the global bit), by id.
+    pub fn global_barriers(&self) -> &[Barrier] {
+        &self.global_barriers
+    }
+
+    /// For the differential engine mode (`weft run --engine diff`) and the tests that hold
+    /// the engines to each other: compares the run's end, the cycle, every warp's pc, mask,
+    /// state, registers, fcsr and counters, the statistics report, the console and DRAM.
+    /// The first difference between `self` (named `a`) and `other` (`b`), or `None` if their
+    /// state is the same.
+    pub fn first_difference(&self, other: &Machine, a: &str, b: &str) -> Option<String> {
+        macro_rules! same {
+            ($what:expr, $x:expr, $y:expr) => {
+                if $x != $y {
+                    return Some(format!("{}: {a} has {:x?}, {b} has {:x?}", $what, $x, $y));
+                }
+            };
+        }
+        same!("cycle", self.cycle, other.cycle);
+        same!("exit", self.exit, other.exit);
+        same!("fault", self.fault, other.fault);
+        for (c, (p, q)) in self.cores.iter().zip(&other.cores).enumerate() {
+            same!(format!("core {c} next warp"), p.next, q.next);
+            for (w, (x, y)) in p.warps.iter().zip(&q.warps).enumerate() {
+                let at = |f: &str| format!("core {c} warp {w} {f}");
+                same!(at("pc"), x.pc, y.pc);
+                same!(at("mask"), x.mask, y.mask);
+                same!(at("state"), x.state, y.state);
+                for r in 0..32 {
+                    same!(at(&format!("x{r}")), x.x[r], y.x[r]);
+                    same!(at(&format!("f{r}")), x.f[r], y.f[r]);
+                }
+                same!(at("fflags"), x.fflags, y.fflags);
+                same!(at("frm"), x.frm, y.frm);
+                same!(at("counters"), x.stats, y.stats);
+                same!(at("divergence stack depth"), x.stack.len(), y.stack.len());
+            }
+        }
+        same!("console", self.console, other.console);
+        if let Some(addr) = self.mem.first_dram_difference(&other.mem) {
+            let word = |m: &Machine| m.mem.load(0, addr & !3, 4).ok();
+            return Some(format!(
+                "memory at {addr:#010x}: {a} has {:x?}, {b} has {:x?}",
+                word(self),
+                word(other)
+            ));
+        }
+        same!("statistics", self.report(), other.report());
+        None
     }
 }
