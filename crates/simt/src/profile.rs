@@ -98,14 +98,13 @@ impl Machine {
         if !self.cfg.profile.vortex() {
             return Ok(());
         }
-        let m = self;
         use crate::vortex::{COUT_ADDR, COUT_RING, COUT_SLOTS};
-        m.mem
+        self.mem
             .set_cout_ring(COUT_ADDR, COUT_SLOTS, COUT_RING)
             .map_err(|e| LoadError::Config(crate::ConfigError::Memory(e.to_string())))?;
-        m.kmu = Some(Box::new(crate::kmu::Kmu::standalone(&m.cfg)));
-        let arg = m.cfg.kernel_arg;
-        for core in &mut m.cores {
+        self.kmu = Some(Box::new(crate::kmu::Kmu::standalone(&self.cfg)));
+        let arg = self.cfg.kernel_arg;
+        for core in &mut self.cores {
             for w in &mut core.warps {
                 w.csr.mscratch = arg;
             }
