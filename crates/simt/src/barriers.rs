@@ -11,22 +11,22 @@
 //! and the phase that `bar.arrive`/`bar.wait` see is the core's own slot of the same index,
 //! advanced on every core when the global barrier completes.
 
-use crate::machine::Machine;
+use crate::machine::Issue;
 use crate::warp::WarpState;
 use weft_isa::FaultCode;
 
 /// `expect_tx`: bit 31 of `bar.arrive`'s count operand.
 const EXPECT_TX: u32 = 1 << 31;
 
-impl Machine {
+impl Issue<'_> {
     /// Check a barrier access: the index exists and the count is possible.
     fn check_barrier(&self, id: u32, count: u32, global: bool) -> Result<(), FaultCode> {
         let limit = if global {
-            self.cfg.cores
+            self.m.cfg.cores
         } else {
-            self.cfg.warps
+            self.m.cfg.warps
         } as u32;
-        if id as usize >= self.global_barriers.len() || count == 0 || count > limit {
+        if id as usize >= self.m.global_barriers.len() || count == 0 || count > limit {
             return Err(FaultCode::BarrierFault);
         }
         Ok(())
@@ -35,7 +35,7 @@ impl Machine {
     /// Complete barrier `id`: wake its waiters (on core `c`, or on every core for a global
     /// barrier) and advance the phase (of core `c`'s slot, or of every core's slot).
     fn complete_barrier(&mut self, c: usize, id: u32, global: bool) {
-        for (ci, core) in self.cores.iter_mut().enumerate() {
+        for (ci, core) in self.m.cores.iter_mut().enumerate() {
             if !global && ci != c {
                 continue;
             }
@@ -47,8 +47,8 @@ impl Machine {
             }
         }
         if global {
-            self.global_barriers[id as usize].phase =
-                self.global_barriers[id as usize].phase.wrapping_add(1);
+            self.m.global_barriers[id as usize].phase =
+                self.m.global_barriers[id as usize].phase.wrapping_add(1);
         }
     }
 
@@ -65,9 +65,9 @@ impl Machine {
         self.check_barrier(id, count, global)?;
         let me = if global { c } else { w };
         let b = if global {
-            &mut self.global_barriers[id as usize]
+            &mut self.m.global_barriers[id as usize]
         } else {
-            &mut self.cores[c].barriers[id as usize]
+            &mut self.m.cores[c].barriers[id as usize]
         };
         b.arrived[me / 64] |= 1 << (me % 64);
         b.count = count;
@@ -75,11 +75,11 @@ impl Machine {
         if release {
             b.arrived = [0; 4];
         }
-        self.cores[c].warps[w].stats.barrier_waits += 1;
+        self.m.cores[c].warps[w].stats.barrier_waits += 1;
         if release {
             self.complete_barrier(c, id, global);
         } else {
-            self.cores[c].warps[w].state = WarpState::Barrier { id, global };
+            self.m.cores[c].warps[w].state = WarpState::Barrier { id, global };
         }
         Ok(())
     }
@@ -97,6 +97,7 @@ impl Machine {
     ) -> Result<u32, FaultCode> {
         if count & EXPECT_TX != 0 {
             let slot = self
+                .m
                 .cores
                 .get_mut(c)
                 .and_then(|k| k.barriers.get_mut(id as usize))
@@ -106,8 +107,8 @@ impl Machine {
             return Ok(phase);
         }
         self.check_barrier(id, count, global)?;
-        let started = self.cores[c].active_mask().count_ones();
-        let slot = &mut self.cores[c].barriers[id as usize];
+        let started = self.m.cores[c].active_mask().count_ones();
+        let slot = &mut self.m.cores[c].barriers[id as usize];
         let phase = slot.phase & 1;
         slot.arrived[w / 64] |= 1 << (w % 64);
         if !global {
@@ -123,7 +124,7 @@ impl Machine {
             return Ok(phase);
         }
         slot.arrived = [0; 4];
-        let g = &mut self.global_barriers[id as usize];
+        let g = &mut self.m.global_barriers[id as usize];
         g.arrived[c / 64] |= 1 << (c % 64);
         g.count = count;
         if g.arrivals() >= count {
@@ -143,12 +144,12 @@ impl Machine {
         phase: u32,
         global: bool,
     ) -> Result<(), FaultCode> {
-        let slot = self.cores[c]
+        let slot = self.m.cores[c]
             .barriers
             .get(id as usize)
             .ok_or(FaultCode::BarrierFault)?;
         if slot.phase & 1 == phase & 1 {
-            let warp = &mut self.cores[c].warps[w];
+            let warp = &mut self.m.cores[c].warps[w];
             warp.stats.barrier_waits += 1;
             warp.state = WarpState::Barrier { id, global };
         }

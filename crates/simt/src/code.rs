@@ -195,12 +195,12 @@ impl<H: Copy> CodeCache<H> {
         self.generation
     }
 
-    /// Does `span` share a byte with the decoded range? Every store path's "outside code"
-    /// test is this one, on the store's whole byte range (not its first address, which misses
-    /// an aligned word that begins below code starting at 2 mod 4).
+    /// The decoded range. Every store path's "outside code" test is an overlap with it, on
+    /// the store's whole byte range (not its first address, which misses an aligned word
+    /// that begins below code starting at 2 mod 4).
     #[inline(always)]
-    pub fn overlaps(&self, span: Span) -> bool {
-        Span::new(self.lo, 2 * self.slots.len() as u32).overlaps(span)
+    pub fn span(&self) -> Span {
+        Span::new(self.lo, 2 * self.slots.len() as u32)
     }
 
     /// Is `addr` inside the decoded range (a pc the cache holds a slot for)?
@@ -223,6 +223,44 @@ impl<H: Copy> CodeCache<H> {
                 s.state = SlotState::Empty;
             }
         }
+    }
+}
+
+/// What a block engine may ask of the decoded-code cache, whatever its handler type.
+pub trait CodeView {
+    /// The decoded instruction at `pc`, if it decodes.
+    fn fetch_inst(&mut self, mem: &Memory, pc: u32) -> Option<Inst>;
+    /// Is `addr` inside the decoded range?
+    fn covers(&self, addr: u32) -> bool;
+    /// Changes whenever decoded code may have changed.
+    fn generation(&self) -> u64;
+    /// No block starts at `pc`.
+    fn set_no_block(&mut self, pc: u32);
+    /// The decoded range.
+    fn span(&self) -> Span;
+}
+
+impl<H: Copy> CodeView for CodeCache<H> {
+    fn fetch_inst(&mut self, mem: &Memory, pc: u32) -> Option<Inst> {
+        self.fetch(mem, pc).ok().map(|s| s.inst)
+    }
+    fn covers(&self, addr: u32) -> bool {
+        CodeCache::covers(self, addr)
+    }
+    fn generation(&self) -> u64 {
+        CodeCache::generation(self)
+    }
+    fn set_no_block(&mut self, pc: u32) {
+        CodeCache::set_no_block(self, pc)
+    }
+    fn span(&self) -> Span {
+        CodeCache::span(self)
+    }
+}
+
+impl<H: Copy> weft_devices::Invalidate for CodeCache<H> {
+    fn invalidate(&mut self, addr: u32, size: u32) {
+        CodeCache::invalidate(self, addr, size);
     }
 }
 

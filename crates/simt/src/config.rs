@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 pub use weft_config::ConfigError;
 use weft_config::{range, Part};
+pub use weft_devices::{DisplayConfig, DmaConfig};
 
 /// Largest number of lanes per warp (the thread mask is 32 bits).
 pub const MAX_LANES: usize = 32;
@@ -79,71 +80,6 @@ impl Profile {
             "weft" => Some(Profile::Weft),
             "vortex" => Some(Profile::Vortex),
             _ => None,
-        }
-    }
-}
-
-/// Display timing model that drives `scanline` and `display_frames`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DisplayConfig {
-    /// Core cycles per scan line (800 pixel clocks at 640×480, one pixel per cycle).
-    pub cycles_per_line: u32,
-    /// Lines per frame, including blanking (525 at 640×480@60).
-    pub lines_per_frame: u32,
-    /// Visible lines; vblank starts at this line and is when `display_frames` counts (480).
-    pub visible_lines: u32,
-    /// Pixel clocks per line, blanking included (800 at 640×480@60). With
-    /// `cycles_per_line` it fixes the pixel clock relative to the core clock
-    /// (`pixels_per_line / cycles_per_line` pixels per core cycle).
-    pub pixels_per_line: u32,
-    /// Visible pixels per line (640); hblank is the rest of the line.
-    pub visible_pixels: u32,
-    /// The pixel clock in Hz (25 175 000 for 640×480@60): only used to give written
-    /// animations their real frame rate.
-    pub pixel_clock_hz: u32,
-}
-
-impl Default for DisplayConfig {
-    fn default() -> Self {
-        DisplayConfig {
-            cycles_per_line: 800,
-            lines_per_frame: 525,
-            visible_lines: 480,
-            pixels_per_line: 800,
-            visible_pixels: 640,
-            pixel_clock_hz: 25_175_000,
-        }
-    }
-}
-
-impl DisplayConfig {
-    /// Cycles per frame, blanking included.
-    pub fn cycles_per_frame(&self) -> u64 {
-        self.cycles_per_line as u64 * self.lines_per_frame as u64
-    }
-
-    /// Frames per second at the configured pixel clock.
-    pub fn frame_rate(&self) -> f64 {
-        self.pixel_clock_hz as f64 / (self.pixels_per_line as f64 * self.lines_per_frame as f64)
-    }
-}
-
-/// Each core's DMA engine (docs/display.md): its cost in the functional model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DmaConfig {
-    /// Cycles before a slot's first dword moves.
-    pub setup_cycles: u32,
-    /// Cycles per dword moved (at least 1).
-    pub cycles_per_dword: u32,
-}
-
-impl Default for DmaConfig {
-    fn default() -> Self {
-        DmaConfig {
-            setup_cycles: 8,
-            cycles_per_dword: 1,
         }
     }
 }
@@ -229,10 +165,7 @@ impl Config {
     /// The defaults of a profile: weft's, or Vortex's (1 core × 4 warps × 4 threads, 8
     /// barriers, shared memory at 0xFFFF_0000).
     pub fn for_profile(p: Profile) -> Config {
-        match p {
-            Profile::Weft => Config::default(),
-            Profile::Vortex => vortex_map::defaults(),
-        }
+        p.defaults()
     }
 
     /// Parse TOML over the defaults of a profile: `profile` (when given) wins over the file's
@@ -373,11 +306,8 @@ impl Config {
             local_base: self.local_mem_base,
             local_size: self.local_mem_size,
             cores: self.cores,
-            extra: match self.profile {
-                Profile::Weft => Vec::new(),
-                Profile::Vortex => vortex_map::extra_regions(self),
-            },
-            io_page: self.profile == Profile::Weft,
+            extra: self.profile.extra_regions(self),
+            io_page: self.profile.io_page(),
         }
     }
 

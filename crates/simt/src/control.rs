@@ -6,8 +6,8 @@
 
 use crate::config::ReconvMode;
 use crate::divergence::{Group, Reconv, SplitOutcome};
-use crate::exec::Issue;
 use crate::lane::{lanes, LaneMask};
+use crate::machine::Issue;
 use crate::trap::{misaligned_target, Trap, TrapInfo};
 use crate::warp::{Warp, WarpState};
 use weft_isa::{FaultCode, Inst};

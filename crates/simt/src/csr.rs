@@ -6,9 +6,8 @@
 //! Warp-level CSRs are read once per instruction (so read side effects such as `warp_done`'s
 //! clear happen once) and written once, with the operand of the last active lane.
 
-use crate::exec::Issue;
 use crate::lane::lanes;
-use crate::machine::Machine;
+use crate::machine::Issue;
 use crate::trap::{mstatus, Trap, TrapInfo};
 use crate::warp::WarpState;
 use weft_isa::csr::{self as n, Access};
@@ -61,7 +60,7 @@ fn illegal(detail: String) -> Trap {
     })
 }
 
-impl Machine {
+impl Issue<'_> {
     /// Read a warp-level CSR of warp `w`. `local` is false for cross-warp reads, which have
     /// no side effects on the target.
     pub(crate) fn read_csr(
@@ -72,10 +71,10 @@ impl Machine {
         pc: u32,
         local: bool,
     ) -> Result<u32, Trap> {
-        let cycle = self.cycle;
-        let frames = self.io.display.frames[c];
-        let cfg = &self.cfg;
-        let core = &mut self.cores[c];
+        let cycle = self.m.cycle;
+        let frames = self.m.display().frames[c];
+        let cfg = &self.m.cfg;
+        let core = &mut self.m.cores[c];
         let active = core.active_mask();
         let warp = &mut core.warps[w];
         Ok(match csr {
@@ -169,7 +168,7 @@ impl Machine {
             }
             n::DSTACK_DEPTH => warp.stack.len() as u32,
             n::CALL_DEPTH => warp.calls.depth() & 0xffff,
-            n::LAUNCH => self.launches.begun(),
+            n::LAUNCH => self.m.launches.begun(),
             x if (n::XW_BASE..n::XW_BASE + n::XW_SPAN).contains(&x) && local => {
                 let target = warp.csr.xwarp as usize;
                 if target >= cfg.warps {
@@ -186,12 +185,12 @@ impl Issue<'_> {
     pub(crate) fn csr_op(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
         let csr = i.imm as u16;
-        if self.m.cfg.profile == crate::config::Profile::Vortex {
+        if self.m.cfg.profile.cta_csrs() {
             // The CTA CSRs (read-only, per lane for the thread ids) and Vortex's counters
             // weft does not keep (they read 0; writes are ignored).
             let cta = self.m.cta_csrs(c, w);
             let is_cta = cta.read(csr, 0).is_some();
-            if is_cta || crate::vortex::extra_csr(csr).is_some() {
+            if is_cta || crate::profile::extra_csr(self.m.cfg.profile, csr).is_some() {
                 let swap = matches!(i.op, Op::Csrrw | Op::Csrrwi);
                 if is_cta && (swap || i.rs1 != 0) {
                     return Err(illegal(format!("CTA CSR {csr:#05x} is read-only")));
@@ -201,7 +200,7 @@ impl Issue<'_> {
                     for l in lanes(warp.mask) {
                         warp.x[i.rd as usize][l] = cta
                             .read(csr, l as u32)
-                            .or(crate::vortex::extra_csr(csr))
+                            .or(crate::profile::extra_csr(self.m.cfg.profile, csr))
                             .unwrap_or(0);
                     }
                 }
@@ -262,7 +261,7 @@ impl Issue<'_> {
             self.m.cores[c].warps[w].uniform(i.rs1)
         };
         let old = if reads {
-            self.m.read_csr(c, w, csr, pc, true)?
+            self.read_csr(c, w, csr, pc, true)?
         } else {
             0
         };
@@ -306,7 +305,7 @@ impl Issue<'_> {
             n::MTVEC => warp.csr.mtvec = v & !3,
             // Vortex keeps one `mscratch` per core: `vx_spawn_threads` writes its scheduler
             // arguments there from warp 0 and the warps it spawns read them.
-            n::MSCRATCH if self.m.cfg.profile == crate::config::Profile::Vortex => {
+            n::MSCRATCH if self.m.cfg.profile.mscratch_per_core() => {
                 for wp in &mut core.warps {
                     wp.csr.mscratch = v;
                 }
@@ -352,8 +351,7 @@ impl Issue<'_> {
                 }
             }
             n::BARRIER => {
-                self.m
-                    .barrier(c, w, v & 0xffff, v >> 16, false)
+                self.barrier(c, w, v & 0xffff, v >> 16, false)
                     .map_err(|code| {
                         Trap::from(TrapInfo {
                             code,

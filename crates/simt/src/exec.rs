@@ -4,44 +4,14 @@
 //! in `fast.rs`, memory instructions in `exec_mem.rs`, floating point in `exec_fp.rs`, control
 //! flow in `control.rs`. Per-lane semantics come from `weft-sem`.
 
-use crate::code::{CodeCache, Slot};
-use crate::divergence::Reconv;
 use crate::fast::handler_for;
 use crate::ipdom::{self, JoinOutcome};
 use crate::lane::{lanes, LaneMask};
-use crate::machine::Machine;
+use crate::machine::{CodeSlot, Issue, Machine};
 use crate::record::{self, Before, StepRecord};
 use crate::trap::{fault, Trap, TrapInfo};
 use crate::warp::{watchdog, Warp, WarpState};
 use weft_isa::{Class, FaultCode, Inst, Op};
-
-/// Executes one warp-instruction (the slot's instruction, in the [`Issue`]): what the decoded
-/// cache holds per slot.
-pub(crate) type Handler = fn(&mut Issue<'_>) -> Result<(), Trap>;
-
-/// The decoded-instruction cache of this executor, and one of its slots.
-pub(crate) type Code = CodeCache<Handler>;
-pub(crate) type CodeSlot = Slot<Handler>;
-
-/// One warp-instruction being executed: the machine, the warp (core `c`, warp `w`), the
-/// instruction's address and the decoded instruction with its reconvergence-table entry.
-/// Every instruction executor is a method of it (here, `exec_mem.rs`, `exec_fp.rs`,
-/// `control.rs`, `csr.rs`, and the handlers of `fast.rs`), so none needs the warp's
-/// coordinates passed along.
-pub(crate) struct Issue<'a> {
-    /// The machine.
-    pub m: &'a mut Machine,
-    /// Core index.
-    pub c: usize,
-    /// Warp index within the core.
-    pub w: usize,
-    /// Address of the instruction.
-    pub pc: u32,
-    /// The instruction.
-    pub i: Inst,
-    /// Its reconvergence-table entry.
-    pub reconv: Reconv,
-}
 
 /// Set rd to a per-lane value computed from the lane index.
 #[inline(always)]
@@ -138,7 +108,7 @@ impl Machine {
             taken.all(|t| Some(t) == first)
         };
         use weft_sem::alu;
-        let plain = crate::accel::is_private(&i)
+        let plain = crate::engine::is_private(&i)
             && match op {
                 Beq => agree(alu::beq),
                 Bne => agree(alu::bne),
@@ -148,7 +118,7 @@ impl Machine {
                 Bgeu => agree(alu::bgeu),
                 _ => true,
             };
-        let float = crate::accel::is_block_float(&slot.inst)
+        let float = crate::engine::is_block_float(&slot.inst)
             && warp.csr.mstatus & crate::trap::mstatus::FS == crate::trap::mstatus::FS
             && lanes(warp.mask).all(|l| warp.frm[l] <= 4);
         if !plain && !float {
@@ -522,7 +492,7 @@ impl Issue<'_> {
                 let mut count = warp.uniform(i.rs1);
                 let target = warp.uniform(i.rs2);
                 warp.pc = next;
-                if self.m.cfg.profile == crate::config::Profile::Vortex {
+                if self.m.cfg.profile.wspawn_waits() {
                     // Vortex holds a wspawn until the issuing warp is the only active warp of
                     // its core (so `wspawn 1, _` waits for the spawned warps to finish) and
                     // caps the count at the core's warps. The wspawn retires now (it is
@@ -601,18 +571,13 @@ impl Issue<'_> {
                 let count = warp.uniform(i.rs2);
                 warp.pc = next;
                 let global = id >> 31 != 0;
-                let index = if self.m.cfg.profile == crate::config::Profile::Vortex {
-                    crate::vortex::barrier_index(id, self.m.cfg.barriers)
-                } else {
-                    (id & 0x7fff_ffff) as u64
-                };
+                let index = self.m.cfg.profile.barrier_index(id, self.m.cfg.barriers);
                 let index = u32::try_from(index).unwrap_or(u32::MAX);
                 let slots = self.m.global_barriers.len();
                 let r = match i.op {
-                    Op::VxBar => self.m.barrier(c, w, index, count, global),
-                    _ if i.rd == 0 => self.m.barrier_wait(c, w, index, count, global),
+                    Op::VxBar => self.barrier(c, w, index, count, global),
+                    _ if i.rd == 0 => self.barrier_wait(c, w, index, count, global),
                     _ => self
-                        .m
                         .barrier_arrive(c, w, index, count, global)
                         .map(|phase| {
                             map_lane(&mut self.m.cores[c].warps[w], n, i.rd, |_| phase);
@@ -637,7 +602,7 @@ impl Issue<'_> {
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
                 // Vortex encodes rs2 = x0 and votes over the active lanes; weft's own
                 // profile also takes a member mask in rs2 (a CUDA `_sync` mask), checked.
-                let masked = i.rs2 != 0 && self.m.cfg.profile != crate::config::Profile::Vortex;
+                let masked = i.rs2 != 0 && self.m.cfg.profile.votes_take_member_mask();
                 vote(warp, &i, masked.then(|| self.m.cfg.full_mask()))?;
                 warp.pc = next;
             }

@@ -1,8 +1,8 @@
 //! Executing the F extension: the lane loop over `weft-sem`'s IEEE single-precision functions,
 //! with per-lane rounding mode (static or from the lane's `frm`) and accrued flags.
 
-use crate::exec::Issue;
 use crate::lane::lanes;
+use crate::machine::Issue;
 use crate::trap::{fault, mstatus, Trap};
 use crate::warp::Warp;
 use weft_isa::{FaultCode, Inst, Op};

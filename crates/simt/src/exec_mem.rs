@@ -4,28 +4,15 @@
 //! else goes through `weft-mem`'s checked access with its side effects (console, exit word,
 //! code invalidation, breaking LR reservations).
 
-use crate::exec::Issue;
 use crate::lane::lanes;
-use crate::machine::Machine;
+use crate::machine::Issue;
+use crate::mem_port::direct_word_store;
 use crate::trap::{mem_trap, Trap, TrapInfo};
 use weft_isa::{FaultCode, Op};
 use weft_mem::{Span, StoreEffect};
 use weft_sem::alu;
 
-/// May a word store to `addr` skip the full store path (an aligned word of plain DRAM, not
-/// the HTIF words, no byte of it inside decoded code)? The one test of both engines' direct
-/// store paths (`Issue::store`, `MemPort`): the whole word is checked against the code range,
-/// since an aligned word can begin below code that starts at 2 mod 4.
-#[inline(always)]
-pub(crate) fn direct_word_store(
-    mem: &weft_mem::Memory,
-    code: &crate::exec::Code,
-    addr: u32,
-) -> bool {
-    mem.store_word_is_fast(addr) && !code.overlaps(Span::new(addr, 4))
-}
-
-impl Machine {
+impl Issue<'_> {
     /// One lane's store, with its side effects (console, exit, code invalidation, LR).
     pub(crate) fn store_word(
         &mut self,
@@ -34,24 +21,25 @@ impl Machine {
         size: u32,
         v: u32,
     ) -> Result<(), Trap> {
-        if addr >= crate::io::IO_DISPLAY && crate::io::is_device(addr) {
-            return self.io_store(c, addr, size, v);
+        if self.m.bus.claims(addr) {
+            return self.m.io_store(c, addr, size, v);
         }
         match self
+            .m
             .mem
             .store(c, addr, size, v)
             .map_err(|e| mem_trap(e, true))?
         {
             StoreEffect::None => {}
-            StoreEffect::Console(b) => self.put_console(b),
+            StoreEffect::Console(b) => self.m.put_console(b),
             StoreEffect::Exit(code) => {
-                if self.exit.is_none() {
-                    self.exit = Some(code)
+                if self.m.exit.is_none() {
+                    self.m.exit = Some(code)
                 }
             }
         }
-        self.code.invalidate(addr, size);
-        if !self.reservations.is_empty() {
+        self.m.code.invalidate(addr, size);
+        if !self.m.reservations.is_empty() {
             self.break_reservations(c, Span::new(addr, size));
         }
         Ok(())
@@ -61,8 +49,8 @@ impl Machine {
     /// with them is broken (on the same core, or on any core outside the per-core local
     /// memory).
     fn break_reservations(&mut self, c: usize, stored: Span) {
-        let cores = &mut self.cores;
-        self.reservations.retain(|&(rc, rw, rl)| {
+        let cores = &mut self.m.cores;
+        self.m.reservations.retain(|&(rc, rw, rl)| {
             let warp = &mut cores[rc as usize].warps[rw as usize];
             let word = Span::new(warp.resv[rl as usize] & !3, 4);
             let same = stored.overlaps(word) && (rc as usize == c || stored.start < 0xff00_0000);
@@ -89,7 +77,7 @@ impl Issue<'_> {
         if fp {
             crate::exec_fp::use_fp(warp)?;
         }
-        let (mem, io, cycle) = (&self.m.mem, &self.m.io, self.m.cycle);
+        let (mem, bus, cycle) = (&self.m.mem, &self.m.bus, self.m.cycle);
         let base = warp.x[i.rs1 as usize];
         // The lanes' values gather in a copy of rd, written back once all have loaded: a load
         // in which some lane faults writes no register (the trap is precise).
@@ -106,8 +94,10 @@ impl Issue<'_> {
                     continue;
                 }
             }
-            if addr >= crate::io::IO_DISPLAY && crate::io::is_device(addr) {
-                out[l] = crate::io::load(io, cycle, c, addr, size)?;
+            if bus.claims(addr) {
+                out[l] = bus
+                    .load(cycle, c, addr, size)
+                    .map_err(|e| crate::bus::bus_fault(false, e))?;
                 continue;
             }
             match mem.load(c, addr, size) {
@@ -190,12 +180,12 @@ impl Issue<'_> {
         let addr = |l: usize| base[l].wrapping_add(i.imm as u32);
         let direct = size == 4
             && self.m.reservations.is_empty()
-            && lanes(mask).all(|l| direct_word_store(&self.m.mem, &self.m.code, addr(l)));
+            && lanes(mask).all(|l| direct_word_store(&self.m.mem, self.m.code.span(), addr(l)));
         for l in lanes(mask) {
             if direct {
                 self.m.mem.store_word_fast(addr(l), vals[l]);
             } else {
-                self.m.store_word(c, addr(l), size, vals[l])?;
+                self.store_word(c, addr(l), size, vals[l])?;
             }
         }
         self.m.stats.stores += mask.count_ones() as u64;
@@ -236,7 +226,7 @@ impl Issue<'_> {
                 warp.resv_mask &= !(1 << l);
                 let v = warp.x[i.rs2 as usize][l];
                 if ok {
-                    self.m.store_word(c, addr, 4, v)?;
+                    self.store_word(c, addr, 4, v)?;
                 }
                 let warp = &mut self.m.cores[c].warps[w];
                 if i.rd != 0 {
@@ -275,7 +265,7 @@ impl Issue<'_> {
                 }));
             }
             let old = self.m.mem.load(c, addr, 4).map_err(|e| mem_trap(e, true))?;
-            self.m.store_word(c, addr, 4, f(old, operand))?;
+            self.store_word(c, addr, 4, f(old, operand))?;
             if i.rd != 0 {
                 self.m.cores[c].warps[w].x[i.rd as usize][l] = old;
             }

@@ -5,7 +5,7 @@
 //! `exec_fp.rs`) with the operation fixed; everything else goes through the general executor.
 //! The semantics are the same functions (`weft-sem`) either way.
 
-use crate::exec::{Handler, Issue};
+use crate::machine::{Handler, Issue};
 use crate::trap::Trap;
 use weft_isa::{Inst, Op};
 use weft_sem::alu;

@@ -6,10 +6,8 @@
 //! dispatched warp reads. The behaviour follows SimX's `kmu/kmu.cpp` and `cta_dispatcher.cpp`
 //! as documented there; the code is weft's own.
 
-use crate::config::{Config, Profile};
-use crate::machine::Machine;
+use crate::config::Config;
 use crate::program::LoadError;
-use crate::warp::WarpState;
 
 /// DCR numbers (Vortex's `VX_types.toml`, `[dcr_kmu]`).
 pub mod dcr {
@@ -408,7 +406,7 @@ impl Dispatcher {
 /// The KMU's grid walk and every core's dispatcher for the current launch.
 #[derive(Clone, Debug)]
 pub(crate) struct Kmu {
-    dcrs: KmuDcrs,
+    pub(crate) dcrs: KmuDcrs,
     /// CTAs remain to be handed out.
     running: bool,
     origin: [u32; 3],
@@ -422,6 +420,11 @@ pub(crate) struct Kmu {
 }
 
 impl Kmu {
+    /// Warp `w` of core `c` halted: its CTA slot may be done (its local memory is freed).
+    pub(crate) fn warp_done(&mut self, c: usize, w: usize) {
+        self.cores[c].warp_done(w);
+    }
+
     /// The state for a launch of `dcrs` (not yet started: `running` as SimX's `start`).
     pub(crate) fn new(cfg: &Config, dcrs: KmuDcrs) -> Kmu {
         let running =
@@ -499,7 +502,7 @@ impl Kmu {
     /// CTA is placed. Returns the warp, its lanes (the CTA's remaining threads, up to a full
     /// warp), and whether it starts at the start-up address (its first CTA of the launch)
     /// or re-enters.
-    fn step(&mut self, c: usize, active: u32) -> Option<(usize, u32, bool)> {
+    pub(crate) fn step(&mut self, c: usize, active: u32) -> Option<(usize, u32, bool)> {
         if self.cores[c].placing.is_none() {
             if self.cores[c].pending.is_none() {
                 let cta = self.next_cta()?;
@@ -586,77 +589,5 @@ impl Kmu {
         d.warp_slot[w] = Some(csrs.cta_id);
         self.csrs[c][w] = csrs;
         Some((w, mask, first))
-    }
-}
-
-impl Machine {
-    /// Launch a kernel as Vortex's KMU does (docs/vortex.md, "Hardware CTA launch"): every
-    /// core is reset with all warps idle (memory kept, as [`Machine::restart`]), and from the
-    /// next cycle on each core's dispatcher places the grid's CTAs on its free warps. The run
-    /// ends when every CTA has run and every warp has halted.
-    pub fn launch(&mut self, dcrs: &KmuDcrs) -> Result<(), KmuError> {
-        if self.cfg.profile != Profile::Vortex {
-            return Err(KmuError::NotVortex);
-        }
-        dcrs.validate(&self.cfg)?;
-        let entry = dcrs.startup_addr as u32;
-        self.restart(entry)?;
-        for core in &mut self.cores {
-            for w in &mut core.warps {
-                w.state = WarpState::Idle;
-                w.mask = 0;
-            }
-            core.warp_done = 0;
-        }
-        self.kmu = Some(Box::new(Kmu::new(&self.cfg, *dcrs)));
-        // The launch's counters start here and end with the run (`finish_run`).
-        let now = self.counts();
-        let kernel = (dcrs.kernel_entry as u32).max(1);
-        self.launches.write(kernel, now);
-        Ok(())
-    }
-
-    /// One dispatch step on every core (the run loop calls it each cycle while the KMU is
-    /// busy): a core places at most one warp per cycle, as Vortex's scheduler does.
-    pub(crate) fn dispatch_ctas(&mut self) {
-        let Some(mut kmu) = self.kmu.take() else {
-            return;
-        };
-        for c in 0..self.cores.len() {
-            let active = self.cores[c].active_mask();
-            let Some((w, mask, first)) = kmu.step(c, active) else {
-                continue;
-            };
-            let warp = &mut self.cores[c].warps[w];
-            let pc = if first {
-                kmu.dcrs.startup_addr as u32
-            } else {
-                warp.pc.wrapping_sub(REENTRY_REWIND)
-            };
-            warp.start(pc, mask & self.full_mask);
-            warp.csr.mscratch = kmu.dcrs.startup_arg as u32;
-            self.cores[c].warp_done &= !(1 << w);
-        }
-        self.kmu = Some(kmu);
-    }
-
-    /// A warp halted: its CTA slot may be done (the KMU frees the slot's local memory).
-    pub(crate) fn cta_warp_done(&mut self, c: usize, w: usize) {
-        if let Some(k) = &mut self.kmu {
-            k.cores[c].warp_done(w);
-        }
-    }
-
-    /// Is the KMU still handing out or placing CTAs?
-    pub(crate) fn kmu_busy(&self) -> bool {
-        self.kmu.as_ref().is_some_and(|k| k.busy())
-    }
-
-    /// The CTA CSRs of warp `w` of core `c`.
-    pub(crate) fn cta_csrs(&self, c: usize, w: usize) -> CtaCsrs {
-        self.kmu
-            .as_ref()
-            .and_then(|k| k.csrs.get(c)?.get(w).copied())
-            .unwrap_or_default()
     }
 }

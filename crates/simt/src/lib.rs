@@ -3,31 +3,29 @@
 //! [`Machine::run`] issues one warp-instruction per core per cycle, round-robin over the
 //! running warps, until the program exits, every warp halts, a warp faults, or a bound is hit.
 //!
-//! Modules: [`accel`] (the hook for a block engine and its super-steps), [`config`] (machine configuration), [`divergence`] (the divergence stack and call
+//! Modules: [`engine`] (the interface of a block engine), [`accel`] (its super-steps), [`config`] (machine configuration), [`divergence`] (the divergence stack and call
 //! stack), `control` (branches, jumps and reconvergence), [`ipdom`] (Vortex's IPDOM stack),
 //! [`warp`] (architectural state), `exec` (issue and the SIMT instructions), `fast` (the
 //! per-lane-count handlers the decoded cache holds), `exec_mem` (loads, stores, atomics),
-//! `exec_fp` (floating point), `csr` (CSR behaviour), [`display`] (the display controller),
-//! [`dma`] (each core's DMA engine and the race checker), [`io`] (their registers), [`machine`] (scheduling, loading, barriers),
-//! [`stats`] (the report), [`launch`] (each kernel launch's counters), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
+//! `exec_fp` (floating point), `csr` (CSR behaviour), [`bus`] (the I/O page: the devices of
+//! weft-devices on the machine's bus), `race` (the DMA race checker), [`machine`] (the machine, issue, scheduling), `reset` (building and restarting), `barriers`, `counters`,
+//! [`stats`] (the report), [`launch`] (each kernel launch's counters), [`profile`] (every difference between the profiles, in one place), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
 
 pub mod accel;
 mod barriers;
+pub mod bus;
 mod code;
-mod compare;
 pub mod config;
 mod control;
+mod counters;
 mod csr;
-mod debug;
 mod device;
-pub mod display;
 pub mod divergence;
-pub mod dma;
+pub mod engine;
 mod exec;
 mod exec_fp;
 mod exec_mem;
 mod fast;
-pub mod io;
 pub mod ipdom;
 pub mod kmu;
 pub mod lane;
@@ -35,8 +33,11 @@ pub mod launch;
 pub mod load;
 pub mod machine;
 mod mem_port;
+pub mod profile;
 pub mod program;
+mod race;
 pub mod record;
+mod reset;
 pub mod stats;
 mod step_mem;
 mod tcu;
@@ -46,18 +47,18 @@ pub mod vortex;
 pub mod vxbin;
 pub mod warp;
 
-pub use accel::{
+pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
+pub use divergence::Reconv;
+pub use engine::{
     is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, MemPort, Offer,
     PrivateRun,
 };
-pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
-pub use display::{Frame, FrameSink};
-pub use divergence::Reconv;
-pub use dma::{DmaSlot, Race, RaceChecker, RaceLog};
 pub use launch::LaunchReport;
 pub use machine::{FaultInfo, Machine, Observer, RunEnd};
 pub use program::{LoadError, Program, Segment};
+pub use race::{Race, RaceChecker, RaceLog};
 pub use record::StepRecord;
 pub use stats::Report;
 pub use trace::TextTrace;
 pub use weft_device::{Device, MemError, Stop};
+pub use weft_devices::{display, dma, DmaSlot, Frame, FrameSink};

@@ -1,14 +1,20 @@
-//! The machine: cores of warps over one memory, program loading and reset, the warp
-//! scheduler (round-robin, one warp-instruction per core per cycle), barriers, and the run
-//! loop with its end conditions (exit, all halted, fault, cycle bound, deadlock).
+//! The machine: cores of warps over one memory and the device bus, the [`Issue`] of one
+//! warp-instruction with the handler type the decoded cache holds, the [`Observer`]s, the
+//! warp scheduler (round-robin, one warp-instruction per core per cycle) and the run loop
+//! with its end conditions (exit, all halted, fault, cycle bound, deadlock), and what a
+//! debugger or a differential test reads (one warp's single step, the pending end, a
+//! whole-state comparison). Building, loading and restarting are `reset.rs`; the modules
+//! below this one (config, warp, code, engine, counters, kmu, …) never name the machine.
 
-use crate::config::{Config, ConfigError};
-use crate::exec::Code;
+use crate::code::{CodeCache, Slot};
+use crate::config::Config;
+use crate::counters::Stats;
+use crate::divergence::Reconv;
 use crate::record::StepRecord;
-use crate::stats::Stats;
+use crate::trap::Trap;
 use crate::warp::{Warp, WarpState};
 use std::io::Write;
-use weft_isa::FaultCode;
+use weft_isa::{FaultCode, Inst};
 use weft_mem::Memory;
 
 pub use crate::program::{LoadError, Program, Segment};
@@ -21,6 +27,34 @@ pub trait Observer {
     fn step(&mut self, m: &Machine, r: &StepRecord);
     /// Called when the run ends.
     fn finish(&mut self) {}
+}
+
+/// Executes one warp-instruction (the slot's instruction, in the [`Issue`]): what the decoded
+/// cache holds per slot.
+pub(crate) type Handler = fn(&mut Issue<'_>) -> Result<(), Trap>;
+
+/// The decoded-instruction cache of this executor, and one of its slots.
+pub(crate) type Code = CodeCache<Handler>;
+pub(crate) type CodeSlot = Slot<Handler>;
+
+/// One warp-instruction being executed: the machine, the warp (core `c`, warp `w`), the
+/// instruction's address and the decoded instruction with its reconvergence-table entry.
+/// Every instruction executor is a method of it (here, `exec_mem.rs`, `exec_fp.rs`,
+/// `control.rs`, `csr.rs`, and the handlers of `fast.rs`), so none needs the warp's
+/// coordinates passed along.
+pub(crate) struct Issue<'a> {
+    /// The machine.
+    pub m: &'a mut Machine,
+    /// Core index.
+    pub c: usize,
+    /// Warp index within the core.
+    pub w: usize,
+    /// Address of the instruction.
+    pub pc: u32,
+    /// The instruction.
+    pub i: Inst,
+    /// Its reconvergence-table entry.
+    pub reconv: Reconv,
 }
 
 /// Barrier bookkeeping (see `barriers.rs`).
@@ -117,16 +151,6 @@ impl Core {
     }
 }
 
-/// Barriers per core (and global barriers): the configured number, or under the Vortex
-/// profile one set per warp (a CTA slot each, `vortex::barrier_slots`).
-fn barrier_slots(cfg: &Config) -> usize {
-    if cfg.profile == crate::config::Profile::Vortex {
-        crate::vortex::barrier_slots(cfg)
-    } else {
-        cfg.barriers
-    }
-}
-
 /// The whole machine.
 pub struct Machine {
     pub cfg: Config,
@@ -140,7 +164,7 @@ pub struct Machine {
     /// LR reservations outstanding anywhere: (core, warp, lane).
     pub(crate) reservations: Vec<(u16, u16, u8)>,
     pub(crate) console: Vec<u8>,
-    console_sink: Option<Box<dyn Write>>,
+    pub(crate) console_sink: Option<Box<dyn Write>>,
     pub(crate) observers: Vec<Box<dyn Observer>>,
     pub symbols: Vec<(String, u32)>,
     pub stats: Stats,
@@ -148,10 +172,11 @@ pub struct Machine {
     pub(crate) full_mask: u32,
     /// Vortex profile: the KMU, its CTA dispatchers and the CTA CSRs.
     pub(crate) kmu: Option<Box<crate::kmu::Kmu>>,
-    /// The display controller and the DMA engines (kept across [`Machine::restart`]).
-    pub(crate) io: crate::io::Io,
+    /// The device bus: the display controller and the DMA engines (kept across
+    /// [`Machine::restart`]).
+    pub(crate) bus: weft_devices::Bus,
     /// The block engine for warp-private runs (`accel.rs`), if any.
-    pub(crate) engine: Option<Box<dyn crate::accel::BlockEngine>>,
+    pub(crate) engine: Option<Box<dyn crate::engine::BlockEngine>>,
     /// No super-step is tried before this cycle (`accel.rs`).
     pub(crate) accel_retry: u64,
     /// Cycles run in super-steps.
@@ -174,124 +199,6 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// Build a machine and load `prog`: segments copied, warp 0 of every core reset to the
-    /// entry with lane 0 active.
-    pub fn new(cfg: Config, prog: &Program) -> Result<Machine, LoadError> {
-        cfg.validate()?;
-        let mut mem =
-            Memory::new(cfg.mem_config()).map_err(|e| ConfigError::Memory(e.to_string()))?;
-        let mut code = Code::new(cfg.lanes, crate::fast::handler_for);
-        load_segments(&mut mem, &mut code, &cfg, prog)?;
-        if !mem.is_dram(prog.entry) || !prog.entry.is_multiple_of(2) {
-            return Err(LoadError::Entry(prog.entry));
-        }
-        mem.set_tohost(prog.tohost);
-        mem.set_fromhost(prog.fromhost);
-        code.set_reconv(prog.reconv.clone());
-        code.fill(&mem);
-        let cores = Self::reset_cores(&cfg, prog.entry);
-        let stats = Stats::new(&cfg);
-        let cfg_full = cfg.full_mask();
-        let cfg_io = cfg.clone();
-        let mut m = Machine {
-            global_barriers: vec![Barrier::default(); barrier_slots(&cfg)],
-            cfg,
-            cores,
-            mem,
-            code,
-            cycle: 0,
-            exit: None,
-            fault: None,
-            reservations: Vec::new(),
-            console: Vec::new(),
-            console_sink: None,
-            observers: Vec::new(),
-            symbols: prog.symbols.clone(),
-            stats,
-            full_mask: cfg_full,
-            kmu: None,
-            io: crate::io::Io::new(&cfg_io),
-            engine: None,
-            accel_retry: 0,
-            accel_cycles: 0,
-            accel_misses: 0,
-            accel_multi: false,
-            accel_mem: None,
-            launches: Default::default(),
-            accel_cap: crate::accel::MULTI_CYCLES,
-            accel_hold: false,
-        };
-        if m.cfg.profile == crate::config::Profile::Vortex {
-            crate::vortex::reset(&mut m)?;
-        }
-        Ok(m)
-    }
-
-    /// Load another program image into the machine without touching the cores or the rest
-    /// of memory (a host runtime loading a kernel module): its segments are written (BSS
-    /// zeroed), its executable ranges decoded with its reconvergence-table entries, and its
-    /// symbols added. The entry point is not used.
-    pub fn load_module(&mut self, prog: &Program) -> Result<(), LoadError> {
-        self.code.merge_reconv(&prog.reconv);
-        let r = load_segments(&mut self.mem, &mut self.code, &self.cfg, prog);
-        self.code.fill(&self.mem);
-        r?;
-        self.symbols
-            .retain(|(_, a)| !prog.symbols.iter().any(|(_, b)| a == b));
-        self.symbols.extend(prog.symbols.iter().cloned());
-        Ok(())
-    }
-
-    /// Every core as at reset: warp 0 at `entry` with lane 0 active, the others idle.
-    fn reset_cores(cfg: &Config, entry: u32) -> Vec<Core> {
-        (0..cfg.cores)
-            .map(|_| {
-                let mut warps: Vec<Warp> = (0..cfg.warps)
-                    .map(|_| Warp::new(cfg.stack_depth, cfg.stack_spill))
-                    .collect();
-                warps[0].start(entry, 1);
-                Core {
-                    warps,
-                    instret_offset: 0,
-                    cycle_offset: 0,
-                    warp_done: 0,
-                    spawn_pc: entry,
-                    spawn_args: 0,
-                    barriers: vec![Barrier::default(); barrier_slots(cfg)],
-                    next: 0,
-                    hpm: [0; weft_isa::csr::HPM_LAST + 1],
-                }
-            })
-            .collect()
-    }
-
-    /// Reset every core to start again at `entry` (warp 0, lane 0; registers, CSRs, stacks
-    /// and barriers as at reset) while **memory is kept**, as is the console not yet taken,
-    /// the cycle count and the statistics (they go on counting). The host runtime runs one
-    /// launch per restart. An entry outside DRAM or not 4-byte aligned is refused.
-    pub fn restart(&mut self, entry: u32) -> Result<(), LoadError> {
-        if !self.mem.is_dram(entry) || !entry.is_multiple_of(4) {
-            return Err(LoadError::Entry(entry));
-        }
-        let mut cores = Self::reset_cores(&self.cfg, entry);
-        // The counters go on counting: each warp keeps its statistics.
-        for (new, old) in cores.iter_mut().zip(&self.cores) {
-            for (n, o) in new.warps.iter_mut().zip(&old.warps) {
-                n.stats = o.stats.clone();
-                (n.stack.spills, n.stack.fills) = (o.stack.spills, o.stack.fills);
-            }
-        }
-        self.cores = cores;
-        self.global_barriers = vec![Barrier::default(); barrier_slots(&self.cfg)];
-        self.reservations.clear();
-        self.exit = None;
-        self.fault = None;
-        if self.cfg.profile == crate::config::Profile::Vortex {
-            crate::vortex::reset(self)?;
-        }
-        Ok(())
-    }
-
     /// Send console output to `w` as it is produced (otherwise it is collected; see
     /// [`Machine::console`]).
     pub fn set_console(&mut self, w: Box<dyn Write>) {
@@ -405,9 +312,8 @@ impl Machine {
     fn interpret_until(&mut self, bound: u64, stop: u64) -> Option<RunEnd> {
         loop {
             if let Some(end) = self.ended(stop) {
-                let early = matches!(end, RunEnd::CycleLimit(_))
-                    && self.cycle < bound
-                    && !self.io.display.stop;
+                let early =
+                    matches!(end, RunEnd::CycleLimit(_)) && self.cycle < bound && !self.bus.stop();
                 return (!early).then_some(end);
             }
             self.begin_cycle();
@@ -443,7 +349,7 @@ impl Machine {
     /// own cycle loop then looks at the warps' states again).
     #[inline]
     pub fn begin_cycle(&mut self) -> bool {
-        if self.cycle >= self.io.next_event {
+        if self.cycle >= self.bus.next_event() {
             self.io_advance();
             // An I/O event is what cut the last super-step short: try again at once (unless
             // warps met in memory).
@@ -469,7 +375,7 @@ impl Machine {
         if let Some(f) = &self.fault {
             return Some(RunEnd::Fault(f.clone()));
         }
-        if self.cycle >= bound || self.io.display.stop {
+        if self.cycle >= bound || self.bus.stop() {
             return Some(RunEnd::CycleLimit(self.cycle));
         }
         None
@@ -504,8 +410,8 @@ impl Machine {
     pub fn finish_run(&mut self, end: RunEnd) -> RunEnd {
         self.pump_cout(true);
         let end = match end {
-            RunEnd::AllHalted if self.cfg.profile == crate::config::Profile::Vortex => {
-                RunEnd::Exit(crate::vortex::exit_code(self))
+            RunEnd::AllHalted if self.cfg.profile.halt_is_exit() => {
+                RunEnd::Exit(self.halt_exit_code())
             }
             RunEnd::AllHalted if self.cfg.require_exit => RunEnd::NoExit,
             e => e,
@@ -616,40 +522,88 @@ impl Machine {
             format!("{name}+{:#x}", addr - a)
         })
     }
-}
 
-/// Copy a program's segments into memory (zero-filling up to each segment's memory size) and
-/// give its executable ranges to the decoded-instruction cache.
-fn load_segments(
-    mem: &mut Memory,
-    code: &mut Code,
-    cfg: &Config,
-    prog: &Program,
-) -> Result<(), LoadError> {
-    for s in &prog.segments {
-        let len = s.mem_size.max(s.data.len() as u32);
-        let bad = |why: String| LoadError::Segment {
-            addr: s.addr,
-            len,
-            why,
+    // What a debugger needs beyond `run`: one warp's single step, the pending end.
+
+    /// Issue one warp-instruction of warp `w` of core `c` alone, outside the round-robin
+    /// scheduler, and count one cycle: a debugger's single step of one warp while the others
+    /// stay where they are. Returns false (and does nothing) if the warp is not running. The
+    /// step is observed like any other; a fault or exit it causes is reported by the next
+    /// [`Machine::run_until`].
+    pub fn step_warp(&mut self, c: usize, w: usize) -> bool {
+        let Some(warp) = self.cores.get(c).and_then(|core| core.warps.get(w)) else {
+            return false;
         };
-        if s.addr.checked_add(len).is_none() {
-            return Err(bad("it wraps past 4 GiB".into()));
+        if !warp.is_running() || self.exit.is_some() || self.fault.is_some() {
+            return false;
         }
-        if len > 0 && !(mem.is_dram(s.addr) && mem.is_dram(s.addr + len - 1)) {
-            return Err(bad(format!(
-                "DRAM is {:#010x}..{:#010x}",
-                weft_mem::DRAM_BASE,
-                weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64
-            )));
+        // The display and the DMA engines catch up first, as at the start of any cycle.
+        if self.cycle >= self.bus.next_event() {
+            self.io_advance();
         }
-        let mut data = s.data.clone();
-        data.resize(len as usize, 0);
-        mem.write_bytes(0, s.addr, &data)
-            .map_err(|e| bad(e.to_string()))?;
-        if s.exec {
-            code.add_range(s.addr, len);
-        }
+        self.step(c, w);
+        self.cycle += 1;
+        true
     }
-    Ok(())
+
+    /// The fault that ends the run, once a warp has faulted.
+    pub fn fault(&self) -> Option<&FaultInfo> {
+        self.fault.as_ref()
+    }
+
+    /// The exit code, once the program has written one.
+    pub fn exit_code(&self) -> Option<u32> {
+        self.exit
+    }
+
+    /// The cross-core barriers (`bar` with the global bit), by id.
+    pub fn global_barriers(&self) -> &[Barrier] {
+        &self.global_barriers
+    }
+
+    /// For the differential engine mode (`weft run --engine diff`) and the tests that hold
+    /// the engines to each other: compares the run's end, the cycle, every warp's pc, mask,
+    /// state, registers, fcsr and counters, the statistics report, the console and DRAM.
+    /// The first difference between `self` (named `a`) and `other` (`b`), or `None` if their
+    /// state is the same.
+    pub fn first_difference(&self, other: &Machine, a: &str, b: &str) -> Option<String> {
+        macro_rules! same {
+            ($what:expr, $x:expr, $y:expr) => {
+                if $x != $y {
+                    return Some(format!("{}: {a} has {:x?}, {b} has {:x?}", $what, $x, $y));
+                }
+            };
+        }
+        same!("cycle", self.cycle, other.cycle);
+        same!("exit", self.exit, other.exit);
+        same!("fault", self.fault, other.fault);
+        for (c, (p, q)) in self.cores.iter().zip(&other.cores).enumerate() {
+            same!(format!("core {c} next warp"), p.next, q.next);
+            for (w, (x, y)) in p.warps.iter().zip(&q.warps).enumerate() {
+                let at = |f: &str| format!("core {c} warp {w} {f}");
+                same!(at("pc"), x.pc, y.pc);
+                same!(at("mask"), x.mask, y.mask);
+                same!(at("state"), x.state, y.state);
+                for r in 0..32 {
+                    same!(at(&format!("x{r}")), x.x[r], y.x[r]);
+                    same!(at(&format!("f{r}")), x.f[r], y.f[r]);
+                }
+                same!(at("fflags"), x.fflags, y.fflags);
+                same!(at("frm"), x.frm, y.frm);
+                same!(at("counters"), x.stats, y.stats);
+                same!(at("divergence stack depth"), x.stack.len(), y.stack.len());
+            }
+        }
+        same!("console", self.console, other.console);
+        if let Some(addr) = self.mem.first_dram_difference(&other.mem) {
+            let word = |m: &Machine| m.mem.load(0, addr & !3, 4).ok();
+            return Some(format!(
+                "memory at {addr:#010x}: {a} has {:x?}, {b} has {:x?}",
+                word(self),
+                word(other)
+            ));
+        }
+        same!("statistics", self.report(), other.report());
+        None
+    }
 }

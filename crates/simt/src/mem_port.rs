@@ -2,12 +2,20 @@
 //! active lanes on the interpreter's direct path, recorded in a super-step over several
 //! warps (`step_mem.rs`).
 
-use crate::exec::Code as CodeCache;
-use crate::stats::Stats;
+use crate::counters::Stats;
 use crate::step_mem::{StepMem, Write};
-use weft_mem::Memory;
+use weft_mem::{Memory, Span};
 
-/// The memory side of a [`PrivateRun`]: word loads and stores of the warp's active lanes,
+/// May a word store to `addr` skip the full store path (an aligned word of plain DRAM, not
+/// the HTIF words, no byte of it inside decoded code)? The one test of both engines' direct
+/// store paths (`Issue::store`, `MemPort`): the whole word is checked against the code range,
+/// since an aligned word can begin below code that starts at 2 mod 4.
+#[inline(always)]
+pub(crate) fn direct_word_store(mem: &weft_mem::Memory, code: Span, addr: u32) -> bool {
+    mem.store_word_is_fast(addr) && !code.overlaps(Span::new(addr, 4))
+}
+
+/// The memory side of a [`PrivateRun`](crate::engine::PrivateRun): word loads and stores of the warp's active lanes,
 /// done only when every lane takes the direct path the interpreter would take (an aligned
 /// word of plain DRAM; for stores also outside decoded code, not the HTIF words, with no LR
 /// reservation open), counted as the interpreter counts them. Anything else is refused
@@ -16,7 +24,8 @@ use weft_mem::Memory;
 /// if another warp of the step wrote a word it reads, or read or wrote a word it writes.
 pub struct MemPort<'a> {
     pub(crate) mem: &'a mut Memory,
-    pub(crate) code: &'a CodeCache,
+    /// The decoded-code range (a store there is the interpreter's).
+    pub(crate) code: Span,
     pub(crate) stats: &'a mut Stats,
     pub(crate) reservations: bool,
     pub(crate) mask: u32,
@@ -105,8 +114,7 @@ impl MemPort<'_> {
 
     /// Does a store of every active lane take the interpreter's direct path?
     fn stores_direct(&self, addrs: &[u32; 32]) -> bool {
-        crate::lane::lanes(self.mask)
-            .all(|l| crate::exec_mem::direct_word_store(self.mem, self.code, addrs[l]))
+        crate::lane::lanes(self.mask).all(|l| direct_word_store(self.mem, self.code, addrs[l]))
     }
 
     /// [`MemPort::load_words`] in a super-step over several warps.

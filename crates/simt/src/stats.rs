@@ -1,46 +1,13 @@
 //! Run statistics: counters kept while simulating (per instruction, per warp) and the report
 //! built from them at the end — the readable table of `--stats` and the JSON of `--stats-json`.
 
-use crate::config::Config;
 use crate::machine::Machine;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use weft_isa::{Op, TABLE};
+use weft_isa::TABLE;
 
-/// Counters updated during the run.
-#[derive(Clone, Debug)]
-pub struct Stats {
-    per_op: Vec<u64>,
-    pub loads: u64,
-    pub stores: u64,
-    pub atomics: u64,
-}
-
-impl Stats {
-    pub(crate) fn new(_cfg: &Config) -> Stats {
-        Stats {
-            per_op: vec![0; TABLE.len()],
-            loads: 0,
-            stores: 0,
-            atomics: 0,
-        }
-    }
-
-    /// Count `n` executions of `op`.
-    pub(crate) fn count_n(&mut self, op: Op, n: u64) {
-        if let Some(c) = self.per_op.get_mut(op as usize) {
-            *c += n;
-        }
-    }
-
-    #[inline(always)]
-    pub(crate) fn count(&mut self, op: Op) {
-        if let Some(c) = self.per_op.get_mut(op as usize) {
-            *c += 1;
-        }
-    }
-}
+pub use crate::counters::Stats;
 
 /// Per-warp figures in the report.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -85,7 +52,7 @@ pub struct Report {
     pub mnemonics: BTreeMap<String, u64>,
     pub per_warp: Vec<WarpReport>,
     /// The display controller's counters.
-    pub display: crate::display::DisplayStats,
+    pub display: weft_devices::DisplayStats,
     /// The DMA engines' counters, summed over the cores.
     pub dma: DmaReport,
     /// Each kernel launch's own figures (docs/cli.md, "Statistics"), in order.
@@ -209,7 +176,7 @@ impl Machine {
             classes,
             mnemonics,
             per_warp,
-            display: self.io.display.stats,
+            display: self.display().stats,
             dma: (0..self.cfg.cores).fold(DmaReport::default(), |mut r, c| {
                 let d = self.dma_stats(c);
                 r.triggers += d.triggers;

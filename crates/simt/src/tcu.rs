@@ -9,7 +9,7 @@
 //! elsewhere the instructions are illegal.
 
 use crate::config::Profile;
-use crate::exec::Issue;
+use crate::machine::Issue;
 use crate::trap::{mem_trap, Trap, TrapInfo};
 use weft_isa::{FaultCode, Op};
 use weft_sem::tcu::{self, Geometry, Kind, TcuError, WgFlags};

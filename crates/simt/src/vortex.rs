@@ -4,28 +4,11 @@
 //! exit word at 0x8348, `mscratch` as the kernel-argument pointer, Vortex's performance-counter
 //! CSR numbers, and Vortex's default machine (1 core × 4 warps × 4 threads, 8 barriers).
 //! The memory map and the default machine are configuration (`config::vortex_map`, re-exported
-//! here); this module holds what the profile does at reset and run time.
-
-use crate::machine::Machine;
-use crate::program::LoadError;
+//! here); this module holds the profile's rules as functions of plain values. The machine
+//! asks `profile.rs` (the one place that tests the profile), which uses these, `kmu` and
+//! `vxbin`.
 
 pub use crate::config::vortex_map::*;
-
-/// Profile-specific reset: console rings, `mscratch`, and the KMU as SimX's standalone
-/// runner leaves it (warp 0's CTA CSRs; `kmu.rs`).
-pub(crate) fn reset(m: &mut Machine) -> Result<(), LoadError> {
-    m.mem
-        .set_cout_ring(COUT_ADDR, COUT_SLOTS, COUT_RING)
-        .map_err(|e| LoadError::Config(crate::ConfigError::Memory(e.to_string())))?;
-    m.kmu = Some(Box::new(crate::kmu::Kmu::standalone(&m.cfg)));
-    let arg = m.cfg.kernel_arg;
-    for core in &mut m.cores {
-        for w in &mut core.warps {
-            w.csr.mscratch = arg;
-        }
-    }
-    Ok(())
-}
 
 /// Barriers per core under this profile: `warps × barriers` (Vortex's barrier unit has
 /// `NUM_BARRIERS` per CTA slot, and a core has one CTA slot per warp).
@@ -40,11 +23,6 @@ pub fn barrier_index(id: u32, barriers: usize) -> u64 {
     let slot = (id & 0xff) as u64;
     let number = (id >> 8 & 0x7f_ffff) as u64;
     slot * barriers as u64 + number
-}
-
-/// The program's return code (the exit word).
-pub(crate) fn exit_code(m: &Machine) -> u32 {
-    m.mem.load(0, EXIT_CODE_ADDR, 4).unwrap_or(0)
 }
 
 /// Vortex CSRs weft has no state for: the reserved machine-performance-monitor counter

@@ -18,6 +18,8 @@ const LEVELS: &[(&str, u32)] = &[
     ("weft-asm", 1),
     ("weft-reconv", 1),
     ("weft-device", 1),
+    // The device bus and its devices (display, DMA), beside weft-fb.
+    ("weft-devices", 1),
     ("weft-sp2a", 2),
     ("weft-simt", 2),
     ("weft-cc", 3),

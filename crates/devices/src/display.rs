@@ -1,7 +1,7 @@
 //! The display controller: a framebuffer in DRAM scanned out by a raster beam whose timing
 //! comes from `[display]` (pixel clock relative to the core clock, lines, blanking).
 //!
-//! Registers (on the local bus, `io.rs`): `base` (byte address, read again at every row the
+//! Registers (on the device bus, [`REGS`]): `base` (byte address, read again at every row the
 //! beam fetches, so a write during the visible part moves the rows after it — a raster
 //! effect — and a write during vblank swaps buffers without tearing), and `width`, `height`,
 //! `format`, latched when the beam starts a frame (line 0). A framebuffer of `height` rows is
@@ -13,12 +13,59 @@
 //! At the first cycle of vblank (line `visible_lines`) the frame is complete: it goes to the
 //! frame sink, and every core with at least one started warp counts it in `display_frames`.
 //! The controller advances through [`Display::event`] at the cycles [`Display::next_event`]
-//! names; `Machine::begin_cycle` calls it (catching up over cycles a driver skipped), so the
-//! functional run loop and the timing model drive it the same way.
+//! names; the bus calls it from `Machine::begin_cycle` (catching up over cycles a driver
+//! skipped), so the functional run loop and the timing model drive it the same way.
 
-use crate::config::DisplayConfig;
+use crate::{Access, BusDevice, Ctx, Reg};
+use serde::{Deserialize, Serialize};
 use weft_fb::Framebuffer;
 use weft_mem::Memory;
+
+/// Display timing model that drives `scanline` and `display_frames`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DisplayConfig {
+    /// Core cycles per scan line (800 pixel clocks at 640×480, one pixel per cycle).
+    pub cycles_per_line: u32,
+    /// Lines per frame, including blanking (525 at 640×480@60).
+    pub lines_per_frame: u32,
+    /// Visible lines; vblank starts at this line and is when `display_frames` counts (480).
+    pub visible_lines: u32,
+    /// Pixel clocks per line, blanking included (800 at 640×480@60). With
+    /// `cycles_per_line` it fixes the pixel clock relative to the core clock
+    /// (`pixels_per_line / cycles_per_line` pixels per core cycle).
+    pub pixels_per_line: u32,
+    /// Visible pixels per line (640); hblank is the rest of the line.
+    pub visible_pixels: u32,
+    /// The pixel clock in Hz (25 175 000 for 640×480@60): only used to give written
+    /// animations their real frame rate.
+    pub pixel_clock_hz: u32,
+}
+
+impl Default for DisplayConfig {
+    fn default() -> Self {
+        DisplayConfig {
+            cycles_per_line: 800,
+            lines_per_frame: 525,
+            visible_lines: 480,
+            pixels_per_line: 800,
+            visible_pixels: 640,
+            pixel_clock_hz: 25_175_000,
+        }
+    }
+}
+
+impl DisplayConfig {
+    /// Cycles per frame, blanking included.
+    pub fn cycles_per_frame(&self) -> u64 {
+        self.cycles_per_line as u64 * self.lines_per_frame as u64
+    }
+
+    /// Frames per second at the configured pixel clock.
+    pub fn frame_rate(&self) -> f64 {
+        self.pixel_clock_hz as f64 / (self.pixels_per_line as f64 * self.lines_per_frame as f64)
+    }
+}
 
 /// Pixel formats (`format` register).
 pub mod format {
@@ -185,7 +232,7 @@ impl Display {
 
     /// Process the event at cycle `t` (= [`Display::next_event`]): a line start.
     /// `active(c)` says whether core `c` has a started warp.
-    pub fn event(&mut self, t: u64, mem: &Memory, active: impl Fn(usize) -> bool) {
+    pub fn event(&mut self, t: u64, mem: &Memory, active: &dyn Fn(usize) -> bool) {
         let cpl = self.cfg.cycles_per_line as u64;
         let (line, _) = self.beam(t);
         let frame_no = t / self.cfg.cycles_per_frame();
@@ -274,7 +321,7 @@ impl Display {
     }
 }
 
-/// Register offsets within the display's block of the local bus.
+/// Register offsets within the display's block of the bus.
 pub const REG_BASE: u32 = 0x0;
 /// Width register offset.
 pub const REG_WIDTH: u32 = 0x4;
@@ -286,6 +333,110 @@ pub const REG_FORMAT: u32 = 0xc;
 pub const REG_STATUS: u32 = 0x10;
 /// Beam x register offset (read-only).
 pub const REG_BEAM_X: u32 = 0x14;
+
+const RO: Access = Access::ReadOnly {
+    what: "display status",
+};
+
+/// The display's registers (index = the order here).
+pub const REGS: &[Reg] = &[
+    Reg {
+        name: "DISP_BASE",
+        offset: REG_BASE,
+        access: Access::ReadWrite,
+        doc: "byte address of row 0 (read at every row fetch)",
+    },
+    Reg {
+        name: "DISP_WIDTH",
+        offset: REG_WIDTH,
+        access: Access::ReadWrite,
+        doc: "pixels per row, 1..=visible_pixels",
+    },
+    Reg {
+        name: "DISP_HEIGHT",
+        offset: REG_HEIGHT,
+        access: Access::ReadWrite,
+        doc: "rows, 1..=visible_lines",
+    },
+    Reg {
+        name: "DISP_FORMAT",
+        offset: REG_FORMAT,
+        access: Access::ReadWrite,
+        doc: "0 off, 1 RGBA8888, 2 RGB565",
+    },
+    Reg {
+        name: "DISP_STATUS",
+        offset: REG_STATUS,
+        access: RO,
+        doc: "bit 0 vblank, bit 1 hblank, bits 16-31 line",
+    },
+    Reg {
+        name: "DISP_BEAM_X",
+        offset: REG_BEAM_X,
+        access: RO,
+        doc: "the beam's pixel within its line",
+    },
+];
+
+impl BusDevice for Display {
+    fn name(&self) -> &'static str {
+        "display"
+    }
+
+    fn regs(&self) -> &'static [Reg] {
+        REGS
+    }
+
+    fn load(&self, now: u64, _core: usize, reg: usize) -> u32 {
+        match REGS[reg].offset {
+            REG_BASE => self.regs.base,
+            REG_WIDTH => self.regs.width,
+            REG_HEIGHT => self.regs.height,
+            REG_FORMAT => self.regs.format,
+            REG_STATUS => self.status(now),
+            _ => self.beam_x(now),
+        }
+    }
+
+    fn store(
+        &mut self,
+        _now: u64,
+        _core: usize,
+        reg: usize,
+        v: u32,
+        _mem: &Memory,
+    ) -> Result<bool, String> {
+        let off = REGS[reg].offset;
+        self.check_write(off, v)?;
+        match off {
+            REG_BASE => self.regs.base = v,
+            REG_WIDTH => self.regs.width = v,
+            REG_HEIGHT => self.regs.height = v,
+            _ => self.regs.format = v,
+        }
+        Ok(false)
+    }
+
+    fn next_event(&self) -> u64 {
+        self.next
+    }
+
+    fn advance(&mut self, t: u64, ctx: &mut Ctx) {
+        self.event(t, ctx.mem, ctx.active);
+    }
+
+    fn stop(&self) -> bool {
+        self.stop
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,204 @@
+//! The interface of a faster functional engine (docs/engine.md): the [`BlockEngine`] trait a
+//! block engine (the Cranelift translator of `weft-jit`) implements, what it may touch while
+//! it runs one warp ([`PrivateRun`], with its memory port [`MemPort`]), and the one list of
+//! what it may run ([`is_private`], [`is_block_memory`], [`is_block_float`]). When the
+//! machine hands a warp to it is `accel.rs`'s business (super-steps).
+
+use crate::code::CodeView;
+use crate::counters::Stats;
+pub use crate::mem_port::MemPort;
+use crate::step_mem::StepMem;
+use crate::warp::Warp;
+use weft_isa::{Class, Inst, Op};
+use weft_mem::Memory;
+
+/// A faster engine for warp-private instruction runs.
+pub trait BlockEngine {
+    /// Its name (`jit`).
+    fn name(&self) -> &'static str;
+
+    /// Run instructions of `run.warp` from its pc, at most `run.budget()` of them, only ones
+    /// for which [`is_private`] holds, and for conditional branches only when every active
+    /// lane agrees. Leaves the warp's pc at the first instruction not run, counts each
+    /// instruction run with [`PrivateRun::count`], and returns how many it ran (0 if it
+    /// cannot run the first). The warp's mask never changes.
+    fn run(&mut self, run: &mut PrivateRun<'_>) -> u64;
+
+    /// Does a translated block start at `pc` for a warp of `lanes` lanes with `mask` active?
+    /// (A super-step over several warps, issuing instructions in the interpreter, hands the
+    /// warp back to the engine there.)
+    fn has_block(&self, _pc: u32, _lanes: usize, _mask: u32) -> bool {
+        false
+    }
+
+    /// A cheap look before a super-step is attempted for a warp at `pc` of `lanes` lanes with
+    /// `mask` active: the engine may count the offer itself and say it has nothing to run
+    /// there yet ([`Offer::Counted`]), sparing the attempt (for several warps, snapshots and
+    /// records) that would only count it.
+    fn offer(&mut self, _pc: u32, _lanes: usize, _mask: u32) -> Offer {
+        Offer::Attempt
+    }
+
+    /// What the engine has done so far (all zero for one that does not translate).
+    fn counts(&self) -> EngineCounts {
+        EngineCounts::default()
+    }
+}
+
+/// A block engine's own counts ([`BlockEngine::counts`]), which depend only on the program
+/// and configuration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineCounts {
+    /// Regions translated.
+    pub translated: u64,
+    /// Translations dropped because their calls ran too little (`weft-jit`'s probation).
+    pub dropped: u64,
+    /// Translations that failed to compile (run on the interpreter instead).
+    pub failed: u64,
+}
+
+/// What a block engine says of a warp at a pc ([`BlockEngine::offer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Attempt a super-step (the engine has a block there, or must look).
+    Attempt,
+    /// Nothing to run there yet: the offer was counted; ask again after this many cycles
+    /// (the straight run from the pc, which the interpreter is about to issue).
+    Counted(u64),
+}
+
+/// Can a block engine run `i` (given, for a conditional branch, that the active lanes agree)?
+/// The one list of warp-private instructions: they change only the warp's own registers and
+/// pc, cannot fault, and nothing else can observe when they run.
+pub fn is_private(i: &Inst) -> bool {
+    // The integer classes of the instruction table (their ops have fast handlers: fast.rs's
+    // test holds it); a branch to an odd target faults when taken; a linking jal enters an
+    // activation.
+    match i.op.class() {
+        Class::Alu | Class::Mul | Class::Div => true,
+        Class::Branch => i.imm & 1 == 0,
+        _ => i.op == Op::Jal && i.rd == 0 && i.imm & 1 == 0,
+    }
+}
+
+/// Can a block engine run `i` as a memory access of the warp (a super-step runs one warp
+/// alone, so nothing else can see when it happens; or several, whose accesses the port
+/// records and keeps apart)? Only through [`MemPort`], which does the access when every
+/// active lane takes the interpreter's direct path and refuses otherwise: `lw` and `sw`,
+/// and `flw` and `fsw` while the float state is Dirty ([`PrivateRun::float_dirty`]).
+pub fn is_block_memory(i: &Inst) -> bool {
+    matches!(i.op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
+}
+
+/// Can a block engine run the float instruction `i` — under guards it checks on every active
+/// lane before the instruction, exiting before it when one fails (docs/engine.md): the float
+/// state is Dirty ([`PrivateRun::float_dirty`]); a rounding operation uses round-to-nearest-
+/// even (static, or dynamic with every active lane's `frm` = 0); no input is a NaN; and the
+/// flags the instruction could raise on a lane are already set in that lane's `fflags`.
+/// Under them the host's IEEE result is the interpreter's and `fflags` does not change.
+pub fn is_block_float(i: &Inst) -> bool {
+    use Op::*;
+    match i.op {
+        FaddS | FsubS | FmulS | FdivS | FsqrtS | FmaddS | FmsubS | FnmsubS | FnmaddS | FcvtSW
+        | FcvtSWu => matches!(i.rm, 0 | 7),
+        // 0 RNE, 1 RTZ, 2 RDN, 3 RUP: each a host rounding to an integral value.
+        FcvtWS | FcvtWuS => matches!(i.rm, 0..=3 | 7),
+        FsgnjS | FsgnjnS | FsgnjxS | FminS | FmaxS | FeqS | FltS | FleS | FmvXW | FmvWX => true,
+        _ => false,
+    }
+}
+
+/// What a block engine may touch while it runs one warp.
+pub struct PrivateRun<'a> {
+    /// The warp (registers, pc, mask).
+    pub warp: &'a mut Warp,
+    /// Lanes per warp.
+    pub lanes: usize,
+    pub(crate) budget: u64,
+    /// The engine will have a block here soon: ask again without waiting (or after `skip`
+    /// cycles, the straight run it starts).
+    pub(crate) warming: bool,
+    pub(crate) skip: u64,
+    pub(crate) code: &'a mut dyn CodeView,
+    pub(crate) mem: &'a mut Memory,
+    pub(crate) stats: &'a mut Stats,
+    pub(crate) reservations: bool,
+    /// Operation counts held back (a super-step over several warps may undo a warp's run);
+    /// `None`: counted at once.
+    pub(crate) deferred: Option<&'a mut Vec<(Op, u64)>>,
+    /// In a super-step over several warps: the step's memory records and this warp's index.
+    pub(crate) step: Option<(&'a mut StepMem, usize)>,
+}
+
+impl PrivateRun<'_> {
+    /// At most this many instructions may run.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// The decoded instruction at `pc`, if it decodes.
+    pub fn fetch(&mut self, pc: u32) -> Option<Inst> {
+        // Only decoded code: what lies outside is decoded afresh at each fetch (a store there
+        // is no code invalidation), so no translation of it could be kept.
+        let i = self.code.fetch_inst(self.mem, pc)?;
+        (self.code.covers(pc) && self.code.covers(pc.wrapping_add(i.len() - 1))).then_some(i)
+    }
+
+    /// Changes whenever decoded code may have changed (a store into code, a module loaded):
+    /// translations made under another generation are stale.
+    pub fn code_generation(&self) -> u64 {
+        self.code.generation()
+    }
+
+    /// Say that no block of this engine starts at `pc` (the machine stops offering it, until
+    /// the code there changes).
+    pub fn refuse(&mut self, pc: u32) {
+        self.code.set_no_block(pc);
+    }
+
+    /// The warp and the memory port, to run a block that accesses memory.
+    pub fn parts(&mut self) -> (&mut Warp, MemPort<'_>) {
+        let mask = self.warp.mask;
+        (
+            self.warp,
+            MemPort {
+                mem: self.mem,
+                code: self.code.span(),
+                stats: self.stats,
+                reservations: self.reservations,
+                mask,
+                step: self.step.as_mut().map(|(s, w)| (&mut **s, *w)),
+            },
+        )
+    }
+
+    /// Is the float state Dirty (`mstatus.FS` = 3)? Then a float instruction changes no
+    /// `mstatus` bit (the interpreter sets Dirty on every one, and faults while it is Off).
+    pub fn float_dirty(&self) -> bool {
+        use crate::trap::mstatus::FS;
+        self.warp.csr.mstatus & FS == FS
+    }
+
+    /// Say that a block may start here once the code is hot (the machine offers it again at
+    /// once instead of spacing out its attempts).
+    pub fn warming(&mut self) {
+        self.warming = true;
+    }
+
+    /// Say that a block may start here once the code is hot, and that it is the start of a
+    /// straight run of `n` instructions (none of which starts a block of its own): with one
+    /// warp running, the machine offers the engine the pc after them, `n` cycles on, instead
+    /// of every pc in between.
+    pub fn warming_for(&mut self, n: u64) {
+        self.warming = true;
+        self.skip = n;
+    }
+
+    /// Count `n` executions of `op` in the statistics.
+    pub fn count(&mut self, op: Op, n: u64) {
+        match &mut self.deferred {
+            Some(d) => d.push((op, n)),
+            None => self.stats.count_n(op, n),
+        }
+    }
+}
