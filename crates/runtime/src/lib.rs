@@ -364,6 +364,9 @@ pub struct Device {
     queue: std::collections::VecDeque<Launch>,
     next_launch: u64,
     output: Vec<u8>,
+    /// Each launch run: its first cycle and its kernel's name (a program swapped out since
+    /// leaves the machine no symbol for it).
+    runs: Vec<(u64, String)>,
     /// The recorder attached to the machine once a launch asked to be recorded.
     recorder: Option<record::Slot>,
     recordings: std::collections::HashMap<LaunchId, Recording>,
@@ -423,6 +426,7 @@ impl Device {
             dram_end,
             queue: std::collections::VecDeque::new(),
             next_launch: 0,
+            runs: Vec::new(),
             output: Vec::new(),
             recorder: None,
             recordings: std::collections::HashMap::new(),
@@ -506,6 +510,10 @@ impl Device {
         })?;
         let image = self.modules[k].image_over(&self.modules[self.resident]);
         self.backend.load_module(&image)?;
+        // Traces and fault messages name the resident program's symbols, and only those.
+        if let Some(m) = self.backend.machine_mut() {
+            m.symbols = image.symbols;
+        }
         self.resident = k;
         Ok(())
     }
@@ -793,6 +801,7 @@ impl Device {
             .write_bytes(mailbox, &rec)
             .map_err(|e| RuntimeError::Load(e.to_string()))?;
         self.backend.restart(entry)?;
+        self.runs.push((self.backend.cycles(), l.name.clone()));
         let recording = match (l.record, self.backend.machine_mut()) {
             (Some(max), Some(m)) => {
                 let slot = self.recorder.get_or_insert_with(|| {
@@ -869,7 +878,18 @@ impl Device {
 
     /// Statistics of all launches so far (the keys of `weft run --stats-json`).
     pub fn stats(&self) -> serde_json::Value {
-        self.backend.stats_json()
+        let mut v = self.backend.stats_json();
+        // Each launch's kernel by the name it was launched by (its program may be gone).
+        if let Some(ls) = v["launches"].as_array_mut() {
+            for l in ls {
+                let at = l["start_cycle"].as_u64().unwrap_or(0);
+                let k = self.runs.partition_point(|&(c, _)| c <= at);
+                if let Some((_, name)) = k.checked_sub(1).and_then(|k| self.runs.get(k)) {
+                    l["kernel"] = name.clone().into();
+                }
+            }
+        }
+        v
     }
 
     /// Each launch's own counters so far, in order (see [`launch_entries`]).

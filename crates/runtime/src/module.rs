@@ -20,6 +20,12 @@ impl ModuleId {
     /// The program the device was opened with.
     pub const MAIN: ModuleId = ModuleId(0);
 
+    /// The program at `index` in load order (a launch naming one the device does not have
+    /// is refused).
+    pub fn new(index: usize) -> ModuleId {
+        ModuleId(index)
+    }
+
     /// Its place among the device's programs, in load order (0: the one it was opened with).
     pub fn index(self) -> usize {
         self.0

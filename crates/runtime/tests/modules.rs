@@ -67,6 +67,13 @@ fn kernels_of_two_programs_work_on_the_same_buffers() {
         d.wait(None).unwrap();
         let sum: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
         assert_eq!(d.read::<u32>(&bc).unwrap(), sum, "timing {timing}");
+        // Each launch's counters name its kernel, whichever program is resident now.
+        let names: Vec<String> = d
+            .launch_stats()
+            .iter()
+            .map(|l| l["kernel"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(names, ["vecadd_u32", "collatz", "collatz", "vecadd_u32"]);
         // A kernel name is looked up in the launch's own program.
         assert!(matches!(
             d.launch_with("vecadd_u32", grid, Dim3::x(32), &add, &in_second),
