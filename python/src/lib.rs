@@ -8,7 +8,10 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use weft_runtime::{Args, BackendKind, Buffer, Device, DeviceConfig, Dim3, RuntimeError};
+use weft_runtime::{
+    Args, BackendKind, Buffer, Device, DeviceConfig, Dim3, LaunchId, LaunchOptions, ModuleId,
+    RuntimeError,
+};
 
 create_exception!(_weft, NativeError, PyException);
 
@@ -162,8 +165,19 @@ impl NativeDevice {
         out.copy_from_slice(py, &v)
     }
 
-    /// Queue a launch of kernel `name`; `args` is the argument block's bytes.
-    #[pyo3(signature = (name, grid, block, args, shared=0))]
+    /// Load another program (ELF bytes): its module index.
+    fn load(&mut self, py: Python<'_>, elf: &[u8]) -> PyResult<usize> {
+        self.dev
+            .load(elf)
+            .map(ModuleId::index)
+            .map_err(|e| err(py, e))
+    }
+
+    /// Queue a launch of kernel `name` of program `module`; `args` is the argument block's
+    /// bytes; `record`, if not None, records the launch (at most that many
+    /// warp-instructions). Returns the launch's id.
+    #[pyo3(signature = (name, grid, block, args, shared=0, module=0, record=None))]
+    #[allow(clippy::too_many_arguments)]
     fn launch(
         &mut self,
         py: Python<'_>,
@@ -172,10 +186,36 @@ impl NativeDevice {
         block: (u32, u32, u32),
         args: &[u8],
         shared: u32,
-    ) -> PyResult<()> {
+        module: usize,
+        record: Option<usize>,
+    ) -> PyResult<u64> {
+        let o = LaunchOptions {
+            module: ModuleId::new(module),
+            shared_bytes: shared,
+            record,
+        };
         self.dev
-            .launch_shared(name, dim3(grid), dim3(block), shared, &Args::raw(args))
+            .launch_with(name, dim3(grid), dim3(block), &Args::raw(args), &o)
+            .map(|id| id.0)
             .map_err(|e| err(py, e))
+    }
+
+    /// The recording of launch `id` (taken): (its trace as a JSON list, the warp-instructions
+    /// past the bound, the page), or None.
+    fn take_recording(&mut self, id: u64) -> Option<(String, u64, String)> {
+        self.dev.take_recording(LaunchId(id)).map(|r| {
+            let steps: Vec<serde_json::Value> = r
+                .trace
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "cycle": s.cycle, "core": s.core, "warp": s.warp, "mask": s.mask,
+                        "pc": s.pc, "symbol": s.symbol, "inst": s.inst, "line": s.line,
+                    })
+                })
+                .collect();
+            (serde_json::Value::from(steps).to_string(), r.dropped, r.page)
+        })
     }
 
     /// Launches queued and not yet run.

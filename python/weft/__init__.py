@@ -42,7 +42,7 @@ from . import _weft
 __version__ = _weft.__version__
 
 __all__ = [
-    "Device", "Buffer", "Launch", "Module", "asarray", "WeftError", "OutOfMemory", "BadAddress", "NoSuchKernel",
+    "Device", "Buffer", "Launch", "Module", "DeviceModule", "ViewPage", "asarray", "WeftError", "OutOfMemory", "BadAddress", "NoSuchKernel",
     "KernelFault", "Timeout", "Deadlock", "KernelExit", "LoadError", "NothingLaunched",
 ]
 
@@ -217,6 +217,31 @@ class Buffer:
                 f"shape={self.shape})")
 
 
+def _host_op(op):
+    """A binary operator of Buffer: both sides copied to the host, numpy computes."""
+    def f(self, other):
+        return op(self.numpy(), np.asarray(other) if isinstance(other, Buffer) else other)
+    return f
+
+
+def _host_rop(op):
+    def f(self, other):
+        return op(other, self.numpy())
+    return f
+
+
+# Arithmetic on buffers is numpy's on copies: `a + b`, `2 * a`, `-a` give numpy arrays
+# (the device computes nothing; write a kernel for that).
+for _name, _op in (("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
+                   ("truediv", np.true_divide), ("floordiv", np.floor_divide),
+                   ("mod", np.remainder), ("pow", np.power)):
+    setattr(Buffer, f"__{_name}__", _host_op(_op))
+    setattr(Buffer, f"__r{_name}__", _host_rop(_op))
+Buffer.__neg__ = lambda self: -self.numpy()
+Buffer.__abs__ = lambda self: abs(self.numpy())
+del _name, _op
+
+
 def asarray(array, device):
     """`array` on `device`: a Buffer of that device is itself, anything numpy can read becomes
     a new buffer holding a copy (as cupy.asarray)."""
@@ -359,12 +384,16 @@ def _config(config):
 class Launch:
     """One kernel launch, returned by Device.launch: `wait()` runs it (and the launches
     queued before it), then `stats()` and `cycles` are this launch's own counters (the
-    device's stats() still totals every launch)."""
+    device's stats() still totals every launch). A launch made with `trace=True` (or a
+    bound) is recorded: `trace()` lists its warp-instructions and `view()` shows it in the
+    `weft view` step-through page."""
 
-    def __init__(self, device, kernel, grid, block):
+    def __init__(self, device, kernel, grid, block, id=None, traced=False, module=0):
         self.device, self.kernel, self.grid, self.block = device, kernel, grid, block
+        self.id, self.traced, self.module = id, traced, module
         self.index = None  # its place in device.launch_stats(), once it has run
         self.dropped = False  # a failure before it dropped it from the queue
+        self._recording = None
 
     @property
     def done(self):
@@ -389,6 +418,47 @@ class Launch:
         """Cycles this launch took."""
         return self.stats()["cycles"]
 
+    def _recorded(self):
+        if not self.traced:
+            raise WeftError(f"launch of {self.kernel} was not recorded: launch it with "
+                            "trace=True (or trace=N warp-instructions)")
+        if not self.done and not self.dropped:
+            self.device.wait()
+        if self._recording is None:
+            r = self.device._d.take_recording(self.id)
+            if r is None:
+                raise NothingLaunched(f"launch of {self.kernel} was dropped: a launch queued "
+                                      "before it failed")
+            steps, dropped, page = r
+            self._recording = (json.loads(steps), dropped, page)
+        return self._recording
+
+    def trace(self):
+        """This launch's warp-instructions in issue order, as dicts with the columns of a
+        `weft run --trace` line: cycle, core, warp, mask, pc, symbol (None if no symbol lies
+        at or below pc), inst (the disassembly) and line (the whole --trace line). From the
+        device's start-up code through the kernel to the launch's end, at most the bound
+        given to launch(trace=...): `trace_dropped` counts the steps past it. Runs the
+        launch first if it is still queued (a fault ends the trace where it happened)."""
+        return list(self._recorded()[0])
+
+    @property
+    def trace_dropped(self):
+        """Warp-instructions this recorded launch issued past its trace bound."""
+        return self._recorded()[1]
+
+    def view(self, height=600):
+        """The `weft view` step-through page of this recorded launch (the page `weft view`
+        writes: warps, lanes, divergence stacks, registers, step forward and back), inline in
+        a notebook: an IPython HTML object when IPython is there, else a ViewPage (which
+        has _repr_html_, the page's `html` and save())."""
+        page = ViewPage(self._recorded()[2], height)
+        try:
+            from IPython.display import HTML
+        except ImportError:
+            return page
+        return HTML(page._repr_html_())
+
     def _repr_html_(self):
         rows = [("kernel", self.kernel), ("grid", self.grid), ("block", self.block)]
         if self.done:
@@ -402,6 +472,66 @@ class Launch:
         state = ("dropped" if self.dropped else "queued") if not self.done else \
             f"launch {self.index}"
         return f"Launch({self.kernel!r}, grid={self.grid}, block={self.block}, {state})"
+
+
+class ViewPage:
+    """A `weft view` page: `html` (one self-contained document), shown inline by
+    `_repr_html_` (in an iframe `height` pixels high, so its script and style stay its own),
+    written out by save(path)."""
+
+    def __init__(self, html, height=600):
+        self.html, self.height = html, _int("height", height, 1, _U32)
+
+    def _repr_html_(self):
+        import html
+        return (f'<iframe srcdoc="{html.escape(self.html, quote=True)}" '
+                f'style="width:100%;height:{self.height}px;border:1px solid #ccc"></iframe>')
+
+    def save(self, path):
+        """Write the page to `path` (open it in a browser)."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html)
+
+    def __repr__(self):
+        return f"ViewPage({len(self.html)} bytes of HTML)"
+
+
+class DeviceModule:
+    """A kernel program loaded on a device (Device.load; `device.modules[0]` is the one the
+    device was opened with): `launch()` and `run()` take the kernels of this program, on
+    any buffer of the device. `module` is the weft.Module, `index` its place on the
+    device."""
+
+    def __init__(self, device, module, index):
+        self.device, self.module, self.index = device, module, index
+
+    def launch(self, kernel, grid, block, *args, shared=0, trace=False):
+        """Queue kernel `kernel` of this program (see Device.launch)."""
+        return self.device._launch(self.index, kernel, grid, block, args, shared, trace)
+
+    def run(self, kernel, grid, block, *args, shared=0, trace=False, max_cycles=None,
+            timeout=None):
+        """launch() then the device's wait()."""
+        launch = self.launch(kernel, grid, block, *args, shared=shared, trace=trace)
+        self.device.wait(max_cycles, timeout)
+        return launch
+
+    def __repr__(self):
+        return f"DeviceModule({self.index}, {self.module!r})"
+
+
+# Warp-instructions a launch with trace=True records (weft view's default).
+TRACE_STEPS = 20_000
+
+
+def _trace_bound(trace):
+    """The recording bound of launch(trace=...): None for False, TRACE_STEPS for True, or
+    a count of warp-instructions (1..=1,000,000, as weft view takes)."""
+    if trace is False or trace is None:
+        return None
+    if trace is True:
+        return TRACE_STEPS
+    return _int("trace", trace, 1, 1_000_000)
 
 
 def _html_table(title, rows):
@@ -452,8 +582,32 @@ class Device:
         self.module = module
         self._d = _call(_weft.NativeDevice, module.elf, *dims,
                         None if timing is None else bool(timing), dram, config, backend)
+        self.modules = [DeviceModule(self, module, 0)]
         self._pending = []  # Launch objects queued, oldest first
         self._done = 0  # launches with stats so far
+
+    def load(self, source=None, sources=None, program=None, *, module=None, options=(),
+             lang="c"):
+        """Load another kernel program onto the device — `source` text, `sources` files or a
+        `program` ELF (built as weft.Module builds them, through the compile cache), or a
+        weft.Module — and return it as a DeviceModule whose launch()/run() take its kernels.
+        All of a device's programs share its buffers; a launch swaps its program in when
+        another one is resident (its code decoded afresh; each program keeps its own
+        globals). A program's code, stacks and heap lie below the buffers: load programs
+        before allocating buffers (a program larger than those loaded so far raises
+        LoadError once buffers lie where it needs room)."""
+        if module is not None:
+            if not isinstance(module, Module):
+                raise TypeError(f"module must be a weft.Module, not {type(module).__name__}")
+            if (source, sources, program) != (None, None, None) or options:
+                raise TypeError("give a module or a program/source/sources, not both")
+        else:
+            module = Module(source=source, sources=sources, program=program, options=options,
+                            lang=lang)
+        index = _call(self._d.load, module.elf)
+        m = DeviceModule(self, module, index)
+        self.modules.append(m)
+        return m
 
     def alloc(self, nbytes, dtype=np.uint8, shape=None):
         dtype = _dtype(dtype)
@@ -498,16 +652,24 @@ class Device:
         b = _buffer(buf, self)
         _call(self._d.free, b.addr, b.nbytes)
 
-    def launch(self, kernel, grid, block, *args, shared=0):
-        """Queue kernel `kernel` over `grid` blocks of `block` threads (ints or tuples). Nothing
-        runs yet: the launch waits behind those already queued, and wait() runs them all.
-        Returns the Launch (its own wait(), stats(), cycles)."""
+    def launch(self, kernel, grid, block, *args, shared=0, trace=False):
+        """Queue kernel `kernel` of the device's program over `grid` blocks of `block`
+        threads (ints or tuples). Nothing runs yet: the launch waits behind those already
+        queued, and wait() runs them all. Returns the Launch (its own wait(), stats(),
+        cycles). `trace=True` records the launch, at most TRACE_STEPS warp-instructions
+        (`trace=N`: at most N) for Launch.trace() and Launch.view(); once a device has
+        recorded a launch it runs on the interpreter (the same results and cycles, slower).
+        Kernels of another program: Device.load(...).launch(...)."""
+        return self._launch(0, kernel, grid, block, args, shared, trace)
+
+    def _launch(self, module, kernel, grid, block, args, shared, trace):
         if not isinstance(kernel, str):
             raise TypeError(f"kernel must be a name (str), not {type(kernel).__name__}")
         grid, block = _dim3("grid", grid), _dim3("block", block)
-        _call(self._d.launch, kernel, grid, block, _pack(args, self),
-              _int("shared", shared, 0, _U32))
-        launch = Launch(self, kernel, grid, block)
+        bound = _trace_bound(trace)
+        id = _call(self._d.launch, kernel, grid, block, _pack(args, self),
+                   _int("shared", shared, 0, _U32), module, bound)
+        launch = Launch(self, kernel, grid, block, id, bound is not None, module)
         self._pending.append(launch)
         return launch
 
@@ -543,9 +705,10 @@ class Device:
             self._pending = [] if self._d.queued() == 0 else \
                 [x for x in self._pending if not x.dropped]
 
-    def run(self, kernel, grid, block, *args, shared=0, max_cycles=None, timeout=None):
+    def run(self, kernel, grid, block, *args, shared=0, trace=False, max_cycles=None,
+            timeout=None):
         """launch() then wait() (which runs any launch queued before this one too)."""
-        launch = self.launch(kernel, grid, block, *args, shared=shared)
+        launch = self.launch(kernel, grid, block, *args, shared=shared, trace=trace)
         self.wait(max_cycles, timeout)
         return launch
 

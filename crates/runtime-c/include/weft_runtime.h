@@ -74,6 +74,19 @@ int weft_read(weft_device *d, weft_buffer b, uint32_t offset, void *dst, size_t 
 int weft_launch_kernel(weft_device *d, const char *name, const uint32_t grid[3],
                        const uint32_t block[3], uint32_t shared_bytes, const void *args,
                        size_t args_len);
+/* Load another kernel program onto the device — an ELF built by weft cc, or built now from
+ * `n` C sources — and set *module to its number (the program the device was opened with is
+ * 0). Its kernels launch with weft_launch_module_kernel, on the device's buffers; a launch
+ * swaps its program in when another one is resident (each program keeps its own globals).
+ * Load programs before allocating buffers: a program larger than those loaded so far needs
+ * memory where buffers may lie, and is then WEFT_E_LOAD. */
+int weft_module_load(weft_device *d, const char *elf_path, uint32_t *module);
+int weft_module_load_c(weft_device *d, const char *const *sources, size_t n, uint32_t *module);
+/* weft_launch_kernel for a kernel of program `module` (0: the device's own; a number no
+ * load gave is WEFT_E_LOAD, a name not in that program WEFT_E_NO_SUCH_KERNEL). */
+int weft_launch_module_kernel(weft_device *d, uint32_t module, const char *name,
+                              const uint32_t grid[3], const uint32_t block[3],
+                              uint32_t shared_bytes, const void *args, size_t args_len);
 /* Run the queued launches in order to their end; max_cycles (0 = no limit) bounds them all.
  * The first launch that fails ends the wait with its error, and the launches queued behind it
  * are dropped. With nothing queued: WEFT_E_NOTHING_LAUNCHED. */

@@ -4,7 +4,9 @@
 
 use std::ffi::{c_char, CStr, CString};
 use std::path::PathBuf;
-use weft_runtime::{Args, Buffer, Device, DeviceConfig, Dim3, RuntimeError};
+use weft_runtime::{
+    Args, Buffer, Device, DeviceConfig, Dim3, LaunchOptions, ModuleId, RuntimeError,
+};
 
 /// A device handle as C sees it.
 pub struct WeftDevice {
@@ -467,15 +469,80 @@ pub unsafe extern "C" fn weft_launch_kernel(
     args: *const u8,
     args_len: usize,
 ) -> i32 {
+    // SAFETY: the caller's pointers, passed on as they are.
+    unsafe {
+        launch_in(
+            "weft_launch_kernel",
+            d,
+            0,
+            name,
+            grid,
+            block,
+            shared_bytes,
+            args,
+            args_len,
+        )
+    }
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn weft_launch_module_kernel(
+    d: *mut WeftDevice,
+    module: u32,
+    name: *const c_char,
+    grid: *const u32,
+    block: *const u32,
+    shared_bytes: u32,
+    args: *const u8,
+    args_len: usize,
+) -> i32 {
+    // SAFETY: the caller's pointers, passed on as they are.
+    unsafe {
+        launch_in(
+            "weft_launch_module_kernel",
+            d,
+            module,
+            name,
+            grid,
+            block,
+            shared_bytes,
+            args,
+            args_len,
+        )
+    }
+}
+
+/// Queue a launch of kernel `name` of program `module` (`who` names the C call).
+///
+/// # Safety
+/// As [`weft_launch_kernel`].
+#[allow(clippy::too_many_arguments)]
+unsafe fn launch_in(
+    who: &str,
+    d: *mut WeftDevice,
+    module: u32,
+    name: *const c_char,
+    grid: *const u32,
+    block: *const u32,
+    shared_bytes: u32,
+    args: *const u8,
+    args_len: usize,
+) -> i32 {
     let Some(h) = dev(d) else { return E_ARGUMENT };
     let Some(name) = str_arg(name) else {
-        return h.refuse("weft_launch_kernel: name is NULL or not UTF-8");
+        return h.refuse(&format!("{who}: name is NULL or not UTF-8"));
     };
     if grid.is_null() || block.is_null() {
-        return h.refuse("weft_launch_kernel: grid or block is NULL");
+        return h.refuse(&format!("{who}: grid or block is NULL"));
     }
     if args.is_null() && args_len > 0 {
-        return h.refuse("weft_launch_kernel: args is NULL with args_len > 0");
+        return h.refuse(&format!("{who}: args is NULL with args_len > 0"));
     }
     // The argument block is copied to a device buffer: a length no buffer can hold is
     // refused before the caller's memory is read.
@@ -495,13 +562,85 @@ pub unsafe extern "C" fn weft_launch_kernel(
         )
     };
     let block_args = Args::raw(a);
-    let r = h.dev.launch_shared(
+    let o = LaunchOptions {
+        module: ModuleId::new(module as usize),
+        shared_bytes,
+        record: None,
+    };
+    let r = h.dev.launch_with(
         name,
         Dim3::new(g[0], g[1], g[2]),
         Dim3::new(b[0], b[1], b[2]),
-        shared_bytes,
         &block_args,
+        &o,
     );
+    h.done(r.map(|_| ()))
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_module_load(
+    d: *mut WeftDevice,
+    elf_path: *const c_char,
+    module: *mut u32,
+) -> i32 {
+    let Some(h) = dev(d) else { return E_ARGUMENT };
+    if module.is_null() {
+        return h.refuse("weft_module_load: module is NULL");
+    }
+    let Some(path) = str_arg(elf_path) else {
+        return h.refuse("weft_module_load: elf_path is NULL or not UTF-8");
+    };
+    let r = std::fs::read(path)
+        .map_err(|e| RuntimeError::Load(format!("{path}: {e}")))
+        .and_then(|elf| h.dev.load(&elf));
+    // SAFETY: module is the caller's writable u32 (checked non-null).
+    unsafe { loaded(h, r, module) }
+}
+
+/// See weft_runtime.h.
+///
+/// # Safety
+/// Pointers as weft_runtime.h describes: a live handle (or null), and buffers of the
+/// lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn weft_module_load_c(
+    d: *mut WeftDevice,
+    sources: *const *const c_char,
+    n: usize,
+    module: *mut u32,
+) -> i32 {
+    let Some(h) = dev(d) else { return E_ARGUMENT };
+    if module.is_null() {
+        return h.refuse("weft_module_load_c: module is NULL");
+    }
+    let mut why = [0 as c_char; 128];
+    // SAFETY: the caller gives n string pointers; `why` holds 128 bytes.
+    let paths = unsafe { source_paths(sources, n, "weft_module_load_c", why.as_mut_ptr(), 128) };
+    let Some(paths) = paths else {
+        // SAFETY: source_paths wrote a NUL-terminated message into `why`.
+        let why = unsafe { CStr::from_ptr(why.as_ptr()) };
+        return h.refuse(&why.to_string_lossy());
+    };
+    let refs: Vec<&std::path::Path> = paths.iter().map(|p| p.as_path()).collect();
+    let r = h.dev.load_c(&refs);
+    // SAFETY: module is the caller's writable u32 (checked non-null).
+    unsafe { loaded(h, r, module) }
+}
+
+/// Finish a load: the program's number into `*module`.
+///
+/// # Safety
+/// `module` is a writable u32.
+unsafe fn loaded(h: &mut WeftDevice, r: Result<ModuleId, RuntimeError>, module: *mut u32) -> i32 {
+    let r = r.map(|m| {
+        // SAFETY: the caller's u32.
+        unsafe { *module = m.index() as u32 }
+    });
     h.done(r)
 }
 

@@ -1,14 +1,16 @@
 //! The C ABI against hostile calls from a real C program (`tests/c/hostile.c`, compiled with
 //! gcc against weft_runtime.h and the shared library): huge lengths, NULL arguments, an
 //! impossible argument block and launches behind a kernel that never ends each return their
-//! code and a message; the process neither aborts nor hangs.
+//! code and a message; the process neither aborts nor hangs. And two kernel programs on one
+//! device from C (`tests/c/modules.c`).
 
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-#[test]
-fn hostile_calls_return_codes_with_messages() {
+/// Build `tests/c/<name>.c` with gcc against the header and the shared library: the
+/// program (in a directory kept as long as the answer) and the library's directory.
+fn build(name: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let exe = std::env::current_exe().unwrap();
     let lib_dir = exe.parent().unwrap().to_path_buf();
@@ -18,9 +20,9 @@ fn hostile_calls_return_codes_with_messages() {
         lib_dir.display()
     );
     let dir = tempfile::tempdir().unwrap();
-    let prog = dir.path().join("hostile");
+    let prog = dir.path().join(name);
     let st = Command::new("gcc")
-        .arg(root.join("crates/runtime-c/tests/c/hostile.c"))
+        .arg(root.join(format!("crates/runtime-c/tests/c/{name}.c")))
         .arg("-I")
         .arg(root.join("crates/runtime-c/include"))
         .arg("-L")
@@ -29,7 +31,33 @@ fn hostile_calls_return_codes_with_messages() {
         .arg(&prog)
         .status()
         .expect("gcc runs");
-    assert!(st.success(), "tests/c/hostile.c does not compile");
+    assert!(st.success(), "tests/c/{name}.c does not compile");
+    (dir, prog, lib_dir)
+}
+
+#[test]
+fn two_programs_share_a_device_and_its_buffers() {
+    let kernels = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../runtime/tests/kernels");
+    let (_dir, prog, lib_dir) = build("modules");
+    let out = Command::new(&prog)
+        .arg(kernels.join("kernels.c"))
+        .arg(kernels.join("second.c"))
+        .env("LD_LIBRARY_PATH", &lib_dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("modules: PASS"),
+        "status {:?}\n{text}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn hostile_calls_return_codes_with_messages() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let (_dir, prog, lib_dir) = build("hostile");
     let mut child = Command::new(&prog)
         .arg(root.join("crates/runtime/tests/kernels/kernels.c"))
         .env("LD_LIBRARY_PATH", &lib_dir)

@@ -90,6 +90,25 @@ impl Allocator {
         (owner == Owner::Host && addr as u64 + len as u64 <= s as u64 + l as u64).then_some((s, l))
     }
 
+    /// Move the bottom of the range up to `lo` (rounded up to the alignment), if no block
+    /// lies below it (a device taking more of the low memory for its own use); false, and
+    /// nothing changed, if one does.
+    pub fn raise_floor(&mut self, lo: u32) -> bool {
+        let lo = lo.div_ceil(ALIGN).saturating_mul(ALIGN);
+        if self.used.first().is_some_and(|&(s, _, _)| s < lo) {
+            return false;
+        }
+        self.free.retain_mut(|(s, l)| {
+            let end = *s as u64 + *l as u64;
+            if *s < lo {
+                *l = end.saturating_sub(lo as u64) as u32;
+                *s = lo;
+            }
+            *l > 0
+        });
+        true
+    }
+
     /// Bytes free in all.
     pub fn free_bytes(&self) -> u64 {
         self.free.iter().map(|&(_, l)| l as u64).sum()
@@ -128,5 +147,22 @@ mod tests {
         assert!(!a.free(r));
         assert!(a.free_as(r, Owner::Runtime));
         assert!(!a.free_as(r, Owner::Runtime), "double free");
+    }
+
+    #[test]
+    fn the_floor_rises_only_over_free_memory() {
+        let mut a = Allocator::new(0x1000, 0x2000);
+        assert!(a.raise_floor(0x1001));
+        assert_eq!(a.alloc(8), Some(0x1040), "the floor is aligned up");
+        assert!(!a.raise_floor(0x1080), "a block lies below the new floor");
+        assert!(
+            a.raise_floor(0x1040),
+            "a floor at the block's start is fine"
+        );
+        assert!(a.free(0x1040));
+        assert!(a.raise_floor(0x1f00));
+        assert_eq!(a.free_bytes(), 0x100);
+        assert_eq!(a.alloc(0x100), Some(0x1f00));
+        assert!(a.raise_floor(0x1f00) && !a.raise_floor(0x1f40));
     }
 }

@@ -21,6 +21,10 @@ pub trait Backend: weft_device::Device {
     fn load_module(&mut self, prog: &weft_simt::Program) -> Result<()>;
     /// Send console output to `w` as the kernels print it.
     fn set_console(&mut self, w: Box<dyn std::io::Write + Send>);
+    /// The functional model's machine, if the backend runs one (observers attach to it).
+    fn machine(&self) -> Option<&Machine>;
+    /// [`Backend::machine`], mutable.
+    fn machine_mut(&mut self) -> Option<&mut Machine>;
 }
 
 /// The functional model as a backend.
@@ -123,6 +127,12 @@ macro_rules! machine_backend {
         fn set_console(&mut self, w: Box<dyn std::io::Write + Send>) {
             self.m.set_console(w);
         }
+        fn machine(&self) -> Option<&Machine> {
+            Some(&self.m)
+        }
+        fn machine_mut(&mut self) -> Option<&mut Machine> {
+            Some(&mut self.m)
+        }
     };
 }
 
@@ -211,5 +221,11 @@ impl Backend for RtlBackend {
     }
     fn set_console(&mut self, w: Box<dyn std::io::Write + Send>) {
         self.console = Some(w);
+    }
+    fn machine(&self) -> Option<&Machine> {
+        None
+    }
+    fn machine_mut(&mut self) -> Option<&mut Machine> {
+        None
     }
 }

@@ -26,15 +26,27 @@
 //! program has none — performs the launch and returns. Host allocations live at the top of
 //! DRAM, above the device's stacks, printf buffer and heap; they persist across launches, as
 //! does initialised data (`.data`), while `.bss` is cleared by crt0 at every launch.
+//!
+//! **Several programs.** [`Device::load`] adds another program to the device; a launch names
+//! its program in [`LaunchOptions`], and the device swaps that program's image in when
+//! another one is resident ([`module`]). Buffers lie above every program's memory, so the
+//! kernels of all of a device's programs work on the same buffers.
+//!
+//! **Recording a launch.** [`LaunchOptions::record`] keeps the launch's trace and its
+//! `weft view` step-through page ([`Recording`], [`Device::recording`]).
 
 pub mod alloc;
 pub mod args;
 pub mod backend;
 pub mod compile;
 pub mod host;
+pub mod module;
+pub mod record;
 
 pub use args::{from_bytes, to_bytes, Args, Scalar};
 pub use backend::{Backend, FunctionalBackend, RtlBackend, TimingBackend};
+pub use module::ModuleId;
+pub use record::{Recording, TraceStep};
 pub use weft_device::FaultInfo;
 use weft_device::{RunEnd, Stop};
 use weft_simt::{Config, Machine};
@@ -238,13 +250,6 @@ pub struct Buffer {
     pub len: u32,
 }
 
-/// The program symbols the runtime needs.
-struct Symbols {
-    entry: u32,
-    mailbox: u32,
-    kernels: Vec<(String, u32)>,
-}
-
 /// The mailbox's magic word ('EUAL', as in device/lib/runtime.c).
 const MAILBOX_MAGIC: u32 = 0x4c41_5545;
 /// The RTL backend for a configuration: one core; the shape, divergence-stack depth,
@@ -307,50 +312,72 @@ pub fn mailbox_record(
     rec
 }
 
-/// A launch waiting in the queue: the kernel, its argument block (already on the device),
-/// the grid, block and shared bytes of its mailbox record.
+/// How to launch a kernel besides its grid, block and arguments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaunchOptions {
+    /// The program the kernel is in (default: the one the device was opened with).
+    pub module: ModuleId,
+    /// Shared memory per block, bytes.
+    pub shared_bytes: u32,
+    /// Record the launch — its trace and its step-through page — keeping at most this many
+    /// warp-instructions ([`Device::recording`]; the device runs on the interpreter from
+    /// then on, see [`record`]).
+    pub record: Option<usize>,
+}
+
+/// A queued launch, named by [`Device::launch_with`]'s answer (numbered from 0 in the order
+/// the device queued them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaunchId(pub u64);
+
+/// A launch waiting in the queue: its program, kernel (name and address), argument block
+/// (already on the device), the grid, block and shared bytes of its mailbox record, and
+/// whether to record it.
 struct Launch {
+    id: LaunchId,
+    module: usize,
+    name: String,
     kernel: u32,
     args: Buffer,
     grid: Dim3,
     block: Dim3,
     shared_bytes: u32,
+    record: Option<usize>,
 }
 
-/// A weft device with a kernel program loaded.
+/// A weft device with its kernel programs loaded.
 pub struct Device {
     backend: Box<dyn Backend>,
-    syms: Symbols,
+    /// The programs loaded, [`ModuleId::MAIN`] first.
+    modules: Vec<module::Module>,
+    /// The program whose image is in memory now.
+    resident: usize,
+    /// The machine's lanes and cores (a loaded program's stacks and heap take room for them).
+    harts: u64,
+    cores: usize,
     heap: alloc::Allocator,
-    /// Where the device's own memory ends and the host's allocations begin.
+    /// Where the device's own memory ends and the host's allocations begin: above the
+    /// device region of every loaded program.
     device_end: u32,
+    dram_end: u64,
     /// Launches not run yet, oldest first: [`Device::wait`] runs them in order.
     queue: std::collections::VecDeque<Launch>,
+    next_launch: u64,
     output: Vec<u8>,
+    /// Each launch run: its first cycle and its kernel's name (a program swapped out since
+    /// leaves the machine no symbol for it).
+    runs: Vec<(u64, String)>,
+    /// The recorder attached to the machine once a launch asked to be recorded.
+    recorder: Option<record::Slot>,
+    recordings: std::collections::HashMap<LaunchId, Recording>,
 }
 
 impl Device {
     /// Open a device of shape `cfg` running the kernel program `elf` (built by `weft cc`).
     pub fn new(cfg: DeviceConfig, elf: &[u8]) -> Result<Device> {
-        let img = weft_elf::read_elf(elf).map_err(|e| RuntimeError::Load(e.to_string()))?;
-        let sym = |name: &str| img.symbols.iter().find(|s| s.name == name).map(|s| s.value);
-        let (Some(mailbox), Some(stacks), Some(stack_size)) = (
-            sym("__weft_mailbox"),
-            sym("__weft_stacks"),
-            sym("__weft_stack_size"),
-        ) else {
-            return Err(RuntimeError::Load(
-                "the program was not built by weft cc (no __weft_mailbox or stack symbols)".into(),
-            ));
-        };
-        let kernels = img
-            .symbols
-            .iter()
-            .filter(|s| s.kind == weft_elf::SymbolKind::Func && !s.name.is_empty())
-            .map(|s| (s.name.clone(), s.value))
-            .collect();
-        let (prog, _) = weft_simt::load::program_from_elf(elf)
-            .map_err(|e| RuntimeError::Load(e.to_string()))?;
+        let harts = (cfg.cores * cfg.warps * cfg.lanes) as u64;
+        let main = module::Module::from_elf(elf, harts, cfg.cores)?;
+        let prog = &main.prog;
         let base = match &cfg.config_toml {
             Some(text) => MachineConfig::from_toml(text)
                 .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?,
@@ -368,59 +395,147 @@ impl Device {
         config
             .validate()
             .map_err(|e| RuntimeError::Load(format!("configuration: {e}")))?;
-        let harts = (cfg.cores * cfg.warps * cfg.lanes) as u64;
-        let device_end =
-            stacks as u64 + harts * stack_size as u64 + device_heap_bytes(cfg.cores, stack_size);
+        let device_end = main.end;
         let dram_end = weft_mem::DRAM_BASE as u64 + cfg.dram_size as u64;
         if device_end > dram_end {
             return Err(RuntimeError::Load(format!(
-                "{} lanes' stacks of {stack_size} bytes do not fit in {} bytes of DRAM",
-                harts, cfg.dram_size
+                "the program, {harts} lanes' stacks and the device heap take {:#x} bytes, more \
+                 than the {:#x} bytes of DRAM",
+                device_end - weft_mem::DRAM_BASE as u64,
+                cfg.dram_size
             )));
         }
         let backend: Box<dyn Backend> = match kind {
-            BackendKind::Rtl => Box::new(rtl_backend(&config, &prog)?),
+            BackendKind::Rtl => Box::new(rtl_backend(&config, prog)?),
             BackendKind::Timing => Box::new(TimingBackend::new(
-                Machine::new(config, &prog).map_err(|e| RuntimeError::Load(e.to_string()))?,
+                Machine::new(config, prog).map_err(|e| RuntimeError::Load(e.to_string()))?,
                 &base.timing,
             )),
             BackendKind::Functional => Box::new(FunctionalBackend::new(
-                Machine::new(config, &prog).map_err(|e| RuntimeError::Load(e.to_string()))?,
+                Machine::new(config, prog).map_err(|e| RuntimeError::Load(e.to_string()))?,
             )),
         };
         Ok(Device {
             backend,
-            syms: Symbols {
-                entry: prog.entry,
-                mailbox,
-                kernels,
-            },
+            modules: vec![main],
+            resident: 0,
+            harts,
+            cores: cfg.cores,
             heap: alloc::Allocator::new(device_end as u32, dram_end.min(u32::MAX as u64) as u32),
             device_end: device_end as u32,
+            dram_end,
             queue: std::collections::VecDeque::new(),
+            next_launch: 0,
+            runs: Vec::new(),
             output: Vec::new(),
+            recorder: None,
+            recordings: std::collections::HashMap::new(),
         })
     }
 
     /// Build C sources with `weft cc` (defaults: -O2, the reconvergence table) and open a
     /// device running them.
     pub fn from_c(cfg: DeviceConfig, sources: &[&Path]) -> Result<Device> {
-        let dir = tempfile::Builder::new()
-            .prefix("weft-runtime-")
-            .tempdir()
-            .map_err(|e| RuntimeError::Load(format!("temporary directory: {e}")))?;
-        let out = dir.path().join("kernels.elf");
-        let o = weft_cc::Options {
-            inputs: sources.iter().map(|p| p.to_path_buf()).collect(),
-            output: out.clone(),
-            ..weft_cc::Options::default()
-        };
-        let r = weft_cc::build(&o).map_err(|e| RuntimeError::Load(e.to_string()));
-        let elf =
-            r.and_then(|()| std::fs::read(&out).map_err(|e| RuntimeError::Load(e.to_string())))?;
-        Device::new(cfg, &elf)
+        Device::new(cfg, &build_c(sources)?)
     }
 
+    /// Load another kernel program (built by `weft cc`) onto the device: its kernels are
+    /// launched with [`LaunchOptions::module`] set to the answer, on the same buffers as the
+    /// device's other programs ([`module`] says how they share the device). The program's
+    /// image, stacks and heap must fit below the host's buffers: a program larger than any
+    /// loaded so far takes the free memory above them, which fails (with a `Load` error)
+    /// once buffers lie there — load a device's programs before allocating its buffers. The
+    /// RTL backend runs only the program it was opened with.
+    pub fn load(&mut self, elf: &[u8]) -> Result<ModuleId> {
+        if self.backend.machine().is_none() {
+            return Err(RuntimeError::Load(
+                "the RTL backend runs the one program it was opened with (no second module)".into(),
+            ));
+        }
+        let m = module::Module::from_elf(elf, self.harts, self.cores)?;
+        if m.end > self.device_end as u64 {
+            let fits = m.end <= self.dram_end && self.heap.raise_floor(m.end as u32);
+            if !fits {
+                return Err(RuntimeError::Load(format!(
+                    "the program, its stacks and heap need device memory up to {:#x}, but the \
+                     host's memory begins at {:#x} and {}: load a device's programs before \
+                     allocating its buffers",
+                    m.end,
+                    self.device_end,
+                    if m.end > self.dram_end {
+                        format!("DRAM ends at {:#x}", self.dram_end)
+                    } else {
+                        "buffers lie in the way".to_string()
+                    }
+                )));
+            }
+            self.device_end = m.end as u32;
+        }
+        self.modules.push(m);
+        Ok(ModuleId(self.modules.len() - 1))
+    }
+
+    /// Build C sources with `weft cc` (as [`Device::from_c`]) and load them as another
+    /// program ([`Device::load`]).
+    pub fn load_c(&mut self, sources: &[&Path]) -> Result<ModuleId> {
+        self.load(&build_c(sources)?)
+    }
+
+    /// Programs loaded, the one the device was opened with included.
+    pub fn modules(&self) -> usize {
+        self.modules.len()
+    }
+
+    fn module(&self, m: ModuleId) -> Result<&module::Module> {
+        self.modules.get(m.0).ok_or_else(|| {
+            RuntimeError::Load(format!(
+                "no program #{} on this device (it has {})",
+                m.0,
+                self.modules.len()
+            ))
+        })
+    }
+
+    /// Make program `k` the resident one (see [`module`]): the resident program's
+    /// initialised data kept, `k`'s image loaded and its code decoded afresh.
+    fn make_resident(&mut self, k: usize) -> Result<()> {
+        if k == self.resident {
+            return Ok(());
+        }
+        let backend = &self.backend;
+        self.modules[self.resident].save_data(|addr, out| {
+            backend
+                .read_bytes(addr, out)
+                .map_err(|e| RuntimeError::Load(format!("saving a program's data: {e}")))
+        })?;
+        let image = self.modules[k].image_over(&self.modules[self.resident]);
+        self.backend.load_module(&image)?;
+        // Traces and fault messages name the resident program's symbols, and only those.
+        if let Some(m) = self.backend.machine_mut() {
+            m.symbols = image.symbols;
+        }
+        self.resident = k;
+        Ok(())
+    }
+}
+
+/// Build C sources with `weft cc` (defaults: -O2, the reconvergence table): the ELF's bytes.
+fn build_c(sources: &[&Path]) -> Result<Vec<u8>> {
+    let dir = tempfile::Builder::new()
+        .prefix("weft-runtime-")
+        .tempdir()
+        .map_err(|e| RuntimeError::Load(format!("temporary directory: {e}")))?;
+    let out = dir.path().join("kernels.elf");
+    let o = weft_cc::Options {
+        inputs: sources.iter().map(|p| p.to_path_buf()).collect(),
+        output: out.clone(),
+        ..weft_cc::Options::default()
+    };
+    let r = weft_cc::build(&o).map_err(|e| RuntimeError::Load(e.to_string()));
+    r.and_then(|()| std::fs::read(&out).map_err(|e| RuntimeError::Load(e.to_string())))
+}
+
+impl Device {
     /// A buffer of `bytes` bytes (contents unspecified).
     pub fn alloc(&mut self, bytes: u32) -> Result<Buffer> {
         match self.heap.alloc(bytes) {
@@ -522,14 +637,14 @@ impl Device {
         Ok(from_bytes(&v))
     }
 
-    /// The device address of kernel `name`.
+    /// The device address of kernel `name` of the program the device was opened with.
     pub fn kernel(&self, name: &str) -> Result<u32> {
-        self.syms
-            .kernels
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|&(_, a)| a)
-            .ok_or_else(|| RuntimeError::NoSuchKernel(name.into()))
+        self.kernel_in(ModuleId::MAIN, name)
+    }
+
+    /// The device address of kernel `name` of program `m`.
+    pub fn kernel_in(&self, m: ModuleId, name: &str) -> Result<u32> {
+        self.module(m)?.kernel(name)
     }
 
     /// Queue a launch of kernel `name` over `grid` blocks of `block` threads with argument
@@ -552,16 +667,57 @@ impl Device {
         shared_bytes: u32,
         args: &Args,
     ) -> Result<()> {
-        let kernel = self.kernel(name)?;
+        let o = LaunchOptions {
+            shared_bytes,
+            ..LaunchOptions::default()
+        };
+        self.launch_with(name, grid, block, args, &o).map(|_| ())
+    }
+
+    /// [`Device::launch`] with options: the kernel's program, shared memory, and whether to
+    /// record the launch. Queued as [`Device::launch_shared`] says; the answer names the
+    /// launch ([`Device::recording`]).
+    pub fn launch_with(
+        &mut self,
+        name: &str,
+        grid: Dim3,
+        block: Dim3,
+        args: &Args,
+        o: &LaunchOptions,
+    ) -> Result<LaunchId> {
+        let kernel = self.kernel_in(o.module, name)?;
+        if o.record.is_some() && self.backend.machine().is_none() {
+            return Err(RuntimeError::Load(
+                "the RTL backend does not record launches (use the functional or timing model)"
+                    .into(),
+            ));
+        }
         let args = self.alloc_args(args.bytes())?;
+        let id = LaunchId(self.next_launch);
+        self.next_launch += 1;
         self.queue.push_back(Launch {
+            id,
+            module: o.module.0,
+            name: name.to_string(),
             kernel,
             args,
             grid,
             block,
-            shared_bytes,
+            shared_bytes: o.shared_bytes,
+            record: o.record,
         });
-        Ok(())
+        Ok(id)
+    }
+
+    /// The recording of launch `id`, once it has run, if it asked for one
+    /// ([`LaunchOptions::record`]).
+    pub fn recording(&self, id: LaunchId) -> Option<&Recording> {
+        self.recordings.get(&id)
+    }
+
+    /// [`Device::recording`], taken from the device (which then forgets it).
+    pub fn take_recording(&mut self, id: LaunchId) -> Option<Recording> {
+        self.recordings.remove(&id)
     }
 
     /// A launch's argument block: a block of the runtime's own (no host call can free it or
@@ -619,8 +775,10 @@ impl Device {
         Ok(())
     }
 
-    /// Start launch `l` (its mailbox record, the cores restarted) and run it to its end or
-    /// to cycle `limit` / the `deadline`; `start` is the wait's first cycle.
+    /// Start launch `l` (its program resident, its mailbox record, the cores restarted) and
+    /// run it to its end or to cycle `limit` / the `deadline`; `start` is the wait's first
+    /// cycle. A launch that asked to be recorded is recorded from its first instruction to
+    /// its end, whatever the end.
     fn run_launch(
         &mut self,
         l: &Launch,
@@ -628,6 +786,8 @@ impl Device {
         limit: u64,
         deadline: Option<Instant>,
     ) -> Result<()> {
+        self.make_resident(l.module)?;
+        let module = &self.modules[l.module];
         let rec = mailbox_record(
             l.kernel,
             l.args.addr,
@@ -636,10 +796,42 @@ impl Device {
             l.shared_bytes,
             self.device_end,
         );
+        let (mailbox, entry) = (module.mailbox, module.entry);
         self.backend
-            .write_bytes(self.syms.mailbox, &rec)
+            .write_bytes(mailbox, &rec)
             .map_err(|e| RuntimeError::Load(e.to_string()))?;
-        self.backend.restart(self.syms.entry)?;
+        self.backend.restart(entry)?;
+        self.runs.push((self.backend.cycles(), l.name.clone()));
+        let recording = match (l.record, self.backend.machine_mut()) {
+            (Some(max), Some(m)) => {
+                let slot = self.recorder.get_or_insert_with(|| {
+                    let s = record::Slot::default();
+                    m.add_observer(Box::new(s.clone()));
+                    s
+                });
+                slot.start(m, max);
+                Some(slot.clone())
+            }
+            _ => None,
+        };
+        let r = self.run_started(start, limit, deadline);
+        if let (Some(slot), Some(m)) = (recording, self.backend.machine()) {
+            let module = &self.modules[l.module];
+            let end = match &r {
+                Ok(()) => "the launch ended".to_string(),
+                Err(e) => e.to_string(),
+            };
+            let page = slot.finish(m, &l.name, end, &module.exec, module.lines.as_ref());
+            if let Some(rec) = page {
+                self.recordings.insert(l.id, rec);
+            }
+        }
+        r
+    }
+
+    /// Run the started launch to its end or to cycle `limit` / the `deadline` (`start` is
+    /// the wait's first cycle).
+    fn run_started(&mut self, start: u64, limit: u64, deadline: Option<Instant>) -> Result<()> {
         // With a time limit, run in slices and look at the clock between them.
         let slice = if deadline.is_some() {
             TIME_SLICE
@@ -686,7 +878,18 @@ impl Device {
 
     /// Statistics of all launches so far (the keys of `weft run --stats-json`).
     pub fn stats(&self) -> serde_json::Value {
-        self.backend.stats_json()
+        let mut v = self.backend.stats_json();
+        // Each launch's kernel by the name it was launched by (its program may be gone).
+        if let Some(ls) = v["launches"].as_array_mut() {
+            for l in ls {
+                let at = l["start_cycle"].as_u64().unwrap_or(0);
+                let k = self.runs.partition_point(|&(c, _)| c <= at);
+                if let Some((_, name)) = k.checked_sub(1).and_then(|k| self.runs.get(k)) {
+                    l["kernel"] = name.clone().into();
+                }
+            }
+        }
+        v
     }
 
     /// Each launch's own counters so far, in order (see [`launch_entries`]).
