@@ -214,7 +214,11 @@ impl NativeDevice {
                     })
                 })
                 .collect();
-            (serde_json::Value::from(steps).to_string(), r.dropped, r.page)
+            (
+                serde_json::Value::from(steps).to_string(),
+                r.dropped,
+                r.page,
+            )
         })
     }
 
