@@ -4,6 +4,7 @@
 //! loads and stores only; any lane's store writes the register.
 
 use crate::{Access, BusDevice, Ctx, Reg};
+use std::any::Any;
 use weft_mem::Memory;
 
 /// Why an access to a device register failed (the machine turns it into a load or store
@@ -90,14 +91,14 @@ impl Bus {
     pub fn get<T: BusDevice>(&self) -> Option<&T> {
         self.slots
             .iter()
-            .find_map(|s| s.dev.as_any().downcast_ref::<T>())
+            .find_map(|s| (s.dev.as_ref() as &dyn Any).downcast_ref::<T>())
     }
 
     /// The attached device of type `T`, if any.
     pub fn get_mut<T: BusDevice>(&mut self) -> Option<&mut T> {
         self.slots
             .iter_mut()
-            .find_map(|s| s.dev.as_any_mut().downcast_mut::<T>())
+            .find_map(|s| (s.dev.as_mut() as &mut dyn Any).downcast_mut::<T>())
     }
 
     /// Decode `addr` for an access of `size` bytes: the slot and the register index.

@@ -428,14 +428,6 @@ impl BusDevice for Display {
     fn stop(&self) -> bool {
         self.stop
     }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 #[cfg(test)]

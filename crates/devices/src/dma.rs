@@ -313,14 +313,6 @@ impl BusDevice for Dmas {
         }
         self.next_tick = t + 1;
     }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 /// Move word `i` of transfer `t` of core `c` (ranges were checked at the trigger).

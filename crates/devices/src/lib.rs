@@ -94,8 +94,4 @@ pub trait BusDevice: Any {
     fn stop(&self) -> bool {
         false
     }
-    /// For reaching the concrete device ([`Bus::get`]).
-    fn as_any(&self) -> &dyn Any;
-    /// For reaching the concrete device ([`Bus::get_mut`]).
-    fn as_any_mut(&mut self) -> &mut dyn Any;
 }
