@@ -32,28 +32,31 @@
 
 pub mod num;
 
-/// Vortex's format ids (`tensor_cfg.h`; the names are in `weft_isa::tcu`).
-pub const FP32: u8 = 0;
+use weft_isa::tcu::Format;
+
+/// Vortex's format ids (`tensor_cfg.h`), as the instruction table defines them
+/// (`weft_isa::tcu::Format`, with their names in assembly text).
+pub const FP32: u8 = Format::Fp32 as u8;
 /// IEEE binary16.
-pub const FP16: u8 = 1;
+pub const FP16: u8 = Format::Fp16 as u8;
 /// bfloat16.
-pub const BF16: u8 = 2;
+pub const BF16: u8 = Format::Bf16 as u8;
 /// FP8 E4M3.
-pub const FP8: u8 = 3;
+pub const FP8: u8 = Format::Fp8 as u8;
 /// FP8 E5M2.
-pub const BF8: u8 = 4;
+pub const BF8: u8 = Format::Bf8 as u8;
 /// TensorFloat-32 (19 bits in a word).
-pub const TF32: u8 = 5;
+pub const TF32: u8 = Format::Tf32 as u8;
 /// 32-bit integer accumulator.
-pub const I32: u8 = 8;
+pub const I32: u8 = Format::I32 as u8;
 /// Signed 8-bit integer.
-pub const I8: u8 = 9;
+pub const I8: u8 = Format::I8 as u8;
 /// Unsigned 8-bit integer.
-pub const U8: u8 = 10;
+pub const U8: u8 = Format::U8 as u8;
 /// Signed 4-bit integer.
-pub const I4: u8 = 11;
+pub const I4: u8 = Format::I4 as u8;
 /// Unsigned 4-bit integer.
-pub const U4: u8 = 12;
+pub const U4: u8 = Format::U4 as u8;
 
 /// Bits per element of an input format (`None` for an id no multiply takes as input).
 pub fn input_bits(fmt: u8) -> Option<u32> {

@@ -9,13 +9,14 @@ use std::process::Command;
 const LEVELS: &[(&str, u32)] = &[
     ("weft-isa", 0),
     ("weft-elf", 0),
-    ("weft-sem", 0),
     ("weft-mem", 0),
     ("weft-fb", 0),
     ("weft-config", 0),
     // Only compile-fail tests of device/rust's weft-kernel (not a workspace crate).
     ("weft-warp-types", 0),
     ("weft-asm", 1),
+    // Per-lane semantics; the tensor core's format ids are the instruction table's.
+    ("weft-sem", 1),
     ("weft-reconv", 1),
     ("weft-device", 1),
     // The device bus and its devices (display, DMA), beside weft-fb.
