@@ -9,7 +9,8 @@
 //! per-lane-count handlers the decoded cache holds), `exec_mem` (loads, stores, atomics),
 //! `exec_fp` (floating point), `csr` (CSR behaviour), [`bus`] (the I/O page: the devices of
 //! weft-devices on the machine's bus), `race` (the DMA race checker), [`machine`] (the machine, issue, scheduling), `reset` (building and restarting), `barriers`, `counters`,
-//! [`stats`] (the report), [`launch`] (each kernel launch's counters), [`profile`] (every difference between the profiles, in one place), [`vortex`], [`kmu`] and [`vxbin`] (the Vortex compatibility profile).
+//! [`stats`] (the report), [`launch`] (each kernel launch's counters), [`profile`] (every difference between the profiles, in one place), [`vortex`] (the Vortex
+//! compatibility profile: memory map, KMU, `.vxbin`).
 
 pub mod accel;
 mod barriers;
@@ -27,7 +28,6 @@ mod exec_fp;
 mod exec_mem;
 mod fast;
 pub mod ipdom;
-pub mod kmu;
 pub mod lane;
 pub mod launch;
 pub mod load;
@@ -44,7 +44,6 @@ mod tcu;
 mod trace;
 mod trap;
 pub mod vortex;
-pub mod vxbin;
 pub mod warp;
 
 pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};

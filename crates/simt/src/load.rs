@@ -115,13 +115,13 @@ pub fn load_file(path: &std::path::Path) -> Result<(Program, TableSource), FileL
     let by_ext = path.extension().is_some_and(|e| e == "vxbin");
     let by_content = !raw.starts_with(b"\x7fELF")
         && std::str::from_utf8(&raw).is_err()
-        && crate::vxbin::looks_like_vxbin(&raw);
+        && crate::vortex::vxbin::looks_like_vxbin(&raw);
     let image = |msg: String| FileLoadError::Image {
         path: name.clone(),
         msg,
     };
     if by_ext || by_content {
-        let p = crate::vxbin::program_from_vxbin(&raw).map_err(|e| image(e.to_string()))?;
+        let p = crate::vortex::vxbin::program_from_vxbin(&raw).map_err(|e| image(e.to_string()))?;
         return Ok((p, TableSource::Computed));
     }
     let bytes = program_bytes(path)?;

@@ -6,6 +6,7 @@
 //! whole-state comparison). Building, loading and restarting are `reset.rs`; the modules
 //! below this one (config, warp, code, engine, counters, kmu, …) never name the machine.
 
+use crate::bus::bus_fault;
 use crate::code::{CodeCache, Slot};
 use crate::config::Config;
 use crate::counters::Stats;
@@ -14,6 +15,7 @@ use crate::record::StepRecord;
 use crate::trap::Trap;
 use crate::warp::{Warp, WarpState};
 use std::io::Write;
+use weft_devices::{Ctx, Display, DmaSlot, Dmas, FrameSink};
 use weft_isa::{FaultCode, Inst};
 use weft_mem::Memory;
 
@@ -171,7 +173,7 @@ pub struct Machine {
     /// Every lane of a warp.
     pub(crate) full_mask: u32,
     /// Vortex profile: the KMU, its CTA dispatchers and the CTA CSRs.
-    pub(crate) kmu: Option<Box<crate::kmu::Kmu>>,
+    pub(crate) kmu: Option<Box<crate::vortex::kmu::Kmu>>,
     /// The device bus: the display controller and the DMA engines (kept across
     /// [`Machine::restart`]).
     pub(crate) bus: weft_devices::Bus,
@@ -605,5 +607,96 @@ impl Machine {
         }
         same!("statistics", self.report(), other.report());
         None
+    }
+}
+
+/// The devices on the bus (`bus.rs` says which are attached where).
+impl Machine {
+    /// A store to device register `addr` by core `c`.
+    pub(crate) fn io_store(&mut self, c: usize, addr: u32, size: u32, v: u32) -> Result<(), Trap> {
+        self.bus
+            .store(self.cycle, c, addr, size, v, &self.mem)
+            .map_err(|e| bus_fault(true, e))
+    }
+
+    /// Process the devices' work for every cycle up to and including the current one, in
+    /// time order.
+    #[cold]
+    pub(crate) fn io_advance(&mut self) {
+        let cores = &self.cores;
+        let active = |c: usize| cores[c].active_mask() != 0;
+        let mut ctx = Ctx {
+            mem: &mut self.mem,
+            code: &mut self.code,
+            active: &active,
+        };
+        self.bus.advance(self.cycle, &mut ctx);
+    }
+
+    /// Send every scanned frame to `sink` from now on (`weft run --frames`, `--gif`).
+    pub fn set_frame_sink(&mut self, sink: Box<dyn FrameSink>) {
+        self.display_mut().sink = Some(sink);
+    }
+
+    /// The display controller (registers, counters).
+    pub fn display(&self) -> &Display {
+        self.bus
+            .get::<Display>()
+            .expect("the I/O page has a display")
+    }
+
+    fn display_mut(&mut self) -> &mut Display {
+        self.bus
+            .get_mut::<Display>()
+            .expect("the I/O page has a display")
+    }
+
+    /// The DMA engines.
+    pub fn dmas(&self) -> &Dmas {
+        self.bus
+            .get::<Dmas>()
+            .expect("the I/O page has DMA engines")
+    }
+
+    /// Did a frame sink end the run (a frame limit)?
+    pub fn stopped_by_frames(&self) -> bool {
+        self.bus.stop()
+    }
+
+    /// The slots core `c`'s engine has not finished, in the order they run.
+    pub fn dma_pending(&self, c: usize) -> Vec<DmaSlot> {
+        self.dmas().pending(c)
+    }
+
+    /// Is core `c`'s DMA engine busy (cheap, unlike [`Machine::dma_pending`])?
+    pub fn dma_busy(&self, c: usize) -> bool {
+        self.dmas().busy(c)
+    }
+
+    /// DMA counters of core `c`.
+    pub fn dma_stats(&self, c: usize) -> weft_fb::DmaStats {
+        self.dmas().stats(c)
+    }
+
+    /// Hand the DMA engines' pacing to the caller (true) or back to their own timing.
+    /// While paced, nothing moves except through [`Machine::dma_advance`].
+    pub fn set_dma_paced(&mut self, paced: bool) {
+        // Everything up to now happens under the old pacing.
+        self.io_advance();
+        let from = self.cycle + 1;
+        if let Some(d) = self.bus.get_mut::<Dmas>() {
+            d.set_paced(paced, from);
+        }
+        self.bus.wake(from);
+    }
+
+    /// Move up to `max_words` words of core `c`'s current DMA work now (for a paced
+    /// engine); returns how many moved.
+    pub fn dma_advance(&mut self, c: usize, max_words: u32) -> u32 {
+        let (mem, code) = (&mut self.mem, &mut self.code);
+        match self.bus.get_mut::<Dmas>() {
+            Some(d) => d.advance_paced(c, max_words, mem, code),
+            None => 0,
+        }
     }
 }

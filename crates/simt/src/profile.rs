@@ -1,13 +1,14 @@
 //! The profile: every way the machine's conventions differ between weft's own and the
 //! Vortex compatibility profile (docs/vortex.md), in one place. The rest of weft-simt asks
 //! [`Profile`]'s questions here and never tests the profile itself. The Vortex parts these
-//! rules use: `vortex` (memory map, barrier ids, extra CSRs), `kmu` (the KMU and the CTA
-//! CSRs; its launch and dispatch are the `impl Machine` below) and `vxbin` (images).
+//! rules use are under `vortex`: its memory map, barrier ids and extra CSRs, `vortex::kmu`
+//! (the KMU and the CTA CSRs; its launch and dispatch are the `impl Machine` below) and
+//! `vortex::vxbin` (images).
 
-use crate::config::{vortex_map, Config, Profile};
-use crate::kmu::{CtaCsrs, Kmu, KmuDcrs, KmuError, REENTRY_REWIND};
+use crate::config::{Config, Profile};
 use crate::machine::Machine;
 use crate::program::LoadError;
+use crate::vortex::kmu::{CtaCsrs, Kmu, KmuDcrs, KmuError, REENTRY_REWIND};
 use crate::warp::WarpState;
 
 impl Profile {
@@ -19,7 +20,7 @@ impl Profile {
     pub fn defaults(self) -> Config {
         match self {
             Profile::Weft => Config::default(),
-            Profile::Vortex => vortex_map::defaults(),
+            Profile::Vortex => crate::vortex::defaults(),
         }
     }
 
@@ -27,7 +28,7 @@ impl Profile {
     pub(crate) fn extra_regions(self, cfg: &Config) -> Vec<(u32, u32)> {
         match self {
             Profile::Weft => Vec::new(),
-            Profile::Vortex => vortex_map::extra_regions(cfg),
+            Profile::Vortex => crate::vortex::extra_regions(cfg),
         }
     }
 
@@ -93,7 +94,7 @@ pub(crate) fn extra_csr(p: Profile, csr: u16) -> Option<u32> {
 
 impl Machine {
     /// Profile-specific reset: under Vortex, the console rings, `mscratch`, and the KMU as
-    /// SimX's standalone runner leaves it (warp 0's CTA CSRs; `kmu.rs`).
+    /// SimX's standalone runner leaves it (warp 0's CTA CSRs; `vortex/kmu.rs`).
     pub(crate) fn profile_reset(&mut self) -> Result<(), LoadError> {
         if !self.cfg.profile.vortex() {
             return Ok(());
@@ -102,7 +103,7 @@ impl Machine {
         self.mem
             .set_cout_ring(COUT_ADDR, COUT_SLOTS, COUT_RING)
             .map_err(|e| LoadError::Config(crate::ConfigError::Memory(e.to_string())))?;
-        self.kmu = Some(Box::new(crate::kmu::Kmu::standalone(&self.cfg)));
+        self.kmu = Some(Box::new(crate::vortex::kmu::Kmu::standalone(&self.cfg)));
         let arg = self.cfg.kernel_arg;
         for core in &mut self.cores {
             for w in &mut core.warps {

@@ -43,10 +43,3 @@ impl Observer for TextTrace {
         let _ = self.out.flush();
     }
 }
-
-impl Machine {
-    /// Write one trace line per warp-instruction to `w` (the [`TextTrace`] observer).
-    pub fn set_trace(&mut self, w: Box<dyn Write>) {
-        self.add_observer(Box::new(TextTrace::new(w)));
-    }
-}

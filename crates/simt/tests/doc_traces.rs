@@ -107,7 +107,7 @@ fn trace_of(args: &[String]) -> String {
     let (prog, _) = program_from_elf(&elf).unwrap_or_else(|e| panic!("{prog_path}: {e}"));
     let mut m = Machine::new(cfg, &prog).unwrap_or_else(|e| panic!("{prog_path}: {e}"));
     let buf = Shared::default();
-    m.set_trace(Box::new(buf.clone()));
+    m.add_observer(Box::new(weft_simt::TextTrace::new(Box::new(buf.clone()))));
     let end = m.run();
     let mut out = String::from_utf8(buf.0.borrow().clone()).expect("trace is UTF-8");
     // The end-of-run line, worded as the CLI prints it.

@@ -3,8 +3,9 @@
 //! expected results derived here from Vortex's rules.
 
 use weft_simt::load::program_from_elf;
+use weft_simt::vortex::vxbin;
 use weft_simt::vortex::EXIT_CODE_ADDR;
-use weft_simt::{vxbin, Config, Machine, Profile, Program, ReconvMode, RunEnd};
+use weft_simt::{Config, Machine, Profile, Program, ReconvMode, RunEnd};
 
 struct Run {
     m: Machine,

@@ -1,12 +1,12 @@
-//! Hardware CTA launch under the Vortex profile (`kmu.rs`, docs/vortex.md): the program
+//! Hardware CTA launch under the Vortex profile (`vortex/kmu.rs`, docs/vortex.md): the program
 //! `tests/vortex/kmu.s` (Vortex's KMU start-up shape) launched through the KMU registers.
 //! Expected values are computed here from Vortex v3.0's rules: the grid walk (x fastest),
 //! thread ids carried across the block's rows, warps of `lanes` threads with a partial last
 //! warp, local memory as an in-order ring of 64-byte-aligned slices, CTA barriers on slot =
 //! `cta_id`, and a re-used warp re-entering its dispatch window instead of the start-up code.
 
-use weft_simt::kmu::{dcr, warp_step, KmuDcrs, KmuError};
 use weft_simt::load::program_from_elf;
+use weft_simt::vortex::kmu::{dcr, warp_step, KmuDcrs, KmuError};
 use weft_simt::{Config, Machine, Profile, RunEnd};
 
 const ARGS: u32 = 0x1_0000;

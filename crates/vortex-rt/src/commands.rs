@@ -12,7 +12,7 @@ use crate::module::{default_entry, Kernel};
 use crate::queue::{Command, Queue};
 use crate::rect::{self, RectInfo};
 use std::sync::Arc;
-use weft_simt::kmu::{dcr, KmuDcrs};
+use weft_simt::vortex::kmu::{dcr, KmuDcrs};
 
 /// A host address a command reads or writes when it runs.
 #[derive(Clone, Copy)]

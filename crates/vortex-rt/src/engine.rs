@@ -15,7 +15,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use weft_device::{Device as _, RunEnd};
-use weft_simt::kmu::{self, KmuDcrs};
+use weft_simt::vortex::kmu::{self, KmuDcrs};
 use weft_simt::{Machine, Program};
 use weft_timing::{MachineConfig, TimingModel};
 

@@ -2,7 +2,7 @@
 //! at the C boundary (Vortex's `vortex2.h` numbers them; the classic `vortex.h` functions
 //! return 0 or -1 as Vortex's own do).
 
-use weft_simt::kmu::KmuError;
+use weft_simt::vortex::kmu::KmuError;
 use weft_simt::ConfigError;
 
 /// `vx_result_t`: Vortex's result codes.

@@ -1,7 +1,7 @@
 //! Modules and kernels: a `.vxbin` image loaded at its own addresses (`vx_module_h`), and the
 //! named entry points its symbol footer lists (`vx_kernel_h`).
 //!
-//! The image format is weft's (`weft_simt::vxbin`, docs/vortex.md): a header with the address
+//! The image format is weft's (`weft_simt::vortex::vxbin`, docs/vortex.md): a header with the address
 //! range, the image, and an optional symbol footer, where Vortex's `vxbin.py` writes one entry
 //! per `__vx_kentry_<name>` symbol, `kernel_main` as `main`. Without a
 //! footer the image's one kernel is `main` at its lowest address; a footer with a single
@@ -11,7 +11,7 @@ use crate::buffer::Buffer;
 use crate::device::Device;
 use crate::error::{VxError, VxResult};
 use std::sync::Arc;
-use weft_simt::vxbin;
+use weft_simt::vortex::vxbin;
 
 /// A `.vxbin` loaded on a device: the buffer holding its range, its footer's entries (name,
 /// pc) and its lowest address.

@@ -11,7 +11,7 @@ use vortex::api::legacy::*;
 use vortex::config::config_from_env;
 use vortex::device::Device;
 use vortex::handles;
-use weft_simt::kmu::dcr;
+use weft_simt::vortex::kmu::dcr;
 
 mod common;
 

@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use weft_simt::load::TableSource;
-use weft_simt::{Machine, Profile, Program, ReconvMode};
+use weft_simt::{Machine, Profile, Program, ReconvMode, TextTrace};
 use weft_timing::MachineConfig;
 
 /// Flags of `weft run`.
@@ -303,9 +303,13 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     }
     if let Some(p) = &a.trace_file {
         let f = fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        m.set_trace(Box::new(std::io::BufWriter::new(f)));
+        m.add_observer(Box::new(TextTrace::new(Box::new(std::io::BufWriter::new(
+            f,
+        )))));
     } else if a.trace {
-        m.set_trace(Box::new(std::io::BufWriter::new(std::io::stderr())));
+        m.add_observer(Box::new(TextTrace::new(Box::new(std::io::BufWriter::new(
+            std::io::stderr(),
+        )))));
     }
     let frame_opts_named = frame_opts.clone();
     let frames = crate::frames::attach(&mut m, frame_opts)?;

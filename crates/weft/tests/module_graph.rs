@@ -420,3 +420,61 @@ fn nothing_names_files_outside_the_repository() {
     found.sort();
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// Every `.rs` file under `dir`, recursively (build output folders left out).
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n != "target") {
+                rust_files(&p, out);
+            }
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The machine is written in few places: at most six files of weft-simt add `impl Machine`
+/// blocks (docs/architecture.md names them); a new part of the machine gets its own type.
+#[test]
+fn at_most_six_files_of_weft_simt_write_impl_machine() {
+    let mut files = Vec::new();
+    rust_files(&repo().join("crates/simt/src"), &mut files);
+    let mut writers: Vec<String> = files
+        .iter()
+        .filter(|p| {
+            code_only(&std::fs::read_to_string(p).unwrap())
+                .lines()
+                .any(|l| l.trim_start().starts_with("impl Machine"))
+        })
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    writers.sort();
+    assert!(
+        writers.len() <= 6,
+        "{} files of crates/simt/src write `impl Machine` (at most 6): {writers:?}",
+        writers.len()
+    );
+}
+
+/// No Rust source of the repository is over 1,000 lines.
+#[test]
+fn no_rust_source_is_over_a_thousand_lines() {
+    let mut files = Vec::new();
+    for dir in ["crates", "python/src", "examples"] {
+        let d = repo().join(dir);
+        if d.is_dir() {
+            rust_files(&d, &mut files);
+        }
+    }
+    assert!(files.len() > 100, "found only {} sources", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|p| {
+            let n = std::fs::read_to_string(p).unwrap().lines().count();
+            (n > 1000).then(|| format!("{} ({n} lines)", p.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "sources over 1,000 lines: {long:#?}");
+}

@@ -26,7 +26,7 @@ pub fn vxbin(path: &str, entries: &[(&str, &str)]) -> (Vec<u8>, weft_elf::ElfIma
         flat[at..at + s.data.len()].copy_from_slice(&s.data);
     }
     let named: Vec<(&str, u32)> = entries.iter().map(|&(n, s)| (n, symbol(&img, s))).collect();
-    (weft_simt::vxbin::write(lo, hi, &flat, &named), img)
+    (weft_simt::vortex::vxbin::write(lo, hi, &flat, &named), img)
 }
 
 /// A program symbol's address.

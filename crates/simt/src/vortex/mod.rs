@@ -3,12 +3,17 @@
 //! 0xFFFF_0000, shared memory at 0xFFFF_0000), the per-hart console ring buffers at 0x40, the
 //! exit word at 0x8348, `mscratch` as the kernel-argument pointer, Vortex's performance-counter
 //! CSR numbers, and Vortex's default machine (1 core × 4 warps × 4 threads, 8 barriers).
-//! The memory map and the default machine are configuration (`config::vortex_map`, re-exported
-//! here); this module holds the profile's rules as functions of plain values. The machine
-//! asks `profile.rs` (the one place that tests the profile), which uses these, `kmu` and
-//! `vxbin`.
+//! Everything of Vortex lives under this module: the memory map and default machine
+//! (`map`, re-exported here), the kernel management unit and CTA dispatch ([`kmu`]), the
+//! `.vxbin` image format ([`vxbin`]), and here the profile's rules as functions of plain
+//! values. The machine asks `profile.rs` (the one place that tests the profile), which uses
+//! these; nothing here names the machine.
 
-pub use crate::config::vortex_map::*;
+pub mod kmu;
+mod map;
+pub mod vxbin;
+
+pub use map::*;
 
 /// Barriers per core under this profile: `warps × barriers` (Vortex's barrier unit has
 /// `NUM_BARRIERS` per CTA slot, and a core has one CTA slot per warp).
