@@ -2,7 +2,7 @@
  * CSR), one launch per frontier: each thread whose node is on the frontier visits its edges. */
 #include "common.h"
 
-#define NODES 200
+#define NODES (200 * SCALE)
 #define DEG 3
 static uint32_t row[NODES + 1], col[NODES * DEG];
 static int32_t level[NODES];
@@ -40,8 +40,9 @@ int main(void) {
         g.depth++;
     } while (changed);
     /* reference: a queue-based BFS */
-    int32_t want[NODES];
-    uint32_t queue[NODES], head = 0, tail = 0;
+    static int32_t want[NODES];
+    static uint32_t queue[NODES];
+    uint32_t head = 0, tail = 0;
     for (uint32_t v = 0; v < NODES; v++) want[v] = -1;
     want[0] = 0;
     queue[tail++] = 0;

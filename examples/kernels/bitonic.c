@@ -1,8 +1,8 @@
-/* bitonic: sort 256 keys with a bitonic network, one launch per compare-exchange stage (a
+/* bitonic: sort 256 × SCALE keys with a bitonic network, one launch per compare-exchange stage (a
  * launch boundary is the grid-wide barrier between stages). */
 #include "common.h"
 
-#define N 256
+#define N (256 * SCALE) /* SCALE: a power of two */
 static uint32_t keys[N], sorted[N];
 
 struct args { uint32_t *v; uint32_t j, k; };

@@ -7,6 +7,12 @@
 #include <stdio.h>
 #include <weft.h>
 
+/* SCALE multiplies each kernel's problem size (`weft bench --vs-qemu --scale`, `weft cc
+ * -DSCALE=4`); 1 is the size the tests use. */
+#ifndef SCALE
+#define SCALE 1
+#endif
+
 static uint32_t lcg_state = 12345;
 static inline uint32_t lcg(void) {
     lcg_state = lcg_state * 1664525u + 1013904223u;

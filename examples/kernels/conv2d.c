@@ -1,8 +1,8 @@
 /* conv2d: a 5x5 integer filter over a 40x30 image with clamped borders, one thread per pixel. */
 #include "common.h"
 
-#define W 40
-#define H 30
+#define W (40 * SCALE)
+#define H (30 * SCALE)
 #define KR 2
 static int32_t img[W * H], out[W * H], filt[(2 * KR + 1) * (2 * KR + 1)];
 

@@ -5,7 +5,7 @@
  * divergence stack grow with the nesting. */
 #include "common.h"
 
-#define N 512
+#define N (512 * SCALE)
 static uint32_t out[N];
 
 #include "diverge_work.h"

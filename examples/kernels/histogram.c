@@ -2,7 +2,7 @@
  * a per-block histogram in shared memory, then into the global one. */
 #include "common.h"
 
-#define N 4096
+#define N (4096 * SCALE)
 #define BINS 64
 static uint8_t data[N];
 static uint32_t hist[BINS];

@@ -5,8 +5,8 @@
 /* The same float operations on every machine: no fused multiply-add. */
 #pragma STDC FP_CONTRACT OFF
 
-#define W 48
-#define H 24
+#define W (48 * SCALE)
+#define H (24 * SCALE)
 #define MAXIT 200
 static uint32_t count[W * H];
 

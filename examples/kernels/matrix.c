@@ -2,9 +2,9 @@
  * one element (integer matrices, so the checks are exact). */
 #include "common.h"
 
-#define R 24
-#define C 20
-#define K 16
+#define R (24 * SCALE)
+#define C (20 * SCALE)
+#define K (16 * SCALE)
 static int32_t A[R * K], B[K * C], P[R * C], S[R * K], T[R * K], Cp[R * K];
 
 struct mat { const int32_t *a, *b; int32_t *out; uint32_t rows, cols, inner; };

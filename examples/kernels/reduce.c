@@ -2,7 +2,7 @@
  * (weft_syncthreads between steps), then one atomic add per block. */
 #include "common.h"
 
-#define N 3000
+#define N (3000 * SCALE)
 static uint32_t data[N];
 static volatile uint32_t total;
 

@@ -1,7 +1,7 @@
 /* saxpy: y[i] = alpha * x[i] + y[i] in single precision. */
 #include "common.h"
 
-#define N 777
+#define N (777 * SCALE)
 static float x[N], y[N], y_init[N];
 
 struct args { float alpha; const float *x; float *y; uint32_t n; };
@@ -15,7 +15,7 @@ static void saxpy(void *p) {
 int main(void) {
     for (int i = 0; i < N; i++) { x[i] = lcg_float(); y[i] = y_init[i] = lcg_float(); }
     struct args g = {0.75f, x, y, N};
-    weft_launch(weft_dim3(13, 1, 1), weft_dim3(64, 1, 1), saxpy, &g);
+    weft_launch(weft_dim3((N + 63) / 64, 1, 1), weft_dim3(64, 1, 1), saxpy, &g);
     uint32_t bad = 0, first = 0;
     double sum = 0;
     for (uint32_t i = 0; i < N; i++) {

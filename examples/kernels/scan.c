@@ -3,7 +3,7 @@
  * the preceding blocks' totals. */
 #include "common.h"
 
-#define N 1000
+#define N (1000 * SCALE)
 #define MAX_NB N
 static uint32_t in[N], out[N], sums[MAX_NB];
 

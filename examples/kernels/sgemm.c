@@ -3,7 +3,7 @@
  * significant bits, so every partial sum is exact and both orders give identical results. */
 #include "common.h"
 
-#define N 32
+#define N (32 * SCALE)
 #define MAX_TILE 8
 static uint32_t TILE; /* MAX_TILE, or less so that a tile's block fits in a core */
 static float A[N * N], B[N * N], C1[N * N], C2[N * N];

@@ -1,7 +1,7 @@
 /* vecadd: c[i] = a[i] + b[i] over a grid of 64-thread blocks larger than the machine. */
 #include "common.h"
 
-#define N 1000
+#define N (1000 * SCALE)
 static int32_t a[N], b[N], c[N];
 
 struct args { const int32_t *a, *b; int32_t *c; uint32_t n; };

@@ -81,6 +81,11 @@ impl Profile {
     pub(crate) fn halt_is_exit(self) -> bool {
         self.vortex()
     }
+
+    /// Is there a tensor core unit (Vortex's `wmma`, `wgmma`, `tcu.ld`)?
+    pub(crate) fn has_tcu(self) -> bool {
+        self.vortex()
+    }
 }
 
 /// A CSR number the profile answers itself (Vortex counters weft does not keep): its value.

@@ -8,7 +8,6 @@
 //! SimX built with `VX_CFG_EXT_TCU_ENABLE`, `TCU_WGMMA_ENABLE` and `TCU_SPARSE_ENABLE`);
 //! elsewhere the instructions are illegal.
 
-use crate::config::Profile;
 use crate::machine::Issue;
 use crate::trap::{mem_trap, Trap, TrapInfo};
 use weft_isa::{FaultCode, Op};
@@ -27,7 +26,7 @@ impl Issue<'_> {
     pub(crate) fn tcu(&mut self) -> Result<(), Trap> {
         let Issue { c, w, i, pc, .. } = *self;
         let bad = |e: TcuError| illegal(i.op, e.to_string());
-        if self.m.cfg.profile != Profile::Vortex {
+        if !self.m.cfg.profile.has_tcu() {
             return Err(illegal(
                 i.op,
                 "the tensor core unit exists only in the Vortex profile".into(),

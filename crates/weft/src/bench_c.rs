@@ -52,6 +52,63 @@ pub const C_KERNELS: [(&str, &str); 12] = [
     ),
 ];
 
+/// Each C kernel's benchmark size (`--scale bench`): the `SCALE` at which its sequential
+/// build runs 0.5–1 s on qemu-riscv32 on the project's machine (docs/performance.md). The
+/// work grows with SCALE (bfs, diverge, histogram, reduce, saxpy, vecadd), SCALE log² SCALE
+/// (bitonic: a power of two), SCALE² (conv2d, mandelbrot, scan) or SCALE³ (matrix, sgemm).
+pub const BENCH_SCALE: [(&str, u32); 12] = [
+    ("bfs.c", 512),
+    ("bitonic.c", 32),
+    ("conv2d.c", 24),
+    ("diverge.c", 512),
+    ("histogram.c", 4096),
+    ("mandelbrot.c", 6),
+    ("matrix.c", 16),
+    ("reduce.c", 128),
+    ("saxpy.c", 1024),
+    ("scan.c", 48),
+    ("sgemm.c", 5),
+    ("vecadd.c", 1024),
+];
+
+/// The problem size of `weft bench --vs-qemu --scale`: one factor for every kernel, or each
+/// kernel's benchmark size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// `SCALE=N` for every kernel (1: the size the tests use).
+    Factor(u32),
+    /// [`BENCH_SCALE`].
+    Bench,
+}
+
+impl std::str::FromStr for Scale {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Scale, String> {
+        match s {
+            "bench" => Ok(Scale::Bench),
+            _ => match s.parse::<u32>() {
+                Ok(n) if n >= 1 => Ok(Scale::Factor(n)),
+                _ => Err(format!(
+                    "--scale {s}: expected a factor of 1 or more, or `bench`"
+                )),
+            },
+        }
+    }
+}
+
+impl Scale {
+    /// The `SCALE` of kernel `name`.
+    pub fn of(self, name: &str) -> u32 {
+        match self {
+            Scale::Factor(n) => n,
+            Scale::Bench => BENCH_SCALE
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map_or(1, |(_, n)| *n),
+        }
+    }
+}
+
 /// The headers the kernels include.
 const HEADERS: [(&str, &str); 2] = [
     (
@@ -74,11 +131,12 @@ pub struct CKernel {
     pub scalar_instructions: u64,
 }
 
-fn build(src: &Path, out: &Path, target: Target) -> Result<(), String> {
+fn build(src: &Path, out: &Path, target: Target, scale: u32) -> Result<(), String> {
     let o = Options {
         inputs: vec![src.to_path_buf()],
         output: out.to_path_buf(),
         target,
+        defines: vec![format!("SCALE={scale}")],
         ..Options::default()
     };
     weft_cc::build(&o).map_err(|e| format!("{}: {e}", src.display()))
@@ -116,9 +174,9 @@ pub fn run(
     Ok(m)
 }
 
-/// Build `name` (one of [`C_KERNELS`]) in `dir`: for weft, for QEMU, and the QEMU program for
-/// one weft lane, which is run to count its instructions.
-pub fn prepare(name: &str, dir: &Path) -> Result<CKernel, String> {
+/// Build `name` (one of [`C_KERNELS`]) at size `scale` in `dir`: for weft, for QEMU, and the
+/// QEMU program for one weft lane, which is run to count its instructions.
+pub fn prepare(name: &str, dir: &Path, scale: u32) -> Result<CKernel, String> {
     let (_, text) = C_KERNELS
         .iter()
         .find(|(n, _)| *n == name)
@@ -132,9 +190,9 @@ pub fn prepare(name: &str, dir: &Path) -> Result<CKernel, String> {
     let device = dir.join(format!("{stem}.elf"));
     let qemu_elf = dir.join(format!("{stem}.qemu.elf"));
     let counted = dir.join(format!("{stem}.qemu-on-weft.elf"));
-    build(&src, &device, Target::Device)?;
-    build(&src, &qemu_elf, Target::Qemu)?;
-    build(&src, &counted, Target::QemuOnWeft)?;
+    build(&src, &device, Target::Device, scale)?;
+    build(&src, &qemu_elf, Target::Qemu, scale)?;
+    build(&src, &counted, Target::QemuOnWeft, scale)?;
     let m = run(
         &format!("{name} (scalar)"),
         &load(&counted)?,

@@ -42,6 +42,10 @@ pub struct BenchArgs {
     /// thread-instruction, best of --repeat, side by side (needs qemu-user, clang and lld).
     #[arg(long)]
     pub vs_qemu: bool,
+    /// With --vs-qemu, the C kernels' problem size: a factor (`SCALE=N`, 1 is the size the
+    /// tests use) or `bench`, each kernel's benchmark size (QEMU runs it 0.5–1 s).
+    #[arg(long, default_value = "1")]
+    pub scale: crate::bench_c::Scale,
 }
 
 const PRELUDE: &str = "

@@ -241,7 +241,13 @@ pub fn vs_qemu(a: &BenchArgs) -> Result<i32, String> {
         bar.inc(1);
         bar.set_message(k.clone());
         if k.ends_with(".c") {
-            let ck = crate::bench_c::prepare(k, dir.path())?;
+            let scale = a.scale.of(k);
+            let ck = crate::bench_c::prepare(k, dir.path(), scale)?;
+            let k = &if scale == 1 {
+                k.clone()
+            } else {
+                format!("{k}×{scale}")
+            };
             let (qs, qout) = time_qemu(&ck.qemu_elf, a.repeat)?;
             if !qout.contains(": PASS") {
                 return Err(format!("{k} on qemu-riscv32 did not pass:\n{qout}"));

@@ -145,3 +145,50 @@ fn bench_vs_qemu_names_an_unknown_kernel() {
     assert!(err.contains("unknown kernel nope.c"), "{err}");
     assert!(out.is_empty(), "{out}");
 }
+
+/// `--scale N` builds the C kernels with `SCALE=N`: saxpy's work grows linearly with its
+/// length (on top of a fixed start-up: the runtime, the printing), so the scalar program's
+/// instructions from scale 1 to 3 grow as much as from 3 to 5, and every side still prints
+/// PASS. A scale of 0 is refused.
+#[test]
+fn bench_vs_qemu_scales_a_c_kernel() {
+    let qemu_instrs = |scale: &str| -> u64 {
+        let (st, out, err) = weft(&[
+            "bench",
+            "--vs-qemu",
+            "--kernel",
+            "saxpy.c",
+            "--lanes",
+            "8",
+            "--engine",
+            "interp",
+            "--repeat",
+            "1",
+            "--scale",
+            scale,
+        ]);
+        assert_eq!(st, 0, "{err}");
+        let name = if scale == "1" {
+            "saxpy.c".to_string()
+        } else {
+            format!("saxpy.c×{scale}")
+        };
+        let l = out
+            .lines()
+            .find(|l| {
+                l.split_whitespace().next() == Some(name.as_str())
+                    && l.split_whitespace().nth(2) == Some("qemu")
+            })
+            .unwrap_or_else(|| panic!("no qemu row for {name}:\n{out}"));
+        l.split_whitespace().nth(3).unwrap().parse().unwrap()
+    };
+    let (one, three, five) = (qemu_instrs("1"), qemu_instrs("3"), qemu_instrs("5"));
+    let (a, b) = (three.saturating_sub(one), five.saturating_sub(three));
+    assert!(
+        a > 777 * 2 * 5 && b * 10 > a * 9 && b * 10 < a * 11,
+        "instructions at scale 1, 3, 5: {one}, {three}, {five} (not linear in the length)"
+    );
+    let (st, _, err) = weft(&["bench", "--vs-qemu", "--scale", "0"]);
+    assert_eq!(st, 2, "{err}");
+    assert!(err.contains("--scale 0"), "{err}");
+}
