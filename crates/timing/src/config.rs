@@ -324,6 +324,10 @@ pub struct DramConfig {
     /// Bytes every request moves at least (the memory interface's width: a 4-byte
     /// write-through store moves a whole burst); 0: just its bytes.
     pub burst: u32,
+    /// Bytes per cycle each core's own port to memory moves (SimX's per-socket memory
+    /// port, `L3_MEM_PORTS`): a core's requests pass its port in turn before the shared
+    /// channel (`bytes_per_cycle`); 0: no ports, every core goes straight to the channel.
+    pub port_bytes_per_cycle: f64,
 }
 
 impl Default for DramConfig {
@@ -338,6 +342,7 @@ impl Default for DramConfig {
             row_conflict_latency: 100,
             row_cycle: 1,
             burst: 0,
+            port_bytes_per_cycle: 0.0,
         }
     }
 }
@@ -510,6 +515,13 @@ impl TimingConfig {
             return Err(ConfigError::Invalid {
                 key: "dram.bytes_per_cycle".into(),
                 rule: "a number of bytes from 1/64 to 65536",
+            });
+        }
+        let p = d.port_bytes_per_cycle;
+        if !(p == 0.0 || (1.0 / 64.0..=65536.0).contains(&p)) {
+            return Err(ConfigError::Invalid {
+                key: "dram.port_bytes_per_cycle".into(),
+                rule: "0 (no ports) or a number of bytes from 1/64 to 65536",
             });
         }
         range(
