@@ -86,16 +86,18 @@ impl Dram {
         };
         let xfer = (bytes as f64 / self.cfg.bytes_per_cycle).ceil() as u64;
         let (start, latency) = self.row_access(addr, start);
-        let mut bus = start.max(self.bus_free);
+        let bus = start.max(self.bus_free);
+        self.bus_free = bus + xfer;
         let mut end = bus + xfer;
         if let Some(port) = self.ports.get_mut(core) {
-            // The core's port and the channel move the request together: it starts when
-            // both are free and ends when the slower is done.
-            bus = bus.max(*port);
-            *port = bus + (bytes as f64 / self.cfg.port_bytes_per_cycle).ceil() as u64;
-            end = (bus + xfer).max(*port);
+            // The core's port moves the request too, one request after another; it is
+            // done when both have moved it. (The port does not hold the channel: requests
+            // reach the model out of time order across cores, so a port's wait must not
+            // delay another core's earlier request.)
+            let p = start.max(*port);
+            *port = p + (bytes as f64 / self.cfg.port_bytes_per_cycle).ceil() as u64;
+            end = end.max(*port);
         }
-        self.bus_free = bus + xfer;
         let done = end + latency;
         self.in_flight.push(done);
         done
@@ -184,12 +186,17 @@ mod tests {
         };
         // One core: its port (8 bytes/cycle) limits 100 lines to 800 cycles.
         assert_eq!(streams(cfg, 1, 100), 800 + 10);
-        // Two cores, each through its own port: the same time for twice the bytes (core 1
-        // starts 4 cycles late, behind core 0's first line on the channel).
-        assert_eq!(streams(cfg, 2, 100), 4 + 800 + 10);
-        // Four cores: the channel's 16 bytes/cycle limits 400 lines to 1600 cycles (the last
-        // line starts at 1596 and its port takes 8 cycles to move it).
-        assert_eq!(streams(cfg, 4, 100), 1596 + 8 + 10);
+        // Two cores, each through its own port: the same time for twice the bytes.
+        assert_eq!(streams(cfg, 2, 100), 800 + 10);
+        // Four cores: the channel's 16 bytes/cycle limits 400 lines to 1600 cycles.
+        assert_eq!(streams(cfg, 4, 100), 1600 + 10);
+        // One core's port being busy does not hold another core's request: core 1's line
+        // waits only for the channel (two lines of 4 cycles before it), not for core 0's
+        // port (busy until 16).
+        let mut d = Dram::new(cfg, 2);
+        d.request(0, 0, 64, 0);
+        d.request(0, 64, 64, 0);
+        assert_eq!(d.request(1, 4096, 64, 0), 12 + 10);
         // Without ports two cores share an 8-byte channel: twice the time.
         let flat = DramConfig {
             bytes_per_cycle: 8.0,
