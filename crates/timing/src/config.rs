@@ -328,6 +328,9 @@ pub struct DramConfig {
     /// port, `L3_MEM_PORTS`): a core's requests pass its port in turn before the shared
     /// channel (`bytes_per_cycle`); 0: no ports, every core goes straight to the channel.
     pub port_bytes_per_cycle: f64,
+    /// Memory ports the cores share when `port_bytes_per_cycle` is set: core `c` uses port
+    /// `c mod ports` (SimX: `min(cores, PLATFORM_MEMORY_NUM_BANKS)`); 0: one per core.
+    pub ports: u32,
 }
 
 impl Default for DramConfig {
@@ -343,6 +346,7 @@ impl Default for DramConfig {
             row_cycle: 1,
             burst: 0,
             port_bytes_per_cycle: 0.0,
+            ports: 0,
         }
     }
 }
@@ -524,6 +528,7 @@ impl TimingConfig {
                 rule: "0 (no ports) or a number of bytes from 1/64 to 65536",
             });
         }
+        range("dram.ports", d.ports as u64, 0, 1024, "0..=1024")?;
         range(
             "dram.max_outstanding",
             d.max_outstanding as u64,

@@ -8,10 +8,10 @@
 //! until another row of its bank is used, and a bank opens at most one row per `row_cycle`
 //! cycles (accesses to other rows of a busy bank wait).
 //!
-//! With `port_bytes_per_cycle` set, each core reaches the channel through a port of its
-//! own (SimX: one memory port per socket, `L3_MEM_PORTS = min(sockets, memory banks)`),
-//! which moves that many bytes per cycle: one core's requests pass its port in turn, and
-//! several cores share the channel's `bytes_per_cycle`.
+//! With `port_bytes_per_cycle` set, each core reaches the channel through a port (its own,
+//! or with `ports` set port `core mod ports`; SimX: one per socket, `L3_MEM_PORTS =
+//! min(sockets, memory banks)`), which moves that many bytes per cycle: the requests of a
+//! port pass it in turn, and the ports share the channel's `bytes_per_cycle`.
 
 use crate::config::DramConfig;
 
@@ -30,10 +30,10 @@ impl Dram {
     /// The DRAM of a machine of `cores` cores.
     pub(crate) fn new(cfg: DramConfig, cores: usize) -> Dram {
         let banks = if cfg.row_size == 0 { 0 } else { cfg.banks };
-        let ports = if cfg.port_bytes_per_cycle > 0.0 {
-            cores
-        } else {
-            0
+        let ports = match (cfg.port_bytes_per_cycle > 0.0, cfg.ports) {
+            (false, _) => 0,
+            (true, 0) => cores,
+            (true, n) => cores.min(n as usize),
         };
         Dram {
             cfg,
@@ -89,7 +89,8 @@ impl Dram {
         let bus = start.max(self.bus_free);
         self.bus_free = bus + xfer;
         let mut end = bus + xfer;
-        if let Some(port) = self.ports.get_mut(core) {
+        let n = self.ports.len().max(1);
+        if let Some(port) = self.ports.get_mut(core % n) {
             // The core's port moves the request too, one request after another; it is
             // done when both have moved it. (The port does not hold the channel: requests
             // reach the model out of time order across cores, so a port's wait must not
@@ -122,6 +123,7 @@ mod tests {
                 row_cycle: 1,
                 burst: 0,
                 port_bytes_per_cycle: 0.0,
+                ports: 0,
             },
             1,
         );
@@ -197,6 +199,10 @@ mod tests {
         d.request(0, 0, 64, 0);
         d.request(0, 64, 64, 0);
         assert_eq!(d.request(1, 4096, 64, 0), 12 + 10);
+        // Four cores over two ports: two cores share each port, 1600 cycles.
+        let two = DramConfig { ports: 2, ..cfg };
+        assert_eq!(streams(two, 4, 100), 1600 + 10);
+        assert_eq!(streams(two, 2, 100), 800 + 10);
         // Without ports two cores share an 8-byte channel: twice the time.
         let flat = DramConfig {
             bytes_per_cycle: 8.0,
