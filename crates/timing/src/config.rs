@@ -324,6 +324,13 @@ pub struct DramConfig {
     /// Bytes every request moves at least (the memory interface's width: a 4-byte
     /// write-through store moves a whole burst); 0: just its bytes.
     pub burst: u32,
+    /// Bytes per cycle each core's own port to memory moves (SimX's per-socket memory
+    /// port, `L3_MEM_PORTS`): a core's requests pass its port in turn before the shared
+    /// channel (`bytes_per_cycle`); 0: no ports, every core goes straight to the channel.
+    pub port_bytes_per_cycle: f64,
+    /// Memory ports the cores share when `port_bytes_per_cycle` is set: core `c` uses port
+    /// `c mod ports` (SimX: `min(cores, PLATFORM_MEMORY_NUM_BANKS)`); 0: one per core.
+    pub ports: u32,
 }
 
 impl Default for DramConfig {
@@ -338,6 +345,8 @@ impl Default for DramConfig {
             row_conflict_latency: 100,
             row_cycle: 1,
             burst: 0,
+            port_bytes_per_cycle: 0.0,
+            ports: 0,
         }
     }
 }
@@ -512,6 +521,14 @@ impl TimingConfig {
                 rule: "a number of bytes from 1/64 to 65536",
             });
         }
+        let p = d.port_bytes_per_cycle;
+        if !(p == 0.0 || (1.0 / 64.0..=65536.0).contains(&p)) {
+            return Err(ConfigError::Invalid {
+                key: "dram.port_bytes_per_cycle".into(),
+                rule: "0 (no ports) or a number of bytes from 1/64 to 65536",
+            });
+        }
+        range("dram.ports", d.ports as u64, 0, 1024, "0..=1024")?;
         range(
             "dram.max_outstanding",
             d.max_outstanding as u64,

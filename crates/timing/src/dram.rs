@@ -7,6 +7,11 @@
 //! interleave over the banks (`bank = (address / row_size) mod banks`), a row stays open
 //! until another row of its bank is used, and a bank opens at most one row per `row_cycle`
 //! cycles (accesses to other rows of a busy bank wait).
+//!
+//! With `port_bytes_per_cycle` set, each core reaches the channel through a port (its own,
+//! or with `ports` set port `core mod ports`; SimX: one per socket, `L3_MEM_PORTS =
+//! min(sockets, memory banks)`), which moves that many bytes per cycle: the requests of a
+//! port pass it in turn, and the ports share the channel's `bytes_per_cycle`.
 
 use crate::config::DramConfig;
 
@@ -17,22 +22,32 @@ pub(crate) struct Dram {
     in_flight: Vec<u64>,
     /// Per bank: the row it has open (`u32::MAX`: none), and when it can open another.
     open: Vec<(u32, u64)>,
+    /// Per core port: when it is free again (empty: no ports).
+    ports: Vec<u64>,
 }
 
 impl Dram {
-    pub(crate) fn new(cfg: DramConfig) -> Dram {
+    /// The DRAM of a machine of `cores` cores.
+    pub(crate) fn new(cfg: DramConfig, cores: usize) -> Dram {
         let banks = if cfg.row_size == 0 { 0 } else { cfg.banks };
+        let ports = match (cfg.port_bytes_per_cycle > 0.0, cfg.ports) {
+            (false, _) => 0,
+            (true, 0) => cores,
+            (true, n) => cores.min(n as usize),
+        };
         Dram {
             cfg,
             bus_free: 0,
             in_flight: Vec::new(),
             open: vec![(u32::MAX, 0); banks as usize],
+            ports: vec![0; ports],
         }
     }
 
     /// Close every row and forget the requests in flight (a reset between launches).
     pub(crate) fn empty(&mut self) {
         self.in_flight.clear();
+        self.ports.fill(0);
         for b in &mut self.open {
             *b = (u32::MAX, 0);
         }
@@ -60,8 +75,9 @@ impl Dram {
         (start, latency as u64)
     }
 
-    /// A transfer of `bytes` at `addr` requested at `t`: when it completes.
-    pub(crate) fn request(&mut self, addr: u32, bytes: u32, t: u64) -> u64 {
+    /// A transfer of `bytes` at `addr` for core `core` requested at `t`: when it
+    /// completes.
+    pub(crate) fn request(&mut self, core: usize, addr: u32, bytes: u32, t: u64) -> u64 {
         let cap = self.cfg.max_outstanding as usize;
         let start = crate::cache::wait_for_slot(&mut self.in_flight, cap, t);
         let bytes = match self.cfg.burst {
@@ -72,7 +88,18 @@ impl Dram {
         let (start, latency) = self.row_access(addr, start);
         let bus = start.max(self.bus_free);
         self.bus_free = bus + xfer;
-        let done = bus + xfer + latency;
+        let mut end = bus + xfer;
+        let n = self.ports.len().max(1);
+        if let Some(port) = self.ports.get_mut(core % n) {
+            // The core's port moves the request too, one request after another; it is
+            // done when both have moved it. (The port does not hold the channel: requests
+            // reach the model out of time order across cores, so a port's wait must not
+            // delay another core's earlier request.)
+            let p = start.max(*port);
+            *port = p + (bytes as f64 / self.cfg.port_bytes_per_cycle).ceil() as u64;
+            end = end.max(*port);
+        }
+        let done = end + latency;
         self.in_flight.push(done);
         done
     }
@@ -84,41 +111,105 @@ mod tests {
 
     #[test]
     fn an_open_row_is_faster_and_another_row_of_its_bank_slower() {
-        let mut d = Dram::new(DramConfig {
-            latency: 20,
-            bytes_per_cycle: 64.0,
-            max_outstanding: 64,
-            row_size: 4096,
-            banks: 2,
-            row_hit_latency: 10,
-            row_conflict_latency: 30,
-            row_cycle: 1,
-            burst: 0,
-        });
+        let mut d = Dram::new(
+            DramConfig {
+                latency: 20,
+                bytes_per_cycle: 64.0,
+                max_outstanding: 64,
+                row_size: 4096,
+                banks: 2,
+                row_hit_latency: 10,
+                row_conflict_latency: 30,
+                row_cycle: 1,
+                burst: 0,
+                port_bytes_per_cycle: 0.0,
+                ports: 0,
+            },
+            1,
+        );
         // bank 0 closed, then its open row, then another row of bank 0; bank 1 closed.
-        let t = [0u32, 64, 2 * 4096, 4096].map(|a| d.request(a, 64, 1000) - 1000);
+        let t = [0u32, 64, 2 * 4096, 4096].map(|a| d.request(0, a, 64, 1000) - 1000);
         // One cycle of transfer each, served in turn.
         assert_eq!(t, [1 + 20, 2 + 10, 3 + 30, 4 + 20]);
         // One bank opening a row every 40 cycles: the second conflict waits.
-        let mut d = Dram::new(DramConfig {
-            row_size: 4096,
-            banks: 1,
-            row_cycle: 40,
-            ..DramConfig::default()
-        });
-        let a = d.request(0, 16, 0);
-        let b = d.request(4096, 16, 0);
+        let mut d = Dram::new(
+            DramConfig {
+                row_size: 4096,
+                banks: 1,
+                row_cycle: 40,
+                ..DramConfig::default()
+            },
+            1,
+        );
+        let a = d.request(0, 0, 16, 0);
+        let b = d.request(0, 4096, 16, 0);
         assert_eq!(b - a, 40);
-        let mut flat = Dram::new(DramConfig::default());
-        assert_eq!(flat.request(0, 16, 0), 1 + 100);
-        assert_eq!(flat.request(0, 16, 0), 2 + 100, "no row buffers by default");
+        let mut flat = Dram::new(DramConfig::default(), 1);
+        assert_eq!(flat.request(0, 0, 16, 0), 1 + 100);
+        assert_eq!(
+            flat.request(0, 0, 16, 0),
+            2 + 100,
+            "no row buffers by default"
+        );
         // Bursts of 64 bytes: a 4-byte write moves 64, and a read behind it waits.
-        let mut d = Dram::new(DramConfig {
-            bytes_per_cycle: 8.0,
-            burst: 64,
+        let mut d = Dram::new(
+            DramConfig {
+                bytes_per_cycle: 8.0,
+                burst: 64,
+                ..DramConfig::default()
+            },
+            1,
+        );
+        d.request(0, 0, 4, 0);
+        assert_eq!(d.request(0, 64, 64, 0), 16 + 100);
+    }
+
+    /// A stream of `n` 64-byte lines from each of `cores` cores, all requested at 0: when
+    /// the last is done.
+    fn streams(cfg: DramConfig, cores: usize, n: u32) -> u64 {
+        let mut d = Dram::new(cfg, cores);
+        let mut end = 0;
+        for i in 0..n {
+            for c in 0..cores {
+                end = end.max(d.request(c, ((c as u32) << 20) | (i * 64), 64, 0));
+            }
+        }
+        end
+    }
+
+    #[test]
+    fn each_core_port_moves_its_bytes_and_cores_share_the_channel() {
+        let cfg = DramConfig {
+            latency: 10,
+            bytes_per_cycle: 16.0,
+            max_outstanding: 1024,
+            port_bytes_per_cycle: 8.0,
             ..DramConfig::default()
-        });
-        d.request(0, 4, 0);
-        assert_eq!(d.request(64, 64, 0), 16 + 100);
+        };
+        // One core: its port (8 bytes/cycle) limits 100 lines to 800 cycles.
+        assert_eq!(streams(cfg, 1, 100), 800 + 10);
+        // Two cores, each through its own port: the same time for twice the bytes.
+        assert_eq!(streams(cfg, 2, 100), 800 + 10);
+        // Four cores: the channel's 16 bytes/cycle limits 400 lines to 1600 cycles.
+        assert_eq!(streams(cfg, 4, 100), 1600 + 10);
+        // One core's port being busy does not hold another core's request: core 1's line
+        // waits only for the channel (two lines of 4 cycles before it), not for core 0's
+        // port (busy until 16).
+        let mut d = Dram::new(cfg, 2);
+        d.request(0, 0, 64, 0);
+        d.request(0, 64, 64, 0);
+        assert_eq!(d.request(1, 4096, 64, 0), 12 + 10);
+        // Four cores over two ports: two cores share each port, 1600 cycles.
+        let two = DramConfig { ports: 2, ..cfg };
+        assert_eq!(streams(two, 4, 100), 1600 + 10);
+        assert_eq!(streams(two, 2, 100), 800 + 10);
+        // Without ports two cores share an 8-byte channel: twice the time.
+        let flat = DramConfig {
+            bytes_per_cycle: 8.0,
+            port_bytes_per_cycle: 0.0,
+            ..cfg
+        };
+        assert_eq!(streams(flat, 1, 100), 800 + 10);
+        assert_eq!(streams(flat, 2, 100), 1600 + 10);
     }
 }

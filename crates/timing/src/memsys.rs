@@ -126,7 +126,7 @@ impl MemSys {
                 })
                 .collect(),
             l2: t.l2.enabled.then(|| Cache::new(t.l2)),
-            dram: Dram::new(t.dram),
+            dram: Dram::new(t.dram, cfg.cores),
             smem_base: cfg.local_mem_base,
             smem_size: cfg.local_mem_size,
             smem_banks: banks,
@@ -149,7 +149,7 @@ impl MemSys {
             } else {
                 stats.dram_read_bytes += bytes as u64;
             }
-            return self.dram.request(line, bytes, t);
+            return self.dram.request(c, line, bytes, t);
         };
         let l2_line = l2.line_of(line);
         let through = l2.write_through();
@@ -157,7 +157,7 @@ impl MemSys {
             Outcome::Hit(d) | Outcome::Bypass(d) => {
                 if write && through {
                     stats.dram_write_bytes += bytes as u64;
-                    self.dram.request(line, bytes, d);
+                    self.dram.request(c, line, bytes, d);
                 }
                 d
             }
@@ -165,10 +165,10 @@ impl MemSys {
                 let size = l2.line_size();
                 if let Some(v) = victim {
                     stats.dram_write_bytes += size as u64;
-                    self.dram.request(v, size, start);
+                    self.dram.request(c, v, size, start);
                 }
                 stats.dram_read_bytes += size as u64;
-                let fill = self.dram.request(l2_line, size, start);
+                let fill = self.dram.request(c, l2_line, size, start);
                 l2.filled(l2_line, fill)
             }
         }
@@ -197,7 +197,7 @@ impl MemSys {
         // its own per core (a warp's spill area is contiguous, so a run of spills and fills
         // stays mostly within one row).
         let row = u32::MAX - ((c as u32 + 1) << 12) + 1;
-        self.dram.request(row, bytes, t)
+        self.dram.request(c, row, bytes, t)
     }
 
     /// The I-cache line holding `pc`.
