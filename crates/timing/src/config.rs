@@ -360,6 +360,8 @@ pub struct TimingConfig {
     pub smem: SmemConfig,
     /// DRAM.
     pub dram: DramConfig,
+    /// Weft's own RTL core instead of the pipelined model (off by default; `rtlcore.rs`).
+    pub rtl_core: crate::rtlcore::RtlCoreConfig,
 }
 
 impl Default for TimingConfig {
@@ -372,6 +374,7 @@ impl Default for TimingConfig {
             l2: CacheConfig::default_l2(),
             smem: SmemConfig::default(),
             dram: DramConfig::default(),
+            rtl_core: crate::rtlcore::RtlCoreConfig::default(),
         }
     }
 }
@@ -553,6 +556,7 @@ impl TimingConfig {
                 "0 or a power of two up to 4096",
             )?;
         }
+        self.rtl_core.validate()?;
         Ok(())
     }
 }
