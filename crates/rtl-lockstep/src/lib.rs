@@ -359,9 +359,9 @@ pub fn compare_cycles(model: &[RtlRetire], rtl: &str) -> Result<u64, String> {
                  in cycle {c} ({} cycles), the timing model in cycle {} ({} cycles)\n  rtl: {l}",
                 p.warp,
                 p.pc,
-                c - prev.0,
+                c + 1 - prev.0,
                 p.cycle,
-                p.cycle - prev.1
+                p.cycle + 1 - prev.1
             ));
         }
         prev = (c + 1, p.cycle + 1);

@@ -65,6 +65,11 @@ pub struct RtlCoreConfig {
     pub div: u32,
     /// The FPU's pipeline: S_FPU's cycles beyond one per lane.
     pub fpu: u32,
+    /// fdiv.s: S_FPU's cycles per lane (one lane at a time through weft_fdiv.sv; fsqrt.s one
+    /// more, for its 28th step).
+    pub fdiv: u32,
+    /// fdiv.s and fsqrt.s: S_FPU's cycles after the last lane's.
+    pub fdiv_tail: u32,
     /// A shuffle: S_SHFL's cycles beyond one per lane.
     pub shfl: u32,
     /// A jalr's S_JUMP (its lanes' targets compared).
@@ -95,6 +100,8 @@ impl Default for RtlCoreConfig {
             mul: 3,
             div: 33,
             fpu: 10,
+            fdiv: 31,
+            fdiv_tail: 6,
             shfl: 1,
             jump: 1,
             sched_step: 3,
@@ -123,6 +130,8 @@ impl RtlCoreConfig {
             ("rtl_core.mul", self.mul),
             ("rtl_core.div", self.div),
             ("rtl_core.fpu", self.fpu),
+            ("rtl_core.fdiv", self.fdiv),
+            ("rtl_core.fdiv_tail", self.fdiv_tail),
             ("rtl_core.shfl", self.shfl),
             ("rtl_core.jump", self.jump),
             ("rtl_core.sched_step", self.sched_step),
@@ -154,6 +163,8 @@ pub struct RtlCore {
     local: (u32, u32),
     /// Each warp's divergence-stack depth after its last step.
     depth: Vec<usize>,
+    /// The warps running after the last step.
+    alive: Vec<bool>,
     /// The first clock cycle of the next instruction (its S_PICK).
     now: u64,
     /// Every retirement so far.
@@ -167,6 +178,7 @@ impl RtlCore {
             cfg,
             local: (m.cfg.local_mem_base, m.cfg.local_mem_size),
             depth: vec![0; m.cfg.warps],
+            alive: (0..m.cfg.warps).map(|w| w == 0).collect(),
             now: 0,
             retired: Vec::new(),
         }
@@ -190,9 +202,54 @@ impl RtlCore {
         addr.wrapping_sub(self.local.0) < self.local.1
     }
 
+    /// S_SPAWN's cycles after a write of `warp_active` or a `wspawn`: one per warp it starts
+    /// (a warp_active write also restarts the writer itself if its bit is set), then one
+    /// more; 0 for anything else. The warps running before the step are the last step's.
+    fn spawned(&mut self, m: &Machine, r: &StepRecord) -> u64 {
+        let before = std::mem::take(&mut self.alive);
+        self.alive = m.cores[r.core]
+            .warps
+            .iter()
+            .map(|w| w.is_running())
+            .collect();
+        if r.fault.is_some() {
+            return 0;
+        }
+        let last = 31 - r.mask.leading_zeros().min(31) as usize;
+        let rs1 = |i: u8| {
+            r.reads
+                .iter()
+                .find(|g| g.file == weft_simt::record::RegFile::X && g.index == i)
+                .and_then(|g| g.values.get(last).copied())
+                .unwrap_or(0)
+        };
+        let n = before.len();
+        let started = match r.inst.op {
+            Op::Csrrw | Op::Csrrs | Op::Csrrwi | Op::Csrrsi
+                if r.inst.imm as u32 & 0xfff == 0x800
+                    && (r.inst.rs1 != 0 || matches!(r.inst.op, Op::Csrrw | Op::Csrrwi)) =>
+            {
+                let v = if matches!(r.inst.op, Op::Csrrwi | Op::Csrrsi) {
+                    r.inst.rs1 as u32
+                } else {
+                    rs1(r.inst.rs1)
+                };
+                (0..n)
+                    .filter(|&w| v >> w & 1 != 0 && (!before[w] || w == r.warp))
+                    .count()
+            }
+            Op::VxWspawn => {
+                let count = rs1(r.inst.rs1) as usize;
+                (1..n.min(count)).filter(|&w| !before[w]).count()
+            }
+            _ => return 0,
+        };
+        started as u64 + 1
+    }
+
     /// Time step `r` of machine `m` (the machine after it).
     pub fn step(&mut self, m: &Machine, r: &StepRecord) {
-        let c = &self.cfg;
+        let c = self.cfg;
         let lanes = r.mask.count_ones() as u64;
         let before = self.depth.get(r.warp).copied().unwrap_or(0);
         let after = m.cores[r.core].warps[r.warp].stack.len();
@@ -213,7 +270,19 @@ impl RtlCore {
         let (unit, held) = match class {
             Class::Load | Class::Store | Class::Atomic => {
                 let mut u = c.mem_done as u64;
+                // a failed sc.w (rd = 1 in its lane) makes no request: phases 0, 1, 2
+                let sc_failed = |lane: u8| {
+                    r.inst.op == Op::ScW
+                        && r.writes
+                            .first()
+                            .and_then(|w| w.values.get(lane as usize))
+                            .is_some_and(|&v| v != 0)
+                };
                 for a in &r.mem {
+                    if sc_failed(a.lane) {
+                        u += c.mem_lane as u64;
+                        continue;
+                    }
                     let answer = if self.is_local(a.addr) {
                         let cross = a.size > 1 && (a.addr & 3) + a.size as u32 > 4;
                         c.smem as u64 * if cross { 2 } else { 1 }
@@ -230,7 +299,13 @@ impl RtlCore {
             }
             Class::Mul => (c.mul as u64, 1 + c.mul as u64),
             Class::Div => (c.div as u64, 1 + c.div as u64),
-            Class::Fpu | Class::FpuDiv => (lanes + c.fpu as u64, 0),
+            Class::Fpu => (lanes + c.fpu as u64, 0),
+            // the iterative divider takes one lane at a time (weft_fdiv.sv: 27 steps for
+            // fdiv, 28 for fsqrt)
+            Class::FpuDiv => {
+                let per = c.fdiv as u64 + (r.inst.op == Op::FsqrtS) as u64;
+                (lanes * per + c.fdiv_tail as u64, 0)
+            }
             _ if matches!(
                 r.inst.op,
                 Op::VxShflUp | Op::VxShflDown | Op::VxShflBfly | Op::VxShflIdx
@@ -241,9 +316,19 @@ impl RtlCore {
             _ if r.inst.op == Op::Jalr => (c.jump as u64, c.jump as u64),
             _ => (0, 1),
         };
-        t += unit;
+        t += unit + self.spawned(m, r);
         let found = self.search(before);
         t += (c.writeback as u64).max(found.saturating_sub(held));
+        // the running group halts (tmc 0, tmask 0, pred with no lane left): S_SCHED's step
+        // finds the stack empty
+        if r.fault.is_none()
+            && r.next_mask == 0
+            && matches!(class, Class::Csr | Class::Simt)
+            && after == 0
+            && before == 0
+        {
+            t += c.sched_step as u64;
+        }
         t += c.retire as u64;
         self.now += t;
         self.retired.push(RtlRetire {
