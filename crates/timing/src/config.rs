@@ -360,7 +360,8 @@ pub struct TimingConfig {
     pub smem: SmemConfig,
     /// DRAM.
     pub dram: DramConfig,
-    /// Weft's own RTL core instead of the pipelined model (off by default; `rtlcore.rs`).
+    /// Weft's own RTL core's clock (`rtlcore.rs`; the RTL lockstep's, not the pipelined
+    /// model's).
     pub rtl_core: crate::rtlcore::RtlCoreConfig,
 }
 

@@ -7,25 +7,26 @@
 //! stack's depth (the divergence unit searches one entry per cycle) and the divergence
 //! events of its step record (arrivals, halts and the scheduling steps that follow them).
 //!
-//! It is the timing model's `[rtl_core]` section, off by default: with `enabled = true`
-//! [`TimingModel::run`](crate::TimingModel::run) runs the functional model with its own
-//! round-robin scheduler (the RTL's `weft_sched.sv` issues in the same order) and times
-//! each step record here. Nothing of an instruction's semantics is computed here: what a step
-//! did comes from its record. `configs/weft-rtl.toml` names the RTL's values.
+//! Its parameters are the machine file's `[rtl_core]` section (`configs/weft-rtl.toml` names
+//! the RTL's values). [`RtlCore`] is fed the functional model's step records, in the order
+//! its round-robin scheduler runs them (the RTL's `weft_sched.sv` issues in the same order),
+//! by an observer: the RTL lockstep (crates/rtl-lockstep) does so and checks every
+//! retirement's cycle against the RTL's. The pipelined model ([`TimingModel`]) does not use
+//! the section. Nothing of an instruction's semantics is computed here: what a step did comes
+//! from its record.
+//!
+//! [`TimingModel`]: crate::TimingModel
 
 use serde::{Deserialize, Serialize};
 use weft_config::{range, ConfigError};
 use weft_isa::{Class, Inst, Op};
-use weft_simt::record::{AccessKind, StepRecord};
-use weft_simt::Machine;
+use weft_simt::record::{AccessKind, DivEvents, StepRecord};
+use weft_simt::{Machine, ReconvMode};
 
 /// The `[rtl_core]` section: the cycles each of the RTL controller's states takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RtlCoreConfig {
-    /// Time the machine as the RTL core (one instruction at a time) instead of the
-    /// pipelined model.
-    pub enabled: bool,
     /// Cycles from the pick to the fetch with an empty divergence stack (S_PICK, S_CHECK,
     /// S_CHKD).
     pub issue: u32,
@@ -82,7 +83,6 @@ pub struct RtlCoreConfig {
 impl Default for RtlCoreConfig {
     fn default() -> Self {
         RtlCoreConfig {
-            enabled: false,
             issue: 3,
             fetch: 2,
             decode: 1,
@@ -256,8 +256,26 @@ impl RtlCore {
         if r.warp < self.depth.len() {
             self.depth[r.warp] = after;
         }
+        // A group that reached a reconvergence point of its activation before issue parked
+        // there and another group runs (the events of the record's step include it, unless
+        // the instruction arrives, returns or halts itself): S_CHECK's search finds it,
+        // S_CHKD, S_SCHED (the arrival's cycle, a scheduling step), then the check again
+        // for the group that runs, over the stack it leaves.
+        let ev = r.divergence;
+        let own = matches!(r.inst.op, Op::Converge | Op::Jalr | Op::VxJoin)
+            || r.next_mask == 0
+            || r.fault.is_some();
+        let pre = !own && (ev.has(DivEvents::PARK) || ev.has(DivEvents::POP));
+        let mut t = 0;
+        let mut before = before;
+        if pre {
+            t += self.search(before) + 1 + 1 + c.sched_step as u64;
+            if ev.has(DivEvents::POP) {
+                before = before.saturating_sub(1);
+            }
+        }
         // S_PICK, S_CHECK (a search before issue unless the stack is empty), S_CHKD
-        let mut t = c.issue as u64 - 1;
+        t += c.issue as u64 - 1;
         t += if before == 0 { 1 } else { self.search(before) };
         t += c.fetch as u64 + c.decode as u64 + c.operands as u64 + c.execute as u64;
         if r.inst.len() == 2 {
@@ -319,6 +337,12 @@ impl RtlCore {
         t += unit + self.spawned(m, r);
         let found = self.search(before);
         t += (c.writeback as u64).max(found.saturating_sub(held));
+        // a `converge` whose group arrives (conv_hit): the arrival's cycle, then S_SCHED's
+        // step runs the next group
+        // (in table mode, measured: the step alone)
+        if r.inst.op == Op::Converge && (ev.has(DivEvents::PARK) || ev.has(DivEvents::POP)) {
+            t += c.sched_step as u64 + (m.cfg.reconv == ReconvMode::Converge) as u64;
+        }
         // the running group halts (tmc 0, tmask 0, pred with no lane left): S_SCHED's step
         // finds the stack empty
         if r.fault.is_none()
