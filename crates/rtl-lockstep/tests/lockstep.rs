@@ -26,6 +26,20 @@ const CYCLE_EXACT: &[&str] = &[
     "examples/matmul.s",
     "crates/rtl-lockstep/tests/programs/vortex.s",
     "crates/rtl-lockstep/tests/programs/shared.s",
+    "examples/divergence/if_else.s",
+    "examples/divergence/if_only.s",
+    "examples/divergence/loop_leave.s",
+    "examples/divergence/and_chain.s",
+    "tests/kernels/loop_leave.s",
+    "tests/kernels/spawn.s",
+    "tests/kernels/self_spawn.s",
+    "tests/kernels/remote_done.s",
+    "tests/asm/basics.s",
+    "tests/asm/functions.s",
+    "tests/bad_input/deadlock.s",
+    "crates/rtl-lockstep/tests/programs/breakpoint_deadlock.s",
+    "crates/rtl-lockstep/tests/programs/counters.s",
+    "crates/rtl-lockstep/tests/programs/launch.s",
 ];
 
 /// Every program in both reconvergence modes (table, the model's default, and converge);
