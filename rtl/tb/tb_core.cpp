@@ -7,6 +7,8 @@
 // mem_* with mem_local set):
 //   w<warp> pc=<pc> mask=<mask>[ (x|f)<rd>=<v>,<v>...][ st<lane>@<addr>/<size>=<value>...]
 //       [ a<lane>@<addr>=<value>...][ ff=<fflags of every lane>] ( next=<pc>/<mask> | fault=<code> )
+//       @<cycle>
+// (@: the clock cycle, counted from reset, in which it retired: S_RETIRE)
 // (a: the words AMOs and successful sc.w wrote, shown when rd is not x0: the model's record
 // gives the written value through rd; f: rd is a float register; ff: the warp's float
 // flags, shown when some lane's changed, read from the CSR bank)
@@ -297,11 +299,12 @@ static int trace_mode(Bench &b, int argc, char **argv) {
                 bool ff_new = ff != ffs[top->rt_warp] &&
                               !(ffs[top->rt_warp].empty() && ff.find_first_not_of("0,") == std::string::npos);
                 if (ff_new) ffs[top->rt_warp] = ff;
-                printf("%s%s%s%s next=%08x/%08x\n", b.stores.c_str(),
+                printf("%s%s%s%s next=%08x/%08x @%llu\n", b.stores.c_str(),
                        top->rt_rd ? b.atomics.c_str() : "", ff_new ? " ff=" : "",
-                       ff_new ? ff.c_str() : "", top->rt_next_pc, top->rt_next_mask);
+                       ff_new ? ff.c_str() : "", top->rt_next_pc, top->rt_next_mask,
+                       (unsigned long long)cyc);
             } else {
-                printf(" fault=%u\nfault\n", top->rt_fault);
+                printf(" fault=%u @%llu\nfault\n", top->rt_fault, (unsigned long long)cyc);
                 end = nullptr;
                 break;
             }

@@ -26,6 +26,8 @@ use weft_isa::Op;
 use weft_simt::record::{memory_access, AccessKind, RegFile, StepRecord};
 use weft_simt::Observer;
 use weft_simt::{Config, Machine, Program, RunEnd};
+use weft_timing::rtlcore::{RtlCore, RtlCoreConfig, RtlRetire};
+use weft_timing::MachineConfig;
 
 pub use weft_simt::ReconvMode;
 
@@ -290,11 +292,92 @@ pub struct Agreement {
     pub steps: usize,
     /// The last line of both (how the run ended).
     pub end: String,
+    /// The clock cycles: `Ok` with the RTL's last retirement cycle when the timing model
+    /// (configs/weft-rtl.toml) predicts every retirement's cycle, else the report of the
+    /// first instruction where they part.
+    pub cycles: Result<u64, String>,
+}
+
+/// The timing model's `[rtl_core]` as `configs/weft-rtl.toml` configures it.
+pub fn rtl_timing() -> Result<RtlCoreConfig, String> {
+    let p = repo_root().join("configs/weft-rtl.toml");
+    let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let c = MachineConfig::from_toml(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+    Ok(c.timing.rtl_core)
+}
+
+struct Clock(Rc<RefCell<RtlCore>>);
+
+impl Observer for Clock {
+    fn step(&mut self, m: &Machine, r: &StepRecord) {
+        self.0.borrow_mut().step(m, r);
+    }
+}
+
+/// The timing model's prediction of the RTL core's clock: every retirement's cycle, in the
+/// order the functional model runs them (the RTL's scheduler issues in that order).
+pub fn model_cycles(
+    prog: &Program,
+    shape: Shape,
+    mode: ReconvMode,
+    max_cycles: u64,
+) -> Result<Vec<RtlRetire>, String> {
+    let cfg = rtl_timing()?;
+    let mut m =
+        Machine::new(model_config(shape, mode, max_cycles), prog).map_err(|e| e.to_string())?;
+    m.set_console(Box::new(std::io::sink()));
+    let core = Rc::new(RefCell::new(RtlCore::new(cfg, &m)));
+    m.add_observer(Box::new(Clock(core.clone())));
+    m.run();
+    let r = core.borrow().retired.clone();
+    Ok(r)
+}
+
+/// Compare the predicted retirement cycles with the RTL trace's (` @N` on each line), in
+/// order: the RTL's last cycle, or the first instruction where they part (its warp, pc and
+/// instruction, both cycles, and the cycles each side spent on it).
+pub fn compare_cycles(model: &[RtlRetire], rtl: &str) -> Result<u64, String> {
+    let mut prev = (0u64, 0u64);
+    let mut last = 0;
+    let lines = rtl
+        .lines()
+        .filter(|l| l.starts_with('w') && l.contains(" pc="));
+    for (k, l) in lines.enumerate() {
+        let (text, Some(c)) = strip_cycle(l) else {
+            continue;
+        };
+        let Some(p) = model.get(k) else {
+            return Err(format!(
+                "the timing model has no instruction #{k}: rtl `{l}`"
+            ));
+        };
+        let head = format!("w{} pc={:08x}", p.warp, p.pc);
+        if !text.starts_with(&head) || c != p.cycle {
+            let inst = p.inst;
+            return Err(format!(
+                "cycles part at instruction #{k} (warp {}, pc {:08x}: {inst}): rtl retires it \
+                 in cycle {c} ({} cycles), the timing model in cycle {} ({} cycles)\n  rtl: {l}",
+                p.warp,
+                p.pc,
+                c + 1 - prev.0,
+                p.cycle,
+                p.cycle + 1 - prev.1
+            ));
+        }
+        prev = (c + 1, p.cycle + 1);
+        last = c;
+    }
+    Ok(last)
 }
 
 /// Compare the model's trace with the RTL's, warp by warp. `Err` holds the report of the
 /// first difference: the warp, the step, both lines, and the lines before it on each side.
 pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
+    // (the RTL's lines end in the clock cycle of their retirement: not part of the comparison)
+    let rtl = &rtl
+        .lines()
+        .map(|l| strip_cycle(l).0)
+        .fold(String::new(), |s, l| s + l + "\n");
     let split = |t: &str| {
         let mut per: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut end = String::new();
@@ -364,7 +447,21 @@ pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
              rtl `{rend}`"
         ));
     }
-    Ok(Agreement { steps, end: mend })
+    Ok(Agreement {
+        steps,
+        end: mend,
+        cycles: Err("not compared".into()),
+    })
+}
+
+/// A line of the RTL's trace without its clock cycle (` @N` at its end), and the cycle.
+pub fn strip_cycle(l: &str) -> (&str, Option<u64>) {
+    match l.rsplit_once(" @") {
+        Some((a, c)) if !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()) => {
+            (a, c.parse().ok())
+        }
+        _ => (l, None),
+    }
 }
 
 /// Build the RTL for `shape`, run both sides on the program at `path` in `mode`, compare.
@@ -395,5 +492,7 @@ pub fn lockstep_program(
     let steps = model.lines().count() as u64;
     let bound = steps * (48 + 32 * shape.lanes as u64 + 3 * shape.depth as u64) + 10_000;
     let rtl = rtl_trace(&bin, prog, mode, bound).map_err(|e| e.to_string())?;
-    compare(&model, &rtl)
+    let mut a = compare(&model, &rtl)?;
+    a.cycles = model_cycles(prog, shape, mode, 4_000_000).and_then(|m| compare_cycles(&m, &rtl));
+    Ok(a)
 }

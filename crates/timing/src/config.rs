@@ -369,6 +369,9 @@ pub struct TimingConfig {
     pub smem: SmemConfig,
     /// DRAM.
     pub dram: DramConfig,
+    /// Weft's own RTL core's clock (`rtlcore.rs`; the RTL lockstep's, not the pipelined
+    /// model's).
+    pub rtl_core: crate::rtlcore::RtlCoreConfig,
 }
 
 impl Default for TimingConfig {
@@ -381,6 +384,7 @@ impl Default for TimingConfig {
             l2: CacheConfig::default_l2(),
             smem: SmemConfig::default(),
             dram: DramConfig::default(),
+            rtl_core: crate::rtlcore::RtlCoreConfig::default(),
         }
     }
 }
@@ -570,6 +574,7 @@ impl TimingConfig {
                 "0 or a power of two up to 4096",
             )?;
         }
+        self.rtl_core.validate()?;
         Ok(())
     }
 }

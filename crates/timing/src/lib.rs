@@ -27,6 +27,7 @@ mod dram;
 mod frontend;
 mod issue;
 mod memsys;
+pub mod rtlcore;
 mod sched;
 mod units;
 

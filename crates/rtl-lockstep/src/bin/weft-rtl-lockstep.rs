@@ -49,7 +49,16 @@ fn main() {
             continue;
         }
         match lockstep(Path::new(p), shape, mode, bug) {
-            Ok(a) => println!("{p}: {} warp-instructions agree, end `{}`", a.steps, a.end),
+            Ok(a) => {
+                println!("{p}: {} warp-instructions agree, end `{}`", a.steps, a.end);
+                match a.cycles {
+                    Ok(c) => println!("{p}: the timing model's cycles agree ({} cycles)", c + 1),
+                    Err(e) => {
+                        println!("{p}: {e}");
+                        bad += 1;
+                    }
+                }
+            }
             Err(e) => {
                 println!("{e}");
                 bad += 1;
