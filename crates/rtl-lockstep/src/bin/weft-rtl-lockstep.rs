@@ -1,8 +1,11 @@
 //! `weft-rtl-lockstep PROGRAM... [--shape WxLxD] [--reconv table|converge] [--planted-bug]
-//! [--print]`: run each program on the RTL core (Verilator) and the functional model and
-//! compare them warp-instruction by warp-instruction; exit status 1 at the first difference,
-//! with both sides shown. `--reconv` picks the reconvergence mode of both (table, the
-//! model's default, unless told). `--print` prints the RTL's trace instead of comparing.
+//! [--print] [--cycles]`: run each program on the RTL core (Verilator) and the functional
+//! model and compare them warp-instruction by warp-instruction; exit status 1 at the first
+//! difference, with both sides shown. Each program's clock cycles are also compared with the
+//! timing model's RTL core (`configs/weft-rtl.toml`) and the first instruction where they part
+//! is printed; `--cycles` makes such a difference an error too (exit status 1). `--reconv`
+//! picks the reconvergence mode of both (table, the model's default, unless told). `--print`
+//! prints the RTL's trace instead of comparing.
 
 use std::path::Path;
 use weft_rtl_lockstep::{build, load, lockstep, parse_reconv, rtl_trace, ReconvMode, Shape};
@@ -11,6 +14,7 @@ fn main() {
     let mut shape = Shape::DEFAULT;
     let mut bug = false;
     let mut print = false;
+    let mut strict_cycles = false;
     let mut mode = ReconvMode::Table;
     let mut progs = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -18,6 +22,7 @@ fn main() {
         match a.as_str() {
             "--planted-bug" => bug = true,
             "--print" => print = true,
+            "--cycles" => strict_cycles = true,
             "--reconv" => {
                 mode = parse_reconv(args.next().as_deref()).unwrap_or_else(|e| {
                     eprintln!("weft-rtl-lockstep: {e}");
@@ -55,7 +60,9 @@ fn main() {
                     Ok(c) => println!("{p}: the timing model's cycles agree ({} cycles)", c + 1),
                     Err(e) => {
                         println!("{p}: {e}");
-                        bad += 1;
+                        if strict_cycles {
+                            bad += 1;
+                        }
                     }
                 }
             }
