@@ -256,12 +256,31 @@ pub fn model_trace(
     mode: ReconvMode,
     max_cycles: u64,
 ) -> Result<String, Error> {
+    run_model(prog, shape, mode, max_cycles, None).map(|(t, _)| t)
+}
+
+/// One run of the functional model: its trace (as [`model_trace`]) and, with `clock`, the
+/// timing model's prediction of the RTL core's clock — every retirement's cycle, in the order
+/// the functional model runs them (the RTL's scheduler issues in that order) — both from the
+/// same steps.
+fn run_model(
+    prog: &Program,
+    shape: Shape,
+    mode: ReconvMode,
+    max_cycles: u64,
+    clock: Option<&RtlCoreConfig>,
+) -> Result<(String, Vec<RtlRetire>), Error> {
     let mut m = Machine::new(model_config(shape, mode, max_cycles), prog)
         .map_err(|e| Error::Program(e.to_string()))?;
     m.set_console(Box::new(std::io::sink()));
     let buf = Rc::new(RefCell::new(String::new()));
     m.add_observer(Box::new(Lines(buf.clone(), Vec::new())));
+    let core = clock.map(|cfg| Rc::new(RefCell::new(RtlCore::new(*cfg, &m))));
+    if let Some(core) = &core {
+        m.add_observer(Box::new(Clock(core.clone())));
+    }
     let end = m.run();
+    let retired = core.map(|c| c.borrow().retired.clone()).unwrap_or_default();
     let mut s = buf.borrow().clone();
     match end {
         RunEnd::Exit(c) => s += &format!("exit {c}\n"),
@@ -282,7 +301,7 @@ pub fn model_trace(
         // The RTL says only that it stopped with warps waiting at a barrier.
         RunEnd::Deadlock(_) => s += "deadlock\n",
     }
-    Ok(s)
+    Ok((s, retired))
 }
 
 /// What the comparison found.
@@ -312,25 +331,6 @@ impl Observer for Clock {
     fn step(&mut self, m: &Machine, r: &StepRecord) {
         self.0.borrow_mut().step(m, r);
     }
-}
-
-/// The timing model's prediction of the RTL core's clock: every retirement's cycle, in the
-/// order the functional model runs them (the RTL's scheduler issues in that order).
-pub fn model_cycles(
-    prog: &Program,
-    shape: Shape,
-    mode: ReconvMode,
-    max_cycles: u64,
-) -> Result<Vec<RtlRetire>, String> {
-    let cfg = rtl_timing()?;
-    let mut m =
-        Machine::new(model_config(shape, mode, max_cycles), prog).map_err(|e| e.to_string())?;
-    m.set_console(Box::new(std::io::sink()));
-    let core = Rc::new(RefCell::new(RtlCore::new(cfg, &m)));
-    m.add_observer(Box::new(Clock(core.clone())));
-    m.run();
-    let r = core.borrow().retired.clone();
-    Ok(r)
 }
 
 /// Compare the predicted retirement cycles with the RTL trace's (` @N` on each line), in
@@ -373,15 +373,12 @@ pub fn compare_cycles(model: &[RtlRetire], rtl: &str) -> Result<u64, String> {
 /// Compare the model's trace with the RTL's, warp by warp. `Err` holds the report of the
 /// first difference: the warp, the step, both lines, and the lines before it on each side.
 pub fn compare(model: &str, rtl: &str) -> Result<Agreement, String> {
-    // (the RTL's lines end in the clock cycle of their retirement: not part of the comparison)
-    let rtl = &rtl
-        .lines()
-        .map(|l| strip_cycle(l).0)
-        .fold(String::new(), |s, l| s + l + "\n");
     let split = |t: &str| {
         let mut per: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut end = String::new();
         for l in t.lines() {
+            // (the RTL's lines end in their retirement's clock cycle: not compared here)
+            let l = strip_cycle(l).0;
             match l.split_once(' ') {
                 Some((w, _)) if w.starts_with('w') && l.contains(" pc=") => {
                     per.entry(w.to_string()).or_default().push(l.to_string())
@@ -484,7 +481,9 @@ pub fn lockstep_program(
     planted_bug: bool,
 ) -> Result<Agreement, String> {
     let bin = build(shape, planted_bug).map_err(|e| e.to_string())?;
-    let model = model_trace(prog, shape, mode, 4_000_000).map_err(|e| e.to_string())?;
+    let clock = rtl_timing();
+    let (model, retired) =
+        run_model(prog, shape, mode, 4_000_000, clock.as_ref().ok()).map_err(|e| e.to_string())?;
     // The RTL takes a few cycles per warp-instruction, more for memory (six per lane),
     // division (33), fdiv and fsqrt (31 per lane) and the divergence unit's searches and
     // walks (up to one cycle per stack entry, three times): a bound from the model's count
@@ -493,6 +492,6 @@ pub fn lockstep_program(
     let bound = steps * (48 + 32 * shape.lanes as u64 + 3 * shape.depth as u64) + 10_000;
     let rtl = rtl_trace(&bin, prog, mode, bound).map_err(|e| e.to_string())?;
     let mut a = compare(&model, &rtl)?;
-    a.cycles = model_cycles(prog, shape, mode, 4_000_000).and_then(|m| compare_cycles(&m, &rtl));
+    a.cycles = clock.and_then(|_| compare_cycles(&retired, &rtl));
     Ok(a)
 }
