@@ -18,15 +18,21 @@
 //! [`TimingModel`]: crate::TimingModel
 
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::rc::Rc;
 use weft_config::{range, ConfigError};
 use weft_isa::{Class, Inst, Op};
 use weft_simt::record::{AccessKind, DivEvents, StepRecord};
-use weft_simt::{Machine, ReconvMode};
+use weft_simt::{Machine, ReconvMode, RunEnd};
 
 /// The `[rtl_core]` section: the cycles each of the RTL controller's states takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RtlCoreConfig {
+    /// `weft run --timing` (and every host of the timing model that asks) times the run as
+    /// this core's clock instead of with the pipelined model; the RTL lockstep uses the
+    /// section either way.
+    pub enabled: bool,
     /// Cycles from the pick to the fetch with an empty divergence stack (S_PICK, S_CHECK,
     /// S_CHKD).
     pub issue: u32,
@@ -83,6 +89,7 @@ pub struct RtlCoreConfig {
 impl Default for RtlCoreConfig {
     fn default() -> Self {
         RtlCoreConfig {
+            enabled: false,
             issue: 3,
             fetch: 2,
             decode: 1,
@@ -167,8 +174,12 @@ pub struct RtlCore {
     alive: Vec<bool>,
     /// The first clock cycle of the next instruction (its S_PICK).
     now: u64,
-    /// Every retirement so far.
+    /// Every retirement so far (unless made with [`RtlCore::counting`]).
     pub retired: Vec<RtlRetire>,
+    /// Whether `retired` is kept.
+    keep: bool,
+    /// Warp-instructions timed.
+    steps: u64,
 }
 
 impl RtlCore {
@@ -181,7 +192,21 @@ impl RtlCore {
             alive: (0..m.cfg.warps).map(|w| w == 0).collect(),
             now: 0,
             retired: Vec::new(),
+            keep: true,
+            steps: 0,
         }
+    }
+
+    /// The same core keeping no list of retirements (a whole program's run: only the clock
+    /// and the count).
+    pub fn counting(mut self) -> RtlCore {
+        self.keep = false;
+        self
+    }
+
+    /// Warp-instructions timed so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// Clock cycles so far.
@@ -355,11 +380,66 @@ impl RtlCore {
         }
         t += c.retire as u64;
         self.now += t;
-        self.retired.push(RtlRetire {
-            warp: r.warp,
-            pc: r.pc,
-            inst: r.inst,
-            cycle: self.now - 1,
-        });
+        self.steps += 1;
+        if self.keep {
+            self.retired.push(RtlRetire {
+                warp: r.warp,
+                pc: r.pc,
+                inst: r.inst,
+                cycle: self.now - 1,
+            });
+        }
     }
+}
+
+/// An observer of the functional model that feeds its step records to a shared [`RtlCore`]
+/// (the machine runs them in the order the RTL's scheduler issues them).
+pub struct RtlClock(pub Rc<RefCell<RtlCore>>);
+
+impl weft_simt::Observer for RtlClock {
+    fn step(&mut self, m: &Machine, r: &StepRecord) {
+        self.0.borrow_mut().step(m, r);
+    }
+}
+
+/// Run `m` (one core) to its end timed as the RTL core's clock (`[rtl_core]`): the machine's
+/// cycle count becomes the RTL's clock cycles as its testbench counts them — to the exit's
+/// retirement (the testbench stops in that cycle), or to the cycle the core raises `halted`
+/// two cycles after the last retirement (every warp halted, or waiting at a barrier). The
+/// machine's bound (`max_cycles`) bounds clock cycles, as `weft run --rtl`'s does. Returns the
+/// run's end and the warp-instructions timed.
+pub fn run_clocked(m: &mut Machine, cfg: RtlCoreConfig) -> (RunEnd, u64) {
+    let core = Rc::new(RefCell::new(RtlCore::new(cfg, m).counting()));
+    m.add_observer(Box::new(RtlClock(core.clone())));
+    let bound = m.cfg.cycle_bound();
+    let end = loop {
+        // a warp-instruction takes one model cycle and at least one clock cycle (hundreds at
+        // most): slices of the model's cycles shrink to one instruction near the bound
+        let left = bound.saturating_sub(core.borrow().cycles());
+        let target = m.cycle.saturating_add((left / 1024).max(1));
+        match m.run_until(target) {
+            RunEnd::CycleLimit(_) if m.cycle >= target && core.borrow().cycles() < bound => {}
+            e => break e,
+        }
+    };
+    let clock = core.borrow();
+    let exited = m.exit_code().is_some();
+    let mut steps = clock.steps();
+    m.cycle = match &end {
+        RunEnd::CycleLimit(_) => {
+            // the testbench stops at the bound, in the middle of the last instruction
+            if clock.cycles() > bound {
+                steps -= 1;
+            }
+            bound
+        }
+        RunEnd::Exit(_) if exited => clock.cycles().saturating_sub(1),
+        RunEnd::Fault(_) => clock.cycles(),
+        _ => clock.cycles() + 1,
+    };
+    let end = match end {
+        RunEnd::CycleLimit(_) => RunEnd::CycleLimit(m.cycle),
+        e => e,
+    };
+    (end, steps)
 }

@@ -319,13 +319,32 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         log
     });
     let traces = crate::debug_cmd::attach(&mut m, &a.debug)?;
-    let mut timing = cfg_timing.then(|| weft_timing::TimingModel::new(&m.cfg, &timing_cfg));
+    // `[rtl_core] enabled`: the run is timed as the RTL core's clock (one warp-instruction
+    // after another, in the functional model's order), not by the pipelined model.
+    let rtl_clock = cfg_timing && timing_cfg.rtl_core.enabled;
+    if rtl_clock && m.cfg.cores != 1 {
+        return Err(format!(
+            "[rtl_core] times the RTL's one core: the machine has {} cores (set cores = 1)",
+            m.cfg.cores
+        ));
+    }
+    let mut rtl_steps = None;
+    let mut timing =
+        (cfg_timing && !rtl_clock).then(|| weft_timing::TimingModel::new(&m.cfg, &timing_cfg));
     let konata = crate::debug_cmd::attach_timing(&m, timing.as_mut(), &traces, &a.debug)?;
     let end = match &mut timing {
         Some(_) if a.debug.gdb.is_some() => {
             return Err("--gdb runs the functional model: leave out --timing".into())
         }
         Some(t) => t.run(&mut m, u64::MAX),
+        None if rtl_clock && a.debug.gdb.is_some() => {
+            return Err("--gdb runs the functional model: leave out --timing".into())
+        }
+        None if rtl_clock => {
+            let (end, steps) = weft_timing::rtlcore::run_clocked(&mut m, timing_cfg.rtl_core);
+            rtl_steps = Some(steps);
+            end
+        }
         None => match &mut twin {
             Some(jit) => {
                 let end = crate::engine::run_diff(&mut m, jit);
@@ -363,6 +382,9 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         if let Some(t) = &timing_report {
             eprint!("{}", t.table());
         }
+        if rtl_clock {
+            eprintln!("  timing: the RTL core's clock ([rtl_core], rtl/weft_core.sv's states)");
+        }
         eprintln!(
             "  reconvergence table: {}",
             match source {
@@ -382,7 +404,18 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         }
     }
     if let Some(p) = &a.stats_json {
-        let extra = timing_report.map(|t| ("timing", serde_json::to_value(t).unwrap_or_default()));
+        let extra = match (&timing_report, rtl_steps) {
+            (Some(t), _) => Some(("timing", serde_json::to_value(t).unwrap_or_default())),
+            (None, Some(steps)) => Some((
+                "timing",
+                serde_json::json!({
+                    "model": "rtl-core",
+                    "cycles": m.cycle,
+                    "warp_instructions": steps,
+                }),
+            )),
+            (None, None) => None,
+        };
         crate::report::write_stats_json_with(p, &m, &end, extra)?;
     }
     Ok(end.exit_status())

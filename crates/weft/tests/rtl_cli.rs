@@ -141,3 +141,71 @@ fn what_the_rtl_does_not_build_or_run_is_said() {
     let err = String::from_utf8_lossy(&v.stderr);
     assert!(err.contains("verilator is not installed"), "{err}");
 }
+
+/// `weft run --timing --config configs/weft-rtl.toml` counts the RTL's clock cycles: the same
+/// count `weft run --rtl` reads from the RTL under Verilator, for programs that end by an
+/// exit, by halting, in a deadlock and at the cycle bound, at 4 × 8 and 2 × 4.
+#[test]
+fn the_rtl_core_timing_counts_the_rtls_clock_cycles() {
+    let dir = std::env::temp_dir().join(format!("weft-rtl-clock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = format!("{}/configs/weft-rtl.toml", root());
+    let (mj, rj) = (dir.join("model.json"), dir.join("rtl.json"));
+    for (program, shape) in [
+        ("examples/matmul.s", ["--warps", "2", "--lanes", "4"]),
+        ("tests/kernels/spawn.s", ["--warps", "4", "--lanes", "8"]),
+        (
+            "examples/divergence/if_else.s",
+            ["--warps", "4", "--lanes", "8"],
+        ),
+        (
+            "crates/rtl-lockstep/tests/programs/shared.s",
+            ["--warps", "2", "--lanes", "4"],
+        ),
+        (
+            "tests/bad_input/deadlock.s",
+            ["--warps", "4", "--lanes", "8"],
+        ),
+        (
+            "tests/bad_input/forever.s",
+            ["--warps", "4", "--lanes", "8"],
+        ),
+    ] {
+        let p = format!("{}/{program}", root());
+        let mut args = vec!["run", "--max-cycles", "20000", "--stats-json"];
+        args.push(mj.to_str().unwrap());
+        args.extend(shape);
+        args.push(&p);
+        if program.ends_with("matmul.s") {
+            args[2] = "2000000";
+        }
+        let mut timed = args.clone();
+        timed.splice(1..1, ["--timing", "--config", &config]);
+        let model = weft(&timed);
+        args[4] = rj.to_str().unwrap();
+        args.insert(1, "--rtl");
+        let rtl = weft(&args);
+        let what = format!(
+            "{program} {shape:?}: {}{}",
+            String::from_utf8_lossy(&model.stderr),
+            String::from_utf8_lossy(&rtl.stderr)
+        );
+        assert_eq!(model.status.code(), rtl.status.code(), "{what}");
+        let (m, r) = (json(&mj), json(&rj));
+        assert_eq!(m["end"], r["end"], "{what}");
+        assert_eq!(m["timing"]["model"], "rtl-core", "{what}");
+        assert!(r["cycles"].as_u64().unwrap() > 0, "{what}");
+        assert_eq!(m["cycles"], r["cycles"], "{what}");
+        assert_eq!(m["timing"]["cycles"], r["cycles"], "{what}");
+        assert_eq!(
+            m["timing"]["warp_instructions"], r["warp_instructions"],
+            "{what}"
+        );
+    }
+    // the RTL has one core
+    let p = format!("{}/examples/matmul.s", root());
+    let c = weft(&["run", "--timing", "--config", &config, "--cores", "2", &p]);
+    assert_eq!(c.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&c.stderr).contains("one core"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
