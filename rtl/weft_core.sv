@@ -495,6 +495,11 @@ module weft_core #(
   wire ev_bar /*verilator public_flat_rd*/ = wb && !b_bad && (is_bar || (is_csr && !csr_fp &&
                                              csr_writes && csr == 12'h805));
   wire ev_chk /*verilator public_flat_rd*/ = st == S_CHECK && chk_go;
+  // a write of the launch CSR (a kernel's address starts a launch, 0 ends it) and its value:
+  // the testbench keeps each launch's counters (docs/runtime.md)
+  wire ev_launch /*verilator public_flat_rd*/ = wb && is_csr && !csr_fp && csr_writes &&
+                                                csr == 12'h813;
+  wire [31:0] ev_launch_v /*verilator public_flat_rd*/ = csr_new;
   logic rtrap_q /*verilator public_flat_rd*/;
 
   // ---- retire record -------------------------------------------------------------------------

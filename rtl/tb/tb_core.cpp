@@ -35,6 +35,9 @@
 //   P                      statistics: "clocks N", "slots N", one "warp W WINSTR TINSTR DIV
 //                          REC MAXDEPTH BARWAITS" per warp, one "pc PC N THREADS TRAPPED" per
 //                          instruction address retired, then "."
+//   L                      launch marks: for each retired write of the launch CSR, "launch
+//                          VALUE CLOCKS WINSTR TINSTR DIV REC BARWAITS" (the totals after it)
+//                          and its "lpc PC N THREADS TRAPPED" lines, then "."
 //   Q                      quit
 // Clock cycles and the statistics go on counting across restarts.
 #include "Vweft_core.h"
@@ -350,6 +353,21 @@ static int serve_mode(Bench &b) {
         barw(warps);
     std::map<uint32_t, PcStats> pcs;
     uint64_t clocks = 0, slots = 0;
+    // launch marks: at the retirement of each write of the launch CSR, its value and every
+    // counter (the model counts an instruction before it runs, so the write counts itself)
+    struct Mark {
+        uint32_t value;
+        uint64_t clocks, winstr, tinstr, div, rec, barw;
+        std::map<uint32_t, PcStats> pcs;
+    };
+    std::vector<Mark> marks;
+    bool launch_pending = false;
+    uint32_t launch_value = 0;
+    auto total = [](const std::vector<uint64_t> &v) {
+        uint64_t t = 0;
+        for (uint64_t x : v) t += x;
+        return t;
+    };
     bool started = false;
     std::string end = "halt";   // how the run stands (before a start: nothing to run)
     top->rst = 1;
@@ -419,6 +437,10 @@ static int serve_mode(Bench &b) {
                 if (root.weft_core__DOT__ev_div) div[w]++;
                 if (root.weft_core__DOT__ev_rec) rec[w]++;
                 if (root.weft_core__DOT__ev_bar) barw[w]++;
+                if (root.weft_core__DOT__ev_launch) {
+                    launch_pending = true;
+                    launch_value = root.weft_core__DOT__ev_launch_v;
+                }
                 if (root.weft_core__DOT__ev_chk && root.weft_core__DOT__cur_len > depth[w])
                     depth[w] = root.weft_core__DOT__cur_len;
                 char e[160];
@@ -458,6 +480,11 @@ static int serve_mode(Bench &b) {
                     }
                     b.stores.clear();
                     b.atomics.clear();
+                    if (launch_pending) {
+                        marks.push_back({launch_value, clocks, total(winstr), total(tinstr),
+                                         total(div), total(rec), total(barw), pcs});
+                        launch_pending = false;
+                    }
                 }
                 if (end == "running" && top->halted) {
                     if (top->deadlock) {
@@ -486,6 +513,18 @@ static int serve_mode(Bench &b) {
             for (auto &p : pcs)
                 printf("pc %x %llx %llx %llx\n", p.first, (unsigned long long)p.second.n,
                        (unsigned long long)p.second.threads, (unsigned long long)p.second.trapped);
+            printf(".\n");
+        } else if (cmd == 'L') {
+            for (auto &k : marks) {
+                printf("launch %x %llx %llx %llx %llx %llx %llx\n", k.value,
+                       (unsigned long long)k.clocks, (unsigned long long)k.winstr,
+                       (unsigned long long)k.tinstr, (unsigned long long)k.div,
+                       (unsigned long long)k.rec, (unsigned long long)k.barw);
+                for (auto &p : k.pcs)
+                    printf("lpc %x %llx %llx %llx\n", p.first, (unsigned long long)p.second.n,
+                           (unsigned long long)p.second.threads,
+                           (unsigned long long)p.second.trapped);
+            }
             printf(".\n");
         } else {
             printf("X unknown command %c\n", cmd);

@@ -19,6 +19,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use weft_device::{Device, FaultInfo, MemError, RunEnd, Stop};
 use weft_isa::{Class, FaultCode, Inst};
+use weft_simt::launch::{Counts, LaunchLog, LaunchReport};
 use weft_simt::stats::{Report, WarpReport};
 use weft_simt::Program;
 
@@ -69,6 +70,28 @@ pub struct RtlDevice {
     console: Vec<u8>,
     end: Option<RunEnd>,
     unsupported: Option<String>,
+    /// The program's symbols (a launch's kernel by name).
+    symbols: Vec<(String, u32)>,
+}
+
+/// Per pc: retired, their lanes, the lanes of those that trapped.
+type PcCounts = BTreeMap<u32, [u64; 3]>;
+
+/// A retired write of the launch CSR: its value, the totals after it (clock cycles,
+/// warp- and thread-instructions, divergences, reconvergences, barrier arrivals) and the
+/// per-pc counts then.
+type LaunchMark = (u32, [u64; 6], PcCounts);
+
+/// What the instructions at some pcs were: classes, mnemonics, lane loads, stores and
+/// atomics, executions per instruction-table row.
+#[derive(Default)]
+struct Tally {
+    classes: BTreeMap<String, u64>,
+    mnemonics: BTreeMap<String, u64>,
+    loads: u64,
+    stores: u64,
+    atomics: u64,
+    per_op: Vec<u64>,
 }
 
 /// Hex of bytes.
@@ -125,6 +148,7 @@ impl RtlDevice {
             console: Vec::new(),
             end: None,
             unsupported: None,
+            symbols: prog.symbols.clone(),
         };
         d.io.borrow_mut().send(&format!("M {dram_size:x}"))?;
         // the image, in pieces of 64 KiB
@@ -270,7 +294,7 @@ impl RtlDevice {
     /// thread-instructions, divergences, reconvergences, deepest stack, barrier arrivals),
     /// per pc (retired, their lanes, the lanes of those that trapped)).
     #[allow(clippy::type_complexity)]
-    fn counters(&self) -> Result<(u64, u64, Vec<[u64; 6]>, BTreeMap<u32, [u64; 3]>), Error> {
+    fn counters(&self) -> Result<(u64, u64, Vec<[u64; 6]>, PcCounts), Error> {
         let mut io = self.io.borrow_mut();
         io.send("P")?;
         let (mut clocks, mut slots, mut warps, mut pcs) = (0, 0, Vec::new(), BTreeMap::new());
@@ -303,6 +327,97 @@ impl RtlDevice {
         Ok((clocks, slots, warps, pcs))
     }
 
+    /// The testbench's launch marks, in order.
+    fn launch_marks(&self) -> Result<Vec<LaunchMark>, Error> {
+        let mut io = self.io.borrow_mut();
+        io.send("L")?;
+        let mut marks: Vec<LaunchMark> = Vec::new();
+        loop {
+            let l = io.line()?;
+            let mut f = l.split_whitespace();
+            match (f.next(), marks.last_mut()) {
+                (Some("."), _) => break,
+                (Some("launch"), _) => {
+                    let value = num(f.next()) as u32;
+                    let mut v = [0; 6];
+                    for x in &mut v {
+                        *x = num(f.next());
+                    }
+                    marks.push((value, v, BTreeMap::new()));
+                }
+                (Some("lpc"), Some(m)) => {
+                    let pc = num(f.next()) as u32;
+                    m.2.insert(pc, [num(f.next()), num(f.next()), num(f.next())]);
+                }
+                _ => {
+                    return Err(Error::Tool(format!(
+                        "the RTL testbench's launch marks: `{l}`"
+                    )))
+                }
+            }
+        }
+        Ok(marks)
+    }
+
+    /// The instructions at the pcs of `pcs`, read from memory, and what they did.
+    fn tally(&self, pcs: &PcCounts) -> Tally {
+        let mut t = Tally {
+            per_op: vec![0; weft_isa::TABLE.len()],
+            ..Tally::default()
+        };
+        for (&pc, &[n, threads, trapped]) in pcs {
+            let mut w = [0u8; 4];
+            let inst = self.read_bytes(pc, &mut w[..2]).ok().and_then(|_| {
+                if Inst::len_of(u16::from_le_bytes([w[0], w[1]])) == 4 {
+                    self.read_bytes(pc, &mut w).ok()?;
+                }
+                Inst::decode_exec(u32::from_le_bytes(w)).ok()
+            });
+            let Some(i) = inst else { continue };
+            *t.classes
+                .entry(format!("{:?}", i.op.class()).to_lowercase())
+                .or_insert(0) += n;
+            *t.mnemonics.entry(i.op.name().to_string()).or_insert(0) += n;
+            t.per_op[i.op as usize] += n;
+            let done = threads - trapped;
+            match i.op.class() {
+                Class::Load => t.loads += done,
+                Class::Store => t.stores += done,
+                Class::Atomic => t.atomics += done,
+                _ => {}
+            }
+        }
+        t
+    }
+
+    /// Each launch's figures, from the launch marks (`now`: the counters at the end).
+    fn launches(&self, now: Counts) -> Result<Vec<LaunchReport>, Error> {
+        let mut log = LaunchLog::default();
+        for (value, v, pcs) in self.launch_marks()? {
+            let t = self.tally(&pcs);
+            let at = Counts {
+                cycle: v[0],
+                warp_instructions: v[1],
+                thread_instructions: v[2],
+                divergences: v[3],
+                reconvergences: v[4],
+                barrier_waits: v[5],
+                loads: t.loads,
+                stores: t.stores,
+                atomics: t.atomics,
+                per_op: t.per_op,
+            };
+            log.write(value, at);
+        }
+        let name = |pc: u32| {
+            self.symbols
+                .iter()
+                .find(|(_, a)| *a == pc)
+                .map(|(n, _)| n.clone())
+        };
+        Ok(log.reports(&now, self.shape.lanes as u64, 1, name))
+    }
+
     /// The statistics so far, in the functional model's report (`model`: "rtl"; `cycles`:
     /// clock cycles), and the issue slots.
     pub fn report(&self) -> Result<(Report, u64), Error> {
@@ -327,31 +442,10 @@ impl RtlDevice {
                 barrier_waits: v[5],
             })
             .collect();
-        let (mut classes, mut mnemonics) = (BTreeMap::new(), BTreeMap::new());
-        let (mut loads, mut stores, mut atomics) = (0, 0, 0);
-        for (&pc, &[n, threads, trapped]) in &pcs {
-            let mut w = [0u8; 4];
-            let inst = self.read_bytes(pc, &mut w[..2]).ok().and_then(|_| {
-                if Inst::len_of(u16::from_le_bytes([w[0], w[1]])) == 4 {
-                    self.read_bytes(pc, &mut w).ok()?;
-                }
-                Inst::decode_exec(u32::from_le_bytes(w)).ok()
-            });
-            let Some(i) = inst else { continue };
-            *classes
-                .entry(format!("{:?}", i.op.class()).to_lowercase())
-                .or_insert(0) += n;
-            *mnemonics.entry(i.op.name().to_string()).or_insert(0) += n;
-            let done = threads - trapped;
-            match i.op.class() {
-                Class::Load => loads += done,
-                Class::Store => stores += done,
-                Class::Atomic => atomics += done,
-                _ => {}
-            }
-        }
+        let t = self.tally(&pcs);
         let sum = |f: fn(&WarpReport) -> u64| per_warp.iter().map(f).sum::<u64>();
         let (wi, ti) = (sum(|w| w.warp_instructions), sum(|w| w.thread_instructions));
+        let barrier_waits = sum(|w| w.barrier_waits);
         let r = Report {
             model: "rtl",
             cores: 1,
@@ -370,18 +464,33 @@ impl RtlDevice {
                 .map(|w| w.max_divergence_depth)
                 .max()
                 .unwrap_or(0),
-            loads,
-            stores,
-            atomics,
-            classes,
-            mnemonics,
+            loads: t.loads,
+            stores: t.stores,
+            atomics: t.atomics,
+            classes: t.classes,
+            mnemonics: t.mnemonics,
             per_warp,
             stack_spills: 0,
             stack_fills: 0,
             display: Default::default(),
             dma: Default::default(),
-            // each launch's own counters are not kept by the testbench (docs/runtime.md)
             launches: Vec::new(),
+        };
+        let now = Counts {
+            cycle: clocks,
+            warp_instructions: wi,
+            thread_instructions: ti,
+            divergences: r.divergences,
+            reconvergences: r.reconvergences,
+            barrier_waits,
+            loads: t.loads,
+            stores: t.stores,
+            atomics: t.atomics,
+            per_op: t.per_op,
+        };
+        let r = Report {
+            launches: self.launches(now)?,
+            ..r
         };
         Ok((r, slots))
     }

@@ -1,8 +1,8 @@
 //! `weft run --rtl`: a program on weft's SystemVerilog core under Verilator gives the same
 //! console and exit status as `weft run` on the functional model — a C kernel of the kernel
 //! library built by weft cc (floats, divergence, atomics, barriers, printf), at 4 × 8 and at
-//! 2 × 4, and a fault — with the same instruction counts in --stats-json and the RTL's own
-//! clock cycles; an instruction the RTL does not build exits 2 with its pc; options that are
+//! 2 × 4, and a fault — with the same instruction counts in --stats-json (the whole run's and
+//! the launch's) and the RTL's own clock cycles; an instruction the RTL does not build exits 2 with its pc; options that are
 //! not for the RTL are refused; Verilator missing is an error saying what to install.
 //! (Verilator missing here is a failure, never a skip: CI installs it.)
 
@@ -105,6 +105,38 @@ fn a_c_kernel_on_the_rtl_prints_and_ends_as_on_the_model() {
             "{shape:?}: the model's cycles"
         );
         assert!(r["cycles"].as_u64() > m["cycles"].as_u64(), "{shape:?}");
+        // the launch's own counters, kept by the testbench at the launch CSR's writes
+        let (rl, ml) = (
+            r["launches"].as_array().unwrap(),
+            m["launches"].as_array().unwrap(),
+        );
+        assert_eq!(ml.len(), 1, "{shape:?}: one launch");
+        assert_eq!(rl.len(), ml.len(), "{shape:?}: {rl:?}");
+        let (a, b) = (&rl[0], &ml[0]);
+        assert_eq!(a["kernel"], "mix", "{shape:?}");
+        for k in [
+            "kernel_pc",
+            "complete",
+            "warp_instructions",
+            "thread_instructions",
+            "simd_efficiency",
+            "divergences",
+            "reconvergences",
+            "barrier_waits",
+            "loads",
+            "stores",
+            "atomics",
+            "classes",
+        ] {
+            assert_eq!(a[k], b[k], "{shape:?} launch {k}");
+        }
+        let (start, end) = (
+            a["start_cycle"].as_u64().unwrap(),
+            a["end_cycle"].as_u64().unwrap(),
+        );
+        assert!(start > 0 && end > start, "{shape:?} {a}");
+        assert!(end <= r["cycles"].as_u64().unwrap(), "{shape:?} {a}");
+        assert_eq!(a["cycles"].as_u64(), Some(end - start), "{shape:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 
