@@ -64,6 +64,11 @@ pub struct PipelineConfig {
     /// false sends one request per lane (the Vortex paper's L1: a 32-thread warp takes 32
     /// cycles even when it hits).
     pub coalesce: bool,
+    /// With `coalesce`: lanes merge within blocks of `lanes × coalesce_lane_bytes` bytes (at
+    /// most an L1 line), each block one request to the L1 — SimX's coalescer merges lanes
+    /// within a `VX_CFG_LSU_LINE_SIZE = min(lanes × 4, line)` word and its D-cache takes one
+    /// such word per cycle, writing each through on its own. 0: blocks are whole L1 lines.
+    pub coalesce_lane_bytes: u32,
     /// Cycles between a warp's fetch of one instruction and of the next (SimX's round trip
     /// from the warp scheduler through the I-cache and decode back to the scheduler); each
     /// core fetches for one warp per cycle. 0: no separate front end — a warp's next
@@ -119,6 +124,7 @@ impl Default for PipelineConfig {
             divergence_pop: 1,
             io_latency: 20,
             coalesce: true,
+            coalesce_lane_bytes: 0,
             fetch_interval: 0,
             fetch_to_issue: 0,
             ibuffer: 4,
@@ -453,6 +459,13 @@ impl TimingConfig {
             0,
             1024,
             "0..=1024",
+        )?;
+        range(
+            "pipeline.coalesce_lane_bytes",
+            p.coalesce_lane_bytes as u64,
+            0,
+            1 << 16,
+            "0..=65536",
         )?;
         range(
             "pipeline.lsu_queue",

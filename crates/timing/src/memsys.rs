@@ -98,6 +98,8 @@ pub struct MemSys {
     smem_latency: u64,
     io_latency: u64,
     coalesce: bool,
+    /// Bytes of the blocks lanes merge in (`pipeline.coalesce_lane_bytes`); 0: L1 lines.
+    block: u32,
     /// Loads a core keeps in flight (0: no bound).
     lsu_loads: usize,
     /// Line requests of one warp access, reused.
@@ -133,6 +135,10 @@ impl MemSys {
             smem_latency: t.smem.latency as u64,
             io_latency: t.pipeline.io_latency as u64,
             coalesce: t.pipeline.coalesce,
+            block: match t.pipeline.coalesce_lane_bytes {
+                0 => 0,
+                b => (b as u64 * cfg.lanes as u64).min(t.l1.line as u64) as u32,
+            },
             lsu_loads: t.pipeline.lsu_loads as usize,
             lines: Vec::with_capacity(32),
             bank_words: vec![Vec::new(); banks as usize],
@@ -142,6 +148,9 @@ impl MemSys {
     /// Read (`write` false) or write `bytes` of the line `line` below the L1s, at `t`, for
     /// core `c`: through the L2 if there is one, else DRAM. Returns when it is done.
     fn below(&mut self, c: usize, line: u32, bytes: u32, t: u64, write: bool) -> u64 {
+        if std::env::var_os("DBGP").is_some() {
+            eprintln!("B {t} {line:#x} {bytes} {write}");
+        }
         let stats = &mut self.cores[c].stats;
         let Some(l2) = &mut self.l2 else {
             if write {
@@ -323,7 +332,11 @@ impl MemSys {
             } else if a >= IO_BASE {
                 io += 1;
             } else {
-                let line = self.cores[c].l1.line_of(a);
+                // (the request's block: its L1 line, or a part of it)
+                let line = match self.block {
+                    0 => self.cores[c].l1.line_of(a),
+                    b => a - a % b,
+                };
                 if !self.coalesce {
                     self.lines.push((line, size as u32));
                     continue;
@@ -372,8 +385,9 @@ impl MemSys {
     }
 
     /// One line request to core `c`'s L1.
-    fn line_access(&mut self, c: usize, line: u32, bytes: u32, r: u64, write: bool) -> u64 {
+    fn line_access(&mut self, c: usize, block: u32, bytes: u32, r: u64, write: bool) -> u64 {
         let l1 = &mut self.cores[c].l1;
+        let line = l1.line_of(block);
         let through = l1.write_through();
         match l1.access(line, r, write) {
             Outcome::Hit(d) => {

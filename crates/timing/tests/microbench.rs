@@ -364,3 +364,44 @@ fn a_run_ending_on_a_long_division_waits_for_it_with_end_waits_for_writeback() {
     let (a, b) = (early.timing.unwrap().cycles, late.timing.unwrap().cycles);
     assert!(b >= a + 40 - 3 && b <= a + 40 + 3, "{a} then {b}");
 }
+
+/// Lanes (all of warp 0's) storing words `stride` bytes apart: the coalescer merges the lanes whose words fall
+/// in one block — an L1 line, or with `pipeline.coalesce_lane_bytes = 4` a block of
+/// min(lanes × 4, line) bytes, as SimX's coalescer — and the L1 takes one access per block.
+#[test]
+fn lanes_coalesce_within_blocks_of_the_configured_width() {
+    const REPS: u64 = 10;
+    // (lanes, coalesce_lane_bytes, [blocks per store for strides 4, 8, 16, 32]), by hand:
+    // blocks of 64 bytes (lines), 16 (4 lanes x 4) and 32 (8 lanes x 4)
+    let cases = [
+        (4, 0, [1, 1, 1, 2]),
+        (4, 4, [1, 2, 4, 4]),
+        (8, 0, [1, 1, 2, 4]),
+        (8, 4, [1, 2, 4, 8]),
+    ];
+    for (lanes, per_lane, want) in cases {
+        for (stride, want) in [4u32, 8, 16, 32].into_iter().zip(want) {
+            let src = format!(
+                "    .text\n    .globl _start\n_start:\n    li t0, -1\n    csrw tmask, t0\n    \
+                 csrr t0, thread_id\n    \
+                 li t1, {stride}\n    mul t0, t0, t1\n    la t2, A\n    add t2, t2, t0\n{}{EXIT}\
+                 \n    .data\n    .balign 64\nA: .zero 1024\n",
+                "    sw t0, 0(t2)\n".repeat(REPS as usize)
+            );
+            let prog = program(&src, "coalesce.s");
+            let mut cfg = timed(1, lanes);
+            cfg.timing.pipeline.coalesce_lane_bytes = per_lane;
+            cfg.timing.l1.line = 64;
+            let r = run(&cfg, &prog);
+            assert_eq!(r.end, RunEnd::Exit(0));
+            let t = r.timing.as_ref().unwrap();
+            assert_eq!(
+                t.l1.accesses,
+                REPS * want,
+                "{lanes} lanes, {per_lane} bytes per lane, stride {stride}"
+            );
+            // every word written through on its own block's request
+            assert_eq!(t.memory.dram_write_bytes, REPS * 4 * lanes as u64);
+        }
+    }
+}
