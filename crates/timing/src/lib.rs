@@ -29,11 +29,12 @@ mod issue;
 mod memsys;
 pub mod rtlcore;
 mod sched;
+mod tcu;
 mod units;
 
 pub use cache::CacheStats;
 pub use config::{MachineConfig, TimingConfig};
-pub use counters::{LaunchTiming, TimingReport, WarpActivity, Why};
+pub use counters::{LaunchTiming, TcuStats, TimingReport, WarpActivity, Why};
 pub use memsys::MemStats;
 
 use config::{PipelineConfig, SchedPolicy, Unit, UnitsConfig};
@@ -51,7 +52,15 @@ pub const DMA_BURST: u32 = 64;
 #[derive(Clone, Copy, Debug)]
 struct Next {
     inst: Inst,
+    pc: u32,
+    /// The registers it (its current micro-op) reads and writes.
     ops: Operands,
+    /// Its current micro-op and how many it has (1 but for the tensor core's macro-ops,
+    /// `tcu.rs`); `uop > 0` once the instruction has executed.
+    uop: u16,
+    uops: u16,
+    /// The cycle its first micro-op issued.
+    began: u64,
     unit: Unit,
     /// Pairs of its source registers in one register bank.
     conflicts: u64,
@@ -103,6 +112,8 @@ struct WarpT {
     mem_until: u64,
     /// The fetched next instruction.
     next: Option<Next>,
+    /// The micro-ops of that instruction when it is a tensor-core macro-op (else empty).
+    uop_ops: Vec<Operands>,
     /// The I-cache line the front end holds.
     line: Option<u32>,
     /// Cycle it was started (for greedy-then-oldest).
@@ -180,6 +191,7 @@ impl TimingModel {
             reg_mem: 0,
             mem_until: 0,
             next: None,
+            uop_ops: Vec::new(),
             line: None,
             started: 0,
             was_running: false,
@@ -400,7 +412,10 @@ impl TimingModel {
         for (c, core) in self.cores.iter_mut().enumerate() {
             for (w, t) in core.warps.iter_mut().enumerate() {
                 let running = m.cores[c].warps[w].state != WarpState::Idle;
-                t.next = None;
+                // A macro-op whose first micro-ops issued (and which has executed) goes on.
+                if t.next.is_none_or(|n| n.uop == 0) {
+                    t.next = None;
+                }
                 if running && !t.was_running {
                     t.started = now;
                     t.fetch_ready = t.fetch_ready.max(now);
