@@ -133,11 +133,20 @@ impl TimingModel {
                 return Check::Blocked(Why::Memory, until.saturating_sub(self.to_execute(0)));
             }
         }
-        let core = &self.cores[c];
+        let ahead = self.to_execute(next.conflicts);
+        let core = &mut self.cores[c];
         let pool = self.units.pool(next.unit);
         let free = core.units[pool as usize].iter().copied().min().unwrap_or(0);
-        let ahead = self.to_execute(next.conflicts);
-        if free > now + ahead {
+        let queue = self.units[pool].queue as usize;
+        if free > now + ahead && queue > 0 {
+            // It may wait for an instance in the unit's queue, if that has room.
+            let q = &mut core.queued[pool as usize];
+            q.retain(|&s| s > now);
+            if q.len() >= queue {
+                let next_out = q.iter().copied().min().unwrap_or(now + 1);
+                return Check::Blocked(Why::Unit, next_out);
+            }
+        } else if free > now + ahead {
             let why = if next.unit == Unit::Lsu {
                 Why::Memory
             } else {
@@ -170,7 +179,15 @@ impl TimingModel {
         core.last = w;
         core.counters.issued += 1;
         let ucfg = self.units[next.unit];
-        let start = now + self.pipe.issue_to_execute as u64 + next.conflicts;
+        let pool = self.units.pool(next.unit) as usize;
+        let mut start = now + self.pipe.issue_to_execute as u64 + next.conflicts;
+        if self.units[self.units.pool(next.unit)].queue > 0 {
+            // Through the unit's queue: it starts when an instance is free.
+            let free = core.units[pool].iter().copied().min().unwrap_or(0);
+            start = start.max(free);
+            core.queued[pool].retain(|&s| s > now);
+            core.queued[pool].push(start);
+        }
         let mut done = start + ucfg.latency as u64;
         let mut unit_free = start + ucfg.interval as u64;
         let mut from_mem = false;
@@ -196,7 +213,7 @@ impl TimingModel {
             let k = w % core.collectors.len();
             core.collectors[k] = now + 1 + next.conflicts;
         }
-        let unit = &mut core.units[self.units.pool(next.unit) as usize];
+        let unit = &mut core.units[pool];
         if let Some(slot) = unit.iter_mut().min_by_key(|f| **f) {
             *slot = unit_free;
         }
@@ -241,10 +258,15 @@ impl TimingModel {
         let sequential = !first || rec.next_pc == rec.pc.wrapping_add(rec.inst.len());
         if p.fetch_interval > 0 {
             let mut f = if p.control_stops_fetch && stops_fetch(next.inst.op) {
-                // A macro-op's warp goes on when its last micro-op issues, any other
-                // instruction's when its result leaves its unit.
-                let resume = if next.uops > 1 { now } else { done };
-                resume + 1 + p.branch_latency as u64
+                if next.uops > 1 {
+                    // A macro-op's warp is resumed as its last micro-op issues and
+                    // scheduled the cycle after (SimX's trace: the next instruction issues
+                    // fetch_to_issue + 1 cycles after that micro-op).
+                    now + 1
+                } else {
+                    // Others resume when their result leaves the unit.
+                    done + 1 + p.branch_latency as u64
+                }
             } else {
                 next.fetched + p.fetch_interval as u64
             };

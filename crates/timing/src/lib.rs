@@ -132,6 +132,9 @@ struct CoreT {
     /// Per unit kind (index = `Unit as usize`), when each instance is next free (a unit that
     /// shares another's has none of its own).
     units: [Vec<u64>; Unit::COUNT],
+    /// Per unit kind with a `queue`, the start cycles of the instructions issued to it, not
+    /// yet started (and some already started: `waiting` drops them).
+    queued: [Vec<u64>; Unit::COUNT],
     /// With a front end: the cycles the fetch port is taken.
     port: frontend::FetchPort,
     /// When each operand collector is next free (none without collectors).
@@ -218,6 +221,7 @@ impl TimingModel {
                     };
                     vec![0; n as usize]
                 }),
+                queued: Default::default(),
                 port: frontend::FetchPort::new(),
                 collectors: match t.pipeline.warps_per_collector {
                     0 => Vec::new(),

@@ -116,10 +116,21 @@ pub struct UnitConfig {
     pub interval: u32,
     /// Instances per core (ignored when the unit shares another's).
     pub count: u32,
+    /// Instructions that may wait, issued, for an instance (the buffers between the issue
+    /// stage and the unit, as SimX's operand and dispatch channels): with fewer waiting, an
+    /// instruction issues although no instance will be free when it gets there, and starts
+    /// when one is. 0: it issues only when an instance will be free (ignored when the unit
+    /// shares another's: the owner's counts).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub queue: u32,
     /// Use the instances of this other unit instead of its own (each instruction still holds
     /// one for its own `interval`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shares: Option<Unit>,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Default for UnitConfig {
@@ -135,6 +146,7 @@ impl UnitConfig {
             latency,
             interval,
             count,
+            queue: 0,
             shares: None,
         }
     }

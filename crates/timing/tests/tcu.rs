@@ -19,13 +19,14 @@ use weft_timing::config::Unit;
 use weft_timing::MachineConfig;
 
 /// Vortex start-up, then `main`: all lanes run `n` copies of `op` between two reads of
-/// mcycle, twice (the first pass warms the I-cache); the second pass's difference goes to
-/// `out`.
+/// mcycle, twice (the first pass warms the I-cache), each pass after a `wsync`; the second
+/// pass's difference goes to `out`.
 fn source(op: &str, n: usize) -> String {
     let crt0 = format!("{}/../../tests/vortex/crt0.s", env!("CARGO_MANIFEST_DIR"));
     let mut s = std::fs::read_to_string(crt0).expect("tests/vortex/crt0.s");
     s += "\n    .text\n    .globl main\nmain:\n    li t0, -1\n    tmc t0\n    li s7, 2\n";
-    s += "9:\n    csrr s0, mcycle\n";
+    // wsync: the previous pass's micro-ops have all left the unit.
+    s += "9:\n    wsync\n    csrr s0, mcycle\n";
     s += &format!("    {op}\n").repeat(n);
     s += "    csrr s1, mcycle\n    addi s7, s7, -1\n    bnez s7, 9b\n    sub s1, s1, s0\n";
     s += "    la t2, out\n    sw s1, 0(t2)\n    li t0, 1\n    tmc t0\n    li a0, 0\n    ret\n";
@@ -105,6 +106,22 @@ fn simx_s_unit_takes_two_micro_ops_per_interval() {
 }
 
 #[test]
+fn micro_ops_wait_for_the_unit_in_its_queue() {
+    // SimX's unit with a queue: micro-ops issue before a place is free and start when one
+    // is (micro-op u starts at (u / 2)·7 + u % 2 as before). One wmma:
+    // - queue 11: never full; micro-op u ≥ 8 waits only for the C register of u − 8,
+    //   ready 6 cycles after that one starts, so the last issues at start(7) + 6 = 28;
+    // - queue 2: micro-op u issues when u − 2 starts: the last at start(13) = 43;
+    // - no queue: the last issues when it starts, at start(15) = 50.
+    for (queue, last) in [(11, 28u64), (2, 43), (0, 50)] {
+        let mut cfg = vortex(4, 6, 7, 2);
+        cfg.timing.units[Unit::Tcu].queue = queue;
+        let (d, _, _) = measure(&cfg, DENSE, 1);
+        assert_eq!(d, last + 2, "queue {queue}");
+    }
+}
+
+#[test]
 fn the_simx_configuration_gives_the_unit_simx_s_parameters() {
     let f = format!(
         "{}/../../configs/vortex-simx.toml",
@@ -116,4 +133,5 @@ fn the_simx_configuration_gives_the_unit_simx_s_parameters() {
     // channel of 2 places (SimChannel's default capacity) per block, one block at 1 issue
     // slice (NUM_TCU_BLOCKS = ISSUE_WIDTH).
     assert_eq!((u.latency, u.interval, u.count, u.shares), (6, 7, 2, None));
+    assert_eq!(u.queue, 11);
 }
