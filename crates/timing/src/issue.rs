@@ -179,9 +179,10 @@ impl TimingModel {
         core.last = w;
         core.counters.issued += 1;
         let ucfg = self.units[next.unit];
-        let pool = self.units.pool(next.unit) as usize;
+        let pool_unit = self.units.pool(next.unit);
+        let pool = pool_unit as usize;
         let mut start = now + self.pipe.issue_to_execute as u64 + next.conflicts;
-        if self.units[self.units.pool(next.unit)].queue > 0 {
+        if self.units[pool_unit].queue > 0 {
             // Through the unit's queue: it starts when an instance is free.
             let free = core.units[pool].iter().copied().min().unwrap_or(0);
             start = start.max(free);
