@@ -3,7 +3,8 @@
 //! what issuing it costs: the functional model executes it (execute at issue), then its
 //! unit's latency and occupancy, the memory system's answer, writeback, and the warp's next
 //! fetch (the front end of `frontend.rs`, or weft's simple one: a redirect costs
-//! `branch_latency`), plus divergence-stack work.
+//! `branch_latency`), plus divergence-stack work. A tensor-core macro-op issues as its
+//! micro-ops (`tcu.rs`), one per call, executing with the first.
 
 use crate::frontend::{bank_conflicts, stops_fetch};
 use crate::units::unit_of;

@@ -13,8 +13,8 @@
 //! the skipped slots to the same reasons, so long memory waits cost no host time.
 //!
 //! Modules: `config` (the timing sections of the machine file, and the whole file),
-//! `units` (the functional units), `frontend` (fetch, the instruction buffer, operand
-//! collectors), `issue` (whether a warp can issue, and what issuing costs), `sched` (the
+//! `units` (the functional units), `tcu` (the micro-ops of the tensor core's instructions),
+//! `frontend` (fetch, the instruction buffer, operand collectors), `issue` (whether a warp can issue, and what issuing costs), `sched` (the
 //! three warp-scheduling policies), `cache`
 //! (set-associative cache with MSHRs), `memsys` (coalescing, L1, shared memory, L2, DRAM),
 //! `counters` (issue-slot and memory counters, the report). A [`TimingObserver`] sees every instruction's stages
@@ -133,7 +133,7 @@ struct CoreT {
     /// shares another's has none of its own).
     units: [Vec<u64>; Unit::COUNT],
     /// Per unit kind with a `queue`, the start cycles of the instructions issued to it, not
-    /// yet started (and some already started: `waiting` drops them).
+    /// yet started (and some already started, which `check` and `issue` drop).
     queued: [Vec<u64>; Unit::COUNT],
     /// With a front end: the cycles the fetch port is taken.
     port: frontend::FetchPort,
