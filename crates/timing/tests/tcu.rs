@@ -10,6 +10,9 @@
 //!   costs `latency + 1`;
 //! - SimX's unit (`configs/vortex-simx.toml`: 2 places held `interval` cycles): two micro-ops
 //!   per `interval`.
+//! - with a queue, micro-ops issue before the unit has a place and wait for it there.
+//!
+//! And `examples/vortex/wmma.s`, which checks its own result, runs timed as SimX.
 
 mod common;
 
@@ -134,4 +137,22 @@ fn the_simx_configuration_gives_the_unit_simx_s_parameters() {
     // slice (NUM_TCU_BLOCKS = ISSUE_WIDTH).
     assert_eq!((u.latency, u.interval, u.count, u.shares), (6, 7, 2, None));
     assert_eq!(u.queue, 11);
+}
+
+#[test]
+fn examples_wmma_checks_its_result_under_simx_s_timing() {
+    // examples/vortex/wmma.s: every lane checks D = 5 + 16 in its eight D registers and the
+    // program exits 0 only if all do; timed, the one wmma is 16 micro-ops, the unit busy for
+    // 8 pairs × 7 cycles.
+    let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
+    let cfg = MachineConfig::from_toml(
+        &std::fs::read_to_string(format!("{root}/configs/vortex-simx.toml")).unwrap(),
+    )
+    .unwrap();
+    let src = std::fs::read_to_string(format!("{root}/examples/vortex/wmma.s")).unwrap();
+    let r = run(&cfg, &program(&src, "wmma.s"));
+    assert_eq!(r.end, RunEnd::Exit(0));
+    check_identities(&r, 1);
+    let t = r.timing.as_ref().unwrap().tcu;
+    assert_eq!((t.instructions, t.micro_ops, t.busy_cycles), (1, 16, 56));
 }
