@@ -485,6 +485,7 @@ impl TimingConfig {
             range(key("latency"), c.latency as u64, 1, 1 << 16, "1..=65536")?;
             range(key("interval"), c.interval as u64, 1, 1 << 16, "1..=65536")?;
             range(key("count"), c.count as u64, 1, 32, "1..=32")?;
+            range(key("queue"), c.queue as u64, 0, 1024, "0..=1024")?;
             if let Some(pool) = c.shares {
                 if pool == unit || self.units[pool].shares.is_some() {
                     return Err(ConfigError::Invalid {

@@ -60,6 +60,37 @@ pub struct CoreCounters {
     pub issued: u64,
     /// Slots lost, by [`Why`] (index = position in [`Why::ALL`]).
     pub stalls: [u64; 7],
+    /// The tensor core unit.
+    pub tcu: TcuStats,
+    /// Until when the tensor core unit has a micro-op in flight (for `tcu.busy_cycles`).
+    pub tcu_busy_until: u64,
+}
+
+/// The tensor core unit's counters (summed over cores in a report).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct TcuStats {
+    /// Tensor-core instructions issued (`wmma`, `wmma.sp`, `wgmma`, `tcu.ld`).
+    pub instructions: u64,
+    /// Their micro-ops (each takes an issue slot and a place in the unit).
+    pub micro_ops: u64,
+    /// Cycles in which the unit had at least one micro-op between its start and its result.
+    pub busy_cycles: u64,
+}
+
+impl TcuStats {
+    fn add(&mut self, o: &TcuStats) {
+        self.instructions += o.instructions;
+        self.micro_ops += o.micro_ops;
+        self.busy_cycles += o.busy_cycles;
+    }
+
+    fn since(&self, start: &TcuStats) -> TcuStats {
+        TcuStats {
+            instructions: self.instructions - start.instructions,
+            micro_ops: self.micro_ops - start.micro_ops,
+            busy_cycles: self.busy_cycles - start.busy_cycles,
+        }
+    }
 }
 
 impl CoreCounters {
@@ -76,7 +107,8 @@ pub struct WarpActivity {
     pub core: usize,
     /// Warp.
     pub warp: usize,
-    /// Warp-instructions it issued.
+    /// Issue slots it used: warp-instructions, and for each tensor-core macro-op one per
+    /// micro-op.
     pub issued: u64,
     /// Cycle of its first issue.
     pub first_issue: Option<u64>,
@@ -111,10 +143,13 @@ pub struct TimingReport {
     pub cycles: u64,
     /// Issue slots: cycles × cores (one scheduler per core, one issue per cycle).
     pub issue_slots: u64,
-    /// Slots in which a warp issued.
+    /// Slots in which a warp issued (an instruction, or one micro-op of a tensor-core
+    /// macro-op).
     pub issued: u64,
     /// Slots lost, by reason.
     pub stalls: std::collections::BTreeMap<&'static str, u64>,
+    /// The tensor core unit, summed over cores.
+    pub tcu: TcuStats,
     /// L1 data caches, summed over cores.
     pub l1: CacheStats,
     /// Instruction caches, summed over cores.
@@ -144,6 +179,7 @@ pub struct LaunchTiming {
     pub issued: u64,
     /// Slots lost, by reason.
     pub stalls: std::collections::BTreeMap<&'static str, u64>,
+    pub tcu: TcuStats,
     pub l1: CacheStats,
     pub icache: CacheStats,
     pub memory: MemStats,
@@ -160,6 +196,7 @@ impl TimingReport {
         per_warp: Vec<WarpActivity>,
     ) -> TimingReport {
         let mut stalls = std::collections::BTreeMap::new();
+        let mut tcu = TcuStats::default();
         let (mut l1, mut icache, mut memory) = (
             CacheStats::default(),
             CacheStats::default(),
@@ -169,6 +206,7 @@ impl TimingReport {
             for (i, w) in Why::ALL.iter().enumerate() {
                 *stalls.entry(w.name()).or_insert(0) += k.stalls[i];
             }
+            tcu.add(&k.tcu);
             let (a, b, m) = mem.core_stats(c);
             l1.add(&a);
             icache.add(&b);
@@ -181,6 +219,7 @@ impl TimingReport {
             issue_slots: cycles * cores.len() as u64,
             issued: cores.iter().map(|k| k.issued).sum(),
             stalls,
+            tcu,
             l1_hit_rate: ratio(l1.hits, l1.accesses),
             dram_bytes_per_cycle: ratio(memory.dram_read_bytes + memory.dram_write_bytes, cycles),
             l1,
@@ -207,6 +246,7 @@ impl TimingReport {
                 .iter()
                 .map(|(k, v)| (*k, v - start.stalls.get(k).copied().unwrap_or(0)))
                 .collect(),
+            tcu: self.tcu.since(&start.tcu),
             l1_hit_rate: if l1.accesses == 0 {
                 0.0
             } else {
@@ -239,6 +279,17 @@ impl TimingReport {
         for w in Why::ALL {
             let v = self.stalls[w.name()];
             let _ = writeln!(s, "  stall {:<11} {:>12}  ({:.1} %)", w.name(), v, pct(v));
+        }
+        if self.tcu.instructions > 0 {
+            let t = &self.tcu;
+            let _ = writeln!(
+                s,
+                "  tensor core       {:>12} instructions, {} micro-ops, busy {} cycles ({:.1} %)",
+                t.instructions,
+                t.micro_ops,
+                t.busy_cycles,
+                100.0 * t.busy_cycles as f64 / (self.issue_slots.max(1)) as f64
+            );
         }
         let c = &self.l1;
         let _ = writeln!(

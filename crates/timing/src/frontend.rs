@@ -79,7 +79,8 @@ impl IssueRing {
 /// Does `op` stop its warp's fetch until it has executed? Branches and jumps (the next pc is
 /// known then), system instructions, and Vortex's warp control — the instructions SimX's
 /// decoder marks as stalling the warp. (`bar.arrive` with a destination does not wait, as in
-/// SimX; vote, shuffle, wgather and fences do not stop fetch.)
+/// SimX; vote, shuffle, wgather and fences do not stop fetch.) The tensor core's macro-ops
+/// (`wmma`, `wmma.sp`, `wgmma`) stop it too, until their last micro-op issues.
 pub(crate) fn stops_fetch(op: Op) -> bool {
     match op.class() {
         Class::Branch | Class::Jump | Class::System => true,
@@ -94,6 +95,9 @@ pub(crate) fn stops_fetch(op: Op) -> bool {
                 | Op::VxWsync
                 | Op::Converge
                 | Op::Diverge
+                | Op::VxWmma
+                | Op::VxWmmaSp
+                | Op::VxWgmma
         ),
         _ => false,
     }

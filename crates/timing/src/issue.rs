@@ -3,15 +3,39 @@
 //! what issuing it costs: the functional model executes it (execute at issue), then its
 //! unit's latency and occupancy, the memory system's answer, writeback, and the warp's next
 //! fetch (the front end of `frontend.rs`, or weft's simple one: a redirect costs
-//! `branch_latency`), plus divergence-stack work.
+//! `branch_latency`), plus divergence-stack work. A tensor-core macro-op issues as its
+//! micro-ops (`tcu.rs`), one per call, executing with the first.
 
 use crate::frontend::{bank_conflicts, stops_fetch};
 use crate::units::unit_of;
-use crate::{counters, reg_index, Check, Next, Stages, TimingModel, Unit, Why};
+use crate::{counters, reg_index, Check, Next, Stages, TimingModel, Unit, WarpT, Why};
 use weft_isa::Class;
-use weft_simt::record::{memory_access, operands_of, DivEvents};
+use weft_simt::record::{memory_access, operands_of, DivEvents, Operands};
 use weft_simt::warp::WarpState;
 use weft_simt::Machine;
+
+/// When the registers `ops` reads and writes (every register with `all`) have their values
+/// on warp `t`'s scoreboard, and why it waits (memory, if the latest comes from a load).
+fn reg_wait(t: &WarpT, ops: &Operands, all: bool) -> (u64, Why) {
+    let (mut until, mut why) = (0, Why::Scoreboard);
+    let mut regs: u64 = if all { !0 } else { 0 };
+    for &(file, r) in ops.sources().iter().chain(ops.dst.iter()) {
+        regs |= 1 << reg_index(file, r);
+    }
+    while regs != 0 {
+        let i = regs.trailing_zeros() as usize;
+        regs &= regs - 1;
+        if t.reg_ready[i] > until {
+            until = t.reg_ready[i];
+            why = if t.reg_mem >> i & 1 != 0 {
+                Why::Memory
+            } else {
+                Why::Scoreboard
+            };
+        }
+    }
+    (until, why)
+}
 
 impl TimingModel {
     /// The cycles between issue and the unit's start for an instruction with `conflicts`
@@ -40,46 +64,39 @@ impl TimingModel {
                 let Some((pc, inst, _)) = m.peek(c, w) else {
                     return Check::NotStarted;
                 };
-                let ops = operands_of(&inst);
+                let uop_ops = crate::tcu::micro_ops(&inst, m.cfg.lanes as u32);
+                let ops = uop_ops
+                    .first()
+                    .copied()
+                    .unwrap_or_else(|| operands_of(&inst));
                 let class = inst.op.class();
                 let t = &mut self.cores[c].warps[w];
                 // What it waits for besides a unit, fixed until it issues: the binding
                 // (latest) of its registers (all of them for wsync), and for a fence or atomic
                 // its memory accesses.
-                let (mut until, mut why) = (0, Why::Scoreboard);
                 // Vortex's wsync drains the warp: every value still in flight (loads and
                 // long-latency results) lands before it issues, as in SimX; stores, which
                 // write no register, do not hold it.
                 let wsync = inst.op == weft_isa::Op::VxWsync;
-                let mut regs: u64 = if wsync { !0 } else { 0 };
-                for &(file, r) in ops.sources().iter().chain(ops.dst.iter()) {
-                    regs |= 1 << reg_index(file, r);
-                }
-                while regs != 0 {
-                    let i = regs.trailing_zeros() as usize;
-                    regs &= regs - 1;
-                    if t.reg_ready[i] > until {
-                        until = t.reg_ready[i];
-                        why = if t.reg_mem >> i & 1 != 0 {
-                            Why::Memory
-                        } else {
-                            Why::Scoreboard
-                        };
-                    }
-                }
+                let (mut until, mut why) = reg_wait(t, &ops, wsync);
                 if matches!(class, Class::Fence | Class::Atomic) && t.mem_until > until {
                     until = t.mem_until;
                     why = Why::Memory;
                 }
                 let n = Next {
                     inst,
+                    pc,
                     ops,
+                    uop: 0,
+                    uops: uop_ops.len().max(1) as u16,
+                    began: now,
                     unit: unit_of(inst.op),
                     conflicts: bank_conflicts(&ops, self.pipe.register_banks),
                     until,
                     why,
                     fetched: if front_end { t.fetch_at } else { now },
                 };
+                t.uop_ops = uop_ops;
                 t.next = Some(n);
                 let line = self.mem.icache_line(c, pc);
                 if t.line != Some(line) {
@@ -117,11 +134,20 @@ impl TimingModel {
                 return Check::Blocked(Why::Memory, until.saturating_sub(self.to_execute(0)));
             }
         }
-        let core = &self.cores[c];
+        let ahead = self.to_execute(next.conflicts);
+        let core = &mut self.cores[c];
         let pool = self.units.pool(next.unit);
         let free = core.units[pool as usize].iter().copied().min().unwrap_or(0);
-        let ahead = self.to_execute(next.conflicts);
-        if free > now + ahead {
+        let queue = self.units[pool].queue as usize;
+        if free > now + ahead && queue > 0 {
+            // It may wait for an instance in the unit's queue, if that has room.
+            let q = &mut core.queued[pool as usize];
+            q.retain(|&s| s > now);
+            if q.len() >= queue {
+                let next_out = q.iter().copied().min().unwrap_or(now + 1);
+                return Check::Blocked(Why::Unit, next_out);
+            }
+        } else if free > now + ahead {
             let why = if next.unit == Unit::Lsu {
                 Why::Memory
             } else {
@@ -135,25 +161,46 @@ impl TimingModel {
     /// Issue warp `w` of core `c` at `now` and charge what it did. False if it did not
     /// issue after all.
     pub(crate) fn issue(&mut self, m: &mut Machine, c: usize, w: usize, now: u64) -> bool {
-        let next = self.cores[c].warps[w].next.expect("checked before issue");
+        let mut next = self.cores[c].warps[w].next.expect("checked before issue");
         let class = next.inst.op.class();
-        if class == Class::Csr {
-            counters::hpm(&self.cores[c].counters, &self.mem, c, &mut m.cores[c].hpm);
-        }
-        if !m.issue(c, w, &mut self.rec) {
-            self.cores[c].warps[w].next = None;
-            return false;
+        // The instruction executes with its first micro-op; `self.rec` describes it only then.
+        let first = next.uop == 0;
+        if first {
+            if class == Class::Csr {
+                counters::hpm(&self.cores[c].counters, &self.mem, c, &mut m.cores[c].hpm);
+            }
+            if !m.issue(c, w, &mut self.rec) {
+                self.cores[c].warps[w].next = None;
+                return false;
+            }
+            next.began = now;
         }
         let rec = &self.rec;
         let core = &mut self.cores[c];
         core.last = w;
         core.counters.issued += 1;
         let ucfg = self.units[next.unit];
-        let start = now + self.pipe.issue_to_execute as u64 + next.conflicts;
+        let pool_unit = self.units.pool(next.unit);
+        let pool = pool_unit as usize;
+        let mut start = now + self.pipe.issue_to_execute as u64 + next.conflicts;
+        if self.units[pool_unit].queue > 0 {
+            // Through the unit's queue: it starts when an instance is free.
+            let free = core.units[pool].iter().copied().min().unwrap_or(0);
+            start = start.max(free);
+            core.queued[pool].retain(|&s| s > now);
+            core.queued[pool].push(start);
+        }
         let mut done = start + ucfg.latency as u64;
         let mut unit_free = start + ucfg.interval as u64;
         let mut from_mem = false;
-        if let Some((size, kind)) = memory_access(rec.inst.op) {
+        if next.unit == Unit::Tcu {
+            let k = &mut core.counters;
+            k.tcu.instructions += first as u64;
+            k.tcu.micro_ops += 1;
+            k.tcu.busy_cycles += done.saturating_sub(start.max(k.tcu_busy_until));
+            k.tcu_busy_until = k.tcu_busy_until.max(done);
+        }
+        if let Some((size, kind)) = memory_access(rec.inst.op).filter(|_| first) {
             let agen = start + ucfg.latency as u64;
             let mt = self.mem.access(c, kind, size, rec.mask, &rec.addrs, agen);
             done = mt.done.max(agen);
@@ -168,7 +215,7 @@ impl TimingModel {
             let k = w % core.collectors.len();
             core.collectors[k] = now + 1 + next.conflicts;
         }
-        let unit = &mut core.units[self.units.pool(next.unit) as usize];
+        let unit = &mut core.units[pool];
         if let Some(slot) = unit.iter_mut().min_by_key(|f| **f) {
             *slot = unit_free;
         }
@@ -189,12 +236,39 @@ impl TimingModel {
                 t.reg_mem &= !(1 << i);
             }
         }
+        if next.uop + 1 < next.uops {
+            // The macro-op's next micro-op, with its own registers; the warp's fetch stays
+            // stopped until the last one issues (SimX's sequencer holds the instruction
+            // buffer's head until then).
+            let ops = t.uop_ops[next.uop as usize + 1];
+            let (until, why) = reg_wait(t, &ops, false);
+            t.next = Some(Next {
+                ops,
+                uop: next.uop + 1,
+                conflicts: bank_conflicts(&ops, self.pipe.register_banks),
+                until,
+                why,
+                ..next
+            });
+            if first && class == Class::Simt {
+                self.transitions(m, now);
+            }
+            return true;
+        }
         // Front end: the next fetch, and divergence-stack work.
         let p = &self.pipe;
-        let sequential = rec.next_pc == rec.pc.wrapping_add(rec.inst.len());
+        let sequential = !first || rec.next_pc == rec.pc.wrapping_add(rec.inst.len());
         if p.fetch_interval > 0 {
-            let mut f = if p.control_stops_fetch && stops_fetch(rec.inst.op) {
-                done + 1 + p.branch_latency as u64
+            let mut f = if p.control_stops_fetch && stops_fetch(next.inst.op) {
+                if next.uops > 1 {
+                    // A macro-op's warp is resumed as its last micro-op issues and
+                    // scheduled the cycle after (SimX's trace: the next instruction issues
+                    // fetch_to_issue + 1 cycles after that micro-op).
+                    now + 1
+                } else {
+                    // Others resume when their result leaves the unit.
+                    done + 1 + p.branch_latency as u64
+                }
             } else {
                 next.fetched + p.fetch_interval as u64
             };
@@ -214,7 +288,11 @@ impl TimingModel {
             t.fetch_why = Why::Fetch;
             t.line = None;
         }
-        let ev = rec.divergence;
+        let ev = if first {
+            rec.divergence
+        } else {
+            DivEvents::default()
+        };
         let div =
             if ev.has(DivEvents::PUSH) {
                 p.divergence_push as u64
@@ -234,7 +312,11 @@ impl TimingModel {
         }
         // The divergence stack's spill area: spilled entries are posted writes that take
         // DRAM bandwidth; an entry read back must arrive before the warp goes on.
-        let spill = rec.stack_traffic;
+        let spill = if first {
+            rec.stack_traffic
+        } else {
+            Default::default()
+        };
         if spill.to_memory > 0 {
             self.mem.stack_spill(c, spill.to_memory, now, true);
         }
@@ -246,10 +328,10 @@ impl TimingModel {
             }
         }
         if !self.observers.is_empty() {
-            let (pc, inst) = (self.rec.pc, self.rec.inst);
+            let (pc, inst) = (next.pc, next.inst);
             let st = Stages {
-                fetch: next.fetched.min(now),
-                issue: now,
+                fetch: next.fetched.min(next.began),
+                issue: next.began,
                 done: done.max(now + 1),
             };
             for o in &mut self.observers {

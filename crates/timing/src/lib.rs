@@ -13,8 +13,8 @@
 //! the skipped slots to the same reasons, so long memory waits cost no host time.
 //!
 //! Modules: `config` (the timing sections of the machine file, and the whole file),
-//! `units` (the functional units), `frontend` (fetch, the instruction buffer, operand
-//! collectors), `issue` (whether a warp can issue, and what issuing costs), `sched` (the
+//! `units` (the functional units), `tcu` (the micro-ops of the tensor core's instructions),
+//! `frontend` (fetch, the instruction buffer, operand collectors), `issue` (whether a warp can issue, and what issuing costs), `sched` (the
 //! three warp-scheduling policies), `cache`
 //! (set-associative cache with MSHRs), `memsys` (coalescing, L1, shared memory, L2, DRAM),
 //! `counters` (issue-slot and memory counters, the report). A [`TimingObserver`] sees every instruction's stages
@@ -29,11 +29,12 @@ mod issue;
 mod memsys;
 pub mod rtlcore;
 mod sched;
+mod tcu;
 mod units;
 
 pub use cache::CacheStats;
 pub use config::{MachineConfig, TimingConfig};
-pub use counters::{LaunchTiming, TimingReport, WarpActivity, Why};
+pub use counters::{LaunchTiming, TcuStats, TimingReport, WarpActivity, Why};
 pub use memsys::MemStats;
 
 use config::{PipelineConfig, SchedPolicy, Unit, UnitsConfig};
@@ -51,7 +52,15 @@ pub const DMA_BURST: u32 = 64;
 #[derive(Clone, Copy, Debug)]
 struct Next {
     inst: Inst,
+    pc: u32,
+    /// The registers it (its current micro-op) reads and writes.
     ops: Operands,
+    /// Its current micro-op and how many it has (1 but for the tensor core's macro-ops,
+    /// `tcu.rs`); `uop > 0` once the instruction has executed.
+    uop: u16,
+    uops: u16,
+    /// The cycle its first micro-op issued.
+    began: u64,
     unit: Unit,
     /// Pairs of its source registers in one register bank.
     conflicts: u64,
@@ -103,6 +112,8 @@ struct WarpT {
     mem_until: u64,
     /// The fetched next instruction.
     next: Option<Next>,
+    /// The micro-ops of that instruction when it is a tensor-core macro-op (else empty).
+    uop_ops: Vec<Operands>,
     /// The I-cache line the front end holds.
     line: Option<u32>,
     /// Cycle it was started (for greedy-then-oldest).
@@ -121,6 +132,9 @@ struct CoreT {
     /// Per unit kind (index = `Unit as usize`), when each instance is next free (a unit that
     /// shares another's has none of its own).
     units: [Vec<u64>; Unit::COUNT],
+    /// Per unit kind with a `queue`, the start cycles of the instructions issued to it, not
+    /// yet started (and some already started, which `check` and `issue` drop).
+    queued: [Vec<u64>; Unit::COUNT],
     /// With a front end: the cycles the fetch port is taken.
     port: frontend::FetchPort,
     /// When each operand collector is next free (none without collectors).
@@ -180,6 +194,7 @@ impl TimingModel {
             reg_mem: 0,
             mem_until: 0,
             next: None,
+            uop_ops: Vec::new(),
             line: None,
             started: 0,
             was_running: false,
@@ -206,6 +221,7 @@ impl TimingModel {
                     };
                     vec![0; n as usize]
                 }),
+                queued: Default::default(),
                 port: frontend::FetchPort::new(),
                 collectors: match t.pipeline.warps_per_collector {
                     0 => Vec::new(),
@@ -400,7 +416,10 @@ impl TimingModel {
         for (c, core) in self.cores.iter_mut().enumerate() {
             for (w, t) in core.warps.iter_mut().enumerate() {
                 let running = m.cores[c].warps[w].state != WarpState::Idle;
-                t.next = None;
+                // A macro-op whose first micro-ops issued (and which has executed) goes on.
+                if t.next.is_none_or(|n| n.uop == 0) {
+                    t.next = None;
+                }
                 if running && !t.was_running {
                     t.started = now;
                     t.fetch_ready = t.fetch_ready.max(now);

@@ -31,11 +31,14 @@ pub enum Unit {
     Lsu,
     /// Special-function unit: CSRs, fences, system and SIMT warp-control instructions.
     Sfu,
+    /// Vortex's tensor core unit: `wmma`, `wmma.sp`, `wgmma` (each a sequence of micro-ops,
+    /// `tcu.rs`) and `tcu.ld`.
+    Tcu,
 }
 
 impl Unit {
     /// How many kinds there are.
-    pub const COUNT: usize = 9;
+    pub const COUNT: usize = 10;
 
     /// Every unit, in the order of the configuration file and of [`UnitsConfig`]'s array.
     pub const ALL: [Unit; Unit::COUNT] = [
@@ -48,6 +51,7 @@ impl Unit {
         Unit::Fdiv,
         Unit::Lsu,
         Unit::Sfu,
+        Unit::Tcu,
     ];
 
     /// Its name in the configuration file (`[units.NAME]`) and in reports.
@@ -62,6 +66,7 @@ impl Unit {
             Unit::Fdiv => "fdiv",
             Unit::Lsu => "lsu",
             Unit::Sfu => "sfu",
+            Unit::Tcu => "tcu",
         }
     }
 
@@ -73,6 +78,9 @@ impl Unit {
 
 /// The unit that executes `op`.
 pub fn unit_of(op: Op) -> Unit {
+    if matches!(op, Op::VxWmma | Op::VxWmmaSp | Op::VxWgmma | Op::VxTcuLd) {
+        return Unit::Tcu;
+    }
     match op.class() {
         Class::Alu | Class::Branch | Class::Jump => Unit::Alu,
         Class::Mul => Unit::Mul,
@@ -108,10 +116,21 @@ pub struct UnitConfig {
     pub interval: u32,
     /// Instances per core (ignored when the unit shares another's).
     pub count: u32,
+    /// Instructions that may wait, issued, for an instance (the buffers between the issue
+    /// stage and the unit, as SimX's operand and dispatch channels): with fewer waiting, an
+    /// instruction issues although no instance will be free when it gets there, and starts
+    /// when one is. 0: it issues only when an instance will be free (ignored when the unit
+    /// shares another's: the owner's counts).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub queue: u32,
     /// Use the instances of this other unit instead of its own (each instruction still holds
     /// one for its own `interval`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shares: Option<Unit>,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Default for UnitConfig {
@@ -127,6 +146,7 @@ impl UnitConfig {
             latency,
             interval,
             count,
+            queue: 0,
             shares: None,
         }
     }
@@ -181,6 +201,7 @@ impl Default for UnitsConfig {
         u[Unit::Fdiv] = UnitConfig::new(16, 16, 1);
         u[Unit::Lsu] = UnitConfig::new(1, 1, 1);
         u[Unit::Sfu] = UnitConfig::new(2, 1, 1);
+        u[Unit::Tcu] = UnitConfig::new(4, 1, 1);
         u
     }
 }
