@@ -280,13 +280,17 @@ fn run_model(
         m.add_observer(Box::new(Clock(core.clone())));
     }
     let end = m.run();
-    let retired = core.map(|c| c.borrow().retired.clone()).unwrap_or_default();
     let mut s = buf.borrow().clone();
     match end {
         RunEnd::Exit(c) => s += &format!("exit {c}\n"),
         RunEnd::AllHalted | RunEnd::NoExit => s += "halt\n",
         RunEnd::Fault(f) => {
             if !s.lines().last().is_some_and(|l| l.contains(" fault=")) {
+                // a fault before issue, with no step record (the HARD watchdog, a fetch)
+                if let Some(c) = &core {
+                    let fetch = f.code == weft_isa::FaultCode::FetchFault;
+                    c.borrow_mut().fault_before_issue(f.warp, f.pc, fetch);
+                }
                 s += &format!(
                     "w{} pc={:08x} mask={:08x} fault={}\n",
                     f.warp,
@@ -301,6 +305,7 @@ fn run_model(
         // The RTL says only that it stopped with warps waiting at a barrier.
         RunEnd::Deadlock(_) => s += "deadlock\n",
     }
+    let retired = core.map(|c| c.borrow().retired.clone()).unwrap_or_default();
     Ok((s, retired))
 }
 

@@ -22,6 +22,7 @@ use weft_config::{range, ConfigError};
 use weft_isa::{Class, Inst, Op};
 use weft_simt::divergence::{CallStack, DivStack};
 use weft_simt::record::{AccessKind, DivEvents, RegFile, StepRecord};
+use weft_simt::warp::WarpState;
 use weft_simt::Machine;
 
 /// The `[rtl_core]` section: the cycles each of the RTL controller's states takes.
@@ -224,6 +225,11 @@ pub struct RtlCore {
     /// The first clock cycle the divergence unit is not walking the entries (a join's walk
     /// goes on after its instruction retires; searches and steps wait for it).
     idle_from: u64,
+    /// Each warp's LR reservations after the last step (valid lanes, their addresses): a
+    /// `sc.w` with rd = x0 shows its lanes' success nowhere else.
+    resv: Vec<(u32, Vec<u32>)>,
+    /// The warps stopped at their breakpoint as the last step left them.
+    stopped: Vec<bool>,
     /// The first clock cycle of the next instruction (its S_PICK).
     now: u64,
     /// Every retirement so far.
@@ -253,6 +259,8 @@ impl RtlCore {
             snap: (0..m.cfg.warps).map(|w| Snap::of(m, 0, w)).collect(),
             alive: (0..m.cfg.warps).map(|w| w == 0).collect(),
             idle_from: 0,
+            stopped: vec![false; m.cfg.warps],
+            resv: vec![(0, Vec::new()); m.cfg.warps],
             now: 0,
             retired: Vec::new(),
             unreplayed: 0,
@@ -384,13 +392,28 @@ impl RtlCore {
     fn memory(&self, r: &StepRecord, fault_addr: Option<u32>) -> (u64, bool) {
         let c = self.cfg;
         let mut u = 0;
-        // a failed sc.w (rd = 1 in its lane) makes no request: phases 0, 1, 2
-        let sc_failed = |lane: u8| {
-            r.inst.op == Op::ScW
-                && r.writes
-                    .first()
-                    .and_then(|w| w.values.get(lane as usize))
-                    .is_some_and(|&v| v != 0)
+        // a failed sc.w (rd = 1 in its lane) makes no request: phases 0, 1, 2; with rd = x0,
+        // from the reservations before the step (a lane's store breaks the later lanes' on
+        // its word)
+        let (mut valid, resv) = self.resv.get(r.warp).cloned().unwrap_or_default();
+        let mut sc_failed = |lane: u8, addr: u32| {
+            if r.inst.op != Op::ScW {
+                return false;
+            }
+            if let Some(w) = r.writes.first() {
+                return w.values.get(lane as usize).is_some_and(|&v| v != 0);
+            }
+            let l = lane as usize;
+            let ok = valid >> l & 1 != 0 && resv.get(l) == Some(&addr);
+            valid &= !(1 << l);
+            if ok {
+                for (j, &a) in resv.iter().enumerate() {
+                    if a & !3 == addr & !3 {
+                        valid &= !(1 << j);
+                    }
+                }
+            }
+            !ok
         };
         for a in &r.mem {
             if fault_addr == Some(a.addr) {
@@ -403,7 +426,7 @@ impl RtlCore {
                     (u + c.mem_lane as u64 + c.dram as u64, true)
                 };
             }
-            if sc_failed(a.lane) {
+            if sc_failed(a.lane, a.addr) {
                 u += c.mem_lane as u64;
                 continue;
             }
@@ -453,38 +476,91 @@ impl RtlCore {
         u
     }
 
+    /// Warp `warp` faulted before issue at `pc` without a step record (the HARD watchdog in
+    /// S_CHKD; a fetch fault in S_FETCH with `fetch` set): S_PICK, S_CHECK, S_CHKD (and the
+    /// fetch), S_FAULT, the retirement of the fault.
+    pub fn fault_before_issue(&mut self, warp: usize, pc: u32, fetch: bool) {
+        let c = self.cfg;
+        let len = self.snap.get(warp).map_or(0, |s| s.stack.len());
+        let mut t = self.check(self.now + 1, len) + c.issue as u64 - 2;
+        if fetch {
+            t += c.fetch as u64;
+        }
+        let cycle = t + (c.fault + c.retire) as u64 - 1;
+        self.now = cycle + 1;
+        self.retired.push(RtlRetire {
+            warp,
+            pc,
+            inst: Inst::new(Op::Ebreak),
+            cycle,
+        });
+    }
+
     /// Time step `r` of machine `m` (the machine after it).
     pub fn step(&mut self, m: &Machine, r: &StepRecord) {
         let c = self.cfg;
         let w = r.warp;
         let warp = &m.cores[r.core].warps[w];
         let class = r.inst.op.class();
+        let chkd = c.issue as u64 - 2;
+        let mut t = self.now;
+        // Warps stopped at their breakpoint since the last step: their slot passed (S_PICK,
+        // S_CHECK, S_CHKD, no record).
+        for v in 0..self.snap.len().min(m.cores[r.core].warps.len()) {
+            let stopped = m.cores[r.core].warps[v].state == WarpState::Breakpoint;
+            if stopped && !self.stopped[v] {
+                t = self.check(t + 1, self.snap[v].stack.len()) + chkd;
+            }
+            self.stopped[v] = stopped;
+        }
+        // S_PICK
+        t += 1;
         // The checks before issue, replayed from the warp's last state: a group at an At
         // point of its activation arrives there (S_CHECK's search finds it, S_CHKD, S_SCHED:
         // the walk and the steps), then the check repeats for the group that runs.
         let mut sn = self.snap.get(w).cloned().unwrap_or_default();
-        let mut pre = Vec::new();
-        while let Some(k) = sn.stack.point_at(sn.pc, &sn.calls) {
-            pre.push((sn.stack.len(), self.arrival(&sn.stack, k, sn.mask)));
-            match sn.stack.arrive(k, sn.mask, sn.pc, sn.pc, &mut sn.calls) {
-                Some(n) => (sn.pc, sn.mask) = (n.pc, n.mask),
-                None => break,
+        // a trap before issue (the handler's slot follows), the SOFT watchdog's in S_CHKD
+        let mut checked = false;
+        let mut in_check = false;
+        loop {
+            while let Some(k) = sn.stack.point_at(sn.pc, &sn.calls) {
+                let s = self.arrival(&sn.stack, k, sn.mask);
+                t = self.check(t, sn.stack.len()) + chkd;
+                t = self.sched(t, s);
+                match sn.stack.arrive(k, sn.mask, sn.pc, sn.pc, &mut sn.calls) {
+                    Some(n) => (sn.pc, sn.mask) = (n.pc, n.mask),
+                    None => break,
+                }
             }
-        }
-        if (sn.pc, sn.mask) != (r.pc, r.mask) {
-            self.unreplayed += 1;
-            pre.clear();
-            sn = Snap::of(m, r.core, w);
-        }
-        let chkd = c.issue as u64 - 2;
-        // S_PICK
-        let mut t = self.now + 1;
-        for (len, s) in pre {
-            t = self.check(t, len) + chkd;
-            t = self.sched(t, s);
+            if (sn.pc, sn.mask) == (r.pc, r.mask) {
+                break;
+            }
+            let csr = &warp.csr;
+            if r.pc != csr.mtvec & !3 || csr.mepc != sn.pc || checked {
+                // (another warp restarted this one: its checks are not known)
+                self.unreplayed += 1;
+                sn = Snap::of(m, r.core, w);
+                break;
+            }
+            t = self.check(t, sn.stack.len()) + chkd;
+            if csr.mcause == 0x8000_0010 {
+                // the SOFT watchdog expired and trapped in S_CHKD: S_TRAPPED, then the
+                // fetch at mtvec in the same slot
+                t += c.fault as u64;
+                in_check = true;
+                sn.pc = r.pc;
+                break;
+            }
+            // a word that does not decode traps to mtvec from S_OPND without a record
+            // (S_FAULT, a silent S_RETIRE); the handler issues in the next slot
+            t += (c.fetch + c.decode + c.operands + c.fault + c.retire) as u64 + 1;
+            sn.pc = r.pc;
+            checked = true;
         }
         let len = sn.stack.len();
-        t = self.check(t, len) + chkd;
+        if !in_check {
+            t = self.check(t, len) + chkd;
+        }
         // S_FETCH, S_DECODE, S_OPND: t is S_EXEC's cycle
         t += (c.fetch + c.decode + c.operands) as u64;
         if r.inst.len() == 2 {
@@ -512,7 +588,7 @@ impl RtlCore {
         let spawn = self.spawned(m, r);
         let retire = 'done: {
             // write-back: from `wb0`, the search requested from `from` (`None`: from wb0)
-            let wb = |core: &RtlCore, wb0: u64, from: Option<u64>| -> u64 {
+            let wb = |core: &RtlCore, wb0: u64, from: Option<u64>, len: usize| -> u64 {
                 let found = core.found(from.unwrap_or(wb0), len);
                 (wb0 + c.writeback as u64 - 1).max(found)
             };
@@ -534,10 +610,10 @@ impl RtlCore {
                     if fault {
                         break 'done fault_end(u0 + u);
                     }
-                    wb(self, u0 + u, Some(exec))
+                    wb(self, u0 + u, Some(exec), len)
                 }
-                Class::Mul => wb(self, u0 + c.mul as u64, Some(exec)),
-                Class::Div => wb(self, u0 + c.div as u64, Some(exec)),
+                Class::Mul => wb(self, u0 + c.mul as u64, Some(exec), len),
+                Class::Div => wb(self, u0 + c.div as u64, Some(exec), len),
                 Class::Fpu | Class::FpuDiv => {
                     // the lanes fed: all, or those below the first whose dynamic rounding
                     // mode is invalid (then the trap)
@@ -560,7 +636,7 @@ impl RtlCore {
                     if faults {
                         break 'done fault_end(u0 + u);
                     }
-                    wb(self, u0 + u, None)
+                    wb(self, u0 + u, None, len)
                 }
                 _ if matches!(
                     r.inst.op,
@@ -568,7 +644,7 @@ impl RtlCore {
                 ) =>
                 {
                     let lanes = r.mask.count_ones() as u64;
-                    wb(self, u0 + lanes + c.shfl as u64, None)
+                    wb(self, u0 + lanes + c.shfl as u64, None, len)
                 }
                 _ if r.inst.op == Op::Jalr => {
                     // S_JUMP, then write-back (the search from S_JUMP); a return reaching
@@ -577,7 +653,7 @@ impl RtlCore {
                     let ret = r.inst.rd == 0 && (r.inst.rs1 == 1 || r.inst.rs1 == 5);
                     let mut jump = u0;
                     loop {
-                        let at = wb(self, jump + c.jump as u64, Some(jump));
+                        let at = wb(self, jump + c.jump as u64, Some(jump), sn.stack.len());
                         let k = if ret {
                             sn.stack.exit_point(&sn.calls)
                         } else {
@@ -598,7 +674,7 @@ impl RtlCore {
                         }
                     }
                 }
-                _ => wb(self, u0, Some(exec)),
+                _ => wb(self, u0, Some(exec), len),
             };
             // after write-back
             let t = wb_at + 1;
@@ -648,6 +724,16 @@ impl RtlCore {
             inst: r.inst,
             cycle,
         });
+        for (v, x) in m.cores[r.core]
+            .warps
+            .iter()
+            .enumerate()
+            .take(self.resv.len())
+        {
+            if x.resv_mask != 0 || self.resv[v].0 != 0 {
+                self.resv[v] = (x.resv_mask, x.resv.to_vec());
+            }
+        }
         // the state the next checks start from: this warp's, every warp's after a start
         if r.warp < self.snap.len() {
             self.snap[w] = Snap::of(m, r.core, w);
