@@ -1,11 +1,18 @@
 //! The timing of weft's own RTL core (`rtl/weft_core.sv`), clock cycle for clock cycle: a
 //! multi-cycle, non-pipelined core that runs one warp-instruction at a time through its
 //! controller's states (pick, the check before issue, fetch, decode, operands, execute, the
-//! unit's states, write-back, retire). An instruction's cost is the sum of the cycles it
-//! spends in each state, which depends on its class, its active lanes, its lanes' addresses
-//! (the shared memory answers a cycle later than the testbench's DRAM port), the divergence
-//! stack's depth (the divergence unit searches one entry per cycle) and the divergence
-//! events of its step record (arrivals, halts and the scheduling steps that follow them).
+//! unit's states, write-back, retire, and S_SCHED, S_FAULT and the others when the
+//! instruction needs them). [`RtlCore`] follows each step through those states in absolute
+//! clock cycles: what a state takes depends on the instruction's class, its active lanes, its
+//! lanes' addresses and operands, and the divergence unit, which searches the warp's stack one
+//! entry per cycle, walks the entries the lanes leave after an arrival, a halt or a join (a
+//! search waits for the walk), and schedules the next group in steps.
+//!
+//! The divergence unit's work is read from the functional model's own state, never
+//! recomputed: each warp's stack and activations as its last step left them are kept, the
+//! checks before issue are replayed on a copy with the model's own [`DivStack`] operations
+//! (an arrival at an At point, a return's at AtExit), and what a walk or a step costs is read
+//! from the entries (how many the lanes leave, how many pop empty).
 //!
 //! Its parameters are the machine file's `[rtl_core]` section (`configs/weft-rtl.toml` names
 //! the RTL's values). [`RtlCore`] is fed the functional model's step records, in the order
@@ -30,7 +37,7 @@ use weft_simt::Machine;
 #[serde(default, deny_unknown_fields)]
 pub struct RtlCoreConfig {
     /// Cycles from the pick to the fetch with an empty divergence stack (S_PICK, S_CHECK,
-    /// S_CHKD).
+    /// S_CHKD: one each; S_CHECK waits for a search over a stack that is not empty).
     pub issue: u32,
     /// The instruction fetch: its request and the memory's answer (S_FETCH).
     pub fetch: u32,
