@@ -26,7 +26,7 @@
 
 use serde::{Deserialize, Serialize};
 use weft_config::{range, ConfigError};
-use weft_isa::{Class, Inst, Op};
+use weft_isa::{Class, FaultCode, Inst, Op};
 use weft_simt::divergence::{CallStack, DivStack};
 use weft_simt::record::{AccessKind, DivEvents, RegFile, StepRecord};
 use weft_simt::warp::WarpState;
@@ -171,6 +171,8 @@ impl RtlCoreConfig {
         ] {
             range(k, v as u64, 0, 1 << 16, "0..=65536")?;
         }
+        // (S_PICK and S_CHECK take a cycle each: S_CHKD is the rest)
+        range("rtl_core.issue", self.issue as u64, 2, 1 << 16, "2..=65536")?;
         Ok(())
     }
 }
@@ -685,6 +687,17 @@ impl RtlCore {
             };
             // after write-back
             let t = wb_at + 1;
+            if fault_code == Some(FaultCode::LanesLost.code()) {
+                // a halt (S_SCHED finds no group left), then S_LOST looks at the IPDOM stack's
+                // entries from the bottom, one per cycle, up to one with lanes still waiting
+                let t = self.sched(t, self.halt(&sn.stack, sn.mask));
+                let lost = warp
+                    .ipdom
+                    .iter()
+                    .position(|e| !e.fallthrough && e.orig_mask & !r.mask != 0)
+                    .unwrap_or(0);
+                break 'done fault_end(t + lost as u64 + 1);
+            }
             if faults {
                 break 'done fault_end(t);
             }
