@@ -26,7 +26,7 @@ use weft_isa::Op;
 use weft_simt::record::{memory_access, AccessKind, RegFile, StepRecord};
 use weft_simt::Observer;
 use weft_simt::{Config, Machine, Program, RunEnd};
-use weft_timing::rtlcore::{RtlCore, RtlCoreConfig, RtlRetire};
+use weft_timing::rtlcore::{RtlClock, RtlCore, RtlCoreConfig, RtlRetire};
 use weft_timing::MachineConfig;
 
 pub use weft_simt::ReconvMode;
@@ -277,16 +277,20 @@ fn run_model(
     m.add_observer(Box::new(Lines(buf.clone(), Vec::new())));
     let core = clock.map(|cfg| Rc::new(RefCell::new(RtlCore::new(*cfg, &m))));
     if let Some(core) = &core {
-        m.add_observer(Box::new(Clock(core.clone())));
+        m.add_observer(Box::new(RtlClock(core.clone())));
     }
     let end = m.run();
-    let retired = core.map(|c| c.borrow().retired.clone()).unwrap_or_default();
     let mut s = buf.borrow().clone();
     match end {
         RunEnd::Exit(c) => s += &format!("exit {c}\n"),
         RunEnd::AllHalted | RunEnd::NoExit => s += "halt\n",
         RunEnd::Fault(f) => {
             if !s.lines().last().is_some_and(|l| l.contains(" fault=")) {
+                // a fault before issue, with no step record (the HARD watchdog, a fetch)
+                if let Some(c) = &core {
+                    let fetch = f.code == weft_isa::FaultCode::FetchFault;
+                    c.borrow_mut().fault_before_issue(f.warp, f.pc, fetch);
+                }
                 s += &format!(
                     "w{} pc={:08x} mask={:08x} fault={}\n",
                     f.warp,
@@ -301,6 +305,7 @@ fn run_model(
         // The RTL says only that it stopped with warps waiting at a barrier.
         RunEnd::Deadlock(_) => s += "deadlock\n",
     }
+    let retired = core.map(|c| c.borrow().retired.clone()).unwrap_or_default();
     Ok((s, retired))
 }
 
@@ -323,14 +328,6 @@ pub fn rtl_timing() -> Result<RtlCoreConfig, String> {
     let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
     let c = MachineConfig::from_toml(&text).map_err(|e| format!("{}: {e}", p.display()))?;
     Ok(c.timing.rtl_core)
-}
-
-struct Clock(Rc<RefCell<RtlCore>>);
-
-impl Observer for Clock {
-    fn step(&mut self, m: &Machine, r: &StepRecord) {
-        self.0.borrow_mut().step(m, r);
-    }
 }
 
 /// Compare the predicted retirement cycles with the RTL trace's (` @N` on each line), in

@@ -7,7 +7,8 @@
 //! 4 warps × 8 lanes and 2 warps × 4 lanes, in table and in converge mode. Their
 //! reconvergence tables are computed on load from the ELF, as the model does (over halfword
 //! slots: branches and their points lie at halfword addresses in compressed code). Every
-//! kernel must be compared in full. The tools (clang with lld, riscv64-unknown-elf-gcc for
+//! kernel must be compared in full, every retirement's clock cycle too (the timing model's
+//! prediction, configs/weft-rtl.toml). The tools (clang with lld, riscv64-unknown-elf-gcc for
 //! gcc and its rv32imafc libgcc) missing is a failure with a message, never a skip.
 
 use std::path::{Path, PathBuf};
@@ -115,6 +116,10 @@ fn compiled_c_kernels(shape: Shape) {
                             mode.name(),
                             a.steps
                         );
+                        if let Err(e) = a.cycles {
+                            failures
+                                .push(format!("{name} {compiler} {level} ({}): {e}", mode.name()));
+                        }
                     }
                     Err(e) => failures.push(e),
                 }

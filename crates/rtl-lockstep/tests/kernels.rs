@@ -5,7 +5,8 @@
 //! in lockstep with the functional model, at 4 warps × 8 lanes and at 2 warps × 4 lanes, in
 //! table mode (weft cc's default). Each program checks its own results against a reference
 //! computed on the host side of the program and exits 0 only if they agree; every
-//! warp-instruction must agree and every run must end with `exit 0`. The builds are kept in
+//! warp-instruction must agree, every run must end with `exit 0`, and every retirement's clock
+//! cycle must be the one the timing model (configs/weft-rtl.toml) predicts. The builds are kept in
 //! `target/rtl/kernels-cc/` to rerun one by hand (`weft-rtl-lockstep
 //! target/rtl/kernels-cc/sgemm.elf --shape 2x4x4`). clang or Verilator missing is a failure
 //! with a message, never a skip.
@@ -56,9 +57,14 @@ fn run(shape: Shape) {
     let kernels = builds();
     for (name, elf) in &kernels {
         match lockstep(elf, shape, ReconvMode::Table, false) {
-            Ok(a) if a.end == "exit 0" => {
-                eprintln!("{name}: {} warp-instructions agree, `exit 0`", a.steps)
-            }
+            Ok(a) if a.end == "exit 0" => match a.cycles {
+                Ok(c) => eprintln!(
+                    "{name}: {} warp-instructions agree, `exit 0`, every cycle agrees ({})",
+                    a.steps,
+                    c + 1
+                ),
+                Err(e) => failures.push(format!("{name}: {e}")),
+            },
             Ok(a) => failures.push(format!("{name}: agrees but ends `{}`", a.end)),
             Err(e) => failures.push(format!("{name}: {e}")),
         }

@@ -1,7 +1,9 @@
 //! The RTL core (rtl/, under Verilator) in lockstep with the functional model: the ISA suite
 //! programs the RTL implements, the divergence kernels and examples, at 4 warps × 8 lanes and
-//! at 2 warps × 4 lanes, and a planted RTL bug that must be caught. Verilator missing is a
-//! failure with a message, never a skip.
+//! at 2 warps × 4 lanes, and a planted RTL bug that must be caught. Every retirement's clock
+//! cycle must be the one the timing model (configs/weft-rtl.toml) predicts: a cycle that
+//! differs fails the test, naming the first instruction where the counts part. Verilator
+//! missing is a failure with a message, never a skip.
 
 use std::path::PathBuf;
 use weft_rtl_lockstep::{lockstep, repo_root, sources, ReconvMode, Shape, MODES};
@@ -10,40 +12,8 @@ fn prog(p: &str) -> PathBuf {
     repo_root().join(p)
 }
 
-/// The programs whose every retirement the timing model (configs/weft-rtl.toml) places in
-/// the RTL's clock cycle, at both shapes: for them a cycle that differs fails the test. The
-/// others' first difference is printed (docs/timing.md, "Cycle-exact with the RTL", lists
-/// what the model does not yet time: the divergence unit's parks and walks, barriers,
-/// traps, compressed code, fdiv's special operands).
-const CYCLE_EXACT: &[&str] = &[
-    "tests/isa/rv32ui-alu.s",
-    "tests/isa/rv32ui-ctl.s",
-    "tests/isa/rv32ui-mem.s",
-    "tests/isa/rv32ui-misaligned.s",
-    "tests/isa/rv32um.s",
-    "tests/isa/rv32ua.s",
-    "tests/isa/rv32zicsr.s",
-    "examples/matmul.s",
-    "crates/rtl-lockstep/tests/programs/vortex.s",
-    "crates/rtl-lockstep/tests/programs/shared.s",
-    "examples/divergence/if_else.s",
-    "examples/divergence/if_only.s",
-    "examples/divergence/loop_leave.s",
-    "examples/divergence/and_chain.s",
-    "tests/kernels/loop_leave.s",
-    "tests/kernels/spawn.s",
-    "tests/kernels/self_spawn.s",
-    "tests/kernels/remote_done.s",
-    "tests/asm/basics.s",
-    "tests/asm/functions.s",
-    "tests/bad_input/deadlock.s",
-    "crates/rtl-lockstep/tests/programs/breakpoint_deadlock.s",
-    "crates/rtl-lockstep/tests/programs/counters.s",
-    "crates/rtl-lockstep/tests/programs/launch.s",
-];
-
-/// Every program in both reconvergence modes (table, the model's default, and converge);
-/// the clock cycles too (CYCLE_EXACT).
+/// Every program in both reconvergence modes (table, the model's default, and converge),
+/// every retirement's clock cycle too.
 fn check(programs: &[&str], shape: Shape) {
     let mut failures = Vec::new();
     for p in programs {
@@ -58,10 +28,7 @@ fn check(programs: &[&str], shape: Shape) {
                     );
                     match a.cycles {
                         Ok(c) => eprintln!("{p} ({}): every cycle agrees ({})", mode.name(), c + 1),
-                        Err(e) if CYCLE_EXACT.contains(p) => {
-                            failures.push(format!("{p} ({}): {e}", mode.name()))
-                        }
-                        Err(e) => eprintln!("{p} ({}): not cycle-exact yet: {e}", mode.name()),
+                        Err(e) => failures.push(format!("{p} ({}): {e}", mode.name())),
                     }
                 }
                 Err(e) => failures.push(e),
@@ -266,6 +233,7 @@ fn divergence_unit_limits_are_reported() {
     assert!(err.contains("does not implement"), "{p}: {err}");
     let a = lockstep(&prog(p), Shape::DEFAULT, ReconvMode::Converge, false)
         .unwrap_or_else(|e| panic!("{e}"));
+    a.cycles.unwrap_or_else(|e| panic!("{p} (converge): {e}"));
     eprintln!("{p} (converge): {} warp-instructions agree", a.steps);
     let p = "crates/rtl-lockstep/tests/programs/deep_recursion.s";
     for mode in MODES {
@@ -308,6 +276,8 @@ fn vortex_compressed_float_traps_and_counters() {
             let a = lockstep(&prog(&path), shape, ReconvMode::Table, false)
                 .unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(a.end, "fault", "{p}");
+            a.cycles
+                .unwrap_or_else(|e| panic!("{p} at {}x{}: {e}", shape.warps, shape.lanes));
             // (the fault the program is about: both sides agree on it)
             let program = weft_rtl_lockstep::load(&prog(&path)).unwrap();
             let t = weft_rtl_lockstep::model_trace(&program, shape, ReconvMode::Table, 100_000)
@@ -403,9 +373,9 @@ fn diverge_overflow_at_depth_2() {
         MODES
             .iter()
             .map(|&m| {
-                lockstep(&prog(p), shape, m, false)
-                    .unwrap_or_else(|e| panic!("{e}"))
-                    .end
+                let a = lockstep(&prog(p), shape, m, false).unwrap_or_else(|e| panic!("{e}"));
+                a.cycles.unwrap_or_else(|e| panic!("{p}: {e}"));
+                a.end
             })
             .collect()
     };
@@ -423,4 +393,5 @@ fn diverge_overflow_at_depth_2() {
     let a =
         lockstep(&prog(p), shape, ReconvMode::Converge, false).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(a.end, "fault");
+    a.cycles.unwrap_or_else(|e| panic!("{p} (converge): {e}"));
 }

@@ -12,7 +12,8 @@
 //! through per-lane function pointers, returns out of divergent regions and recursion all
 //! run. A kernel that makes the RTL stop with "does not implement" is counted with its
 //! reason, never compared loosely, and the test requires a minimum number of kernels
-//! compared in full.
+//! compared in full, every retirement's clock cycle too (the timing model's prediction,
+//! configs/weft-rtl.toml).
 //! Every kernel is written to `target/rtl/kernels/` so a failure can be rerun with
 //! `weft-rtl-lockstep target/rtl/kernels/<seed>.s`.
 
@@ -46,6 +47,9 @@ fn run(shape: Shape, mode: ReconvMode) -> usize {
                     "{seed:#x}: {} warp-instructions agree, end `{}`",
                     a.steps, a.end
                 );
+                if let Err(e) = a.cycles {
+                    failures.push(format!("{seed:#x} ({}): {e}", mode.name()));
+                }
             }
             Err(e) if e.contains("does not implement") => {
                 eprintln!("{seed:#x}: {e}");

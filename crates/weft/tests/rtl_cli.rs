@@ -105,6 +105,20 @@ fn a_c_kernel_on_the_rtl_prints_and_ends_as_on_the_model() {
             "{shape:?}: the model's cycles"
         );
         assert!(r["cycles"].as_u64() > m["cycles"].as_u64(), "{shape:?}");
+        // the timing model configured as the RTL core counts the same clock cycles
+        let tj = dir.join("timed.json");
+        let config = format!("{}/configs/weft-rtl.toml", root());
+        let mut timed = vec!["run", "--timing", "--config", &config, "--stats-json"];
+        timed.push(tj.to_str().unwrap());
+        timed.extend(shape);
+        timed.push(&src);
+        let t = weft(&timed);
+        assert_eq!(t.stdout, model.stdout, "{shape:?}");
+        assert_eq!(
+            json(&tj)["cycles"],
+            r["cycles"],
+            "{shape:?}: the RTL core's clock"
+        );
         // the launch's own counters, kept by the testbench at the launch CSR's writes
         let (rl, ml) = (
             r["launches"].as_array().unwrap(),
@@ -176,7 +190,8 @@ fn what_the_rtl_does_not_build_or_run_is_said() {
 
 /// `weft run --timing --config configs/weft-rtl.toml` counts the RTL's clock cycles: the same
 /// count `weft run --rtl` reads from the RTL under Verilator, for programs that end by an
-/// exit, by halting, in a deadlock and at the cycle bound, at 4 × 8 and 2 × 4.
+/// exit, by halting, in a deadlock, in a fault (one of the HARD watchdog, before issue) and
+/// at the cycle bound, at 4 × 8 and 2 × 4 (and the C kernel above).
 #[test]
 fn the_rtl_core_timing_counts_the_rtls_clock_cycles() {
     let dir = std::env::temp_dir().join(format!("weft-rtl-clock-{}", std::process::id()));
@@ -196,6 +211,11 @@ fn the_rtl_core_timing_counts_the_rtls_clock_cycles() {
         ),
         (
             "tests/bad_input/deadlock.s",
+            ["--warps", "4", "--lanes", "8"],
+        ),
+        ("tests/bad_input/fault.s", ["--warps", "2", "--lanes", "4"]),
+        (
+            "crates/rtl-lockstep/tests/programs/watchdog.s",
             ["--warps", "4", "--lanes", "8"],
         ),
         (
