@@ -45,7 +45,7 @@ use cranelift_module::{Module, ModuleReloc};
 use weft_isa::{Inst, Op};
 use weft_simt::is_block_memory;
 
-pub use crate::abi::{exit_parts, BlockFn, Helpers, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS};
+pub use crate::abi::{exit_parts, BlockFn, Helpers, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION_BLOCKS,
 };
