@@ -7,7 +7,8 @@
 //! them aligned inside one DRAM page that a page window of the memory context holds
 //! ([`MemCtx`](crate::abi::MemCtx)), the code reads or writes the words there itself: one
 //! check per vector of addresses (a compare with the expected addresses, masked) and one per
-//! instruction (alignment, the page, the window), then whole vectors of host memory. A
+//! instruction (alignment, the page, the window), then whole vectors of host memory; a load
+//! whose active lanes all read lane 0's word (a broadcast) reads that one word. A
 //! store writes back the old words of inactive lanes (a blend with the lane mask: one warp
 //! runs alone, nothing else sees memory meanwhile). Windows are filled by the helpers, after
 //! an access the port did, with pages the port allows
@@ -74,34 +75,46 @@ impl<'a, 'b> Emit<'a, 'b> {
     }
 
     /// The direct path: if the addresses in `out` allow it, the access on host memory, then
-    /// on to `cont`; the code emitted after this returns is the other case.
+    /// on to `cont`; the code emitted after this returns is the other case. Consecutive
+    /// lanes (lane `l` at lane 0's address + 4·l) load or store whole vectors; a load whose
+    /// active lanes all read lane 0's word (a broadcast: a uniform pointer, a loop bound, one
+    /// lane of `main`) reads it once.
     fn direct_access(&mut self, dst: Option<u8>, data: u8, cont: cranelift_codegen::ir::Block) {
         let store = dst.is_none();
         let flags = Self::flags();
-        // One check per vector: each active lane's address is lane 0's + 4 × the lane.
+        // One check per vector: each active lane's address is lane 0's + 4 × the lane (and,
+        // for a load, whether it is lane 0's).
         let a = self.b.ins().load(types::I32, flags, self.out, ADDRS_AT);
         let a_all = self.b.ins().splat(types::I32X4, a);
         let mut off_by: Option<Value> = None;
+        let mut other_word: Option<Value> = None;
         for v in 0..self.nvec {
             let at = self
                 .b
                 .ins()
                 .load(types::I32X4, flags, self.out, ADDRS_AT + v as i32 * 16);
-            let steps = self.lane_offsets(v as u32 * 16);
-            let expected = self.b.ins().iadd(a_all, steps);
-            let diff = self.b.ins().bxor(at, expected);
             let m = self
                 .b
                 .ins()
                 .load(types::I32X4, flags, self.mask_ptr, v as i32 * 16);
+            let steps = self.lane_offsets(v as u32 * 16);
+            let expected = self.b.ins().iadd(a_all, steps);
+            let diff = self.b.ins().bxor(at, expected);
             let diff = self.b.ins().band(diff, m);
             off_by = Some(match off_by {
                 Some(p) => self.b.ins().bor(p, diff),
                 None => diff,
             });
+            if !store {
+                let diff = self.b.ins().bxor(at, a_all);
+                let diff = self.b.ins().band(diff, m);
+                other_word = Some(match other_word {
+                    Some(p) => self.b.ins().bor(p, diff),
+                    None => diff,
+                });
+            }
         }
-        let scattered = self.b.ins().vany_true(off_by.expect("at least one vector"));
-        // One per instruction: aligned, the vectors inside one page, the page in its window.
+        // One per instruction: aligned, the page in its window.
         let base = self.b.ins().load(types::I32, flags, self.port, CTX_BASE);
         let d = self.b.ins().isub(a, base);
         let page_bits = DIRECT_PAGE_BYTES.trailing_zeros() as i64;
@@ -109,8 +122,6 @@ impl<'a, 'b> Emit<'a, 'b> {
         let page = self.b.ins().ushr_imm(d, page_bits);
         let low = self.b.ins().band_imm(d, 3);
         let misaligned = self.b.ins().icmp_imm(IntCC::NotEqual, low, 0);
-        let last = i64::from(DIRECT_PAGE_BYTES) - 16 * self.nvec as i64;
-        let crosses = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, off, last);
         let slot = self.b.ins().band_imm(page, WINDOWS as i64 - 1);
         let slot = self.b.ins().uextend(self.ptr, slot);
         let slot = self.b.ins().imul_imm(slot, i64::from(WINDOW_BYTES));
@@ -118,16 +129,23 @@ impl<'a, 'b> Emit<'a, 'b> {
         let at = CTX_WINDOWS + i32::from(store) * WINDOWS as i32 * WINDOW_BYTES;
         let held = self.b.ins().load(types::I32, flags, window, at);
         let elsewhere = self.b.ins().icmp(IntCC::NotEqual, held, page);
-        let no = self.b.ins().bor(scattered, misaligned);
-        let no = self.b.ins().bor(no, crosses);
-        let no = self.b.ins().bor(no, elsewhere);
-        let direct = self.b.create_block();
+        let no_page = self.b.ins().bor(misaligned, elsewhere);
+        let paged = self.b.create_block();
         let other = self.b.create_block();
-        self.b.ins().brif(no, other, &[], direct, &[]);
-        self.b.switch_to_block(direct);
+        self.b.ins().brif(no_page, other, &[], paged, &[]);
+        self.b.switch_to_block(paged);
         let host = self.b.ins().load(self.ptr, flags, window, at + WINDOW_HOST);
-        let off = self.b.ins().uextend(self.ptr, off);
-        let p = self.b.ins().iadd(host, off);
+        let off64 = self.b.ins().uextend(self.ptr, off);
+        let p = self.b.ins().iadd(host, off64);
+        // Consecutive, with every vector inside the page?
+        let scattered = self.b.ins().vany_true(off_by.expect("at least one vector"));
+        let last = i64::from(DIRECT_PAGE_BYTES) - 16 * self.nvec as i64;
+        let crosses = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, off, last);
+        let not_vectors = self.b.ins().bor(scattered, crosses);
+        let vectors = self.b.create_block();
+        let not_vec = self.b.create_block();
+        self.b.ins().brif(not_vectors, not_vec, &[], vectors, &[]);
+        self.b.switch_to_block(vectors);
         for v in 0..self.nvec {
             let o = v as i32 * 16;
             if store {
@@ -141,12 +159,35 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.set(data, v, val);
             }
         }
+        self.count_direct(store);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(not_vec);
+        if let Some(other_word) = other_word {
+            // A broadcast load (the word is inside the page: aligned).
+            let spread = self.b.ins().vany_true(other_word);
+            let one = self.b.create_block();
+            self.b.ins().brif(spread, other, &[], one, &[]);
+            self.b.switch_to_block(one);
+            let word = self.b.ins().load(types::I32, flags, p, 0);
+            let val = self.b.ins().splat(types::I32X4, word);
+            for v in 0..self.nvec {
+                self.set(data, v, val);
+            }
+            self.count_direct(store);
+            self.b.ins().jump(cont, &[]);
+        } else {
+            self.b.ins().jump(other, &[]);
+        }
+        self.b.switch_to_block(other);
+    }
+
+    /// Count a direct access in the memory context.
+    fn count_direct(&mut self, store: bool) {
+        let flags = Self::flags();
         let counter = if store { CTX_STORES } else { CTX_LOADS };
         let n = self.b.ins().load(types::I64, flags, self.port, counter);
         let n = self.b.ins().iadd_imm(n, 1);
         self.b.ins().store(flags, n, self.port, counter);
-        self.b.ins().jump(cont, &[]);
-        self.b.switch_to_block(other);
     }
 
     /// The lanes' byte offsets in vector `v` from lane 0 (`first` = 16·v): `first + 4·lane`.

@@ -84,6 +84,47 @@ fn consecutive_lanes_in_a_loop_take_the_direct_path() {
     }
 }
 
+/// Every lane loading the same word (a table walked by a uniform pointer) and storing its
+/// running sum to its own word of a row: both on the direct path, at a page boundary too
+/// (the table's last words at the end of a page, where whole vectors would not fit).
+#[test]
+fn uniform_loads_take_the_direct_path() {
+    let src = format!(
+        "
+    .globl _start
+_start:
+{}
+    csrr s0, thread_id
+    slli s1, s0, 2
+    li t0, 0x80200000
+    add t0, t0, s1
+    li t2, 0x8010ff00
+    li t3, 500
+    li t4, 0
+    li a0, 0
+1:  lw t1, 0(t2)
+    add a0, a0, t1
+    sw a0, 0(t0)
+    addi t2, t2, 4
+    addi t0, t0, 128
+    addi t4, t4, 1
+    blt t4, t3, 1b
+    andi a0, a0, 0xff
+{EXIT}
+",
+        fill(0x8010_ff00, 500)
+    );
+    for lanes in LANES {
+        let (m, end) = same(&src, &shape(lanes, 1, 1, 10_000_000));
+        assert!(matches!(end, RunEnd::Exit(_)), "{lanes} lanes: {end:?}");
+        assert!(
+            direct(&m) > 900,
+            "{lanes} lanes: {} accesses on the direct path",
+            direct(&m)
+        );
+    }
+}
+
 #[test]
 fn vectors_straddling_two_pages_match() {
     // From 64 bytes below a page boundary: at 32 lanes every access straddles two pages
