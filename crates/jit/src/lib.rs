@@ -508,6 +508,7 @@ impl Jit {
             nvec,
             masked,
             HELPERS,
+            run.direct_memory(),
         );
         match r {
             Ok(func) => {

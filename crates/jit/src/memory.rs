@@ -66,7 +66,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
         let cont = self.b.create_block();
         // The words are the host's in little-endian order only.
-        if cfg!(target_endian = "little") {
+        if self.direct && cfg!(target_endian = "little") {
             self.direct_access(dst, data, cont);
         }
         self.through_helper(k, pc, dst, data);
@@ -82,39 +82,9 @@ impl<'a, 'b> Emit<'a, 'b> {
     fn direct_access(&mut self, dst: Option<u8>, data: u8, cont: cranelift_codegen::ir::Block) {
         let store = dst.is_none();
         let flags = Self::flags();
-        // One check per vector: each active lane's address is lane 0's + 4 × the lane (and,
-        // for a load, whether it is lane 0's).
+        // First the scalar checks, which fail at once where no window is ever open (a
+        // super-step over several warps): lane 0's address aligned, its page in its window.
         let a = self.b.ins().load(types::I32, flags, self.out, ADDRS_AT);
-        let a_all = self.b.ins().splat(types::I32X4, a);
-        let mut off_by: Option<Value> = None;
-        let mut other_word: Option<Value> = None;
-        for v in 0..self.nvec {
-            let at = self
-                .b
-                .ins()
-                .load(types::I32X4, flags, self.out, ADDRS_AT + v as i32 * 16);
-            let m = self
-                .b
-                .ins()
-                .load(types::I32X4, flags, self.mask_ptr, v as i32 * 16);
-            let steps = self.lane_offsets(v as u32 * 16);
-            let expected = self.b.ins().iadd(a_all, steps);
-            let diff = self.b.ins().bxor(at, expected);
-            let diff = self.b.ins().band(diff, m);
-            off_by = Some(match off_by {
-                Some(p) => self.b.ins().bor(p, diff),
-                None => diff,
-            });
-            if !store {
-                let diff = self.b.ins().bxor(at, a_all);
-                let diff = self.b.ins().band(diff, m);
-                other_word = Some(match other_word {
-                    Some(p) => self.b.ins().bor(p, diff),
-                    None => diff,
-                });
-            }
-        }
-        // One per instruction: aligned, the page in its window.
         let base = self.b.ins().load(types::I32, flags, self.port, CTX_BASE);
         let d = self.b.ins().isub(a, base);
         let page_bits = DIRECT_PAGE_BYTES.trailing_zeros() as i64;
@@ -137,8 +107,10 @@ impl<'a, 'b> Emit<'a, 'b> {
         let host = self.b.ins().load(self.ptr, flags, window, at + WINDOW_HOST);
         let off64 = self.b.ins().uextend(self.ptr, off);
         let p = self.b.ins().iadd(host, off64);
-        // Consecutive, with every vector inside the page?
-        let scattered = self.b.ins().vany_true(off_by.expect("at least one vector"));
+        // Consecutive (one check per vector: each active lane's address is lane 0's + 4 ×
+        // the lane), with every vector inside the page?
+        let a_all = self.b.ins().splat(types::I32X4, a);
+        let scattered = self.lanes_differ(a_all, true);
         let last = i64::from(DIRECT_PAGE_BYTES) - 16 * self.nvec as i64;
         let crosses = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, off, last);
         let not_vectors = self.b.ins().bor(scattered, crosses);
@@ -162,9 +134,11 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.count_direct(store);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(not_vec);
-        if let Some(other_word) = other_word {
+        if store {
+            self.b.ins().jump(other, &[]);
+        } else {
             // A broadcast load (the word is inside the page: aligned).
-            let spread = self.b.ins().vany_true(other_word);
+            let spread = self.lanes_differ(a_all, false);
             let one = self.b.create_block();
             self.b.ins().brif(spread, other, &[], one, &[]);
             self.b.switch_to_block(one);
@@ -175,10 +149,38 @@ impl<'a, 'b> Emit<'a, 'b> {
             }
             self.count_direct(store);
             self.b.ins().jump(cont, &[]);
-        } else {
-            self.b.ins().jump(other, &[]);
         }
         self.b.switch_to_block(other);
+    }
+
+    /// Does some active lane's address in `out` differ from `a_all` (lane 0's in every lane)
+    /// plus, if `steps`, 4 × the lane? (A scalar i8.)
+    fn lanes_differ(&mut self, a_all: Value, steps: bool) -> Value {
+        let flags = Self::flags();
+        let mut off_by: Option<Value> = None;
+        for v in 0..self.nvec {
+            let at = self
+                .b
+                .ins()
+                .load(types::I32X4, flags, self.out, ADDRS_AT + v as i32 * 16);
+            let m = self
+                .b
+                .ins()
+                .load(types::I32X4, flags, self.mask_ptr, v as i32 * 16);
+            let expected = if steps {
+                let k = self.lane_offsets(v as u32 * 16);
+                self.b.ins().iadd(a_all, k)
+            } else {
+                a_all
+            };
+            let diff = self.b.ins().bxor(at, expected);
+            let diff = self.b.ins().band(diff, m);
+            off_by = Some(match off_by {
+                Some(p) => self.b.ins().bor(p, diff),
+                None => diff,
+            });
+        }
+        self.b.ins().vany_true(off_by.expect("at least one vector"))
     }
 
     /// Count a direct access in the memory context.

@@ -177,6 +177,13 @@ impl PrivateRun<'_> {
         )
     }
 
+    /// May the engine's own direct memory path be used in this run (the warp runs alone, not
+    /// in a super-step over several warps: [`MemPort::direct_page`] can give pages)? Then a
+    /// translation made now is worth its direct path.
+    pub fn direct_memory(&self) -> bool {
+        self.step.is_none()
+    }
+
     /// Is the float state Dirty (`mstatus.FS` = 3)? Then a float instruction changes no
     /// `mstatus` bit (the interpreter sets Dirty on every one, and faults while it is Off).
     pub fn float_dirty(&self) -> bool {
