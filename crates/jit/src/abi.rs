@@ -1,5 +1,6 @@
 //! The translated function's interface: its type ([`BlockFn`]), the memory helpers it calls
-//! ([`MemHelper`], [`Helpers`]), the layout of its `out` words ([`ADDRS_AT`], [`OUT_WORDS`]),
+//! ([`MemHelper`], [`Helpers`]) and the memory context it hands them ([`MemCtx`], with the
+//! page windows of the direct path), the layout of its `out` words ([`ADDRS_AT`], [`OUT_WORDS`]),
 //! the float environment's bits ([`ENV_FS_DIRTY`], [`ENV_DYN_RNE`]) and the word it returns
 //! ([`exit_parts`]). Shared by the emitter (`emit.rs` and the modules that extend it) and the
 //! block engine (`lib.rs`) that calls the code.
@@ -30,7 +31,7 @@ pub fn exit_parts(w: u64) -> (u32, bool, usize, usize) {
 }
 
 /// The translated function's type: (integer registers, float registers, lane masks, budget,
-/// out, memory port, float environment, entry block) → [`exit_word`]. The code starts at
+/// out, memory context ([`MemCtx`]), float environment, entry block) → [`exit_word`]. The code starts at
 /// the entry block (an index into the region's blocks: a region translated for one block
 /// start serves every block start in it). `out` holds one counter per block (all zero on
 /// entry), 64 bits each, then room for a memory access's addresses ([`ADDRS_AT`]). The
@@ -47,7 +48,7 @@ pub type BlockFn = unsafe extern "C" fn(
     i64,
 ) -> i64;
 
-/// A memory helper the translated code calls: (memory port, the 32 lanes' addresses,
+/// A memory helper the translated code calls: (memory context ([`MemCtx`]), the 32 lanes' addresses,
 /// integer registers, float registers, the data register's id: integer 0–31, float 32–63)
 /// → nonzero if done, 0 if the interpreter must execute the instruction (then no register
 /// has changed). The helper reads a store's data from the register file and writes a load's
@@ -68,3 +69,55 @@ pub struct Helpers {
     pub load: MemHelper,
     pub store: MemHelper,
 }
+
+/// Page windows per kind of access in a [`MemCtx`] (a power of two; direct-mapped by page).
+pub const WINDOWS: usize = 8;
+
+/// No page (a window's page field): page numbers are below 2¹⁶.
+pub const NO_PAGE: u32 = u32::MAX;
+
+/// A page window: DRAM page number `page` (offset from the DRAM base over
+/// `weft_mem::DRAM_PAGE_BYTES`) is at host address `host`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Window {
+    pub page: u32,
+    pub host: *mut u8,
+}
+
+/// What the translated code and its memory helpers share during one engine run (the
+/// function's memory-context argument): the memory port, the DRAM base, how many accesses
+/// the code did itself on the direct path, and the windows of the pages it may use for that
+/// — direct-mapped by page number, loads' then stores', filled by the helpers with pages the
+/// port allows ([`weft_simt::MemPort::direct_page`]), all empty at the start of a run.
+#[repr(C)]
+pub struct MemCtx {
+    pub port: *mut std::ffi::c_void,
+    pub base: u32,
+    pub loads: u64,
+    pub stores: u64,
+    pub windows: [[Window; WINDOWS]; 2],
+}
+
+impl Default for MemCtx {
+    fn default() -> MemCtx {
+        MemCtx {
+            port: std::ptr::null_mut(),
+            base: 0,
+            loads: 0,
+            stores: 0,
+            windows: [[Window {
+                page: NO_PAGE,
+                host: std::ptr::null_mut(),
+            }; WINDOWS]; 2],
+        }
+    }
+}
+
+/// Byte offsets of [`MemCtx`]'s fields, for the emitter.
+pub const CTX_BASE: i32 = std::mem::offset_of!(MemCtx, base) as i32;
+pub const CTX_LOADS: i32 = std::mem::offset_of!(MemCtx, loads) as i32;
+pub const CTX_STORES: i32 = std::mem::offset_of!(MemCtx, stores) as i32;
+pub const CTX_WINDOWS: i32 = std::mem::offset_of!(MemCtx, windows) as i32;
+pub const WINDOW_BYTES: i32 = std::mem::size_of::<Window>() as i32;
+pub const WINDOW_HOST: i32 = std::mem::offset_of!(Window, host) as i32;

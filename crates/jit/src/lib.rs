@@ -22,7 +22,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
 use translate::{
-    exit_parts, Block, BlockFn, Helpers, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK,
+    exit_parts, Block, BlockFn, Helpers, MemCtx, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK,
     MAX_REGION_BLOCKS, OUT_WORDS,
 };
 
@@ -37,25 +37,23 @@ unsafe fn lanes_of<'a>(x: *mut u32, f: *mut u32, r: usize) -> &'a mut [u32; 32] 
 }
 
 /// `lw`/`flw` for translated code: the memory port loads each active lane's word straight
-/// into the destination register, or refuses (0; no register changed).
+/// into the destination register, or refuses (0; no register changed). After a load it did,
+/// the page of lane 0's address goes to the loads' window if the port allows.
 ///
 /// # Safety
-/// `port` is the `MemPort` the engine passed to the translated function; `addrs` points to
-/// 32 words; `x` and `f` are the warp's register files.
+/// `ctx` is the [`MemCtx`] the engine passed to the translated function, its port the
+/// engine's `MemPort`; `addrs` points to 32 words; `x` and `f` are the warp's register files.
 unsafe extern "C" fn load_helper(
-    port: *mut std::ffi::c_void,
+    ctx: *mut std::ffi::c_void,
     addrs: *const u32,
     x: *mut u32,
     f: *mut u32,
     reg: u64,
 ) -> u32 {
     // SAFETY: as the function's contract says.
-    let (port, addrs) = unsafe {
-        (
-            &mut *port.cast::<MemPort<'_>>(),
-            &*addrs.cast::<[u32; 32]>(),
-        )
-    };
+    let (ctx, addrs) = unsafe { (&mut *ctx.cast::<MemCtx>(), &*addrs.cast::<[u32; 32]>()) };
+    // SAFETY: as above.
+    let port = unsafe { &mut *ctx.port.cast::<MemPort<'_>>() };
     let mut scratch = [0u32; 32];
     // The port writes the active lanes only, and nothing if it refuses (`x0`'s words go to
     // scratch).
@@ -65,30 +63,53 @@ unsafe extern "C" fn load_helper(
         // SAFETY: as above.
         unsafe { lanes_of(x, f, reg as usize) }
     };
-    port.load_words(addrs, out) as u32
+    let done = port.load_words(addrs, out);
+    if done {
+        open_window(ctx, port, addrs[0], false);
+    }
+    done as u32
 }
 
 /// `sw`/`fsw` for translated code: the memory port stores each active lane's word, or
-/// refuses (0).
+/// refuses (0). After a store it did, the page of lane 0's address goes to the stores'
+/// window if the port allows.
 ///
 /// # Safety
 /// As [`load_helper`].
 unsafe extern "C" fn store_helper(
-    port: *mut std::ffi::c_void,
+    ctx: *mut std::ffi::c_void,
     addrs: *const u32,
     x: *mut u32,
     f: *mut u32,
     reg: u64,
 ) -> u32 {
     // SAFETY: as the function's contract says.
-    let (port, addrs, vals) = unsafe {
+    let (ctx, addrs, vals) = unsafe {
         (
-            &mut *port.cast::<MemPort<'_>>(),
+            &mut *ctx.cast::<MemCtx>(),
             &*addrs.cast::<[u32; 32]>(),
             &*lanes_of(x, f, reg as usize),
         )
     };
-    port.store_words(addrs, vals) as u32
+    // SAFETY: as above.
+    let port = unsafe { &mut *ctx.port.cast::<MemPort<'_>>() };
+    let done = port.store_words(addrs, vals);
+    if done {
+        open_window(ctx, port, addrs[0], true);
+    }
+    done as u32
+}
+
+/// Put the DRAM page holding `addr` in its window for loads (or stores) if it is not there
+/// and the port allows the direct path on it (`memory.rs`).
+fn open_window(ctx: &mut MemCtx, port: &mut MemPort<'_>, addr: u32, store: bool) {
+    let page = addr.wrapping_sub(ctx.base) / weft_simt::DIRECT_PAGE_BYTES;
+    let w = &mut ctx.windows[usize::from(store)][page as usize % abi::WINDOWS];
+    if w.page != page {
+        if let Some(host) = port.direct_page(addr, store) {
+            *w = abi::Window { page, host };
+        }
+    }
 }
 
 const HELPERS: Helpers = Helpers {
@@ -487,6 +508,7 @@ impl Jit {
             nvec,
             masked,
             HELPERS,
+            run.direct_memory(),
         );
         match r {
             Ok(func) => {
@@ -615,6 +637,8 @@ impl BlockEngine for Jit {
         let budget = run.budget();
         let mut done = 0u64;
         let hot = self.offers_before_looking(run.lanes);
+        // The page windows of the direct path, empty for each run (the port decides anew).
+        let mut ctx = MemCtx::default();
         loop {
             let pc = run.warp.pc;
             let entry = match self.index.entry(key(pc, masked)) {
@@ -688,10 +712,14 @@ impl BlockEngine for Jit {
             });
             {
                 let (warp, mut port) = run.parts();
+                ctx.base = port.dram_base();
+                ctx.port = (&mut port as *mut MemPort<'_>).cast();
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
                 // register words of the warp, reads 32 mask words and 33 environment words,
-                // writes a counter per block and a memory access's addresses to `out`, and
-                // hands `port` to the memory helpers, as it was built to.
+                // writes a counter per block and a memory access's addresses to `out`, hands
+                // `ctx` (with the port) to the memory helpers, and reads and writes words of
+                // the pages in `ctx`'s windows, which the port allowed and which stay where
+                // they are while the memory is borrowed by this run, as it was built to.
                 exit = unsafe {
                     func(
                         warp.x.as_mut_ptr().cast::<u32>(),
@@ -699,11 +727,15 @@ impl BlockEngine for Jit {
                         lane_masks.as_ref().expect("built above").as_ptr(),
                         left as i64,
                         out.as_mut_ptr(),
-                        (&mut port as *mut MemPort<'_>).cast(),
+                        (&mut ctx as *mut MemCtx).cast(),
                         env.as_ptr(),
                         at as i64,
                     )
                 } as u64;
+                port.count_direct(ctx.loads, ctx.stores);
+                self.counts.direct += ctx.loads + ctx.stores;
+                ctx.loads = 0;
+                ctx.stores = 0;
             }
             let t = &self.blocks[k];
             let (next, stop, part, extra) = exit_parts(exit);

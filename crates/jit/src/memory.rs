@@ -1,18 +1,41 @@
-//! Memory instructions on the emitter: `lw`/`sw`/`flw`/`fsw` through the memory port's
-//! helpers, with an exit to the interpreter when a helper refuses.
+//! Memory instructions on the emitter: `lw`/`sw`/`flw`/`fsw`, each on a direct path in the
+//! translated code when it can, else through the memory port's helpers, with an exit to the
+//! interpreter when a helper refuses.
+//!
+//! The direct path (issue 40): when the active lanes address consecutive words from lane 0's
+//! address `a` (lane `l` at `a + 4·l`, the common "each lane its element" access), all of
+//! them aligned inside one DRAM page that a page window of the memory context holds
+//! ([`MemCtx`](crate::abi::MemCtx)), the code reads or writes the words there itself: one
+//! check per vector of addresses (a compare with the expected addresses, masked) and one per
+//! instruction (alignment, the page, the window), then whole vectors of host memory; a load
+//! whose active lanes all read lane 0's word (a broadcast) reads that one word. A
+//! store writes back the old words of inactive lanes (a blend with the lane mask: one warp
+//! runs alone, nothing else sees memory meanwhile). Windows are filled by the helpers, after
+//! an access the port did, with pages the port allows
+//! ([`weft_simt::MemPort::direct_page`]: a whole DRAM page, allocated; for stores no byte of
+//! decoded code or the HTIF words in it and no LR reservation open; never in a super-step
+//! over several warps). So everything the direct path does is what the port's own direct path
+//! would have done, and anything else — misaligned or scattered addresses, other memory,
+//! faults — still goes to the helper and from there to the interpreter. Accesses done here
+//! are counted in the context and booked by the engine as the interpreter counts them.
 
-use crate::abi::ADDRS_AT;
+use crate::abi::{
+    ADDRS_AT, CTX_BASE, CTX_LOADS, CTX_STORES, CTX_WINDOWS, WINDOWS, WINDOW_BYTES, WINDOW_HOST,
+};
 use crate::emit::Emit;
 use crate::shape::operands;
-use cranelift_codegen::ir::{types, InstBuilder};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, ConstantData, InstBuilder, Value};
 use weft_isa::{Inst, Op};
+use weft_simt::DIRECT_PAGE_BYTES;
 
 impl<'a, 'b> Emit<'a, 'b> {
-    /// `lw`/`sw`/`flw`/`fsw`, the `k`-th instruction of the body, through the memory port's
-    /// helper, which takes the registers from the register files (values kept in SSA are
-    /// stored to their homes first, and a loaded register is read back); if the helper
-    /// refuses (or, for `flw`/`fsw`, the float state is not Dirty), the block exits before
-    /// the instruction with `k` instructions of this execution done.
+    /// `lw`/`sw`/`flw`/`fsw`, the `k`-th instruction of the body: on the direct path when the
+    /// access allows it ([`Emit::direct_access`]), else through the memory port's helper,
+    /// which takes the registers from the register files (values kept in SSA are stored to
+    /// their homes first, and a loaded register is read back); if the helper refuses (or, for
+    /// `flw`/`fsw`, the float state is not Dirty), the block exits before the instruction
+    /// with `k` instructions of this execution done.
     pub(crate) fn memory(&mut self, k: usize, pc: u32, i: &Inst) {
         if matches!(i.op, Op::Flw | Op::Fsw) {
             let off = self.fs_off.expect("float environment");
@@ -41,6 +64,144 @@ impl<'a, 'b> Emit<'a, 'b> {
                     .store(Self::flags(), a, self.out, ADDRS_AT + v as i32 * 16);
             }
         }
+        let cont = self.b.create_block();
+        // The words are the host's in little-endian order only.
+        if self.direct && cfg!(target_endian = "little") {
+            self.direct_access(dst, data, cont);
+        }
+        self.through_helper(k, pc, dst, data);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// The direct path: if the addresses in `out` allow it, the access on host memory, then
+    /// on to `cont`; the code emitted after this returns is the other case. Consecutive
+    /// lanes (lane `l` at lane 0's address + 4·l) load or store whole vectors; a load whose
+    /// active lanes all read lane 0's word (a broadcast: a uniform pointer, a loop bound, one
+    /// lane of `main`) reads it once.
+    fn direct_access(&mut self, dst: Option<u8>, data: u8, cont: cranelift_codegen::ir::Block) {
+        let store = dst.is_none();
+        let flags = Self::flags();
+        // First the scalar checks, which fail at once where no window is ever open (a
+        // super-step over several warps): lane 0's address aligned, its page in its window.
+        let a = self.b.ins().load(types::I32, flags, self.out, ADDRS_AT);
+        let base = self.b.ins().load(types::I32, flags, self.port, CTX_BASE);
+        let d = self.b.ins().isub(a, base);
+        let page_bits = DIRECT_PAGE_BYTES.trailing_zeros() as i64;
+        let off = self.b.ins().band_imm(d, i64::from(DIRECT_PAGE_BYTES - 1));
+        let page = self.b.ins().ushr_imm(d, page_bits);
+        let low = self.b.ins().band_imm(d, 3);
+        let misaligned = self.b.ins().icmp_imm(IntCC::NotEqual, low, 0);
+        let slot = self.b.ins().band_imm(page, WINDOWS as i64 - 1);
+        let slot = self.b.ins().uextend(self.ptr, slot);
+        let slot = self.b.ins().imul_imm(slot, i64::from(WINDOW_BYTES));
+        let window = self.b.ins().iadd(self.port, slot);
+        let at = CTX_WINDOWS + i32::from(store) * WINDOWS as i32 * WINDOW_BYTES;
+        let held = self.b.ins().load(types::I32, flags, window, at);
+        let elsewhere = self.b.ins().icmp(IntCC::NotEqual, held, page);
+        let no_page = self.b.ins().bor(misaligned, elsewhere);
+        let paged = self.b.create_block();
+        let other = self.b.create_block();
+        self.b.ins().brif(no_page, other, &[], paged, &[]);
+        self.b.switch_to_block(paged);
+        let host = self.b.ins().load(self.ptr, flags, window, at + WINDOW_HOST);
+        let off64 = self.b.ins().uextend(self.ptr, off);
+        let p = self.b.ins().iadd(host, off64);
+        // Consecutive (one check per vector: each active lane's address is lane 0's + 4 ×
+        // the lane), with every vector inside the page?
+        let a_all = self.b.ins().splat(types::I32X4, a);
+        let scattered = self.lanes_differ(a_all, true);
+        let last = i64::from(DIRECT_PAGE_BYTES) - 16 * self.nvec as i64;
+        let crosses = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, off, last);
+        let not_vectors = self.b.ins().bor(scattered, crosses);
+        let vectors = self.b.create_block();
+        let not_vec = self.b.create_block();
+        self.b.ins().brif(not_vectors, not_vec, &[], vectors, &[]);
+        self.b.switch_to_block(vectors);
+        for v in 0..self.nvec {
+            let o = v as i32 * 16;
+            if store {
+                let val = self.get(data, v);
+                let old = self.b.ins().load(types::I32X4, flags, p, o);
+                let m = self.b.ins().load(types::I32X4, flags, self.mask_ptr, o);
+                let new = self.b.ins().bitselect(m, val, old);
+                self.b.ins().store(flags, new, p, o);
+            } else {
+                let val = self.b.ins().load(types::I32X4, flags, p, o);
+                self.set(data, v, val);
+            }
+        }
+        self.count_direct(store);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(not_vec);
+        if store {
+            self.b.ins().jump(other, &[]);
+        } else {
+            // A broadcast load (the word is inside the page: aligned).
+            let spread = self.lanes_differ(a_all, false);
+            let one = self.b.create_block();
+            self.b.ins().brif(spread, other, &[], one, &[]);
+            self.b.switch_to_block(one);
+            let word = self.b.ins().load(types::I32, flags, p, 0);
+            let val = self.b.ins().splat(types::I32X4, word);
+            for v in 0..self.nvec {
+                self.set(data, v, val);
+            }
+            self.count_direct(store);
+            self.b.ins().jump(cont, &[]);
+        }
+        self.b.switch_to_block(other);
+    }
+
+    /// Does some active lane's address in `out` differ from `a_all` (lane 0's in every lane)
+    /// plus, if `steps`, 4 × the lane? (A scalar i8.)
+    fn lanes_differ(&mut self, a_all: Value, steps: bool) -> Value {
+        let flags = Self::flags();
+        let mut off_by: Option<Value> = None;
+        for v in 0..self.nvec {
+            let at = self
+                .b
+                .ins()
+                .load(types::I32X4, flags, self.out, ADDRS_AT + v as i32 * 16);
+            let m = self
+                .b
+                .ins()
+                .load(types::I32X4, flags, self.mask_ptr, v as i32 * 16);
+            let expected = if steps {
+                let k = self.lane_offsets(v as u32 * 16);
+                self.b.ins().iadd(a_all, k)
+            } else {
+                a_all
+            };
+            let diff = self.b.ins().bxor(at, expected);
+            let diff = self.b.ins().band(diff, m);
+            off_by = Some(match off_by {
+                Some(p) => self.b.ins().bor(p, diff),
+                None => diff,
+            });
+        }
+        self.b.ins().vany_true(off_by.expect("at least one vector"))
+    }
+
+    /// Count a direct access in the memory context.
+    fn count_direct(&mut self, store: bool) {
+        let flags = Self::flags();
+        let counter = if store { CTX_STORES } else { CTX_LOADS };
+        let n = self.b.ins().load(types::I64, flags, self.port, counter);
+        let n = self.b.ins().iadd_imm(n, 1);
+        self.b.ins().store(flags, n, self.port, counter);
+    }
+
+    /// The lanes' byte offsets in vector `v` from lane 0 (`first` = 16·v): `first + 4·lane`.
+    fn lane_offsets(&mut self, first: u32) -> Value {
+        let bytes: Vec<u8> = (0..4).flat_map(|l| (first + 4 * l).to_le_bytes()).collect();
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.b.ins().vconst(types::I32X4, c)
+    }
+
+    /// The access through the memory port's helper (the addresses are in `out`), exiting
+    /// before the instruction if the helper refuses.
+    fn through_helper(&mut self, k: usize, pc: u32, dst: Option<u8>, data: u8) {
         if !self.in_memory {
             // The register the helper reads whose home may be stale: a store's data, or a
             // masked load's destination (its inactive lanes stay).
@@ -64,12 +225,12 @@ impl<'a, 'b> Emit<'a, 'b> {
                 .ins()
                 .call_indirect(sig, callee, &[self.port, addrs, self.x, self.f, reg]);
         let ok = self.b.inst_results(call)[0];
-        let cont = self.b.create_block();
+        let done = self.b.create_block();
         let bail = self.b.create_block();
-        self.b.ins().brif(ok, cont, &[], bail, &[]);
+        self.b.ins().brif(ok, done, &[], bail, &[]);
         self.b.switch_to_block(bail);
         self.exit(pc, Some(k as u32), true);
-        self.b.switch_to_block(cont);
+        self.b.switch_to_block(done);
         if let (Some(d), false) = (dst, self.in_memory) {
             if d != 0 {
                 for v in 0..self.nvec {

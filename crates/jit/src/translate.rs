@@ -45,7 +45,7 @@ use cranelift_module::{Module, ModuleReloc};
 use weft_isa::{Inst, Op};
 use weft_simt::is_block_memory;
 
-pub use crate::abi::{exit_parts, BlockFn, Helpers, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS};
+pub use crate::abi::{exit_parts, BlockFn, Helpers, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION_BLOCKS,
 };
@@ -66,7 +66,11 @@ impl Default for Contexts {
     }
 }
 
-/// Emit and finalise the function for `plan` on `nvec` vectors per register, `masked` or not.
+/// Emit and finalise the function for `plan` on `nvec` vectors per register, `masked` or not,
+/// its word accesses with the direct path (`memory.rs`) if `direct` (made during a run of
+/// one warp alone, where it can be taken; without it, the helpers only, which is less code
+/// to compile where no page window ever opens).
+#[allow(clippy::too_many_arguments)]
 pub fn compile(
     module: &mut JITModule,
     quick: Option<&dyn TargetIsa>,
@@ -75,6 +79,7 @@ pub fn compile(
     nvec: usize,
     masked: bool,
     helpers: Helpers,
+    direct: bool,
 ) -> Result<BlockFn, String> {
     let ptr = module.target_config().pointer_type();
     let call_conv = module.target_config().default_call_conv;
@@ -101,6 +106,7 @@ pub fn compile(
         let mut e = Emit::new(&mut b, plan, nvec, masked);
         e.ptr = ptr;
         e.helpers = Some(helpers);
+        e.direct = direct;
         e.helper_sig = Some(e.b.import_signature(helper_sig));
         e.function();
         b.seal_all_blocks();

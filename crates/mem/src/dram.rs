@@ -4,6 +4,9 @@
 const PAGE_BITS: u32 = 16;
 const PAGE: usize = 1 << PAGE_BITS;
 
+/// Bytes of a DRAM page (host memory is allocated a page at a time).
+pub const PAGE_BYTES: u32 = PAGE as u32;
+
 /// Sparse byte-addressed memory of a fixed size.
 #[derive(Clone, Debug)]
 pub struct Dram {
@@ -111,6 +114,16 @@ impl Dram {
             .get_or_insert_with(|| vec![0u8; PAGE].into_boxed_slice());
         let o = (off as usize) & (PAGE - 4);
         pg[o..o + 4].copy_from_slice(&val.to_le_bytes());
+    }
+
+    /// The host address of the allocated page holding offset `off` (`None`: not allocated
+    /// yet, it reads as zero). A page, once allocated, stays at that address as long as the
+    /// `Dram` lives.
+    pub fn page_ptr(&mut self, off: u32) -> Option<*mut u8> {
+        self.pages
+            .get_mut((off >> PAGE_BITS) as usize)?
+            .as_mut()
+            .map(|pg| pg.as_mut_ptr())
     }
 
     /// Size in bytes.

@@ -19,7 +19,7 @@ pub mod span;
 
 pub use cout::CoutRing;
 
-pub use dram::Dram;
+pub use dram::{Dram, PAGE_BYTES as DRAM_PAGE_BYTES};
 pub use span::Span;
 use thiserror::Error;
 
@@ -435,6 +435,20 @@ impl Memory {
         !htif
             && Span::new(0, self.cfg.dram_size).contains(Span::new(d, span.len))
             && self.dram.write_words(d, vals)
+    }
+
+    /// The host address of the whole DRAM page ([`DRAM_PAGE_BYTES`], from a multiple of it
+    /// above the DRAM base) that holds `addr`, if that page lies entirely inside DRAM and is
+    /// allocated; its aligned words are the ones [`Memory::load_word_fast`] reads and
+    /// [`Memory::store_word_fast`] writes, little-endian. For a block engine's translated
+    /// code, which reads and writes them directly while it holds the memory borrowed: the
+    /// address stays valid as long as this `Memory` does (pages are never freed or moved).
+    pub fn dram_page_ptr(&mut self, addr: u32) -> Option<*mut u8> {
+        let d = addr.wrapping_sub(self.cfg.dram_base) & !(DRAM_PAGE_BYTES - 1);
+        if !Span::new(0, self.cfg.dram_size).contains(Span::new(d, DRAM_PAGE_BYTES)) {
+            return None;
+        }
+        self.dram.page_ptr(d)
     }
 
     /// Fast path store; only valid where [`Memory::store_word_is_fast`] said so.

@@ -11,6 +11,8 @@ use crate::step_mem::StepMem;
 use crate::warp::Warp;
 use weft_isa::{Class, Inst, Op};
 use weft_mem::Memory;
+/// Bytes of a page of [`MemPort::direct_page`].
+pub use weft_mem::DRAM_PAGE_BYTES as DIRECT_PAGE_BYTES;
 
 /// A faster engine for warp-private instruction runs.
 pub trait BlockEngine {
@@ -55,6 +57,9 @@ pub struct EngineCounts {
     pub dropped: u64,
     /// Translations that failed to compile (run on the interpreter instead).
     pub failed: u64,
+    /// Word loads and stores (warp-instructions) the engine did on its own direct path
+    /// ([`MemPort::direct_page`]) rather than through the port.
+    pub direct: u64,
 }
 
 /// What a block engine says of a warp at a pc ([`BlockEngine::offer`]).
@@ -170,6 +175,13 @@ impl PrivateRun<'_> {
                 step: self.step.as_mut().map(|(s, w)| (&mut **s, *w)),
             },
         )
+    }
+
+    /// May the engine's own direct memory path be used in this run (the warp runs alone, not
+    /// in a super-step over several warps: [`MemPort::direct_page`] can give pages)? Then a
+    /// translation made now is worth its direct path.
+    pub fn direct_memory(&self) -> bool {
+        self.step.is_none()
     }
 
     /// Is the float state Dirty (`mstatus.FS` = 3)? Then a float instruction changes no

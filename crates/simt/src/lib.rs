@@ -50,7 +50,7 @@ pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvM
 pub use divergence::Reconv;
 pub use engine::{
     is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, MemPort, Offer,
-    PrivateRun,
+    PrivateRun, DIRECT_PAGE_BYTES,
 };
 pub use launch::LaunchReport;
 pub use machine::{FaultInfo, Machine, Observer, RunEnd};

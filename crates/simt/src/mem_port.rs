@@ -39,6 +39,41 @@ impl MemPort<'_> {
         self.mask
     }
 
+    /// The DRAM base address (pages of [`MemPort::direct_page`] are counted from it).
+    pub fn dram_base(&self) -> u32 {
+        self.mem.config().dram_base
+    }
+
+    /// For a block engine's own direct path: the host address of the DRAM page
+    /// ([`weft_mem::DRAM_PAGE_BYTES`] from a multiple of it above the DRAM base) holding
+    /// `addr`, if every aligned word of it takes the interpreter's direct path for a load
+    /// (`store` false) or for a store too (`store`: no byte of the page in decoded code or in
+    /// the HTIF words, no LR reservation open) — and only on a run of one warp alone (a
+    /// super-step over several records every access). The engine may then read (and for
+    /// `store` write) the page's words there itself, little-endian, while it holds this port,
+    /// provided it counts them with [`MemPort::count_direct`]; the page stays where it is.
+    pub fn direct_page(&mut self, addr: u32, store: bool) -> Option<*mut u8> {
+        if self.step.is_some() || (store && self.reservations) {
+            return None;
+        }
+        let size = weft_mem::DRAM_PAGE_BYTES;
+        let base = self.dram_base();
+        let page = addr.wrapping_sub(base) & !(size - 1);
+        let span = Span::new(base.wrapping_add(page), size);
+        if store && (self.code.overlaps(span) || self.mem.overlaps_htif(span)) {
+            return None;
+        }
+        self.mem.dram_page_ptr(addr)
+    }
+
+    /// Count word loads and stores the engine did itself on [`MemPort::direct_page`]s, each
+    /// one instruction of the warp (every active lane's word), as the interpreter counts them.
+    pub fn count_direct(&mut self, loads: u64, stores: u64) {
+        let n = u64::from(self.mask.count_ones());
+        self.stats.loads += loads * n;
+        self.stats.stores += stores * n;
+    }
+
     /// `lw`: each active lane reads the word at `addrs[l]` into `out[l]` (the inactive lanes
     /// of `out` stay as they were). False if some lane needs the interpreter: then nothing
     /// was read and `out` is unchanged (so `out` may be the destination register itself).
