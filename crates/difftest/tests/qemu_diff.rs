@@ -31,11 +31,17 @@ fn weft_matches_qemu_on_random_programs_with_compressed_code() {
 
 const SEED_C: u64 = 0xc0de_0000;
 
+/// QEMU is the reference: missing, the test fails saying what to install (never a skip).
+fn need_qemu() {
+    assert!(
+        qemu_available(),
+        "qemu-system-riscv32 is not installed: apt-get install -y qemu-system-misc \
+         (scripts/test --setup installs it)"
+    );
+}
+
 fn campaign(seed: u64, cfg: GenConfig) {
-    if !qemu_available() {
-        eprintln!("SKIPPED: qemu-system-riscv32 not installed (apt install qemu-system-misc)");
-        return;
-    }
+    need_qemu();
     let failures: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..2u64)
             .map(|t| {
@@ -79,10 +85,7 @@ fn campaign(seed: u64, cfg: GenConfig) {
 /// part sets flags.
 #[test]
 fn dumps_are_informative() {
-    if !qemu_available() {
-        eprintln!("SKIPPED: qemu-system-riscv32 not installed");
-        return;
-    }
+    need_qemu();
     let cfg = GenConfig::default();
     let a = run_weft(&build(&TestProgram::generate(7, &cfg)).unwrap()).unwrap();
     let b = run_qemu(&build(&TestProgram::generate(8, &cfg)).unwrap(), TIMEOUT).unwrap();
@@ -119,10 +122,7 @@ fn minimizer_shrinks_to_the_culprit() {
 /// minimizer reduces the body to that one block.
 #[test]
 fn a_planted_difference_is_found_and_minimized() {
-    if !qemu_available() {
-        eprintln!("SKIPPED: qemu-system-riscv32 not installed");
-        return;
-    }
+    need_qemu();
     let cfg = GenConfig {
         blocks: 24,
         ..GenConfig::default()
