@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
     printf("pipeline: %s\n", bad2 ? "FAIL" : "PASS");
 
     /* each launch's own counters, as JSON: here the last launch (index -1) */
-    /* (0: no launch recorded; the RTL backend keeps no per-launch counters) */
+    /* (0: no launch recorded) */
     size_t need = weft_launch_stats_json(d, -1, NULL, 0);
     if (need == 0) {
         printf("last launch: none\n");
