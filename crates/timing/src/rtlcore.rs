@@ -17,9 +17,10 @@
 //! Its parameters are the machine file's `[rtl_core]` section (`configs/weft-rtl.toml` names
 //! the RTL's values). [`RtlCore`] is fed the functional model's step records, in the order
 //! its round-robin scheduler runs them (the RTL's `weft_sched.sv` issues in the same order),
-//! by an observer: the RTL lockstep (crates/rtl-lockstep) does so and checks every
-//! retirement's cycle against the RTL's. The pipelined model ([`TimingModel`]) does not use
-//! the section. Nothing of an instruction's semantics is computed here: what a step did comes
+//! by an observer ([`RtlClock`]): the RTL lockstep (crates/rtl-lockstep) does so and checks
+//! every retirement's cycle against the RTL's, and [`run_clocked`] times a whole run this way
+//! (`weft run --timing` with `[rtl_core] enabled`). The pipelined model ([`TimingModel`])
+//! does not use the section. Nothing of an instruction's semantics is computed here: what a step did comes
 //! from its record.
 //!
 //! [`TimingModel`]: crate::TimingModel
