@@ -280,17 +280,17 @@ fn run_model(
         m.add_observer(Box::new(RtlClock(core.clone())));
     }
     let end = m.run();
+    if let Some(c) = &core {
+        // (times a fault that no step record showed)
+        c.borrow_mut().end(&end);
+    }
     let mut s = buf.borrow().clone();
     match end {
         RunEnd::Exit(c) => s += &format!("exit {c}\n"),
         RunEnd::AllHalted | RunEnd::NoExit => s += "halt\n",
         RunEnd::Fault(f) => {
+            // a fault before issue, with no step record (the HARD watchdog, a fetch)
             if !s.lines().last().is_some_and(|l| l.contains(" fault=")) {
-                // a fault before issue, with no step record (the HARD watchdog, a fetch)
-                if let Some(c) = &core {
-                    let fetch = f.code == weft_isa::FaultCode::FetchFault;
-                    c.borrow_mut().fault_before_issue(f.warp, f.pc, fetch);
-                }
                 s += &format!(
                     "w{} pc={:08x} mask={:08x} fault={}\n",
                     f.warp,

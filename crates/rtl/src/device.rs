@@ -19,7 +19,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use weft_device::{Device, FaultInfo, MemError, RunEnd, Stop};
 use weft_isa::{Class, FaultCode, Inst};
-use weft_simt::launch::{Counts, LaunchLog, LaunchReport};
+use weft_simt::launch::{kernel_name, Counts, LaunchLog, LaunchReport};
 use weft_simt::stats::{Report, WarpReport};
 use weft_simt::Program;
 
@@ -409,12 +409,7 @@ impl RtlDevice {
             };
             log.write(value, at);
         }
-        let name = |pc: u32| {
-            self.symbols
-                .iter()
-                .find(|(_, a)| *a == pc)
-                .map(|(n, _)| n.clone())
-        };
+        let name = |pc| kernel_name(&self.symbols, pc);
         Ok(log.reports(&now, self.shape.lanes as u64, 1, name))
     }
 
@@ -445,7 +440,20 @@ impl RtlDevice {
         let t = self.tally(&pcs);
         let sum = |f: fn(&WarpReport) -> u64| per_warp.iter().map(f).sum::<u64>();
         let (wi, ti) = (sum(|w| w.warp_instructions), sum(|w| w.thread_instructions));
-        let barrier_waits = sum(|w| w.barrier_waits);
+        let (divergences, reconvergences) = (sum(|w| w.divergences), sum(|w| w.reconvergences));
+        let now = Counts {
+            cycle: clocks,
+            warp_instructions: wi,
+            thread_instructions: ti,
+            divergences,
+            reconvergences,
+            barrier_waits: sum(|w| w.barrier_waits),
+            loads: t.loads,
+            stores: t.stores,
+            atomics: t.atomics,
+            per_op: t.per_op,
+        };
+        let launches = self.launches(now)?;
         let r = Report {
             model: "rtl",
             cores: 1,
@@ -457,8 +465,8 @@ impl RtlDevice {
             thread_instructions: ti,
             simd_efficiency: ratio(ti, wi * lanes),
             ipc: ratio(wi, clocks),
-            divergences: sum(|w| w.divergences),
-            reconvergences: sum(|w| w.reconvergences),
+            divergences,
+            reconvergences,
             max_divergence_depth: per_warp
                 .iter()
                 .map(|w| w.max_divergence_depth)
@@ -474,23 +482,7 @@ impl RtlDevice {
             stack_fills: 0,
             display: Default::default(),
             dma: Default::default(),
-            launches: Vec::new(),
-        };
-        let now = Counts {
-            cycle: clocks,
-            warp_instructions: wi,
-            thread_instructions: ti,
-            divergences: r.divergences,
-            reconvergences: r.reconvergences,
-            barrier_waits,
-            loads: t.loads,
-            stores: t.stores,
-            atomics: t.atomics,
-            per_op: t.per_op,
-        };
-        let r = Report {
-            launches: self.launches(now)?,
-            ..r
+            launches,
         };
         Ok((r, slots))
     }

@@ -101,6 +101,14 @@ impl LaunchLog {
     }
 }
 
+/// The symbol at exactly `pc` (a launch's kernel by name; `reports`' `name`).
+pub fn kernel_name(symbols: &[(String, u32)], pc: u32) -> Option<String> {
+    symbols
+        .iter()
+        .find(|(_, a)| *a == pc)
+        .map(|(n, _)| n.clone())
+}
+
 fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 {
         0.0

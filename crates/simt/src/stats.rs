@@ -189,10 +189,7 @@ impl Machine {
             launches: self
                 .launches
                 .reports(&self.counts(), lanes, self.cfg.cores as u64, |pc| {
-                    self.symbols
-                        .iter()
-                        .find(|(_, a)| *a == pc)
-                        .map(|(n, _)| n.clone())
+                    crate::launch::kernel_name(&self.symbols, pc)
                 }),
         }
     }

@@ -538,6 +538,20 @@ impl RtlCore {
         }
     }
 
+    /// The run ended with `end`: a fault that no step record showed (the HARD watchdog in
+    /// S_CHKD, a fetch fault) is timed as [`RtlCore::fault_before_issue`]. Returns whether it
+    /// was such a fault.
+    pub fn end(&mut self, end: &RunEnd) -> bool {
+        match end {
+            RunEnd::Fault(f) if !self.faulted => {
+                let fetch = f.code == FaultCode::FetchFault;
+                self.fault_before_issue(f.warp, f.pc, fetch);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Time step `r` of machine `m` (the machine after it).
     pub fn step(&mut self, m: &Machine, r: &StepRecord) {
         let c = self.cfg;
@@ -833,13 +847,7 @@ pub fn run_clocked(m: &mut Machine, cfg: RtlCoreConfig) -> (RunEnd, u64) {
             e => break e,
         }
     };
-    if let RunEnd::Fault(f) = &end {
-        // a fault before issue has no step record (the HARD watchdog, a fetch)
-        if !core.borrow().faulted {
-            let fetch = f.code == FaultCode::FetchFault;
-            core.borrow_mut().fault_before_issue(f.warp, f.pc, fetch);
-        }
-    }
+    core.borrow_mut().end(&end);
     let clock = core.borrow();
     let exited = m.exit_code().is_some();
     let mut steps = clock.steps();

@@ -332,14 +332,11 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
     let mut timing =
         (cfg_timing && !rtl_clock).then(|| weft_timing::TimingModel::new(&m.cfg, &timing_cfg));
     let konata = crate::debug_cmd::attach_timing(&m, timing.as_mut(), &traces, &a.debug)?;
+    if cfg_timing && a.debug.gdb.is_some() {
+        return Err("--gdb runs the functional model: leave out --timing".into());
+    }
     let end = match &mut timing {
-        Some(_) if a.debug.gdb.is_some() => {
-            return Err("--gdb runs the functional model: leave out --timing".into())
-        }
         Some(t) => t.run(&mut m, u64::MAX),
-        None if rtl_clock && a.debug.gdb.is_some() => {
-            return Err("--gdb runs the functional model: leave out --timing".into())
-        }
         None if rtl_clock => {
             let (end, steps) = weft_timing::rtlcore::run_clocked(&mut m, timing_cfg.rtl_core);
             rtl_steps = Some(steps);
