@@ -96,6 +96,10 @@ pub struct PipelineConfig {
     /// Warps served by one operand collector, which reads one instruction's operands at a
     /// time (one cycle, plus its bank conflicts); 0: operand reads never wait for each other.
     pub warps_per_collector: u32,
+    /// Cycles more from issue to the operand collectors when a core has more than one (SimX's
+    /// `Operands` hands each instruction to its warp's collector through a channel of its
+    /// own, and the collectors' answers meet in an arbiter); 0 with one collector or none.
+    pub collector_route: u32,
     /// Load instructions a core's load/store unit keeps in flight (hits and misses alike);
     /// another waits, in issue order, for the oldest. 0: no bound besides the caches' MSHRs.
     pub lsu_loads: u32,
@@ -133,6 +137,7 @@ impl Default for PipelineConfig {
             writeback: 0,
             register_banks: 0,
             warps_per_collector: 0,
+            collector_route: 0,
             lsu_loads: 0,
             lsu_queue: 0,
             launch_resets_memory: false,
@@ -428,6 +433,7 @@ impl TimingConfig {
             ("pipeline.fetch_to_issue", p.fetch_to_issue),
             ("pipeline.issue_to_execute", p.issue_to_execute),
             ("pipeline.writeback", p.writeback),
+            ("pipeline.collector_route", p.collector_route),
         ] {
             range(k, v as u64, 0, 1 << 20, "0..=2^20")?;
         }

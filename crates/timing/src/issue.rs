@@ -39,9 +39,9 @@ fn reg_wait(t: &WarpT, ops: &Operands, all: bool) -> (u64, Why) {
 
 impl TimingModel {
     /// The cycles between issue and the unit's start for an instruction with `conflicts`
-    /// register-bank conflicts.
+    /// register-bank conflicts (and the way to its operand collector).
     fn to_execute(&self, conflicts: u64) -> u64 {
-        self.pipe.issue_to_execute as u64 + conflicts
+        self.pipe.issue_to_execute as u64 + self.route + conflicts
     }
 
     /// Can warp `w` of core `c` issue at `now`?
@@ -175,6 +175,7 @@ impl TimingModel {
             }
             next.began = now;
         }
+        let mut start = now + self.to_execute(next.conflicts);
         let rec = &self.rec;
         let core = &mut self.cores[c];
         core.last = w;
@@ -182,7 +183,6 @@ impl TimingModel {
         let ucfg = self.units[next.unit];
         let pool_unit = self.units.pool(next.unit);
         let pool = pool_unit as usize;
-        let mut start = now + self.pipe.issue_to_execute as u64 + next.conflicts;
         if self.units[pool_unit].queue > 0 {
             // Through the unit's queue: it starts when an instance is free.
             let free = core.units[pool].iter().copied().min().unwrap_or(0);

@@ -165,6 +165,9 @@ pub struct TimingModel {
     active_warps: usize,
     /// The issue stage and front end (`[pipeline]`).
     pipe: PipelineConfig,
+    /// Cycles from issue to the operand collectors: `pipeline.collector_route` when a core
+    /// has more than one collector, else 0.
+    route: u64,
     units: UnitsConfig,
     mem: MemSys,
     cores: Vec<CoreT>,
@@ -239,6 +242,10 @@ impl TimingModel {
             policy: t.pipeline.scheduler,
             active_warps: t.pipeline.active_warps,
             pipe: t.pipeline,
+            route: match t.pipeline.warps_per_collector {
+                k if k > 0 && cfg.warps > k as usize => t.pipeline.collector_route as u64,
+                _ => 0,
+            },
             units,
             mem: MemSys::new(cfg, t),
             cores,

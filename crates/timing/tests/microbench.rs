@@ -405,3 +405,32 @@ fn lanes_coalesce_within_blocks_of_the_configured_width() {
         }
     }
 }
+
+#[test]
+fn a_second_operand_collector_adds_the_route_to_every_dependent_instruction() {
+    // One warp runs a 400-instruction chain on a core of 4 or of 8 warps, one operand
+    // collector per 4 warps: with two collectors each instruction reaches its unit
+    // `collector_route` cycles later, so the chain's 399 gaps grow by that much each.
+    let measure = |warps: usize, route: u32| {
+        let mut cfg = timed(warps, 1);
+        cfg.timing.pipeline.issue_to_execute = 2;
+        cfg.timing.pipeline.warps_per_collector = 4;
+        cfg.timing.pipeline.collector_route = route;
+        let prog = program(&per_warp_timed(1, 2, "", &chain(400)), "route.s");
+        let r = run(&cfg, &prog);
+        assert_eq!(r.end, RunEnd::Exit(0));
+        check_identities(&r, 1);
+        word(&r, &prog, "out", 0) as u64
+    };
+    for route in [0u32, 1, 3] {
+        let one = measure(4, route);
+        let two = measure(8, route);
+        assert_eq!(
+            two,
+            one + 399 * route as u64,
+            "route {route}: {one} → {two}"
+        );
+    }
+    // The route is not charged with a single collector.
+    assert_eq!(measure(4, 0), measure(4, 3));
+}

@@ -71,12 +71,24 @@ fn microbenchmarks_match_simx_at_1x4x4() {
 #[test]
 fn microbenchmarks_match_simx_at_2x8x8_and_thresholds_fail_naming_the_kernel() {
     let dir = tempfile::tempdir().unwrap();
-    // docs/correlation.md: MAPE 4.6 %, worst 22.7 % (load_stream). Instruction counts are 3
+    // docs/correlation.md: MAPE 1.8 %, worst 22.7 % (load_stream). Instruction counts are 3
     // apart (weft starts warp 0 of core 1 in a standalone run; it halts after 3 instructions).
     let shape = ["--cores", "2", "--warps", "8", "--lanes", "8"];
-    let ok = [&shape[..], &["--max-mape", "6", "--max-error", "25"]].concat();
+    let ok = [&shape[..], &["--max-mape", "2.5", "--max-error", "25"]].concat();
     let o = correlate("tests/correlate/simx-2x8x8.csv", dir.path(), &ok);
     assert!(o.status.success(), "{}", text(&o));
+    // With two operand collectors (8 warps) SimX routes each instruction to its warp's
+    // collector, one cycle more from issue to execute: the dependent chains show it.
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("correlation.json")).unwrap())
+            .unwrap();
+    for r in json["rows"].as_array().unwrap() {
+        let k = r["kernel"].as_str().unwrap();
+        let e = r["error_percent"].as_f64().unwrap();
+        if k.ends_with("_dep_1w") {
+            assert!(e.abs() < 1.0, "{k}: {e} %");
+        }
+    }
 
     let tight = [&shape[..], &["--max-error", "20"]].concat();
     let o = correlate("tests/correlate/simx-2x8x8.csv", dir.path(), &tight);
