@@ -148,9 +148,6 @@ impl MemSys {
     /// Read (`write` false) or write `bytes` of the line `line` below the L1s, at `t`, for
     /// core `c`: through the L2 if there is one, else DRAM. Returns when it is done.
     fn below(&mut self, c: usize, line: u32, bytes: u32, t: u64, write: bool) -> u64 {
-        if std::env::var_os("DBGP").is_some() {
-            eprintln!("B {t} {line:#x} {bytes} {write}");
-        }
         let stats = &mut self.cores[c].stats;
         let Some(l2) = &mut self.l2 else {
             if write {
