@@ -384,7 +384,10 @@ impl Launch {
     }
 }
 
-/// Stage `args` in a heap block for the length of a launch.
+/// Stage `args` for the length of a launch in one of the device's argument slots, as
+/// Vortex's runtime does (`Device::args_slot_acquire`): a 4 KiB slot from the heap, kept
+/// after the launch for the next one (so every launch of a program finds its arguments where
+/// SimX's runtime puts them); a larger block is a heap block of its own, freed after.
 fn with_args<R>(
     dev: &Arc<Device>,
     len: usize,
@@ -393,11 +396,23 @@ fn with_args<R>(
     if len == 0 {
         return f(None);
     }
-    let r = dev.alloc(len as u64)?;
-    let out = f(Some(r.addr));
-    dev.free(r)?;
+    if len as u64 > ARGS_SLOT {
+        let r = dev.alloc(len as u64)?;
+        let out = f(Some(r.addr));
+        dev.free(r)?;
+        return out;
+    }
+    let slot = match dev.take_args_slot() {
+        Some(r) => r,
+        None => dev.alloc(ARGS_SLOT)?,
+    };
+    let out = f(Some(slot.addr));
+    dev.give_args_slot(slot);
     out
 }
+
+/// Bytes of an argument slot (Vortex's `ARGS_SLOT_SIZE`).
+const ARGS_SLOT: u64 = 4096;
 
 /// `vx_enqueue_launch`.
 pub fn launch(q: &Queue, waits: Vec<Arc<Event>>, mut l: Launch) -> VxResult<Arc<Event>> {

@@ -45,6 +45,8 @@ const ISA_FLAGS: u64 =
 pub struct Device {
     pub cfg: Config,
     mem: Mutex<DeviceMemory>,
+    /// Launch argument slots free for the next launch (`commands::with_args`).
+    args_slots: Mutex<Vec<Region>>,
     engine: EngineHandle,
     /// The classic API's state (`api/legacy.rs` owns its type; kept here so that it lives
     /// and dies with the device).
@@ -71,6 +73,7 @@ impl Device {
         Ok(Arc::new(Device {
             cfg: cfg.machine,
             mem: Mutex::new(DeviceMemory::default()),
+            args_slots: Mutex::new(Vec::new()),
             engine,
             legacy: Mutex::new(None),
         }))
@@ -94,6 +97,16 @@ impl Device {
 
     pub fn free(&self, r: Region) -> VxResult<()> {
         lock(&self.mem).free(r)
+    }
+
+    /// A launch argument slot freed by an earlier launch (the last one given back first).
+    pub(crate) fn take_args_slot(&self) -> Option<Region> {
+        lock(&self.args_slots).pop()
+    }
+
+    /// A launch is done with its argument slot: the next launch takes it.
+    pub(crate) fn give_args_slot(&self, r: Region) {
+        lock(&self.args_slots).push(r)
     }
 
     /// Heap bytes free and in use.

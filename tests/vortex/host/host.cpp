@@ -374,7 +374,9 @@ int main(int argc, char** argv) {
     CHECK(vx_queue_finish(q, VX_TIMEOUT_INFINITE));
     CHECK(vx_queue_release(q));
     CHECK(vx_device_memory_info(dev, nullptr, &used1));
-    EXPECT(used1 == 0, "every buffer freed, %llu bytes still used (%llu before)",
+    // Every buffer freed; what stays is the 4 KiB argument slot the launches shared, which
+    // Vortex's runtime keeps until the device is released (Device::args_slot_acquire).
+    EXPECT(used1 == 4096, "every buffer freed, %llu bytes still used (%llu before)",
            (unsigned long long)used1, (unsigned long long)used0);
     CHECK(vx_device_dump_perf(dev, stdout));
     CHECK(vx_device_release(dev));
