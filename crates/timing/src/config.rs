@@ -342,6 +342,9 @@ pub struct DramConfig {
     /// Memory ports the cores share when `port_bytes_per_cycle` is set: core `c` uses port
     /// `c mod ports` (SimX: `min(cores, PLATFORM_MEMORY_NUM_BANKS)`); 0: one per core.
     pub ports: u32,
+    /// Data addresses `[start, end)` no cache holds (SimX's I/O range): each block of lanes
+    /// a load or store touches there is a request of its own to DRAM. `[0, 0]`: none.
+    pub uncached: [u32; 2],
 }
 
 impl Default for DramConfig {
@@ -358,6 +361,7 @@ impl Default for DramConfig {
             burst: 0,
             port_bytes_per_cycle: 0.0,
             ports: 0,
+            uncached: [0, 0],
         }
     }
 }
@@ -553,6 +557,12 @@ impl TimingConfig {
             });
         }
         range("dram.ports", d.ports as u64, 0, 1024, "0..=1024")?;
+        if d.uncached[0] > d.uncached[1] {
+            return Err(ConfigError::Invalid {
+                key: "dram.uncached".into(),
+                rule: "[start, end] with start <= end",
+            });
+        }
         range(
             "dram.max_outstanding",
             d.max_outstanding as u64,

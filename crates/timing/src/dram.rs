@@ -124,6 +124,7 @@ mod tests {
                 burst: 0,
                 port_bytes_per_cycle: 0.0,
                 ports: 0,
+                uncached: [0, 0],
             },
             1,
         );

@@ -102,8 +102,12 @@ pub struct MemSys {
     block: u32,
     /// Loads a core keeps in flight (0: no bound).
     lsu_loads: usize,
+    /// Data addresses no cache holds (`dram.uncached`: start, length).
+    uncached: (u32, u32),
     /// Line requests of one warp access, reused.
     lines: Vec<(u32, u32)>,
+    /// Its blocks in the uncached range, reused.
+    uncached_blocks: Vec<u32>,
     /// Shared-memory words per bank, reused.
     bank_words: Vec<Vec<u32>>,
 }
@@ -140,7 +144,9 @@ impl MemSys {
                 b => (b as u64 * cfg.lanes as u64).min(t.l1.line as u64) as u32,
             },
             lsu_loads: t.pipeline.lsu_loads as usize,
+            uncached: (t.dram.uncached[0], t.dram.uncached[1] - t.dram.uncached[0]),
             lines: Vec::with_capacity(32),
+            uncached_blocks: Vec::new(),
             bank_words: vec![Vec::new(); banks as usize],
         }
     }
@@ -334,6 +340,13 @@ impl MemSys {
                     0 => self.cores[c].l1.line_of(a),
                     b => a - a % b,
                 };
+                if a.wrapping_sub(self.uncached.0) < self.uncached.1 {
+                    self.cores[c].stats.io_accesses += 1;
+                    if !self.uncached_blocks.contains(&line) {
+                        self.uncached_blocks.push(line);
+                    }
+                    continue;
+                }
                 if !self.coalesce {
                     self.lines.push((line, size as u32));
                     continue;
@@ -361,8 +374,31 @@ impl MemSys {
             cm.stats.io_accesses += io;
             done = done.max(t + self.io_latency);
         }
+        // Uncached blocks: each a request of its own to DRAM, one per cycle, before the
+        // cached lines (SimX's cache sends I/O requests past its banks).
+        let n_unc = self.uncached_blocks.len() as u64;
+        for k in 0..self.uncached_blocks.len() {
+            let (r, line) = (t + k as u64, self.uncached_blocks[k]);
+            let bytes = match self.block {
+                0 => self.cores[c].l1.line_size(),
+                b => b,
+            };
+            let stats = &mut self.cores[c].stats;
+            let answered = self.dram.request(c, line, bytes, r);
+            // (a store is posted, as a write-through store is; a load or AMO waits)
+            if kind == AccessKind::Store {
+                stats.dram_write_bytes += bytes as u64;
+                done = done.max(r + 1);
+            } else {
+                stats.dram_read_bytes += bytes as u64;
+                done = done.max(answered);
+            }
+            lsu_free = lsu_free.max(r + 1);
+        }
+        self.uncached_blocks.clear();
         let lines = std::mem::take(&mut self.lines);
         for (k, &(line, bytes)) in lines.iter().enumerate() {
+            let k = k + n_unc as usize;
             let r = t + k as u64;
             let d = if kind == AccessKind::Amo {
                 self.cores[c].stats.atomics += 1;

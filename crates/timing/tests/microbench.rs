@@ -434,3 +434,56 @@ fn a_second_operand_collector_adds_the_route_to_every_dependent_instruction() {
     // The route is not charged with a single collector.
     assert_eq!(measure(4, 0), measure(4, 3));
 }
+
+#[test]
+fn an_uncached_range_sends_every_access_to_dram() {
+    // The resident loop above with `A` inside `dram.uncached`: no load reaches the L1, every
+    // warp-load is one DRAM request of a line (the lanes' 32 bytes are one 64-byte line),
+    // and each waits for DRAM, so the loop takes longer; the stores into `out` stay cached.
+    let loads: String = (0..32)
+        .map(|k| format!("    lw t4, {}(t3)\n", 32 * k))
+        .collect();
+    let src = format!(
+        "    .text\n    .globl _start\n_start:\n    li t0, -1\n    csrw tmask, t0\n    \
+         csrr t1, thread_id\n    slli t1, t1, 2\n    la t3, A\n    add t3, t3, t1\n    \
+         li s3, 20\n1:\n{loads}    addi s3, s3, -1\n    bnez s3, 1b\n    la s5, out\n    \
+         sw zero, 0(s5)\n{EXIT}    .data\nout: .zero 16\n    .balign 256\nA: .zero 1024\n"
+    );
+    let prog = program(&src, "uncached.s");
+    let a = prog.symbols.iter().find(|(n, _)| n == "A").unwrap().1;
+    let cached = run(&timed(1, 8), &prog);
+    let mut cfg = timed(1, 8);
+    cfg.timing.dram.uncached = [a, a + 1024];
+    let r = run(&cfg, &prog);
+    assert_eq!(r.end, RunEnd::Exit(0));
+    check_identities(&r, 1);
+    let (t, c) = (r.timing.unwrap(), cached.timing.unwrap());
+    assert_eq!(
+        t.memory.io_accesses - c.memory.io_accesses,
+        20 * 32 * 8,
+        "every lane's load, counted (besides the exit word's store in both)"
+    );
+    assert_eq!(
+        c.l1.accesses - t.l1.accesses,
+        20 * 32,
+        "the loads never reach the L1"
+    );
+    let line = cfg.timing.l1.line as u64;
+    assert_eq!(
+        t.memory.dram_read_bytes - c.memory.dram_read_bytes,
+        20 * 32 * line - 1024,
+        "a line per warp-load, where the cached run read A's 16 lines once"
+    );
+    // Each load waits for the one before (write after write on t4) and for DRAM.
+    let dram = cfg.timing.dram.latency as u64;
+    assert!(
+        t.cycles >= c.cycles + 19 * 32 * dram / 2,
+        "{} vs {}",
+        t.cycles,
+        c.cycles
+    );
+    // The range must be a range.
+    let mut bad = timed(1, 8);
+    bad.timing.dram.uncached = [a + 1024, a];
+    assert!(bad.timing.validate().is_err());
+}
