@@ -332,6 +332,16 @@ pub struct DramConfig {
     /// Cycles between two row openings in one bank (the row cycle time): an access to
     /// another row of a bank opened less long ago waits.
     pub row_cycle: u32,
+    /// Pseudo-channels (HBM2): bank `b` belongs to pseudo-channel `b mod pseudo_channels`
+    /// (their address bit sits lowest in the bank index), each with its own activation
+    /// window and data bus.
+    pub pseudo_channels: u32,
+    /// Cycles of the four-activation window (tFAW): at most 4 row openings in any window
+    /// this long in one pseudo-channel; 0: no window.
+    pub activate_window: u32,
+    /// Bytes per cycle one pseudo-channel's data bus moves (a request moves there and on
+    /// the channel); 0: no bound besides the channel's.
+    pub pseudo_channel_bytes_per_cycle: f64,
     /// Bytes every request moves at least (the memory interface's width: a 4-byte
     /// write-through store moves a whole burst); 0: just its bytes.
     pub burst: u32,
@@ -358,6 +368,9 @@ impl Default for DramConfig {
             row_hit_latency: 100,
             row_conflict_latency: 100,
             row_cycle: 1,
+            pseudo_channels: 1,
+            activate_window: 0,
+            pseudo_channel_bytes_per_cycle: 0.0,
             burst: 0,
             port_bytes_per_cycle: 0.0,
             ports: 0,
@@ -595,6 +608,27 @@ impl TimingConfig {
             "1..=2^20",
         )?;
         range("dram.row_cycle", d.row_cycle as u64, 1, 1 << 20, "1..=2^20")?;
+        range(
+            "dram.activate_window",
+            d.activate_window as u64,
+            0,
+            1 << 20,
+            "0..=2^20",
+        )?;
+        range(
+            "dram.pseudo_channels",
+            d.pseudo_channels as u64,
+            1,
+            d.banks.max(1) as u64,
+            "1..=dram.banks",
+        )?;
+        let q = d.pseudo_channel_bytes_per_cycle;
+        if !(q == 0.0 || (1.0 / 64.0..=65536.0).contains(&q)) {
+            return Err(ConfigError::Invalid {
+                key: "dram.pseudo_channel_bytes_per_cycle".into(),
+                rule: "0 (no bound) or a number of bytes from 1/64 to 65536",
+            });
+        }
         if d.burst != 0 {
             pow2(
                 "dram.burst",

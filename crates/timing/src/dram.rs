@@ -6,7 +6,13 @@
 //! row open `latency`, and to a bank with another row open `row_conflict_latency`. Rows
 //! interleave over the banks (`bank = (address / row_size) mod banks`), a row stays open
 //! until another row of its bank is used, and a bank opens at most one row per `row_cycle`
-//! cycles (accesses to other rows of a busy bank wait).
+//! cycles (accesses to other rows of a busy bank wait). Banks belong to `pseudo_channels`
+//! (HBM2; bank mod `pseudo_channels`), each of which opens at most four rows in any
+//! `activate_window` cycles (tFAW: a stream of accesses that each open a row, such as stores
+//! to per-thread stacks kilobytes apart, is held to four per window) and, with
+//! `pseudo_channel_bytes_per_cycle`, moves its requests over a data bus of its own as well as
+//! the channel's (a stream within one pseudo-channel gets its bus's rate, streams over
+//! several the channel's).
 //!
 //! With `port_bytes_per_cycle` set, each core reaches the channel through a port (its own,
 //! or with `ports` set port `core mod ports`; SimX: one per socket, `L3_MEM_PORTS =
@@ -22,6 +28,9 @@ pub(crate) struct Dram {
     in_flight: Vec<u64>,
     /// Per bank: the row it has open (`u32::MAX`: none), and when it can open another.
     open: Vec<(u32, u64)>,
+    /// Per pseudo-channel, its last four row openings (oldest first), and when its data
+    /// bus is free.
+    pcs: Vec<([Option<u64>; 4], u64)>,
     /// Per core port: when it is free again (empty: no ports).
     ports: Vec<u64>,
 }
@@ -40,6 +49,7 @@ impl Dram {
             bus_free: 0,
             in_flight: Vec::new(),
             open: vec![(u32::MAX, 0); banks as usize],
+            pcs: vec![([None; 4], 0); cfg.pseudo_channels.max(1) as usize],
             ports: vec![0; ports],
         }
     }
@@ -51,6 +61,7 @@ impl Dram {
         for b in &mut self.open {
             *b = (u32::MAX, 0);
         }
+        self.pcs.fill(([None; 4], 0));
     }
 
     /// An access to `addr` that may start at `t`: when it starts (a bank opening another
@@ -60,7 +71,8 @@ impl Dram {
             return (t, self.cfg.latency as u64);
         }
         let chunk = addr / self.cfg.row_size;
-        let bank = &mut self.open[(chunk % self.cfg.banks) as usize];
+        let b = (chunk % self.cfg.banks) as usize;
+        let bank = &mut self.open[b];
         let row = chunk / self.cfg.banks;
         if bank.0 == row {
             return (t, self.cfg.row_hit_latency as u64);
@@ -70,7 +82,16 @@ impl Dram {
         } else {
             self.cfg.row_conflict_latency
         };
-        let start = t.max(bank.1);
+        let mut start = t.max(bank.1);
+        if self.cfg.activate_window > 0 {
+            // the fifth opening in a pseudo-channel waits for the window since the first
+            let g = b % self.pcs.len();
+            let acts = &mut self.pcs[g].0;
+            if let Some(first) = acts[0] {
+                start = start.max(first + self.cfg.activate_window as u64);
+            }
+            *acts = [acts[1], acts[2], acts[3], Some(start)];
+        }
         *bank = (row, start + self.cfg.row_cycle as u64);
         (start, latency as u64)
     }
@@ -89,6 +110,14 @@ impl Dram {
         let bus = start.max(self.bus_free);
         self.bus_free = bus + xfer;
         let mut end = bus + xfer;
+        let q = self.cfg.pseudo_channel_bytes_per_cycle;
+        if q > 0.0 && self.cfg.row_size > 0 {
+            let g = (addr / self.cfg.row_size % self.cfg.banks) as usize % self.pcs.len();
+            let pc = &mut self.pcs[g].1;
+            let p = start.max(*pc);
+            *pc = p + (bytes as f64 / q).ceil() as u64;
+            end = end.max(*pc);
+        }
         let n = self.ports.len().max(1);
         if let Some(port) = self.ports.get_mut(core % n) {
             // The core's port moves the request too, one request after another; it is
@@ -121,6 +150,9 @@ mod tests {
                 row_hit_latency: 10,
                 row_conflict_latency: 30,
                 row_cycle: 1,
+                pseudo_channels: 1,
+                activate_window: 0,
+                pseudo_channel_bytes_per_cycle: 0.0,
                 burst: 0,
                 port_bytes_per_cycle: 0.0,
                 ports: 0,
@@ -212,5 +244,75 @@ mod tests {
         };
         assert_eq!(streams(flat, 1, 100), 800 + 10);
         assert_eq!(streams(flat, 2, 100), 1600 + 10);
+    }
+
+    #[test]
+    fn a_pseudo_channel_opens_four_rows_per_window_and_has_its_own_bus() {
+        // 8 banks of 4 KiB rows over 2 pseudo-channels (bank mod 2); a 15-cycle window.
+        let cfg = DramConfig {
+            latency: 10,
+            row_hit_latency: 5,
+            row_conflict_latency: 10,
+            bytes_per_cycle: 64.0,
+            max_outstanding: 1024,
+            row_size: 4096,
+            banks: 8,
+            pseudo_channels: 2,
+            activate_window: 15,
+            ..DramConfig::default()
+        };
+        // Six lines in six banks of pseudo-channel 0 (banks 0, 2, 4, 6, then rows of 0 and
+        // 2 again): the first four open at once, the fifth waits for the first's window.
+        let mut d = Dram::new(cfg, 1);
+        let t: Vec<u64> = [0u32, 2, 4, 6, 8, 10]
+            .iter()
+            .map(|&b| d.request(0, b * 4096, 64, 0))
+            .collect();
+        assert_eq!(
+            &t[..4],
+            &[11, 12, 13, 14],
+            "one cycle of transfer each, in turn"
+        );
+        assert_eq!(t[4], 15 + 1 + 10, "the fifth opening at 15");
+        assert_eq!(
+            t[5],
+            15 + 1 + 10 + 1,
+            "the sixth at 15 too (the second's window)"
+        );
+        // The other pseudo-channel's openings do not count: banks 1, 3, 5, 7, 9 alternate
+        // with 0, 2, 4, 6 and none waits.
+        let mut d = Dram::new(cfg, 1);
+        let last = (0..8u32)
+            .map(|b| d.request(0, b * 4096, 64, 0))
+            .max()
+            .unwrap();
+        assert_eq!(last, 8 + 10);
+        // A row already open needs no opening: ten lines of one row never wait.
+        let mut d = Dram::new(cfg, 1);
+        let last = (0..10u32)
+            .map(|i| d.request(0, i * 64, 64, 0))
+            .max()
+            .unwrap();
+        assert_eq!(last, 10 + 5);
+        // Each pseudo-channel's bus at 8 bytes/cycle: a stream within one takes 8 cycles
+        // a line, a stream alternating between the two 4 (the channel's 16 bytes/cycle).
+        let bus = DramConfig {
+            bytes_per_cycle: 16.0,
+            pseudo_channel_bytes_per_cycle: 8.0,
+            activate_window: 0,
+            ..cfg
+        };
+        let mut d = Dram::new(bus, 1);
+        let one = (0..20u32)
+            .map(|i| d.request(0, i * 64, 64, 0))
+            .max()
+            .unwrap();
+        let mut d = Dram::new(bus, 1);
+        let two = (0..20u32)
+            .map(|i| d.request(0, (i % 2) * 4096 + (i / 2) * 64, 64, 0))
+            .max()
+            .unwrap();
+        assert_eq!(one, 20 * 8 + 5);
+        assert_eq!(two, 20 * 4 + 5);
     }
 }

@@ -34,7 +34,7 @@ fn text(o: &Output) -> String {
 #[test]
 fn microbenchmarks_match_simx_at_1x4x4() {
     let dir = tempfile::tempdir().unwrap();
-    // docs/correlation.md: MAPE 2.0 %, worst 27.0 % (load_stream), every count equal.
+    // docs/correlation.md: MAPE 1.9 %, worst 27.0 % (load_stream), every count equal.
     let o = correlate(
         "tests/correlate/simx-1x4x4.csv",
         dir.path(),
