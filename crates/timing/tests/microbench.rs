@@ -178,13 +178,18 @@ fn a_streaming_kernel_approaches_the_configured_dram_bandwidth() {
     }
 }
 
+/// One pass of 8 lanes over `A` (1 KiB): 32 warp-loads into t4, each a line request.
+fn pass_over_a() -> String {
+    (0..32)
+        .map(|k| format!("    lw t4, {}(t3)\n", 32 * k))
+        .collect()
+}
+
 #[test]
 fn a_cache_resident_loop_hits_every_time_after_warm_up() {
     // 1 KiB read 20 times by 8 lanes: 32 warp-loads per pass, one line request each. The
     // kernel reads the L1 counters itself (mhpmcounter13 hits, 14 misses).
-    let loads: String = (0..32)
-        .map(|k| format!("    lw t4, {}(t3)\n", 32 * k))
-        .collect();
+    let loads = pass_over_a();
     let src = format!(
         "    .text\n    .globl _start\n_start:\n    li t0, -1\n    csrw tmask, t0\n    \
          csrr t1, thread_id\n    slli t1, t1, 2\n    la t3, A\n    add t3, t3, t1\n    \
@@ -440,9 +445,7 @@ fn an_uncached_range_sends_every_access_to_dram() {
     // The resident loop above with `A` inside `dram.uncached`: no load reaches the L1, every
     // warp-load is one DRAM request of a line (the lanes' 32 bytes are one 64-byte line),
     // and each waits for DRAM, so the loop takes longer; the stores into `out` stay cached.
-    let loads: String = (0..32)
-        .map(|k| format!("    lw t4, {}(t3)\n", 32 * k))
-        .collect();
+    let loads = pass_over_a();
     let src = format!(
         "    .text\n    .globl _start\n_start:\n    li t0, -1\n    csrw tmask, t0\n    \
          csrr t1, thread_id\n    slli t1, t1, 2\n    la t3, A\n    add t3, t3, t1\n    \
