@@ -1,17 +1,17 @@
-//! A set-associative cache with LRU replacement, banks and MSHRs, timed by reservation: an
+//! A set-associative cache with LRU or FIFO replacement, banks and MSHRs, timed by reservation: an
 //! access made at cycle `t` learns at once when its data will be ready, because every line
 //! records when its fill completes and every bank when it is next free. Lines are installed
 //! when the miss is made (with their fill time), so a later access to a line still being
 //! filled merges into the outstanding miss (an MSHR merge) and waits for the same fill.
 
-use crate::config::{CacheConfig, WritePolicy};
+use crate::config::{CacheConfig, Replacement, WritePolicy};
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Line {
     tag: u32,
     valid: bool,
     dirty: bool,
-    /// Last use (for LRU).
+    /// Last use (for LRU), or its fill (for FIFO).
     used: u64,
     /// When the fill completes.
     ready: u64,
@@ -225,7 +225,9 @@ impl Cache {
             .iter_mut()
             .find(|l| l.valid && l.tag == tag)
         {
-            l.used = t0;
+            if self.cfg.replacement == Replacement::Lru {
+                l.used = t0;
+            }
             if write && wb {
                 l.dirty = true;
             }
@@ -350,6 +352,7 @@ mod tests {
             write_policy: WritePolicy::WriteThrough,
             hash: false,
             prefetch: 0,
+            replacement: Replacement::Lru,
         }
     }
 
@@ -394,6 +397,38 @@ mod tests {
         assert_eq!(c.take_prefetch(), 1);
         assert_eq!(c.access(0x020, 70, false), Outcome::Hit(71));
         assert_eq!(c.take_prefetch(), 0);
+    }
+
+    #[test]
+    fn fifo_evicts_the_first_filled_way_even_if_just_used() {
+        // Set 0 of 2 ways: 0x000, then 0x080, then 0x000 again (a hit), then 0x100.
+        let run = |replacement| {
+            let mut c = Cache::new(CacheConfig {
+                replacement,
+                ..small()
+            });
+            for (k, a) in [0x000u32, 0x080].iter().enumerate() {
+                let Outcome::Miss { start, .. } = c.access(*a, k as u64 * 100, false) else {
+                    panic!()
+                };
+                c.filled(*a, start + 10);
+            }
+            assert!(matches!(c.access(0x000, 300, false), Outcome::Hit(_)));
+            let Outcome::Miss { start, .. } = c.access(0x100, 400, false) else {
+                panic!()
+            };
+            c.filled(0x100, start + 10);
+            // (one probe: a miss would allocate and evict again)
+            matches!(c.access(0x080, 500, false), Outcome::Hit(_))
+        };
+        assert!(
+            !run(Replacement::Lru),
+            "LRU: 0x080 was the older use, and went"
+        );
+        assert!(
+            run(Replacement::Fifo),
+            "FIFO: 0x000 came first and went; 0x080 stays"
+        );
     }
 
     #[test]

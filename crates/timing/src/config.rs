@@ -157,6 +157,17 @@ pub enum WritePolicy {
     WriteBack,
 }
 
+/// Which way of a set a miss replaces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Replacement {
+    /// The least recently used.
+    #[default]
+    Lru,
+    /// The one filled first (hits do not refresh a line; Vortex's caches).
+    Fifo,
+}
+
 /// A set-associative cache. (Each cache has its own defaults; a partial section in a file
 /// takes the rest from them, because the file is merged over the defaults before it is read.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,6 +196,8 @@ pub struct CacheConfig {
     /// Sequential prefetch (the I-cache only): on a miss, the next `prefetch` lines are
     /// fetched too, if absent and an MSHR is free. 0: none.
     pub prefetch: u32,
+    /// Which way a miss replaces.
+    pub replacement: Replacement,
 }
 
 impl CacheConfig {
@@ -200,6 +213,7 @@ impl CacheConfig {
             write_policy: WritePolicy::WriteThrough,
             hash: true,
             prefetch: 0,
+            replacement: Replacement::Lru,
         }
     }
 

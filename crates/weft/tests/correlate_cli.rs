@@ -34,7 +34,7 @@ fn text(o: &Output) -> String {
 #[test]
 fn microbenchmarks_match_simx_at_1x4x4() {
     let dir = tempfile::tempdir().unwrap();
-    // docs/correlation.md: MAPE 1.9 %, worst 27.0 % (load_stream), every count equal.
+    // docs/correlation.md: MAPE 2.0 %, worst 27.0 % (load_stream), every count equal.
     let o = correlate(
         "tests/correlate/simx-1x4x4.csv",
         dir.path(),
@@ -71,7 +71,7 @@ fn microbenchmarks_match_simx_at_1x4x4() {
 #[test]
 fn microbenchmarks_match_simx_at_2x8x8_and_thresholds_fail_naming_the_kernel() {
     let dir = tempfile::tempdir().unwrap();
-    // docs/correlation.md: MAPE 1.8 %, worst 22.7 % (load_stream). Instruction counts are 3
+    // docs/correlation.md: MAPE 1.9 %, worst 22.7 % (load_stream). Instruction counts are 3
     // apart (weft starts warp 0 of core 1 in a standalone run; it halts after 3 instructions).
     let shape = ["--cores", "2", "--warps", "8", "--lanes", "8"];
     let ok = [&shape[..], &["--max-mape", "2.5", "--max-error", "25"]].concat();
