@@ -22,6 +22,7 @@ mod counters;
 mod csr;
 mod device;
 pub mod divergence;
+mod dxa;
 pub mod engine;
 mod exec;
 mod exec_fp;
@@ -46,7 +47,7 @@ mod trap;
 pub mod vortex;
 pub mod warp;
 
-pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
+pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, DxaConfig, Profile, ReconvMode};
 pub use divergence::Reconv;
 pub use engine::{
     is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, MemPort, Offer,
@@ -60,4 +61,5 @@ pub use record::StepRecord;
 pub use stats::Report;
 pub use trace::TextTrace;
 pub use weft_device::{Device, MemError, Stop};
+pub use weft_devices::dxa::{self as dxa_engine, Dxa, DxaStats};
 pub use weft_devices::{display, dma, DmaSlot, Frame, FrameSink};

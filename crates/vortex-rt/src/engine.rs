@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use weft_device::{Device as _, RunEnd};
 use weft_simt::vortex::kmu::{self, KmuDcrs};
-use weft_simt::{Machine, Program};
+use weft_simt::{Dxa, Machine, Program};
 use weft_timing::{MachineConfig, TimingModel};
 
 /// Where DRAM (and so a kernel image) starts.
@@ -96,14 +96,15 @@ impl Engine {
         self.write(dst, &tmp)
     }
 
-    /// Write a device configuration register: a KMU register, or a base one (cache flush,
-    /// which has nothing to do in weft's coherent memory).
+    /// Write a device configuration register: a KMU register, a DXA descriptor's, or a base
+    /// one (cache flush, which has nothing to do in weft's coherent memory).
     pub fn dcr_write(&mut self, addr: u32, value: u32) -> VxResult<()> {
         match addr {
             DCR_CACHE_FLUSH => Ok(()),
             a if (kmu::dcr::BEGIN..kmu::dcr::END).contains(&a) => {
                 Ok(self.dcrs.write(addr, value)?)
             }
+            a if Dxa::is_dcr(a) => self.m.dxa_dcr_write(a, value).map_err(VxError::Invalid),
             _ => Err(VxError::NotSupported(format!("DCR {addr:#05x}"))),
         }
     }
@@ -120,6 +121,7 @@ impl Engine {
                 let v = self.mpm(MPM_BASE + (id & 31), core)?;
                 Ok(if id >= 32 { (v >> 32) as u32 } else { v as u32 })
             }
+            a if Dxa::is_dcr(a) => self.m.dxa_dcr_read(a).map_err(VxError::Invalid),
             _ => Ok(self.dcrs.read(addr)?),
         }
     }
