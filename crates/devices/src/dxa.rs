@@ -152,8 +152,20 @@ pub struct DxaDone {
     pub core: usize,
     pub warp: usize,
     pub bars: Vec<u32>,
-    /// The copy touched memory it may not (the message): the issuing warp faults.
-    pub error: Option<(u32, String)>,
+    /// The copy touched memory it may not: the address, whether it was a write, and the
+    /// message; the issuing warp faults.
+    pub error: Option<DxaFault>,
+}
+
+/// Why a copy failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DxaFault {
+    /// The address it could not read or write.
+    pub addr: u32,
+    /// A write (to local memory) rather than a read.
+    pub write: bool,
+    /// What happened.
+    pub detail: String,
 }
 
 /// SimX's DXA counters.
@@ -477,13 +489,14 @@ impl Dxa {
                         match g32.and_then(|a| mem.read_bytes(r.core, a, p.len as usize).ok()) {
                             Some(b) => b,
                             None => {
-                                error = Some((
-                                    g as u32,
-                                    format!(
+                                error = Some(DxaFault {
+                                    addr: g as u32,
+                                    write: false,
+                                    detail: format!(
                                         "DXA copy (descriptor {}) reads {g:#x}, outside memory",
                                         r.slot
                                     ),
-                                ));
+                                });
                                 break 'copy;
                             }
                         }
@@ -495,13 +508,14 @@ impl Dxa {
                 for &k in &offsets {
                     let to = r.smem.wrapping_add(k * stride).wrapping_add(p.dst);
                     if mem.write_bytes(r.core, to, &bytes).is_err() {
-                        error = Some((
-                            to,
-                            format!(
+                        error = Some(DxaFault {
+                            addr: to,
+                            write: true,
+                            detail: format!(
                                 "DXA copy (descriptor {}) writes {to:#010x}, outside memory",
                                 r.slot
                             ),
-                        ));
+                        });
                         break 'copy;
                     }
                     ctx_code.invalidate(to, p.len);

@@ -278,12 +278,18 @@ fn an_unprogrammed_slot_or_a_bad_address_completes_with_what_happened() {
     program(&mut x, 7, &[(0, 0x10), (2, 10)]);
     x.issue(0, req(0, 7, LOCAL_BASE, [0; 5], 0));
     let (_, done) = drain(&mut x, &mut mem, 0);
-    let (addr, why) = done[0].error.clone().unwrap();
-    assert_eq!(addr, 0x10);
+    let f = done[0].error.clone().unwrap();
+    assert_eq!((f.addr, f.write), (0x10, false));
     assert!(
-        why.contains("descriptor 7") && why.contains("outside memory"),
-        "{why}"
+        f.detail.contains("descriptor 7") && f.detail.contains("outside memory"),
+        "{}",
+        f.detail
     );
+    // A destination outside local memory and DRAM: the write fails.
+    program(&mut x, 6, &[(0, SRC), (2, 10), (17, 4)]);
+    x.issue(20, req(0, 6, 0x20, [0; 5], 0));
+    let f = drain(&mut x, &mut mem, 20).1[0].error.clone().unwrap();
+    assert_eq!((f.addr, f.write), (0x20, true));
     // A slot past the table writes nothing and completes its barrier at once.
     x.issue(50, req(0, 16, LOCAL_BASE, [0; 5], 0));
     let (end, done) = drain(&mut x, &mut mem, 50);

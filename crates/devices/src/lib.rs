@@ -19,7 +19,7 @@ pub mod dxa;
 pub use bus::Bus;
 pub use display::{Display, DisplayConfig, DisplayStats, Frame, FrameSink};
 pub use dma::{DmaConfig, DmaSlot, Dmas};
-pub use dxa::{Dxa, DxaConfig, DxaDone, DxaRequest, DxaStats};
+pub use dxa::{Dxa, DxaConfig, DxaDone, DxaFault, DxaRequest, DxaStats};
 
 use std::any::Any;
 use weft_mem::Memory;

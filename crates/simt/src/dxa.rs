@@ -98,8 +98,13 @@ impl Machine {
         let done = dxa.take_done();
         let any = !done.is_empty();
         for d in done {
-            if let Some((addr, detail)) = d.error {
-                self.raise(d.core, d.warp, FaultCode::StoreFault, Some(addr), detail);
+            if let Some(f) = d.error {
+                let code = if f.write {
+                    FaultCode::StoreFault
+                } else {
+                    FaultCode::LoadFault
+                };
+                self.raise(d.core, d.warp, code, Some(f.addr), f.detail);
                 continue;
             }
             for raw in d.bars {
