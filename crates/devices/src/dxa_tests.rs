@@ -298,3 +298,46 @@ fn an_unprogrammed_slot_or_a_bad_address_completes_with_what_happened() {
         (51, None, 1)
     );
 }
+
+#[test]
+fn a_three_dimensional_tile_walks_planes_of_rows() {
+    // 6 × 5 × 4 words (rows of 24 bytes, planes of 120), tile 4 × 3 × 2 at (4, 3, 3): past
+    // the end in every dimension.
+    let mut x = Dxa::new(DxaConfig::default(), 1);
+    program(
+        &mut x,
+        9,
+        &[
+            (0, SRC),
+            (2, 6),
+            (3, 5),
+            (4, 4),
+            (7, 24),
+            (8, 120),
+            (11, 3 | 2 << 3),
+            (17, 4 | 3 << 16),
+            (18, 2),
+            (20, 0x0707_0707),
+        ],
+    );
+    let mut mem = memory();
+    let smem = LOCAL_BASE + 0x80;
+    x.issue(0, req(0, 9, smem, [4, 3, 3, 0, 0], 0));
+    drain(&mut x, &mut mem, 0);
+    for i2 in 0..2 {
+        for i1 in 0..3 {
+            for i0 in 0..4 {
+                let (g0, g1, g2) = (4 + i0, 3 + i1, 3 + i2);
+                let want = if g0 < 6 && g1 < 5 && g2 < 4 {
+                    mem.read_bytes(0, SRC + g0 * 4 + g1 * 24 + g2 * 120, 4)
+                        .unwrap()
+                } else {
+                    vec![7; 4]
+                };
+                let at = smem + ((i2 * 3 + i1) * 4 + i0) * 4;
+                let got = mem.read_bytes(0, at, 4).unwrap();
+                assert_eq!(got, want, "element ({i0}, {i1}, {i2})");
+            }
+        }
+    }
+}
