@@ -63,6 +63,9 @@ pub mod dcr {
 /// The block SimX's writer and multicast strides align to (its memory block).
 const BLOCK: u32 = 64;
 
+/// The largest tile a copy may move (the largest local memory a machine may have).
+pub const MAX_TILE_BYTES: u64 = 1 << 24;
+
 /// The engine's cost (docs/vortex.md, "The DXA copy engine").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -112,6 +115,11 @@ impl Descriptor {
     /// K-major destination layout (META bit 5; rank ≤ 2 only, otherwise row-major as SimX).
     pub fn kmajor(&self) -> bool {
         self.meta >> 5 & 1 != 0 && self.rank() <= 2
+    }
+
+    /// Bytes of one tile.
+    pub fn tile_bytes(&self) -> u64 {
+        self.tile().iter().map(|&t| t as u64).product::<u64>() * self.elem_bytes() as u64
     }
 
     /// Tile size of each dimension (0 reads as 1; 1 past the rank).
@@ -262,6 +270,8 @@ struct Job {
     start: u64,
     end: u64,
     writes: u64,
+    /// Refused at the start (a tile too large to enumerate).
+    fault: Option<DxaFault>,
 }
 
 /// The engine: descriptors, the requests waiting, the copies in flight, the finished ones.
@@ -440,7 +450,20 @@ impl Dxa {
             let Some(req) = self.queue.pop_front() else {
                 break;
             };
-            let desc = self.descs.get(req.slot as usize).copied();
+            let mut desc = self.descs.get(req.slot as usize).copied();
+            let mut fault = None;
+            if let Some(d) = desc.filter(|d| d.tile_bytes() > MAX_TILE_BYTES) {
+                fault = Some(DxaFault {
+                    addr: req.smem,
+                    write: true,
+                    detail: format!(
+                        "DXA copy (descriptor {}) of a {}-byte tile, more than any local memory",
+                        req.slot,
+                        d.tile_bytes()
+                    ),
+                });
+                desc = None;
+            }
             let targets = targets(req.cta_mask).len() as u64;
             let (mut writes, mut reads, mut dedup) = (0, 0, 0);
             if let Some(d) = &desc {
@@ -471,6 +494,7 @@ impl Dxa {
                 start: t,
                 end,
                 writes,
+                fault,
             });
         }
     }
@@ -479,7 +503,7 @@ impl Dxa {
     fn finish(&mut self, j: Job, mem: &mut Memory, ctx_code: &mut dyn crate::Invalidate) {
         let r = j.req;
         let offsets = targets(r.cta_mask);
-        let mut error = None;
+        let mut error = j.fault;
         if let (Some(d), true) = (&j.desc, j.writes > 0) {
             let stride = d.smem_stride;
             'copy: for p in plan(d, r.coords, r.smem) {

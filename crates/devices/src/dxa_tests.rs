@@ -341,3 +341,29 @@ fn a_three_dimensional_tile_walks_planes_of_rows() {
         }
     }
 }
+
+#[test]
+fn a_tile_larger_than_any_local_memory_is_refused() {
+    let mut x = Dxa::new(DxaConfig::default(), 1);
+    // 4 dimensions of 65535 elements: far beyond 16 MiB.
+    program(
+        &mut x,
+        1,
+        &[
+            (0, SRC),
+            (11, 4 | 3 << 3),
+            (17, 0xffff_ffff),
+            (18, 0xffff_ffff),
+        ],
+    );
+    let mut mem = memory();
+    x.issue(0, req(0, 1, LOCAL_BASE, [0; 5], 0));
+    let (end, done) = drain(&mut x, &mut mem, 0);
+    let f = done[0].error.clone().unwrap();
+    assert!(
+        f.write && f.detail.contains("more than any local memory"),
+        "{}",
+        f.detail
+    );
+    assert_eq!(end, 1, "refused at once");
+}
