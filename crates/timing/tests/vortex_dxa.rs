@@ -80,9 +80,11 @@ struct Run {
     grid: [u32; 2],
     cluster: u32,
     lmem: u32,
+    /// Cores of the machine (4 warps of 4 lanes each).
+    cores: usize,
 }
 
-/// Launch `tile` over `run` with descriptor `d` on a 1 × 4 × 4 machine (timing model or
+/// Launch `tile` over `run` with descriptor `d` on a `cores` × 4 × 4 machine (timing model or
 /// not); returns the machine and the source bytes.
 fn launch(d: Desc, run: &Run, timing: bool) -> (Machine, Vec<u8>) {
     let src = std::fs::read_to_string(format!(
@@ -95,6 +97,7 @@ fn launch(d: Desc, run: &Run, timing: bool) -> (Machine, Vec<u8>) {
     let mut cfg = MachineConfig::for_profile(Profile::Vortex);
     cfg.machine = Config {
         max_cycles: 1_000_000,
+        cores: run.cores,
         ..cfg.machine
     };
     let mut m = Machine::new(cfg.machine.clone(), &prog).unwrap();
@@ -181,6 +184,7 @@ fn one_dimensional_tiles_with_an_out_of_bounds_tail() {
         grid: [3, 1],
         cluster: 1,
         lmem: 64,
+        cores: 1,
     };
     for timing in [false, true] {
         let m = check(ONE_D, &run, timing);
@@ -211,6 +215,7 @@ fn two_dimensional_tiles_across_the_edges() {
         grid: [3, 3],
         cluster: 1,
         lmem: 128,
+        cores: 1,
     };
     for timing in [false, true] {
         let m = check(d, &run, timing);
@@ -236,6 +241,7 @@ fn k_major_tiles_are_transposed() {
         grid: [2, 1],
         cluster: 1,
         lmem: 256,
+        cores: 1,
     };
     for timing in [false, true] {
         let m = check(d, &run, timing);
@@ -257,11 +263,32 @@ fn multicast_fills_every_cta_of_a_cluster() {
         grid: [8, 1],
         cluster: 4,
         lmem: 64,
+        cores: 1,
     };
     for timing in [false, true] {
         let m = check(d, &run, timing);
         let s = m.dxa_stats();
         assert_eq!(s.transfers, 2, "one copy per cluster");
         assert_eq!(s.lmem_writes, 2 * 4, "each tile's piece written to 4 CTAs");
+    }
+}
+
+#[test]
+fn a_cluster_stays_on_one_core() {
+    // Two cores: each cluster of 4 must be placed on the core that took its first CTA, or the
+    // group barrier and the multicast (one core's local memory and barriers) cannot work.
+    let d = Desc {
+        smem_stride: 64,
+        ..ONE_D
+    };
+    let run = Run {
+        grid: [16, 1],
+        cluster: 4,
+        lmem: 64,
+        cores: 2,
+    };
+    for timing in [false, true] {
+        let m = check(d, &run, timing);
+        assert_eq!(m.dxa_stats().transfers, 4, "one copy per cluster");
     }
 }
