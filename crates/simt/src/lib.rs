@@ -61,5 +61,5 @@ pub use record::StepRecord;
 pub use stats::Report;
 pub use trace::TextTrace;
 pub use weft_device::{Device, MemError, Stop};
-pub use weft_devices::{Dxa, DxaStats};
 pub use weft_devices::{display, dma, DmaSlot, Frame, FrameSink};
+pub use weft_devices::{Dxa, DxaStats};
