@@ -18,8 +18,9 @@
 //!   elem`, or in k-major layout (rank ≤ 2) to `smem + (i0 × tile1 + i1) × elem`. With more
 //!   than one bit in the CTA mask the tile is written to `smem + k × stride` for every bit k
 //!   and completes barrier `raw id + k` (the CTA `k` slots after the issuer's, whose memory
-//!   the KMU placed `k` strides further); otherwise it completes the issuer's barrier. An
-//!   invalid slot or an empty tile writes nothing and completes the barriers at once.
+//!   the KMU placed `k` strides further); otherwise it completes the issuer's barrier. A
+//!   slot past 15 writes nothing and completes the barriers at once (as in SimX); a tile of
+//!   more than 16 MiB is refused (a fault).
 //! - **Time**: `units` engines (SimX: one per 8 cores) take requests in order; a copy takes
 //!   `latency` cycles plus one cycle per shared-memory write (SimX's writer: one
 //!   64-byte-or-smaller piece per cycle, split at 64-byte lines of either memory, one element
