@@ -21,9 +21,9 @@
 # chosen warps and threads (SimX's standalone runner starts one CTA on core 0; under weft run
 # every core would run main); they pass when both exit 0 with the same instruction count.
 # Name one as kernel/NAME.
-# A test passes when it exits 0 and prints PASSED. Tests that need units weft does not model
-# (the DXA copy engine: *dxa*) are listed as not modelled. The tensor-core tests (*_tcu*) are
-# built with the -D flags their Makefile adds to CONFIGS (VX_CFG_EXT_TCU_ENABLE, …); their host
+# A test passes when it exits 0 and prints PASSED. The tensor-core and DXA tests (*_tcu*,
+# *dxa*, cta_cluster) are built with the -D flags their Makefile adds to CONFIGS
+# (VX_CFG_EXT_TCU_ENABLE, VX_CFG_EXT_DXA_ENABLE, …); the tensor-core tests' host
 # programs need Berkeley SoftFloat, which the script builds from Vortex's third_party/softfloat
 # submodule (as Vortex's third_party/Makefile does, into OUT/softfloat).
 # If the submodule is not checked out, those tests fail to build and say so.
@@ -261,9 +261,10 @@ build() {
         sed -e "s|\$(SRC_DIR)|$REG/$t|g" -e "s|\$(VORTEX_HOME)|$SRC|g" -e "s|\$(THIRD_PARTY_DIR)|$SRC/third_party|g")
     ldextra=$(sed -n 's/^LDFLAGS[[:space:]]*+=[[:space:]]*//p' "$REG/$t/Makefile" |
         sed -e "s|\$(THIRD_PARTY_DIR)/softfloat|$SOFTFLOAT|g")
-    # A tensor-core test: the feature flags its Makefile adds to CONFIGS (the shape stays ours).
+    # A tensor-core or DXA test: the feature flags its Makefile adds to CONFIGS (the shape
+    # stays ours).
     tcfg=""
-    grep -q VX_CFG_EXT_TCU_ENABLE "$REG/$t/Makefile" &&
+    grep -qE 'VX_CFG_EXT_(TCU|DXA)_ENABLE' "$REG/$t/Makefile" &&
         tcfg=$(grep -E '^CONFIGS[[:space:]]*[:+]?=' "$REG/$t/Makefile" |
             grep -oE -- '-D[A-Za-z_0-9]+(=[A-Za-z_0-9]+)?' |
             grep -vE -- '^-DVX_CFG_(NUM_(WARPS|THREADS|CORES)|ISSUE_WIDTH)(=.*)?$' | sort -u | tr '\n' ' ')
@@ -361,21 +362,8 @@ run_standalone() {
     printf '%-16s PASS  ELF and .vxbin on 1 core  instrs=%s\n' "kernel/$t" "${counts[0]}"
 }
 
-not_modelled() {
-    case $1 in
-    *dxa*) echo "DXA copy engine not modelled" ;;
-    *)
-        if grep -qE '#include[[:space:]]*<(vx_)?dxa\.h>' "$REG/$1"/*.cpp "$REG/$1"/*.h 2>/dev/null; then
-            echo "uses the DXA copy engine, not modelled"
-        else
-            return 1
-        fi
-        ;;
-    esac
-}
-
 printf 'weft %s on Vortex v3.0 regression tests (%s), logs in %s\n' "$SHAPE" "$SRC" "$OUT"
-PASS=0 FAIL=0 SKIP=0
+PASS=0 FAIL=0
 export WEFT_CORES=$CORES WEFT_WARPS=$WARPS WEFT_THREADS=$THREADS WEFT_TIMING=$TIMING
 unset WEFT_CONFIG
 for t in "${TESTS[@]}"; do
@@ -403,11 +391,6 @@ for t in "${TESTS[@]}"; do
     if [ ! -f "$REG/$t/Makefile" ]; then
         printf '%-16s FAIL  no such test\n' "$t"
         FAIL=$((FAIL + 1))
-        continue
-    fi
-    if why=$(not_modelled "$t"); then
-        printf '%-16s SKIP  %s\n' "$t" "$why"
-        SKIP=$((SKIP + 1))
         continue
     fi
     rm -rf "${OUT:?}/$t" && mkdir -p "$OUT/$t"
@@ -445,5 +428,5 @@ for t in "${TESTS[@]}"; do
         FAIL=$((FAIL + 1))
     fi
 done
-echo "$PASS passed, $FAIL failed, $SKIP not modelled"
+echo "$PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

@@ -8,15 +8,18 @@
 //! advances all devices in time order. A new device is one file here and one
 //! [`Bus::attach`] line where the machine builds its bus (weft-simt's `bus.rs`).
 //!
-//! The devices: [`display`] (the display controller) and [`dma`] (each core's DMA engine).
+//! The devices: [`display`] (the display controller), [`dma`] (each core's DMA engine) and
+//! [`dxa`] (Vortex's DXA tile-copy engine).
 
 pub mod bus;
 pub mod display;
 pub mod dma;
+pub mod dxa;
 
 pub use bus::Bus;
 pub use display::{Display, DisplayConfig, DisplayStats, Frame, FrameSink};
 pub use dma::{DmaConfig, DmaSlot, Dmas};
+pub use dxa::{Dxa, DxaConfig, DxaDone, DxaFault, DxaRequest, DxaStats};
 
 use std::any::Any;
 use weft_mem::Memory;

@@ -311,6 +311,8 @@ isa_table! {
     VxWmmaSp,"wmma.sp", "Vortex", Simt,  vx(0, 2) | (1 << 20), M_VX_RS2, "F,G";
     VxWgmma, "wgmma",   "Vortex", Simt,  vx(1, 2), M_F7, "F,G,W";
     VxTcuLd, "tcu.ld",  "Vortex", Simt,  vx(2, 2), M_F7, "N,s,H";
+    // ---- Vortex DXA copy engine (custom-0, funct7 = 3; weft-devices' dxa) ----
+    VxDxa,   "dxa.issue","Vortex", Simt,  vx(0, 3), M_VX_NORD, "s,t";
 }
 
 impl Op {

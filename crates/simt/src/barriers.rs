@@ -1,6 +1,6 @@
 //! Barriers: the blocking `bar` (weft's and Vortex's) and Vortex's asynchronous barriers
 //! (`bar.arrive` / `bar.wait`, custom-0 funct3 6), over one table per core plus one for
-//! global (cross-core) barriers.
+//! global (cross-core) barriers, and the completion of announced transactions (a DXA copy's).
 //!
 //! A barrier completes when as many warps as its count have arrived (for a global barrier:
 //! as many cores), and no announced transaction (`expect_tx`) is outstanding. Completing
@@ -11,12 +11,50 @@
 //! and the phase that `bar.arrive`/`bar.wait` see is the core's own slot of the same index,
 //! advanced on every core when the global barrier completes.
 
-use crate::machine::Issue;
+use crate::machine::{Issue, Machine};
 use crate::warp::WarpState;
 use weft_isa::FaultCode;
 
 /// `expect_tx`: bit 31 of `bar.arrive`'s count operand.
 const EXPECT_TX: u32 = 1 << 31;
+
+impl Machine {
+    /// Complete barrier `id`: wake its waiters (on core `c`, or on every core for a global
+    /// barrier) and advance the phase (of core `c`'s slot, or of every core's slot).
+    pub(crate) fn complete_barrier(&mut self, c: usize, id: u32, global: bool) {
+        for (ci, core) in self.cores.iter_mut().enumerate() {
+            if !global && ci != c {
+                continue;
+            }
+            core.barriers[id as usize].phase = core.barriers[id as usize].phase.wrapping_add(1);
+            for warp in &mut core.warps {
+                if warp.state == (WarpState::Barrier { id, global }) {
+                    warp.state = WarpState::Running;
+                }
+            }
+        }
+        if global {
+            self.global_barriers[id as usize].phase =
+                self.global_barriers[id as usize].phase.wrapping_add(1);
+        }
+    }
+
+    /// One announced transaction of core `c`'s barrier `id` completed (a DXA copy landed):
+    /// when none is left and every warp it counts has arrived, it completes.
+    pub(crate) fn complete_tx(&mut self, c: usize, id: u32) -> Result<(), FaultCode> {
+        let b = self
+            .cores
+            .get_mut(c)
+            .and_then(|k| k.barriers.get_mut(id as usize))
+            .ok_or(FaultCode::BarrierFault)?;
+        b.events = b.events.saturating_sub(1);
+        if b.events == 0 && b.count > 0 && b.arrivals() >= b.count {
+            b.arrived = [0; 4];
+            self.complete_barrier(c, id, false);
+        }
+        Ok(())
+    }
+}
 
 impl Issue<'_> {
     /// Check a barrier access: the index exists and the count is possible.
@@ -30,26 +68,6 @@ impl Issue<'_> {
             return Err(FaultCode::BarrierFault);
         }
         Ok(())
-    }
-
-    /// Complete barrier `id`: wake its waiters (on core `c`, or on every core for a global
-    /// barrier) and advance the phase (of core `c`'s slot, or of every core's slot).
-    fn complete_barrier(&mut self, c: usize, id: u32, global: bool) {
-        for (ci, core) in self.m.cores.iter_mut().enumerate() {
-            if !global && ci != c {
-                continue;
-            }
-            core.barriers[id as usize].phase = core.barriers[id as usize].phase.wrapping_add(1);
-            for warp in &mut core.warps {
-                if warp.state == (WarpState::Barrier { id, global }) {
-                    warp.state = WarpState::Running;
-                }
-            }
-        }
-        if global {
-            self.m.global_barriers[id as usize].phase =
-                self.m.global_barriers[id as usize].phase.wrapping_add(1);
-        }
     }
 
     /// Arrive at barrier `id` (an index into the core's, or the global, barrier table) and
@@ -77,7 +95,7 @@ impl Issue<'_> {
         }
         self.m.cores[c].warps[w].stats.barrier_waits += 1;
         if release {
-            self.complete_barrier(c, id, global);
+            self.m.complete_barrier(c, id, global);
         } else {
             self.m.cores[c].warps[w].state = WarpState::Barrier { id, global };
         }
@@ -115,7 +133,7 @@ impl Issue<'_> {
             slot.count = count;
             if slot.arrivals() >= count && slot.events == 0 {
                 slot.arrived = [0; 4];
-                self.complete_barrier(c, id, false);
+                self.m.complete_barrier(c, id, false);
             }
             return Ok(phase);
         }
@@ -129,7 +147,7 @@ impl Issue<'_> {
         g.count = count;
         if g.arrivals() >= count {
             g.arrived = [0; 4];
-            self.complete_barrier(c, id, true);
+            self.m.complete_barrier(c, id, true);
         }
         Ok(phase)
     }

@@ -6,6 +6,7 @@
 //! | address | device |
 //! |---|---|
 //! | `0xFFFF_FF40`–`0xFFFF_FF57` | the display controller (one per machine) |
+//! | `0xFFFF_FF60`–`0xFFFF_FF77` | Vortex's DXA copy engine (one per machine; counters) |
 //! | `0xFFFF_FF80`–`0xFFFF_FFA3` | the DMA engine (each core reaches its own) |
 //!
 //! A new device is a file of weft-devices and one `attach` line in [`io_page`]. The machine's
@@ -13,11 +14,13 @@
 
 use crate::trap::{Trap, TrapInfo};
 use weft_devices::bus::BusError;
-use weft_devices::{Bus, Display, Dmas};
+use weft_devices::{Bus, Display, Dmas, Dxa};
 use weft_isa::FaultCode;
 
 /// The display's first register.
 pub const IO_DISPLAY: u32 = 0xffff_ff40;
+/// The DXA engine's first register (`DXA_PENDING`).
+pub const IO_DXA: u32 = 0xffff_ff60;
 /// The DMA engine's first register (`DMA_CMD0`).
 pub const IO_DMA: u32 = 0xffff_ff80;
 
@@ -25,6 +28,7 @@ pub const IO_DMA: u32 = 0xffff_ff80;
 pub fn io_page(cfg: &crate::Config) -> Bus {
     let mut bus = Bus::new();
     bus.attach(IO_DISPLAY, Box::new(Display::new(cfg.display, cfg.cores)));
+    bus.attach(IO_DXA, Box::new(Dxa::new(cfg.dxa, cfg.cores)));
     bus.attach(
         IO_DMA,
         Box::new(Dmas::new(

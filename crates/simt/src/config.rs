@@ -1,13 +1,14 @@
 //! The functional machine's configuration: cores × warps × lanes, divergence stack depth and
 //! reconvergence mechanism, memory sizes, barriers, display timing and run bounds. Loaded from
 //! TOML (every key optional) and validated with a clear message for absurd values. These are
-//! the top-level keys and the `[display]` and `[dma]` sections of the one machine file; its
-//! timing sections belong to `weft-timing` (`weft_timing::MachineConfig` reads the whole file).
+//! the top-level keys and the `[display]`, `[dma]` and `[dxa]` sections of the one machine
+//! file; its timing sections belong to `weft-timing` (`weft_timing::MachineConfig` reads the
+//! whole file).
 
 use serde::{Deserialize, Serialize};
 pub use weft_config::ConfigError;
 use weft_config::{range, Part};
-pub use weft_devices::{DisplayConfig, DmaConfig};
+pub use weft_devices::{DisplayConfig, DmaConfig, DxaConfig};
 
 /// Largest number of lanes per warp (the thread mask is 32 bits).
 pub const MAX_LANES: usize = 32;
@@ -123,6 +124,8 @@ pub struct Config {
     pub display: DisplayConfig,
     /// DMA engines.
     pub dma: DmaConfig,
+    /// Vortex's DXA copy engine.
+    pub dxa: DxaConfig,
     /// Run the cycle-level timing model (`weft-timing`, whose parameters are the file's
     /// timing sections) instead of one warp-instruction per core per cycle.
     pub timing: bool,
@@ -147,6 +150,7 @@ impl Default for Config {
             require_exit: false,
             display: DisplayConfig::default(),
             dma: DmaConfig::default(),
+            dxa: DxaConfig::default(),
             timing: false,
         }
     }
@@ -286,6 +290,14 @@ impl Config {
             1,
             1 << 20,
             "1..=2^20",
+        )?;
+        range("dxa.units", self.dxa.units as u64, 0, 64, "0..=64")?;
+        range(
+            "dxa.latency",
+            self.dxa.latency as u64,
+            0,
+            1 << 20,
+            "0..=2^20",
         )?;
         if !self.local_mem_size.is_multiple_of(4) {
             return Err(ConfigError::Range {

@@ -611,6 +611,7 @@ impl Issue<'_> {
                 warp.pc = next;
             }
             Op::VxWmma | Op::VxWmmaSp | Op::VxWgmma | Op::VxTcuLd => return self.tcu(),
+            Op::VxDxa => return self.dxa_issue(),
             // Integer ALU ops and branches have a handler for every lane count (fast.rs is
             // their one home); reaching here means a caller bypassed it.
             _ if matches!(

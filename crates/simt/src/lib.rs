@@ -22,6 +22,7 @@ mod counters;
 mod csr;
 mod device;
 pub mod divergence;
+mod dxa;
 pub mod engine;
 mod exec;
 mod exec_fp;
@@ -46,7 +47,7 @@ mod trap;
 pub mod vortex;
 pub mod warp;
 
-pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, Profile, ReconvMode};
+pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, DxaConfig, Profile, ReconvMode};
 pub use divergence::Reconv;
 pub use engine::{
     is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, MemPort, Offer,
@@ -61,3 +62,4 @@ pub use stats::Report;
 pub use trace::TextTrace;
 pub use weft_device::{Device, MemError, Stop};
 pub use weft_devices::{display, dma, DmaSlot, Frame, FrameSink};
+pub use weft_devices::{Dxa, DxaStats};

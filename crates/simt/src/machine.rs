@@ -351,8 +351,10 @@ impl Machine {
     /// own cycle loop then looks at the warps' states again).
     #[inline]
     pub fn begin_cycle(&mut self) -> bool {
+        let mut changed = false;
         if self.cycle >= self.bus.next_event() {
-            self.io_advance();
+            // A DXA copy that lands may release warps from a barrier.
+            changed = self.io_advance();
             // An I/O event is what cut the last super-step short: try again at once (unless
             // warps met in memory).
             if !self.accel_hold {
@@ -364,7 +366,7 @@ impl Machine {
             self.dispatch_ctas();
             return true;
         }
-        false
+        changed
     }
 
     /// Has the run ended — an exit, a fault, or the cycle bound (`bound` cycles in all)? A
@@ -484,6 +486,10 @@ impl Machine {
         }
         if self.kmu_busy() {
             waits.push("the KMU has CTAs no core can take".into());
+        }
+        // A DXA copy in flight will complete a barrier transaction (or end): not stalled.
+        if self.dxa_pending() > 0 {
+            return None;
         }
         if waits.is_empty() {
             Some(RunEnd::AllHalted)
@@ -620,9 +626,9 @@ impl Machine {
     }
 
     /// Process the devices' work for every cycle up to and including the current one, in
-    /// time order.
+    /// time order. True if DXA copies completed (barriers may have released warps).
     #[cold]
-    pub(crate) fn io_advance(&mut self) {
+    pub(crate) fn io_advance(&mut self) -> bool {
         let cores = &self.cores;
         let active = |c: usize| cores[c].active_mask() != 0;
         let mut ctx = Ctx {
@@ -631,6 +637,7 @@ impl Machine {
             active: &active,
         };
         self.bus.advance(self.cycle, &mut ctx);
+        self.dxa_collect()
     }
 
     /// Send every scanned frame to `sink` from now on (`weft run --frames`, `--gif`).

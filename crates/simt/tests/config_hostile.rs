@@ -27,6 +27,8 @@ const KEYS: &[&str] = &[
     "display.pixel_clock_hz",
     "dma.setup_cycles",
     "dma.cycles_per_dword",
+    "dxa.units",
+    "dxa.latency",
 ];
 
 const VALUES: &[&str] = &[

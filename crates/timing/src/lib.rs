@@ -304,7 +304,8 @@ impl TimingModel {
                 self.transitions(m, now);
             }
             let mut issued = false;
-            let mut next_change = self.dma_cycle(m, now);
+            // A device's next event (a DXA copy landing) may release warps.
+            let mut next_change = self.dma_cycle(m, now).min(m.dxa_next_event());
             let watched = !self.observers.is_empty();
             for c in 0..self.cores.len() {
                 match self.cycle_core(m, c, now) {

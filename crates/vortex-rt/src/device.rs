@@ -36,10 +36,17 @@ pub mod caps {
 /// The version `VX_CAPS_VERSION` reports: Vortex v3's runtime.
 const VERSION: u64 = 3;
 
-/// `VX_CAPS_ISA_FLAGS`: RV32 (misa bits 31:30 = 1) with I, M, A, F, local memory and the
-/// tensor core unit (`VX_ISA_EXT_TCU`, bit 32 + 9; docs/isa.md §9).
-const ISA_FLAGS: u64 =
-    (1 << 30) | (1 << 8) | (1 << 12) | (1 << 0) | (1 << 5) | (1 << (32 + 4)) | (1 << (32 + 9));
+/// `VX_CAPS_ISA_FLAGS`: RV32 (misa bits 31:30 = 1) with I, M, A, F, local memory, the
+/// tensor core unit (`VX_ISA_EXT_TCU`, bit 32 + 9; docs/isa.md §9) and the DXA copy engine
+/// (`VX_ISA_EXT_DXA`, bit 32 + 10; docs/vortex.md).
+const ISA_FLAGS: u64 = (1 << 30)
+    | (1 << 8)
+    | (1 << 12)
+    | (1 << 0)
+    | (1 << 5)
+    | (1 << (32 + 4))
+    | (1 << (32 + 9))
+    | (1 << (32 + 10));
 
 /// An open device.
 pub struct Device {

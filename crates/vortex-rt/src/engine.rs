@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use weft_device::{Device as _, RunEnd};
 use weft_simt::vortex::kmu::{self, KmuDcrs};
-use weft_simt::{Machine, Program};
+use weft_simt::{Dxa, Machine, Program};
 use weft_timing::{MachineConfig, TimingModel};
 
 /// Where DRAM (and so a kernel image) starts.
@@ -28,6 +28,8 @@ pub const DCR_CACHE_FLUSH: u32 = 0x000;
 pub const DCR_MPM_VALUE: u32 = 0x001;
 /// Vortex's machine performance-monitor counters: `mcycle` (0xB00) … 0xB1F.
 pub const MPM_BASE: u32 = 0xB00;
+/// `VX_DCR_MPM_CLASS_DXA`: the counter class of the DXA copy engine.
+const MPM_CLASS_DXA: u32 = 6;
 
 /// A request to the device thread.
 type Job = Box<dyn FnOnce(&mut Engine) + Send>;
@@ -96,14 +98,15 @@ impl Engine {
         self.write(dst, &tmp)
     }
 
-    /// Write a device configuration register: a KMU register, or a base one (cache flush,
-    /// which has nothing to do in weft's coherent memory).
+    /// Write a device configuration register: a KMU register, a DXA descriptor's, or a base
+    /// one (cache flush, which has nothing to do in weft's coherent memory).
     pub fn dcr_write(&mut self, addr: u32, value: u32) -> VxResult<()> {
         match addr {
             DCR_CACHE_FLUSH => Ok(()),
             a if (kmu::dcr::BEGIN..kmu::dcr::END).contains(&a) => {
                 Ok(self.dcrs.write(addr, value)?)
             }
+            a if Dxa::is_dcr(a) => self.m.dxa_dcr_write(a, value).map_err(VxError::Invalid),
             _ => Err(VxError::NotSupported(format!("DCR {addr:#05x}"))),
         }
     }
@@ -117,9 +120,14 @@ impl Engine {
             DCR_MPM_VALUE => {
                 let core = tag & 0xffff;
                 let id = (tag >> 16) & 0x3f;
-                let v = self.mpm(MPM_BASE + (id & 31), core)?;
+                let v = if tag >> 22 == MPM_CLASS_DXA {
+                    self.mpm_dxa(MPM_BASE + (id & 31))
+                } else {
+                    self.mpm(MPM_BASE + (id & 31), core)?
+                };
                 Ok(if id >= 32 { (v >> 32) as u32 } else { v as u32 })
             }
+            a if Dxa::is_dcr(a) => self.m.dxa_dcr_read(a).map_err(VxError::Invalid),
             _ => Ok(self.dcrs.read(addr)?),
         }
     }
@@ -139,6 +147,22 @@ impl Engine {
             0xB01 | 0xB03..=0xB1F => 0,
             _ => return Err(VxError::Invalid(format!("counter {addr:#x}"))),
         })
+    }
+
+    /// A counter of Vortex's DXA class (`VX_DCR_MPM_CLASS_DXA`): the copy engine's, since
+    /// the device opened, the same on every core (as SimX's, per cluster): copies (0xB03),
+    /// global lines read (0xB04), reads saved (0xB05), local-memory writes (0xB06), cycles
+    /// (0xB07); the others read 0.
+    pub fn mpm_dxa(&self, addr: u32) -> u64 {
+        let s = self.m.dxa_stats();
+        match addr {
+            0xB03 => s.transfers,
+            0xB04 => s.gmem_reads,
+            0xB05 => s.gmem_dedup,
+            0xB06 => s.lmem_writes,
+            0xB07 => s.total_latency,
+            _ => 0,
+        }
     }
 
     /// Kernel launches run since the device opened.

@@ -311,3 +311,30 @@ fn the_configuration_comes_from_the_environment() {
         }
     }
 }
+
+#[test]
+fn dxa_descriptors_and_counters_go_through_the_dcr_ports() {
+    unsafe {
+        let mut d = null_mut();
+        assert_eq!(vx_dev_open(&mut d), 0);
+        let mut isa = 0u64;
+        assert_eq!(vx_dev_caps(d, 0x7, &mut isa), 0);
+        assert_ne!(isa & 1 << (32 + 10), 0, "VX_ISA_EXT_DXA");
+        // Slot 2's multicast stride (word 21), rounded to 64 bytes as SimX does, and its
+        // META (word 11), as written.
+        assert_eq!(vx_dcr_write(d, 0x100 + 2 * 24 + 21, 65), 0);
+        assert_eq!(vx_dcr_write(d, 0x100 + 2 * 24 + 11, 0x2a), 0);
+        let mut v = 0u32;
+        assert_eq!(vx_dcr_read(d, 0x100 + 2 * 24 + 21, 0, &mut v), 0);
+        assert_eq!(v, 128);
+        assert_eq!(vx_dcr_read(d, 0x100 + 2 * 24 + 11, 0, &mut v), 0);
+        assert_eq!(v, 0x2a);
+        // Past the descriptor table: refused.
+        assert_eq!(vx_dcr_write(d, 0x280, 1), -1);
+        // The DXA counter class (6): no copy yet.
+        let mut n = 1u64;
+        assert_eq!(vx_mpm_query(d, 6, 0xB03, 0, &mut n), 0);
+        assert_eq!(n, 0);
+        assert_eq!(vx_dev_close(d), 0);
+    }
+}

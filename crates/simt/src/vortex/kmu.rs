@@ -4,7 +4,9 @@
 //! dispatcher that places a CTA's warps on free warps one per cycle, gives the CTA its slice
 //! of the core's local memory (a ring, reclaimed in order), and the CTA CSRs 0xCD0–0xCE1 each
 //! dispatched warp reads. The behaviour follows SimX's `kmu/kmu.cpp` and `cta_dispatcher.cpp`
-//! as documented there; the code is weft's own.
+//! as documented there; the code is weft's own. One addition: the CTAs of a cluster all go
+//! to the core that took its first (Vortex's DXA multicast and `vx_dxa.h` require the
+//! members to share a core; SimX hands each CTA to whichever core asks next).
 
 use crate::config::Config;
 use crate::program::LoadError;
@@ -411,6 +413,9 @@ pub(crate) struct Kmu {
     running: bool,
     origin: [u32; 3],
     offset: [u32; 3],
+    /// The core placing the cluster being handed out (clusters of more than one CTA): the
+    /// cluster's other CTAs go to it alone, so that they share its local memory and barriers.
+    cluster_core: Option<usize>,
     cores: Vec<Dispatcher>,
     /// CTA CSRs, per core, per warp.
     pub(crate) csrs: Vec<Vec<CtaCsrs>>,
@@ -434,6 +439,7 @@ impl Kmu {
             running,
             origin: [0; 3],
             offset: [0; 3],
+            cluster_core: None,
             cores: (0..cfg.cores).map(|_| Dispatcher::new(cfg)).collect(),
             csrs: vec![vec![CtaCsrs::default(); cfg.warps]; cfg.cores],
             lanes: cfg.lanes as u32,
@@ -505,7 +511,13 @@ impl Kmu {
     pub(crate) fn step(&mut self, c: usize, active: u32) -> Option<(usize, u32, bool)> {
         if self.cores[c].placing.is_none() {
             if self.cores[c].pending.is_none() {
+                if self.cluster_core.is_some_and(|o| o != c) {
+                    return None;
+                }
                 let cta = self.next_cta()?;
+                // The cluster stays on this core until its last CTA is handed out.
+                let k = self.dcrs.cluster_dim.iter().product::<u32>();
+                self.cluster_core = (k > 1 && self.offset != [0; 3]).then_some(c);
                 self.cores[c].pending = Some(cta);
             }
             let cta = self.cores[c].pending?;
