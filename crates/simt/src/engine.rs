@@ -60,6 +60,10 @@ pub struct EngineCounts {
     /// Word loads and stores (warp-instructions) the engine did on its own direct path
     /// ([`MemPort::direct_page`]) rather than through the port.
     pub direct: u64,
+    /// Warp-instructions run in scalar translations (a warp with exactly one active lane:
+    /// the region specialised to that lane; docs/engine.md). A super-step over several
+    /// warps that is taken back counts what it ran too.
+    pub scalar: u64,
 }
 
 /// What a block engine says of a warp at a pc ([`BlockEngine::offer`]).
