@@ -63,11 +63,17 @@ pub const ADDRS_AT: i32 = 8 * MAX_REGION_BLOCKS as i32;
 /// memory access.
 pub const OUT_WORDS: usize = MAX_REGION_BLOCKS + 16;
 
-/// The helpers for `lw` and `sw`.
+/// The helper that opens a page window for a scalar translation's byte or halfword access:
+/// (memory context, address, 1 for a store) → the host address of the byte at the address
+/// if the port allows the direct path on its page (the window is then open), else null.
+pub type WindowHelper = unsafe extern "C" fn(*mut std::ffi::c_void, u64, u64) -> *mut u8;
+
+/// The helpers for `lw` and `sw`, and the page windows of byte and halfword accesses.
 #[derive(Clone, Copy)]
 pub struct Helpers {
     pub load: MemHelper,
     pub store: MemHelper,
+    pub window: WindowHelper,
 }
 
 /// Page windows per kind of access in a [`MemCtx`] (a power of two; direct-mapped by page).

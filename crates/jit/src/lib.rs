@@ -115,14 +115,39 @@ fn open_window(ctx: &mut MemCtx, port: &mut MemPort<'_>, addr: u32, store: bool)
     }
 }
 
+/// A scalar translation's byte or halfword access at `addr` found no page window: open one
+/// if the port allows (`open_window`) and return the host address of the byte at `addr`
+/// there, or null.
+///
+/// # Safety
+/// As [`load_helper`] (`ctx` only).
+unsafe extern "C" fn window_helper(ctx: *mut std::ffi::c_void, addr: u64, store: u64) -> *mut u8 {
+    // SAFETY: as the function's contract says.
+    let ctx = unsafe { &mut *ctx.cast::<MemCtx>() };
+    // SAFETY: as above.
+    let port = unsafe { &mut *ctx.port.cast::<MemPort<'_>>() };
+    let (addr, store) = (addr as u32, store != 0);
+    open_window(ctx, port, addr, store);
+    let d = addr.wrapping_sub(ctx.base);
+    let page = d / weft_simt::DIRECT_PAGE_BYTES;
+    let w = ctx.windows[usize::from(store)][page as usize % abi::WINDOWS];
+    if w.page == page {
+        // SAFETY: the window holds the whole page, and the offset is inside it.
+        unsafe { w.host.add((d % weft_simt::DIRECT_PAGE_BYTES) as usize) }
+    } else {
+        std::ptr::null_mut()
+    }
+}
+
 const HELPERS: Helpers = Helpers {
     load: load_helper,
     store: store_helper,
+    window: window_helper,
 };
 use weft_isa::Op;
 use weft_simt::{
-    is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, MemPort, Offer,
-    PrivateRun,
+    is_block_float, is_block_memory, is_private, is_scalar_memory, BlockEngine, EngineCounts,
+    MemPort, Offer, PrivateRun,
 };
 
 pub use translate::is_branch;
@@ -380,18 +405,21 @@ impl Jit {
         }
     }
 
-    /// The basic block starting at `pc` (empty if its first instruction cannot run in one).
-    fn block(run: &mut PrivateRun<'_>, pc: u32, room: usize) -> Block {
+    /// The basic block starting at `pc` (empty if its first instruction cannot run in one)
+    /// for a translation of `kind` (only a scalar one runs byte and halfword accesses).
+    fn block(run: &mut PrivateRun<'_>, pc: u32, room: usize, kind: Kind) -> Block {
         let mut body = Vec::new();
         let mut at = pc;
         let term = loop {
             if body.len() + 1 >= room.min(MAX_BLOCK) {
                 break Term::Fall(at);
             }
-            let Some(i) = run
-                .fetch(at)
-                .filter(|i| is_private(i) || is_block_memory(i) || is_block_float(i))
-            else {
+            let Some(i) = run.fetch(at).filter(|i| {
+                is_private(i)
+                    || is_block_memory(i)
+                    || is_block_float(i)
+                    || (kind == Kind::Lane && is_scalar_memory(i))
+            }) else {
                 break Term::Fall(at);
             };
             if is_branch(i.op) {
@@ -410,8 +438,8 @@ impl Jit {
     /// jumps and branches, breadth first, up to [`MAX_REGION_BLOCKS`] blocks and
     /// [`MAX_BLOCK`] instructions — or `None` if its first instruction is not private, or
     /// it is shorter than `min_block` and has no loop.
-    fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64) -> Option<Plan> {
-        let first = Self::block(run, pc, MAX_BLOCK);
+    fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64, kind: Kind) -> Option<Plan> {
+        let first = Self::block(run, pc, MAX_BLOCK, kind);
         if first.len() == 0 {
             return None;
         }
@@ -426,7 +454,7 @@ impl Jit {
                 {
                     continue;
                 }
-                let b = Self::block(run, t, room);
+                let b = Self::block(run, t, room, kind);
                 if b.len() > 0 {
                     plan.blocks.push(b);
                 }
@@ -498,7 +526,7 @@ impl Jit {
     }
 
     fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, kind: Kind) -> Option<usize> {
-        let plan = Self::plan(run, pc, self.min_block)?;
+        let plan = Self::plan(run, pc, self.min_block, kind)?;
         if plan.loops() {
             self.loops.push(plan.span());
         }
@@ -656,7 +684,7 @@ impl BlockEngine for Jit {
             let entry = match self.index.entry(key(pc, kind)) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(v) => {
-                    let straight = Self::block(run, pc, MAX_BLOCK).len().clamp(1, 255);
+                    let straight = Self::block(run, pc, MAX_BLOCK, kind).len().clamp(1, 255);
                     v.insert(Entry::Cold(0, straight as u8))
                 }
             };
@@ -688,7 +716,7 @@ impl BlockEngine for Jit {
                 Entry::Cold(n, len) if hot > 1 => {
                     // Hot enough to look at the region: no region (the decline is
                     // remembered), or one whose translation must pay for itself first.
-                    let Some(plan) = Self::plan(run, pc, min_block) else {
+                    let Some(plan) = Self::plan(run, pc, min_block, kind) else {
                         self.index.insert(key(pc, kind), Entry::Never);
                         self.decline(run, pc);
                         break;

@@ -111,7 +111,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         // super-step over several warps): lane 0's address aligned, its page in its window.
         let a = self.b.ins().load(types::I32, flags, self.out, ADDRS_AT);
         let other = self.b.create_block();
-        let (p, off) = self.page_window(a, store, other);
+        let (p, off) = self.page_window(a, store, other, 4);
         // Consecutive (one check per vector: each active lane's address is lane 0's + 4 ×
         // the lane), with every vector inside the page?
         let a_all = self.b.ins().splat(types::I32X4, a);
@@ -165,7 +165,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         let store = dst.is_none();
         let flags = Self::flags();
         let other = self.b.create_block();
-        let (p, _) = self.page_window(a, store, other);
+        let (p, _) = self.page_window(a, store, other, 4);
         if store {
             let val = self.get(data, 0);
             let w = self.b.ins().extractlane(val, 0);
@@ -180,18 +180,18 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.switch_to_block(other);
     }
 
-    /// The page-window check of the direct path for address `a` (a scalar): to `other` if
-    /// `a` is misaligned or its DRAM page is not in its window for loads (or `store`s); else
-    /// on, the builder left in the block that has the page, with the host pointer to `a`'s
-    /// word and `a`'s offset in the page.
-    fn page_window(&mut self, a: Value, store: bool, other: Block) -> (Value, Value) {
+    /// The page-window check of the direct path for an access of `size` bytes at address `a`
+    /// (a scalar): to `other` if `a` is not a multiple of `size` or its DRAM page is not in
+    /// its window for loads (or `store`s); else on, the builder left in the block that has
+    /// the page, with the host pointer to `a`'s byte and `a`'s offset in the page.
+    fn page_window(&mut self, a: Value, store: bool, other: Block, size: u32) -> (Value, Value) {
         let flags = Self::flags();
         let base = self.b.ins().load(types::I32, flags, self.port, CTX_BASE);
         let d = self.b.ins().isub(a, base);
         let page_bits = DIRECT_PAGE_BYTES.trailing_zeros() as i64;
         let off = self.b.ins().band_imm(d, i64::from(DIRECT_PAGE_BYTES - 1));
         let page = self.b.ins().ushr_imm(d, page_bits);
-        let low = self.b.ins().band_imm(d, 3);
+        let low = self.b.ins().band_imm(d, i64::from(size - 1));
         let misaligned = self.b.ins().icmp_imm(IntCC::NotEqual, low, 0);
         let slot = self.b.ins().band_imm(page, WINDOWS as i64 - 1);
         let slot = self.b.ins().uextend(self.ptr, slot);
@@ -207,6 +207,76 @@ impl<'a, 'b> Emit<'a, 'b> {
         let host = self.b.ins().load(self.ptr, flags, window, at + WINDOW_HOST);
         let off64 = self.b.ins().uextend(self.ptr, off);
         (self.b.ins().iadd(host, off64), off)
+    }
+
+    /// A byte or halfword load or store (`weft_simt::is_scalar_memory`) of a scalar
+    /// translation, the `k`-th instruction of the body: on the page of its window, or of a
+    /// window the helper opens now; if the port allows no direct path there (misaligned, not
+    /// plain DRAM, a page with code, the HTIF words or an LR reservation, a super-step over
+    /// several warps), the block exits before the instruction for the interpreter.
+    pub(crate) fn sub_word(&mut self, k: usize, pc: u32, i: &Inst) {
+        let (dst, srcs) = operands(i);
+        let store = dst.is_none();
+        let size = if matches!(i.op, Op::Lb | Op::Lbu | Op::Sb) {
+            1
+        } else {
+            2
+        };
+        let flags = Self::flags();
+        let a = self.get(i.rs1, 0);
+        let a = self.b.ins().extractlane(a, 0);
+        let a = self.b.ins().iadd_imm(a, i64::from(i.imm));
+        let access = self.b.create_block();
+        self.b.append_block_param(access, self.ptr);
+        let open = self.b.create_block();
+        let bail = self.b.create_block();
+        if cfg!(target_endian = "little") {
+            let (p, _) = self.page_window(a, store, open, size);
+            self.b.ins().jump(access, &[p.into()]);
+        } else {
+            self.b.ins().jump(bail, &[]);
+        }
+        // No window yet: the helper opens one if the port allows (null if not).
+        self.b.switch_to_block(open);
+        let helper = self.helpers.expect("helpers").window;
+        let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
+        let a64 = self.b.ins().uextend(types::I64, a);
+        let st = self.b.ins().iconst(types::I64, i64::from(store));
+        let sig = self.window_sig.expect("window signature");
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, callee, &[self.port, a64, st]);
+        let p = self.b.inst_results(call)[0];
+        // A misaligned halfword on an allowed page is the interpreter's (its trap).
+        let unaligned = self.b.ins().band_imm(a, i64::from(size - 1));
+        let p_ok = self.b.ins().icmp_imm(IntCC::NotEqual, p, 0);
+        let aligned = self.b.ins().icmp_imm(IntCC::Equal, unaligned, 0);
+        let ok = self.b.ins().band(p_ok, aligned);
+        self.b.ins().brif(ok, access, &[p.into()], bail, &[]);
+        self.b.switch_to_block(bail);
+        self.exit(pc, Some(k as u32), true);
+        self.b.switch_to_block(access);
+        let p = self.b.block_params(access)[0];
+        if store {
+            let v = self.get(srcs[1].expect("a store's data"), 0);
+            let v = self.b.ins().extractlane(v, 0);
+            if size == 1 {
+                self.b.ins().istore8(flags, v, p, 0);
+            } else {
+                self.b.ins().istore16(flags, v, p, 0);
+            }
+        } else {
+            let v = match i.op {
+                Op::Lb => self.b.ins().sload8(types::I32, flags, p, 0),
+                Op::Lbu => self.b.ins().uload8(types::I32, flags, p, 0),
+                Op::Lh => self.b.ins().sload16(types::I32, flags, p, 0),
+                _ => self.b.ins().uload16(types::I32, flags, p, 0),
+            };
+            let v = self.b.ins().splat(types::I32X4, v);
+            self.set(dst.expect("a load's destination"), 0, v);
+        }
+        self.count_direct(store);
     }
 
     /// Does some active lane's address in `out` differ from `a_all` (lane 0's in every lane)

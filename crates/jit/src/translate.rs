@@ -43,7 +43,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_jit::JITModule;
 use cranelift_module::{Module, ModuleReloc};
 use weft_isa::{Inst, Op};
-use weft_simt::is_block_memory;
+use weft_simt::{is_block_memory, is_scalar_memory};
 
 use crate::abi::CTX_LANE;
 pub use crate::abi::{
@@ -104,6 +104,11 @@ pub fn compile(
     }
     helper_sig.params.push(AbiParam::new(types::I64));
     helper_sig.returns.push(AbiParam::new(types::I32));
+    let mut window_sig = Signature::new(call_conv);
+    window_sig.params.push(AbiParam::new(ptr));
+    window_sig.params.push(AbiParam::new(types::I64));
+    window_sig.params.push(AbiParam::new(types::I64));
+    window_sig.returns.push(AbiParam::new(ptr));
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
         let mut e = Emit::new(&mut b, plan, nvec, kind);
@@ -111,6 +116,7 @@ pub fn compile(
         e.helpers = Some(helpers);
         e.direct = direct;
         e.helper_sig = Some(e.b.import_signature(helper_sig));
+        e.window_sig = Some(e.b.import_signature(window_sig));
         e.function();
         b.seal_all_blocks();
         b.finalize();
@@ -238,6 +244,9 @@ impl<'a, 'b> Emit<'a, 'b> {
                 let (pc, i) = body[j];
                 if is_block_memory(&i) {
                     self.memory(j, pc, &i);
+                    j += 1;
+                } else if is_scalar_memory(&i) {
+                    self.sub_word(j, pc, &i);
                     j += 1;
                 } else if is_float(i.op) {
                     self.float(j, pc, &i);

@@ -15,9 +15,9 @@ const N: u32 = 700;
 
 /// One lane (`lane`) alone from the start (`tmc`): it fills `arr` with i·7 + 3 + lane, then
 /// walks it with loads, a multiply, a division and a remainder (the lane-by-lane operations),
-/// a byte store and load every step (which no block runs: the interpreter executes them in
-/// the middle of the loop), a float multiply-add and conversions; then halts with the integer
-/// sum in `a0`, the float sum converted to an integer in `a1` and the byte sum in `a2`.
+/// a byte store and a signed and an unsigned byte load every step, a float multiply-add and
+/// conversions; then halts with the integer sum in `a0`, the float sum converted to an
+/// integer in `a1` and the byte sums in `a2`.
 fn one_lane_program(lane: usize) -> String {
     format!(
         "
@@ -59,6 +59,9 @@ _start:
     sb t3, 0(s1)
     lbu t6, 0(s1)
     add a2, a2, t6
+    lb t6, 0(s1)
+    slli t6, t6, 8
+    add a2, a2, t6
     fcvt.s.w ft2, t3
     fmadd.s ft0, ft2, ft1, ft0
     addi t0, t0, 4
@@ -83,7 +86,9 @@ fn one_lane_reference(lane: usize) -> [u32; 3] {
         let v = (i * 7 + 3 + lane as u32) as i32;
         let q = v.wrapping_mul(i as i32 + 1) / 3;
         a0 = a0.wrapping_add((q ^ (v % 5)) as u32);
-        a2 += v as u32 & 0xff;
+        a2 = a2
+            .wrapping_add(v as u32 & 0xff)
+            .wrapping_add(((v as u8 as i8 as i32) << 8) as u32);
         acc = (v as f32).mul_add(0.5, acc);
     }
     [a0, acc.round_ties_even() as i32 as u32, a2]
@@ -99,16 +104,18 @@ fn one_lane_loops_run_scalar_on_every_lane_and_match() {
         for lane in [0, lanes / 2, lanes - 1] {
             let src = one_lane_program(lane);
             let (m, end) = same(&src, &shape(lanes, 1, 1, 10_000_000));
-            assert!(matches!(end, RunEnd::AllHalted), "{lanes} lanes, lane {lane}: {end:?}");
+            assert!(
+                matches!(end, RunEnd::AllHalted),
+                "{lanes} lanes, lane {lane}: {end:?}"
+            );
             let w = &m.cores[0].warps[0];
             let got = [w.x[10][lane], w.x[11][lane], w.x[12][lane]];
             assert_eq!(got, one_lane_reference(lane), "{lanes} lanes, lane {lane}");
-            // The loops' private and word-access instructions (all but the byte accesses).
+            // The loops, byte accesses included, all but their first passes (before the
+            // translation) and the set-up around them.
             let instret = m.report().warp_instructions;
-            // More than half: the byte accesses, and the few instructions after them the
-            // machine issues before it offers the engine the warp again, are interpreted.
             assert!(
-                scalar(&m) * 2 > instret,
+                scalar(&m) * 100 > instret * 90,
                 "{lanes} lanes, lane {lane}: {} of {instret} warp-instructions in scalar \
                  translations",
                 scalar(&m)
@@ -194,5 +201,62 @@ own: .zero 16384
             "{lanes} lanes: {} warp-instructions in scalar translations",
             scalar(&m)
         );
+    }
+}
+
+/// Byte and halfword accesses off the direct path, each executed by the interpreter at its
+/// exact place inside a scalar translation's loop: a store into the page holding the code (a
+/// byte equal to the one there: the decoded code is dropped all the same), a store while an
+/// LR reservation is open on the page (the store breaks it, the SC fails), halfword loads
+/// and stores (signed and unsigned) on the direct path and misaligned ones (which the
+/// interpreter does, byte by byte).
+#[test]
+fn byte_and_halfword_accesses_off_the_direct_path_match() {
+    let src = "
+    .globl _start
+_start:
+    li t0, 4
+    tmc t0
+    la s1, half
+    la s2, _start
+    li t1, 0
+    li t2, 300
+    li a0, 0
+1:  addi t3, t1, -150
+    slli t3, t3, 7
+    sh t3, 2(s1)
+    lh t4, 2(s1)
+    lhu t5, 2(s1)
+    add a0, a0, t4
+    xor a0, a0, t5
+    sh t3, 5(s1)
+    lhu t4, 5(s1)
+    add a0, a0, t4
+    andi t6, t1, 63
+    bnez t6, 2f
+    lbu t4, 0(s2)
+    sb t4, 0(s2)
+    lr.w t5, (s1)
+    sb t1, 1(s1)
+    li t4, 9
+    sc.w t5, t4, (s1)
+    add a0, a0, t5
+2:  addi t1, t1, 1
+    blt t1, t2, 1b
+    sh a0, 9(s1)
+    csrw tmask, zero
+    .data
+    .balign 64
+half: .zero 64
+";
+    for lanes in [4, 8, 32] {
+        let (m, end) = same(src, &shape(lanes, 1, 1, 10_000_000));
+        assert!(matches!(end, RunEnd::AllHalted), "{lanes} lanes: {end:?}");
+        // Most passes run the loop's aligned accesses in scalar translations (measured at 4
+        // lanes: 2,693 of 4,246 warp-instructions, 605 accesses on the direct path; the
+        // store into the code drops every translation each 64 passes).
+        let counts = m.engine_counts();
+        assert!(counts.scalar > 1500, "{lanes} lanes: {counts:?}");
+        assert!(counts.direct > 400, "{lanes} lanes: {counts:?}");
     }
 }

@@ -23,7 +23,8 @@
 //! left to the interpreter, which is the one source of truth for it.
 
 use crate::engine::{
-    is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, Offer, PrivateRun,
+    is_block_float, is_block_memory, is_private, is_scalar_memory, BlockEngine, EngineCounts,
+    Offer, PrivateRun,
 };
 use crate::machine::Machine;
 use crate::mem_port::MemPort;
@@ -142,12 +143,24 @@ impl Machine {
         // of a decoded-cache lookup.
         if let Offer::Counted(skip) = self.offer(c, w) {
             self.accel_retry = self.cycle + skip;
+            // The engine is warming up to code here: the next failure (an instruction no
+            // block can start at, right after this straight run: a byte access, a call)
+            // waits one cycle, not as long as failures in a row had grown to — else the
+            // offers of a loop with such an instruction inside are spaced out by up to
+            // 255 cycles, and the loop may never become hot.
+            self.accel_misses = 0;
             return u64::MAX;
         }
-        let pc = self.cores[c].warps[w].pc;
+        let (pc, one) = {
+            let warp = &self.cores[c].warps[w];
+            (warp.pc, warp.mask.count_ones() == 1)
+        };
         match self.code.fetch(&self.mem, pc) {
             Ok(s)
-                if (is_private(&s.inst) || is_block_memory(&s.inst) || is_block_float(&s.inst))
+                if (is_private(&s.inst)
+                    || is_block_memory(&s.inst)
+                    || is_block_float(&s.inst)
+                    || (one && is_scalar_memory(&s.inst)))
                     && !s.no_block => {}
             _ => return 0,
         }

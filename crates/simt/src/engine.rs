@@ -1,7 +1,8 @@
 //! The interface of a faster functional engine (docs/engine.md): the [`BlockEngine`] trait a
 //! block engine (the Cranelift translator of `weft-jit`) implements, what it may touch while
 //! it runs one warp ([`PrivateRun`], with its memory port [`MemPort`]), and the one list of
-//! what it may run ([`is_private`], [`is_block_memory`], [`is_block_float`]). When the
+//! what it may run ([`is_private`], [`is_block_memory`], [`is_block_float`], and on one
+//! active lane [`is_scalar_memory`]). When the
 //! machine hands a warp to it is `accel.rs`'s business (super-steps).
 
 use crate::code::CodeView;
@@ -97,6 +98,16 @@ pub fn is_private(i: &Inst) -> bool {
 /// and `flw` and `fsw` while the float state is Dirty ([`PrivateRun::float_dirty`]).
 pub fn is_block_memory(i: &Inst) -> bool {
     matches!(i.op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
+}
+
+/// Can a block engine run `i` on a warp with exactly one active lane (a scalar translation)
+/// — a byte or halfword load or store (`lb`, `lbu`, `lh`, `lhu`, `sb`, `sh`) — on a page
+/// [`MemPort::direct_page`] gives (aligned; for a store a page with no decoded code, no HTIF
+/// word and no LR reservation open, where the interpreter's store has no effect but the
+/// write), exiting before it otherwise for the interpreter to execute it? Counted with
+/// [`MemPort::count_direct`] as the interpreter counts it.
+pub fn is_scalar_memory(i: &Inst) -> bool {
+    matches!(i.op, Op::Lb | Op::Lbu | Op::Lh | Op::Lhu | Op::Sb | Op::Sh)
 }
 
 /// Can a block engine run the float instruction `i` — under guards it checks on every active
