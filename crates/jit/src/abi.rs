@@ -63,17 +63,24 @@ pub const ADDRS_AT: i32 = 8 * MAX_REGION_BLOCKS as i32;
 /// memory access.
 pub const OUT_WORDS: usize = MAX_REGION_BLOCKS + 16;
 
-/// The helper that opens a page window for a scalar translation's byte or halfword access:
-/// (memory context, address, 1 for a store) → the host address of the byte at the address
-/// if the port allows the direct path on its page (the window is then open), else null.
-pub type WindowHelper = unsafe extern "C" fn(*mut std::ffi::c_void, u64, u64) -> *mut u8;
+/// The helper for a scalar translation's byte or halfword access that found no page
+/// window: (memory context, address, the access ([`SUB_STORE`] | bytes), a store's value) →
+/// [`SUB_DONE`] | the loaded bytes zero-extended if the port did it, 0 if the interpreter
+/// must. It also opens the page's window where the port allows, for the next access.
+pub type SubHelper = unsafe extern "C" fn(*mut std::ffi::c_void, u64, u64, u64) -> u64;
 
-/// The helpers for `lw` and `sw`, and the page windows of byte and halfword accesses.
+/// [`SubHelper`]'s access bit for a store (the low bits: 1 or 2 bytes).
+pub const SUB_STORE: u64 = 4;
+
+/// [`SubHelper`]'s result bit: the port did the access.
+pub const SUB_DONE: u64 = 1 << 32;
+
+/// The helpers for `lw` and `sw`, and for byte and halfword accesses.
 #[derive(Clone, Copy)]
 pub struct Helpers {
     pub load: MemHelper,
     pub store: MemHelper,
-    pub window: WindowHelper,
+    pub sub: SubHelper,
 }
 
 /// Page windows per kind of access in a [`MemCtx`] (a power of two; direct-mapped by page).

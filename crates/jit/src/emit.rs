@@ -60,7 +60,7 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) ptr: types::Type,
     pub(crate) helpers: Option<Helpers>,
     pub(crate) helper_sig: Option<SigRef>,
-    pub(crate) window_sig: Option<SigRef>,
+    pub(crate) sub_sig: Option<SigRef>,
     /// Word accesses try the direct path before the helpers (`memory.rs`).
     pub(crate) direct: bool,
     /// Inside a vector loop ([`Emit::vector_loop`]): its vector's bases and register values.
@@ -141,7 +141,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             ptr: types::I64,
             helpers: None,
             helper_sig: None,
-            window_sig: None,
+            sub_sig: None,
             direct: false,
             vl: None,
             consts: HashMap::new(),

@@ -115,34 +115,36 @@ fn open_window(ctx: &mut MemCtx, port: &mut MemPort<'_>, addr: u32, store: bool)
     }
 }
 
-/// A scalar translation's byte or halfword access at `addr` found no page window: open one
-/// if the port allows (`open_window`) and return the host address of the byte at `addr`
-/// there, or null.
+/// A scalar translation's byte or halfword access (`what`: [`abi::SUB_STORE`] | bytes) at
+/// `addr` that found no page window: the port does it or refuses (0); after an access it
+/// did, the page goes to its window if the port allows ([`abi::SubHelper`]).
 ///
 /// # Safety
 /// As [`load_helper`] (`ctx` only).
-unsafe extern "C" fn window_helper(ctx: *mut std::ffi::c_void, addr: u64, store: u64) -> *mut u8 {
+unsafe extern "C" fn sub_helper(ctx: *mut std::ffi::c_void, addr: u64, what: u64, val: u64) -> u64 {
     // SAFETY: as the function's contract says.
     let ctx = unsafe { &mut *ctx.cast::<MemCtx>() };
     // SAFETY: as above.
     let port = unsafe { &mut *ctx.port.cast::<MemPort<'_>>() };
-    let (addr, store) = (addr as u32, store != 0);
-    open_window(ctx, port, addr, store);
-    let d = addr.wrapping_sub(ctx.base);
-    let page = d / weft_simt::DIRECT_PAGE_BYTES;
-    let w = ctx.windows[usize::from(store)][page as usize % abi::WINDOWS];
-    if w.page == page {
-        // SAFETY: the window holds the whole page, and the offset is inside it.
-        unsafe { w.host.add((d % weft_simt::DIRECT_PAGE_BYTES) as usize) }
+    let (addr, size, store) = (addr as u32, (what & 3) as u32, what & abi::SUB_STORE != 0);
+    let got = if store {
+        port.store_sub(addr, size, val as u32).then_some(0)
     } else {
-        std::ptr::null_mut()
+        port.load_sub(addr, size)
+    };
+    match got {
+        Some(v) => {
+            open_window(ctx, port, addr, store);
+            abi::SUB_DONE | u64::from(v)
+        }
+        None => 0,
     }
 }
 
 const HELPERS: Helpers = Helpers {
     load: load_helper,
     store: store_helper,
-    window: window_helper,
+    sub: sub_helper,
 };
 use weft_isa::Op;
 use weft_simt::{

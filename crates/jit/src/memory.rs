@@ -20,8 +20,8 @@
 //! are counted in the context and booked by the engine as the interpreter counts them.
 
 use crate::abi::{
-    ADDRS_AT, CTX_BASE, CTX_LANE, CTX_LOADS, CTX_STORES, CTX_WINDOWS, WINDOWS, WINDOW_BYTES,
-    WINDOW_HOST,
+    ADDRS_AT, CTX_BASE, CTX_LANE, CTX_LOADS, CTX_STORES, CTX_WINDOWS, SUB_STORE, WINDOWS,
+    WINDOW_BYTES, WINDOW_HOST,
 };
 use crate::emit::Emit;
 use crate::shape::operands;
@@ -210,14 +210,15 @@ impl<'a, 'b> Emit<'a, 'b> {
     }
 
     /// A byte or halfword load or store (`weft_simt::is_scalar_memory`) of a scalar
-    /// translation, the `k`-th instruction of the body: on the page of its window, or of a
-    /// window the helper opens now; if the port allows no direct path there (misaligned, not
-    /// plain DRAM, a page with code, the HTIF words or an LR reservation, a super-step over
+    /// translation, the `k`-th instruction of the body: on the page of its window if one
+    /// holds it, else through the port's helper (which opens the window for the next
+    /// access where the port allows); if the port refuses (a misaligned halfword, not plain
+    /// DRAM, the code or the HTIF words, an LR reservation open for a store, a super-step over
     /// several warps), the block exits before the instruction for the interpreter.
     pub(crate) fn sub_word(&mut self, k: usize, pc: u32, i: &Inst) {
         let (dst, srcs) = operands(i);
         let store = dst.is_none();
-        let size = if matches!(i.op, Op::Lb | Op::Lbu | Op::Sb) {
+        let size: u32 = if matches!(i.op, Op::Lb | Op::Lbu | Op::Sb) {
             1
         } else {
             2
@@ -226,57 +227,78 @@ impl<'a, 'b> Emit<'a, 'b> {
         let a = self.get(i.rs1, 0);
         let a = self.b.ins().extractlane(a, 0);
         let a = self.b.ins().iadd_imm(a, i64::from(i.imm));
-        let access = self.b.create_block();
-        self.b.append_block_param(access, self.ptr);
-        let open = self.b.create_block();
-        let bail = self.b.create_block();
+        let val = match srcs[1] {
+            Some(r) if store => {
+                let v = self.get(r, 0);
+                Some(self.b.ins().extractlane(v, 0))
+            }
+            _ => None,
+        };
+        let cont = self.b.create_block();
+        self.b.append_block_param(cont, types::I32);
+        let slow = self.b.create_block();
         if cfg!(target_endian = "little") {
-            let (p, _) = self.page_window(a, store, open, size);
-            self.b.ins().jump(access, &[p.into()]);
+            let (p, _) = self.page_window(a, store, slow, size);
+            let v = match (val, size, i.op) {
+                (Some(v), 1, _) => {
+                    self.b.ins().istore8(flags, v, p, 0);
+                    v
+                }
+                (Some(v), _, _) => {
+                    self.b.ins().istore16(flags, v, p, 0);
+                    v
+                }
+                (None, 1, _) => self.b.ins().uload8(types::I32, flags, p, 0),
+                _ => self.b.ins().uload16(types::I32, flags, p, 0),
+            };
+            self.count_direct(store);
+            self.b.ins().jump(cont, &[v.into()]);
         } else {
-            self.b.ins().jump(bail, &[]);
+            self.b.ins().jump(slow, &[]);
         }
-        // No window yet: the helper opens one if the port allows (null if not).
-        self.b.switch_to_block(open);
-        let helper = self.helpers.expect("helpers").window;
+        // No window: the port's helper (which counts the access itself).
+        self.b.switch_to_block(slow);
+        let helper = self.helpers.expect("helpers").sub;
         let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
         let a64 = self.b.ins().uextend(types::I64, a);
-        let st = self.b.ins().iconst(types::I64, i64::from(store));
-        let sig = self.window_sig.expect("window signature");
+        let what = self.b.ins().iconst(
+            types::I64,
+            (u64::from(store) * SUB_STORE | u64::from(size)) as i64,
+        );
+        let v64 = match val {
+            Some(v) => self.b.ins().uextend(types::I64, v),
+            None => self.b.ins().iconst(types::I64, 0),
+        };
+        let sig = self.sub_sig.expect("byte access signature");
         let call = self
             .b
             .ins()
-            .call_indirect(sig, callee, &[self.port, a64, st]);
-        let p = self.b.inst_results(call)[0];
-        // A misaligned halfword on an allowed page is the interpreter's (its trap).
-        let unaligned = self.b.ins().band_imm(a, i64::from(size - 1));
-        let p_ok = self.b.ins().icmp_imm(IntCC::NotEqual, p, 0);
-        let aligned = self.b.ins().icmp_imm(IntCC::Equal, unaligned, 0);
-        let ok = self.b.ins().band(p_ok, aligned);
-        self.b.ins().brif(ok, access, &[p.into()], bail, &[]);
+            .call_indirect(sig, callee, &[self.port, a64, what, v64]);
+        let r = self.b.inst_results(call)[0];
+        let done = self.b.ins().ushr_imm(r, 32);
+        let got = self.b.ins().ireduce(types::I32, r);
+        let bail = self.b.create_block();
+        self.b.ins().brif(done, cont, &[got.into()], bail, &[]);
         self.b.switch_to_block(bail);
         self.exit(pc, Some(k as u32), true);
-        self.b.switch_to_block(access);
-        let p = self.b.block_params(access)[0];
-        if store {
-            let v = self.get(srcs[1].expect("a store's data"), 0);
-            let v = self.b.ins().extractlane(v, 0);
-            if size == 1 {
-                self.b.ins().istore8(flags, v, p, 0);
-            } else {
-                self.b.ins().istore16(flags, v, p, 0);
-            }
-        } else {
+        self.b.switch_to_block(cont);
+        if let Some(d) = dst {
+            // The loaded bytes, sign-extended for `lb` and `lh`.
+            let v = self.b.block_params(cont)[0];
             let v = match i.op {
-                Op::Lb => self.b.ins().sload8(types::I32, flags, p, 0),
-                Op::Lbu => self.b.ins().uload8(types::I32, flags, p, 0),
-                Op::Lh => self.b.ins().sload16(types::I32, flags, p, 0),
-                _ => self.b.ins().uload16(types::I32, flags, p, 0),
+                Op::Lb => {
+                    let s = self.b.ins().ishl_imm(v, 24);
+                    self.b.ins().sshr_imm(s, 24)
+                }
+                Op::Lh => {
+                    let s = self.b.ins().ishl_imm(v, 16);
+                    self.b.ins().sshr_imm(s, 16)
+                }
+                _ => v,
             };
             let v = self.b.ins().splat(types::I32X4, v);
-            self.set(dst.expect("a load's destination"), 0, v);
+            self.set(d, 0, v);
         }
-        self.count_direct(store);
     }
 
     /// Does some active lane's address in `out` differ from `a_all` (lane 0's in every lane)

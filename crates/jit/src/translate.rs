@@ -104,11 +104,12 @@ pub fn compile(
     }
     helper_sig.params.push(AbiParam::new(types::I64));
     helper_sig.returns.push(AbiParam::new(types::I32));
-    let mut window_sig = Signature::new(call_conv);
-    window_sig.params.push(AbiParam::new(ptr));
-    window_sig.params.push(AbiParam::new(types::I64));
-    window_sig.params.push(AbiParam::new(types::I64));
-    window_sig.returns.push(AbiParam::new(ptr));
+    let mut sub_sig = Signature::new(call_conv);
+    sub_sig.params.push(AbiParam::new(ptr));
+    for _ in 0..3 {
+        sub_sig.params.push(AbiParam::new(types::I64));
+    }
+    sub_sig.returns.push(AbiParam::new(types::I64));
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
         let mut e = Emit::new(&mut b, plan, nvec, kind);
@@ -116,7 +117,7 @@ pub fn compile(
         e.helpers = Some(helpers);
         e.direct = direct;
         e.helper_sig = Some(e.b.import_signature(helper_sig));
-        e.window_sig = Some(e.b.import_signature(window_sig));
+        e.sub_sig = Some(e.b.import_signature(sub_sig));
         e.function();
         b.seal_all_blocks();
         b.finalize();

@@ -253,10 +253,12 @@ half: .zero 64
         let (m, end) = same(src, &shape(lanes, 1, 1, 10_000_000));
         assert!(matches!(end, RunEnd::AllHalted), "{lanes} lanes: {end:?}");
         // Most passes run the loop's aligned accesses in scalar translations (measured at 4
-        // lanes: 2,693 of 4,246 warp-instructions, 605 accesses on the direct path; the
-        // store into the code drops every translation each 64 passes).
+        // lanes: 2,988 warp-instructions; each pass re-enters the translation after
+        // the misaligned halfwords, its first access through the port's helper, which opens
+        // the page window for the next two: 300 accesses on the direct path; the store into
+        // the code drops every translation each 64 passes).
         let counts = m.engine_counts();
-        assert!(counts.scalar > 1500, "{lanes} lanes: {counts:?}");
-        assert!(counts.direct > 400, "{lanes} lanes: {counts:?}");
+        assert!(counts.scalar > 2500, "{lanes} lanes: {counts:?}");
+        assert!(counts.direct >= 250, "{lanes} lanes: {counts:?}");
     }
 }

@@ -143,12 +143,6 @@ impl Machine {
         // of a decoded-cache lookup.
         if let Offer::Counted(skip) = self.offer(c, w) {
             self.accel_retry = self.cycle + skip;
-            // The engine is warming up to code here: the next failure (an instruction no
-            // block can start at, right after this straight run: a byte access, a call)
-            // waits one cycle, not as long as failures in a row had grown to — else the
-            // offers of a loop with such an instruction inside are spaced out by up to
-            // 255 cycles, and the loop may never become hot.
-            self.accel_misses = 0;
             return u64::MAX;
         }
         let (pc, one) = {
