@@ -263,7 +263,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         let a64 = self.b.ins().uextend(types::I64, a);
         let what = self.b.ins().iconst(
             types::I64,
-            (u64::from(store) * SUB_STORE | u64::from(size)) as i64,
+            ((u64::from(store) * SUB_STORE) | u64::from(size)) as i64,
         );
         let v64 = match val {
             Some(v) => self.b.ins().uextend(types::I64, v),
