@@ -21,8 +21,10 @@ pub trait BlockEngine {
     fn name(&self) -> &'static str;
 
     /// Run instructions of `run.warp` from its pc, at most `run.budget()` of them, only ones
-    /// for which [`is_private`] holds, and for conditional branches only when every active
-    /// lane agrees. Leaves the warp's pc at the first instruction not run, counts each
+    /// for which [`is_private`] holds (or the accesses of [`is_block_memory`] and, with one
+    /// active lane, [`is_scalar_memory`], through `run`'s memory port, and the float
+    /// operations of [`is_block_float`] under their guards), and for conditional branches
+    /// only when every active lane agrees. Leaves the warp's pc at the first instruction not run, counts each
     /// instruction run with [`PrivateRun::count`], and returns how many it ran (0 if it
     /// cannot run the first). The warp's mask never changes.
     fn run(&mut self, run: &mut PrivateRun<'_>) -> u64;
