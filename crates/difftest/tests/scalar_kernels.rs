@@ -62,7 +62,10 @@ fn mains_one_lane_code_runs_in_scalar_translations_with_the_interpreters_results
         for lanes in [8, 32] {
             let (a, ea) = run(&elf, lanes, false);
             let (b, eb) = run(&elf, lanes, true);
-            assert_eq!(ea, eb, "{name} at {lanes} lanes: the engines end differently");
+            assert_eq!(
+                ea, eb,
+                "{name} at {lanes} lanes: the engines end differently"
+            );
             if let Some(d) = a.first_difference(&b, "interp", "jit") {
                 panic!("{name} at {lanes} lanes: the engines differ: {d}");
             }
