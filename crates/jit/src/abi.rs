@@ -63,11 +63,24 @@ pub const ADDRS_AT: i32 = 8 * MAX_REGION_BLOCKS as i32;
 /// memory access.
 pub const OUT_WORDS: usize = MAX_REGION_BLOCKS + 16;
 
-/// The helpers for `lw` and `sw`.
+/// The helper for a scalar translation's byte or halfword access that found no page
+/// window: (memory context, address, the access ([`SUB_STORE`] | bytes), a store's value) →
+/// [`SUB_DONE`] | the loaded bytes zero-extended if the port did it, 0 if the interpreter
+/// must. It also opens the page's window where the port allows, for the next access.
+pub type SubHelper = unsafe extern "C" fn(*mut std::ffi::c_void, u64, u64, u64) -> u64;
+
+/// [`SubHelper`]'s access bit for a store (the low bits: 1 or 2 bytes).
+pub const SUB_STORE: u64 = 4;
+
+/// [`SubHelper`]'s result bit: the port did the access.
+pub const SUB_DONE: u64 = 1 << 32;
+
+/// The helpers for `lw` and `sw`, and for byte and halfword accesses.
 #[derive(Clone, Copy)]
 pub struct Helpers {
     pub load: MemHelper,
     pub store: MemHelper,
+    pub sub: SubHelper,
 }
 
 /// Page windows per kind of access in a [`MemCtx`] (a power of two; direct-mapped by page).
@@ -85,8 +98,50 @@ pub struct Window {
     pub host: *mut u8,
 }
 
+/// How a translation treats the warp's lanes (part of its index key: one translation per
+/// pc and kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Every lane of every vector active: whole vectors are written.
+    Full = 0,
+    /// Some lanes inactive: each result blends with the lane mask.
+    Masked = 1,
+    /// Exactly one lane active (`main`'s code, code after `tmc` down to one lane): the
+    /// region specialised to that lane (a *scalar translation*): one vector whose four lanes
+    /// all hold that lane's value, registers read and written at that lane's word of the
+    /// register files, no mask, plain branches (one lane cannot disagree with itself).
+    /// The lane is the memory context's [`MemCtx::lane`], so one translation serves every
+    /// lane.
+    Lane = 2,
+}
+
+impl Kind {
+    /// The kind of translation for a warp of `lanes` lanes with `mask` active.
+    pub fn of(lanes: usize, mask: u32) -> Kind {
+        if mask.count_ones() == 1 {
+            Kind::Lane
+        } else if mask == full_mask(lanes) {
+            Kind::Full
+        } else {
+            Kind::Masked
+        }
+    }
+}
+
+/// The mask of an unmasked translation at `lanes` lanes: every lane of every vector (the
+/// lanes past the warp's width in the last vector included).
+fn full_mask(lanes: usize) -> u32 {
+    let n = lanes.div_ceil(4) * 4;
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
 /// What the translated code and its memory helpers share during one engine run (the
-/// function's memory-context argument): the memory port, the DRAM base, how many accesses
+/// function's memory-context argument): the memory port, the DRAM base, the active lane of a
+/// scalar translation ([`Kind::Lane`]; 0 otherwise), how many accesses
 /// the code did itself on the direct path, and the windows of the pages it may use for that
 /// — direct-mapped by page number, loads' then stores', filled by the helpers with pages the
 /// port allows ([`weft_simt::MemPort::direct_page`]), all empty at the start of a run.
@@ -94,6 +149,7 @@ pub struct Window {
 pub struct MemCtx {
     pub port: *mut std::ffi::c_void,
     pub base: u32,
+    pub lane: u32,
     pub loads: u64,
     pub stores: u64,
     pub windows: [[Window; WINDOWS]; 2],
@@ -104,6 +160,7 @@ impl Default for MemCtx {
         MemCtx {
             port: std::ptr::null_mut(),
             base: 0,
+            lane: 0,
             loads: 0,
             stores: 0,
             windows: [[Window {
@@ -116,6 +173,7 @@ impl Default for MemCtx {
 
 /// Byte offsets of [`MemCtx`]'s fields, for the emitter.
 pub const CTX_BASE: i32 = std::mem::offset_of!(MemCtx, base) as i32;
+pub const CTX_LANE: i32 = std::mem::offset_of!(MemCtx, lane) as i32;
 pub const CTX_LOADS: i32 = std::mem::offset_of!(MemCtx, loads) as i32;
 pub const CTX_STORES: i32 = std::mem::offset_of!(MemCtx, stores) as i32;
 pub const CTX_WINDOWS: i32 = std::mem::offset_of!(MemCtx, windows) as i32;

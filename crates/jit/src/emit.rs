@@ -5,7 +5,7 @@
 //! instruction emitters (`int.rs`, `memory.rs`, `float.rs`) and the function's skeleton
 //! (`translate.rs`) build on it; it depends on none of them.
 
-use crate::abi::{exit_word, Helpers};
+use crate::abi::{exit_word, Helpers, Kind};
 use crate::plan::{is_large, registers_in_memory, Plan, Term};
 use crate::shape::operands;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -23,6 +23,10 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) plan: &'a Plan,
     pub(crate) nvec: usize,
     pub(crate) masked: bool,
+    /// A scalar translation ([`Kind::Lane`]): one vector per register, each of its lanes
+    /// holding the one active lane's value; `x` and `f` point at that lane's word of
+    /// register 0, and a register's home is one word.
+    pub(crate) one_lane: bool,
     /// Registers by id: 0–31 the integer registers (`x0` is never stored), 32–63 the float
     /// registers ([`freg`]).
     pub(crate) written: [bool; 64],
@@ -37,6 +41,10 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) env: Value,
     pub(crate) x: Value,
     pub(crate) f: Value,
+    /// The register files themselves (for the memory helpers; `x` and `f` but in a scalar
+    /// translation).
+    pub(crate) x_file: Value,
+    pub(crate) f_file: Value,
     /// Per vector: the flags missing from each lane's `fflags` (`!fflags`), for the float
     /// guards; empty in a block with no float operation.
     pub(crate) missing: Vec<Value>,
@@ -52,6 +60,7 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) ptr: types::Type,
     pub(crate) helpers: Option<Helpers>,
     pub(crate) helper_sig: Option<SigRef>,
+    pub(crate) sub_sig: Option<SigRef>,
     /// Word accesses try the direct path before the helpers (`memory.rs`).
     pub(crate) direct: bool,
     /// Inside a vector loop ([`Emit::vector_loop`]): its vector's bases and register values.
@@ -80,8 +89,10 @@ impl<'a, 'b> Emit<'a, 'b> {
         b: &'a mut FunctionBuilder<'b>,
         plan: &'a Plan,
         nvec: usize,
-        masked: bool,
+        kind: Kind,
     ) -> Self {
+        let one_lane = kind == Kind::Lane;
+        let nvec = if one_lane { 1 } else { nvec };
         let mut used = [false; 64];
         let mut written = [false; 64];
         let mut insts: Vec<Inst> = Vec::new();
@@ -108,7 +119,8 @@ impl<'a, 'b> Emit<'a, 'b> {
             b,
             plan,
             nvec,
-            masked,
+            masked: kind == Kind::Masked,
+            one_lane,
             written,
             used,
             masks: Vec::new(),
@@ -117,6 +129,8 @@ impl<'a, 'b> Emit<'a, 'b> {
             env: Value::from_u32(0),
             x: Value::from_u32(0),
             f: Value::from_u32(0),
+            x_file: Value::from_u32(0),
+            f_file: Value::from_u32(0),
             missing: Vec::new(),
             fs_off: None,
             dyn_not_rne: None,
@@ -127,6 +141,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             ptr: types::I64,
             helpers: None,
             helper_sig: None,
+            sub_sig: None,
             direct: false,
             vl: None,
             consts: HashMap::new(),
@@ -189,7 +204,32 @@ impl<'a, 'b> Emit<'a, 'b> {
     pub(crate) fn store_home(&mut self, r: u8) {
         for v in 0..self.nvec {
             let val = self.b.use_var(self.var(r, v));
-            let (base, off) = self.home(r);
+            self.store_vector(r, v, val);
+        }
+    }
+
+    /// Vector `v` of register `r` from its home in the register file (in a scalar
+    /// translation, the lane's word in every lane).
+    pub(crate) fn load_vector(&mut self, r: u8, v: usize) -> Value {
+        let (base, off) = self.home(r);
+        if self.one_lane {
+            let w = self.b.ins().load(types::I32, Self::flags(), base, off);
+            self.b.ins().splat(types::I32X4, w)
+        } else {
+            self.b
+                .ins()
+                .load(types::I32X4, Self::flags(), base, off + v as i32 * 16)
+        }
+    }
+
+    /// Store `val` as vector `v` of register `r` to its home (in a scalar translation, its
+    /// lane 0 to the lane's word).
+    pub(crate) fn store_vector(&mut self, r: u8, v: usize, val: Value) {
+        let (base, off) = self.home(r);
+        if self.one_lane {
+            let w = self.b.ins().extractlane(val, 0);
+            self.b.ins().store(Self::flags(), w, base, off);
+        } else {
             self.b
                 .ins()
                 .store(Self::flags(), val, base, off + v as i32 * 16);
@@ -213,10 +253,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             }
             val
         } else if self.in_memory {
-            let (base, off) = self.home(r);
-            self.b
-                .ins()
-                .load(types::I32X4, Self::flags(), base, off + v as i32 * 16)
+            self.load_vector(r, v)
         } else {
             self.b.use_var(self.var(r, v))
         }
@@ -237,10 +274,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             vl.vals[r as usize] = Some(val);
             vl.written[r as usize] = true;
         } else if self.in_memory {
-            let (base, off) = self.home(r);
-            self.b
-                .ins()
-                .store(Self::flags(), val, base, off + v as i32 * 16);
+            self.store_vector(r, v, val);
         } else {
             self.b.def_var(self.var(r, v), val);
         }

@@ -65,8 +65,16 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
     }
 
-    /// An operation with no vector form, lane by lane on scalars.
+    /// An operation with no vector form, lane by lane on scalars (once in a scalar
+    /// translation).
     pub(crate) fn lanewise(&mut self, op: Op, a: Value, bv: Value) -> Value {
+        if self.one_lane {
+            // Every lane holds the one lane's value: compute it once.
+            let x = self.b.ins().extractlane(a, 0);
+            let y = self.b.ins().extractlane(bv, 0);
+            let r = self.scalar(op, x, y);
+            return self.b.ins().splat(types::I32X4, r);
+        }
         let mut out = a;
         for l in 0..4u8 {
             let x = self.b.ins().extractlane(a, l);
@@ -152,6 +160,15 @@ impl<'a, 'b> Emit<'a, 'b> {
             Bltu => IntCC::UnsignedLessThan,
             _ => IntCC::UnsignedGreaterThanOrEqual,
         };
+        if self.one_lane {
+            // One lane: a plain branch on its values.
+            let a = self.get(i.rs1, 0);
+            let b = self.get(i.rs2, 0);
+            let a = self.b.ins().extractlane(a, 0);
+            let b = self.b.ins().extractlane(b, 0);
+            let t = self.b.ins().icmp(cc, a, b);
+            return (t, t);
+        }
         // The vectors' lane conditions and-ed (for "all") and or-ed (for "any"), then one
         // reduction each.
         let mut all: Option<Value> = None;

@@ -4,7 +4,10 @@
 //! and plugs into a [`Machine`](weft_simt::Machine) as its [`BlockEngine`]: the machine
 //! decides when a run of such instructions may go at once (a super-step,
 //! `weft_simt::accel`), this crate only computes what the interpreter would, lane for lane.
-//! Translations are kept per (pc, masked or not) and dropped whenever the
+//! A warp with exactly one active lane runs *scalar translations* (`Kind::Lane`: the region
+//! specialised to one lane, the lane a parameter), others translations over every lane,
+//! blending with the mask where some are off. Translations are kept per (pc, kind) and
+//! dropped whenever the
 //! decoded-instruction cache changes (self-modifying code, `fence.i`, modules loaded), or
 //! one by one when their calls run too little (probation).
 
@@ -22,8 +25,8 @@ use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
 use translate::{
-    exit_parts, Block, BlockFn, Helpers, MemCtx, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK,
-    MAX_REGION_BLOCKS, OUT_WORDS,
+    exit_parts, Block, BlockFn, Helpers, Kind, MemCtx, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY,
+    MAX_BLOCK, MAX_REGION_BLOCKS, OUT_WORDS,
 };
 
 /// The lanes of register id `r` (integer 0–31, float 32–63) of the files `x` and `f`.
@@ -112,14 +115,41 @@ fn open_window(ctx: &mut MemCtx, port: &mut MemPort<'_>, addr: u32, store: bool)
     }
 }
 
+/// A scalar translation's byte or halfword access (`what`: [`abi::SUB_STORE`] | bytes) at
+/// `addr` that found no page window: the port does it or refuses (0); after an access it
+/// did, the page goes to its window if the port allows ([`abi::SubHelper`]).
+///
+/// # Safety
+/// As [`load_helper`] (`ctx` only).
+unsafe extern "C" fn sub_helper(ctx: *mut std::ffi::c_void, addr: u64, what: u64, val: u64) -> u64 {
+    // SAFETY: as the function's contract says.
+    let ctx = unsafe { &mut *ctx.cast::<MemCtx>() };
+    // SAFETY: as above.
+    let port = unsafe { &mut *ctx.port.cast::<MemPort<'_>>() };
+    let (addr, size, store) = (addr as u32, (what & 3) as u32, what & abi::SUB_STORE != 0);
+    let got = if store {
+        port.store_sub(addr, size, val as u32).then_some(0)
+    } else {
+        port.load_sub(addr, size)
+    };
+    match got {
+        Some(v) => {
+            open_window(ctx, port, addr, store);
+            abi::SUB_DONE | u64::from(v)
+        }
+        None => 0,
+    }
+}
+
 const HELPERS: Helpers = Helpers {
     load: load_helper,
     store: store_helper,
+    sub: sub_helper,
 };
 use weft_isa::Op;
 use weft_simt::{
-    is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, MemPort, Offer,
-    PrivateRun,
+    is_block_float, is_block_memory, is_private, is_scalar_memory, BlockEngine, EngineCounts,
+    MemPort, Offer, PrivateRun,
 };
 
 pub use translate::is_branch;
@@ -139,7 +169,7 @@ const MIN_RUN: u64 = 4;
 /// Translations made before the module is rebuilt (its code memory freed).
 const MAX_TRANSLATIONS: usize = 8192;
 
-/// A hasher for translation keys (a pc and a bit): one multiply, instead of SipHash on the
+/// A hasher for translation keys (a pc and a kind): one multiply, instead of SipHash on the
 /// path taken at every block exit.
 #[derive(Default)]
 struct KeyHasher(u64);
@@ -158,9 +188,9 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
-/// Translation index key: the pc, and whether the translation blends with a mask.
-fn key(pc: u32, masked: bool) -> u64 {
-    (pc as u64) << 1 | masked as u64
+/// Translation index key: the pc and the kind of translation.
+fn key(pc: u32, kind: Kind) -> u64 {
+    (pc as u64) << 2 | kind as u64
 }
 
 type Index = HashMap<u64, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
@@ -174,7 +204,8 @@ const HOT: u32 = 64;
 /// execution: each is a call into translated code and back).
 const STRAIGHT: u32 = 4;
 
-/// Offers of a region of `len` instructions (at `nvec` vectors per register, registers
+/// Offers of a region of `len` instructions (at `nvec` vectors per register in the
+/// translation, `warp_vec` in the warp the interpreter runs, registers
 /// `in_memory` or in SSA values: [`translate::registers_in_memory`]) before it is
 /// translated: the classic break-even rule — translate once the interpreter has spent in it
 /// about half of what translating it costs, so that code that then stops running cost at most
@@ -185,7 +216,7 @@ const STRAIGHT: u32 = 4;
 /// (40 + 25 × vectors) µs in SSA values, most of it register allocation; the interpreter
 /// about (25 + 4 × vectors) ns per warp-instruction. About 2,500 offers for a 7-instruction
 /// loop at 8 lanes, 1,000 at 32.
-fn hot_offers(len: u32, nvec: usize, in_memory: bool) -> u32 {
+fn hot_offers(len: u32, nvec: usize, warp_vec: usize, in_memory: bool) -> u32 {
     let (len, v) = (u64::from(len.max(1)), nvec as u64);
     let per_inst = if in_memory {
         40_000
@@ -193,7 +224,7 @@ fn hot_offers(len: u32, nvec: usize, in_memory: bool) -> u32 {
         40_000 + 25_000 * v
     };
     let compile_ns = 500_000 + len * per_inst;
-    let interp_ns = len * (25 + 4 * v);
+    let interp_ns = len * (25 + 4 * warp_vec as u64);
     (compile_ns / interp_ns / 2).clamp(u64::from(HOT), 1 << 20) as u32
 }
 
@@ -227,7 +258,7 @@ pub struct Jit {
     /// Taken out only by `Drop` (its code memory is freed by hand).
     module: ManuallyDrop<JITModule>,
     cx: translate::Contexts,
-    /// (pc, masked) → what is known of the block there.
+    /// (pc, kind) → what is known of the block there.
     index: Index,
     blocks: Vec<Translated>,
     generation: u64,
@@ -376,18 +407,21 @@ impl Jit {
         }
     }
 
-    /// The basic block starting at `pc` (empty if its first instruction cannot run in one).
-    fn block(run: &mut PrivateRun<'_>, pc: u32, room: usize) -> Block {
+    /// The basic block starting at `pc` (empty if its first instruction cannot run in one)
+    /// for a translation of `kind` (only a scalar one runs byte and halfword accesses).
+    fn block(run: &mut PrivateRun<'_>, pc: u32, room: usize, kind: Kind) -> Block {
         let mut body = Vec::new();
         let mut at = pc;
         let term = loop {
             if body.len() + 1 >= room.min(MAX_BLOCK) {
                 break Term::Fall(at);
             }
-            let Some(i) = run
-                .fetch(at)
-                .filter(|i| is_private(i) || is_block_memory(i) || is_block_float(i))
-            else {
+            let Some(i) = run.fetch(at).filter(|i| {
+                is_private(i)
+                    || is_block_memory(i)
+                    || is_block_float(i)
+                    || (kind == Kind::Lane && is_scalar_memory(i))
+            }) else {
                 break Term::Fall(at);
             };
             if is_branch(i.op) {
@@ -406,8 +440,8 @@ impl Jit {
     /// jumps and branches, breadth first, up to [`MAX_REGION_BLOCKS`] blocks and
     /// [`MAX_BLOCK`] instructions — or `None` if its first instruction is not private, or
     /// it is shorter than `min_block` and has no loop.
-    fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64) -> Option<Plan> {
-        let first = Self::block(run, pc, MAX_BLOCK);
+    fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64, kind: Kind) -> Option<Plan> {
+        let first = Self::block(run, pc, MAX_BLOCK, kind);
         if first.len() == 0 {
             return None;
         }
@@ -422,7 +456,7 @@ impl Jit {
                 {
                     continue;
                 }
-                let b = Self::block(run, t, room);
+                let b = Self::block(run, t, room, kind);
                 if b.len() > 0 {
                     plan.blocks.push(b);
                 }
@@ -448,8 +482,8 @@ impl Jit {
     /// average is dropped and the pc refused (until its code changes) — a loop head whose
     /// lanes disagree at once every time (a divergent `if` at the top of a loop) costs a
     /// call and a return each time for nothing.
-    fn on_probation(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool, ran: u64) {
-        let Some(e) = self.index.get_mut(&key(pc, masked)) else {
+    fn on_probation(&mut self, run: &mut PrivateRun<'_>, pc: u32, kind: Kind, ran: u64) {
+        let Some(e) = self.index.get_mut(&key(pc, kind)) else {
             return;
         };
         let Entry::Block(_, _, calls, total) = e else {
@@ -471,20 +505,20 @@ impl Jit {
     /// costs grow with the vectors per register, the interpreter's cost per warp-instruction
     /// much less (its lane loops are vectorised): wide warps wait for more offers (and then
     /// for the region's size and mask: `wait_offers`).
-    fn offers_before_looking(&self, lanes: usize) -> u32 {
+    fn offers_before_looking(&self, lanes: usize, kind: Kind) -> u32 {
         if self.hot <= 1 {
             1
         } else {
-            self.hot * lanes.div_ceil(4) as u32
+            self.hot * vectors(lanes, kind) as u32
         }
     }
 
     /// Translate the region at `pc` and index it there (or, if it cannot be translated,
     /// remember that and decline the offer).
-    fn translate_here(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
-        let k = self.translate(run, pc, masked);
+    fn translate_here(&mut self, run: &mut PrivateRun<'_>, pc: u32, kind: Kind) -> Option<usize> {
+        let k = self.translate(run, pc, kind);
         self.index.insert(
-            key(pc, masked),
+            key(pc, kind),
             k.map_or(Entry::Never, |k| Entry::Block(k, 0, 0, 0)),
         );
         if k.is_none() {
@@ -493,12 +527,12 @@ impl Jit {
         k
     }
 
-    fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, masked: bool) -> Option<usize> {
-        let plan = Self::plan(run, pc, self.min_block)?;
+    fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, kind: Kind) -> Option<usize> {
+        let plan = Self::plan(run, pc, self.min_block, kind)?;
         if plan.loops() {
             self.loops.push(plan.span());
         }
-        let nvec = run.lanes.div_ceil(4);
+        let nvec = vectors(run.lanes, kind);
         let quick = translate::is_large(&plan).then_some(&*self.quick);
         let r = translate::compile(
             &mut self.module,
@@ -506,7 +540,7 @@ impl Jit {
             &mut self.cx,
             &plan,
             nvec,
-            masked,
+            kind,
             HELPERS,
             run.direct_memory(),
         );
@@ -520,7 +554,7 @@ impl Jit {
                 let k = self.blocks.len() - 1;
                 // Every block start of the region enters it there (unless it has its own).
                 for (j, b) in plan.blocks.iter().enumerate().skip(1) {
-                    let e = self.index.entry(key(b.pc, masked)).or_insert(Entry::Never);
+                    let e = self.index.entry(key(b.pc, kind)).or_insert(Entry::Never);
                     if !matches!(e, Entry::Block(..)) {
                         *e = Entry::Block(k, j, 0, 0);
                     }
@@ -540,21 +574,22 @@ impl Jit {
 /// blends with a lane mask (measured 2–4× slower to compile: each result loads the old value
 /// and selects, each branch condition looks at the mask), and [`STRAIGHT`] times as many if
 /// it does not loop.
-fn wait_offers(plan: &Plan, masked: bool, nvec: usize) -> u32 {
-    let mask = if masked { 3 } else { 1 };
+fn wait_offers(plan: &Plan, kind: Kind, lanes: usize) -> u32 {
+    let mask = if kind == Kind::Masked { 3 } else { 1 };
     let straight = if plan.loops() { 1 } else { STRAIGHT };
+    let nvec = vectors(lanes, kind);
     let in_memory = translate::registers_in_memory(plan, nvec);
-    hot_offers(plan.len() as u32, nvec, in_memory).saturating_mul(mask * straight)
+    hot_offers(plan.len() as u32, nvec, lanes.div_ceil(4), in_memory)
+        .saturating_mul(mask * straight)
 }
 
-/// The mask of an unmasked translation at `lanes` lanes: every lane of every vector (the
-/// lanes past the warp's width in the last vector included).
-fn full_mask(lanes: usize) -> u32 {
-    let n = lanes.div_ceil(4) * 4;
-    if n >= 32 {
-        u32::MAX
+/// Vectors per register in a translation of `kind` for a warp of `lanes` lanes (one in a
+/// scalar translation).
+fn vectors(lanes: usize, kind: Kind) -> usize {
+    if kind == Kind::Lane {
+        1
     } else {
-        (1u32 << n) - 1
+        lanes.div_ceil(4)
     }
 }
 
@@ -565,14 +600,19 @@ fn in_loop(loops: &[(u32, u32)], pc: u32) -> bool {
 
 /// The float environment of a run (it cannot change inside blocks: their float operations
 /// add no flag, and `frm` and `mstatus` change only in CSR instructions): each lane's
-/// `fflags` (all flags for an inactive lane: its guards never matter), then whether the float
-/// state is Dirty and whether every active lane's `frm` is RNE.
-fn float_env(run: &PrivateRun<'_>) -> [u32; 33] {
+/// `fflags` (all flags for an inactive lane: its guards never matter; in a scalar
+/// translation, whose lanes all stand for the one active lane, that lane's in every lane),
+/// then whether the float state is Dirty and whether every active lane's `frm` is RNE.
+fn float_env(run: &PrivateRun<'_>, kind: Kind) -> [u32; 33] {
     let mut env = [0x1fu32; 33];
     let w = &*run.warp;
     let mut rne = true;
+    let one = w.mask.trailing_zeros() as usize;
     for (l, e) in env[..32].iter_mut().enumerate() {
-        if w.mask >> l & 1 != 0 {
+        if kind == Kind::Lane {
+            *e = w.fflags[one] as u32;
+            rne = w.frm[one] == 0;
+        } else if w.mask >> l & 1 != 0 {
             *e = w.fflags[l] as u32;
             rne &= w.frm[l] == 0;
         }
@@ -595,8 +635,8 @@ impl BlockEngine for Jit {
     }
 
     fn has_block(&self, pc: u32, lanes: usize, mask: u32) -> bool {
-        let masked = mask != full_mask(lanes);
-        matches!(self.index.get(&key(pc, masked)), Some(Entry::Block(..)))
+        let kind = Kind::of(lanes, mask);
+        matches!(self.index.get(&key(pc, kind)), Some(Entry::Block(..)))
     }
 
     fn counts(&self) -> EngineCounts {
@@ -604,12 +644,12 @@ impl BlockEngine for Jit {
     }
 
     fn offer(&mut self, pc: u32, lanes: usize, mask: u32) -> Offer {
-        let masked = mask != full_mask(lanes);
-        let hot = self.offers_before_looking(lanes);
+        let kind = Kind::of(lanes, mask);
+        let hot = self.offers_before_looking(lanes, kind);
         // Counting a cold block start here is what `run` would do (without the generation
         // check: a rewrite of code only makes an offer count that should not have, and the
         // next `run` forgets every entry).
-        match self.index.get_mut(&key(pc, masked)) {
+        match self.index.get_mut(&key(pc, kind)) {
             Some(Entry::Cold(n, len)) if *n + 1 < hot => {
                 *n += 1;
                 Offer::Counted(u64::from(*len))
@@ -627,24 +667,26 @@ impl BlockEngine for Jit {
             self.flush();
             self.generation = run.code_generation();
         }
-        let nvec = run.lanes.div_ceil(4);
         let mask = run.warp.mask;
-        let masked = mask != full_mask(run.lanes);
+        let kind = Kind::of(run.lanes, mask);
         // Built when a translation first runs (most calls only count an offer).
         let mut lane_masks: Option<[u32; 32]> = None;
         let mut env: Option<[u32; 33]> = None;
         let min_block = self.min_block;
         let budget = run.budget();
         let mut done = 0u64;
-        let hot = self.offers_before_looking(run.lanes);
+        let hot = self.offers_before_looking(run.lanes, kind);
         // The page windows of the direct path, empty for each run (the port decides anew).
-        let mut ctx = MemCtx::default();
+        let mut ctx = MemCtx {
+            lane: mask.trailing_zeros() % 32,
+            ..MemCtx::default()
+        };
         loop {
             let pc = run.warp.pc;
-            let entry = match self.index.entry(key(pc, masked)) {
+            let entry = match self.index.entry(key(pc, kind)) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(v) => {
-                    let straight = Self::block(run, pc, MAX_BLOCK).len().clamp(1, 255);
+                    let straight = Self::block(run, pc, MAX_BLOCK, kind).len().clamp(1, 255);
                     v.insert(Entry::Cold(0, straight as u8))
                 }
             };
@@ -669,31 +711,31 @@ impl BlockEngine for Jit {
                     // before an instruction the interpreter had to run): the warp reaches a
                     // block start within a few instructions; another region here would
                     // translate the same loop again.
-                    self.index.insert(key(pc, masked), Entry::Never);
+                    self.index.insert(key(pc, kind), Entry::Never);
                     self.decline(run, pc);
                     break;
                 }
                 Entry::Cold(n, len) if hot > 1 => {
                     // Hot enough to look at the region: no region (the decline is
                     // remembered), or one whose translation must pay for itself first.
-                    let Some(plan) = Self::plan(run, pc, min_block) else {
-                        self.index.insert(key(pc, masked), Entry::Never);
+                    let Some(plan) = Self::plan(run, pc, min_block, kind) else {
+                        self.index.insert(key(pc, kind), Entry::Never);
                         self.decline(run, pc);
                         break;
                     };
-                    let target = wait_offers(&plan, masked, nvec);
+                    let target = wait_offers(&plan, kind, run.lanes);
                     if n + 1 < target {
                         self.index
-                            .insert(key(pc, masked), Entry::Wait(n + 1, target, len));
+                            .insert(key(pc, kind), Entry::Wait(n + 1, target, len));
                         run.warming_for(len as u64);
                         break;
                     }
-                    match self.translate_here(run, pc, masked) {
+                    match self.translate_here(run, pc, kind) {
                         Some(k) => (k, 0),
                         None => break,
                     }
                 }
-                Entry::Cold(..) | Entry::Wait(..) => match self.translate_here(run, pc, masked) {
+                Entry::Cold(..) | Entry::Wait(..) => match self.translate_here(run, pc, kind) {
                     Some(k) => (k, 0),
                     None => break,
                 },
@@ -706,7 +748,7 @@ impl BlockEngine for Jit {
             let mut out = [0u64; OUT_WORDS];
             let exit;
             let func = t.func;
-            let env = *env.get_or_insert_with(|| float_env(run));
+            let env = *env.get_or_insert_with(|| float_env(run, kind));
             lane_masks.get_or_insert_with(|| {
                 std::array::from_fn(|l| if mask >> l & 1 != 0 { u32::MAX } else { 0 })
             });
@@ -757,9 +799,12 @@ impl BlockEngine for Jit {
                 }
             }
             done += ran;
+            if kind == Kind::Lane {
+                self.counts.scalar += ran;
+            }
             run.warp.pc = next;
             if self.hot > 1 {
-                self.on_probation(run, pc, masked, ran);
+                self.on_probation(run, pc, kind, ran);
             }
             if stop || ran == 0 {
                 break;

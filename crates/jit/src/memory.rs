@@ -20,12 +20,13 @@
 //! are counted in the context and booked by the engine as the interpreter counts them.
 
 use crate::abi::{
-    ADDRS_AT, CTX_BASE, CTX_LOADS, CTX_STORES, CTX_WINDOWS, WINDOWS, WINDOW_BYTES, WINDOW_HOST,
+    ADDRS_AT, CTX_BASE, CTX_LANE, CTX_LOADS, CTX_STORES, CTX_WINDOWS, SUB_STORE, WINDOWS,
+    WINDOW_BYTES, WINDOW_HOST,
 };
 use crate::emit::Emit;
 use crate::shape::operands;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, ConstantData, InstBuilder, Value};
+use cranelift_codegen::ir::{types, Block, ConstantData, InstBuilder, Value};
 use weft_isa::{Inst, Op};
 use weft_simt::DIRECT_PAGE_BYTES;
 
@@ -47,6 +48,30 @@ impl<'a, 'b> Emit<'a, 'b> {
             .expect("a load's destination or a store's data");
         // The lanes' addresses, to the address words of `out`.
         let imm = i.imm as u32;
+        if self.one_lane {
+            // The lane's address to its word and to lane 0's (the helpers open the page
+            // window of lane 0's address); the direct path needs no more.
+            let a = self.get(i.rs1, 0);
+            let a = self.b.ins().extractlane(a, 0);
+            let a = self.b.ins().iadd_imm(a, i64::from(imm as i32));
+            self.b.ins().store(Self::flags(), a, self.out, ADDRS_AT);
+            let lane = self
+                .b
+                .ins()
+                .load(types::I32, Self::flags(), self.port, CTX_LANE);
+            let lane = self.b.ins().uextend(self.ptr, lane);
+            let off = self.b.ins().ishl_imm(lane, 2);
+            let at = self.b.ins().iadd(self.out, off);
+            self.b.ins().store(Self::flags(), a, at, ADDRS_AT);
+            let cont = self.b.create_block();
+            if self.direct && cfg!(target_endian = "little") {
+                self.direct_one(dst, data, a, cont);
+            }
+            self.through_helper(k, pc, dst, data);
+            self.b.ins().jump(cont, &[]);
+            self.b.switch_to_block(cont);
+            return;
+        }
         if self.loops_over_vectors() {
             self.vector_loop(&[], |e, _| {
                 let a = e.get(i.rs1, 0);
@@ -85,28 +110,8 @@ impl<'a, 'b> Emit<'a, 'b> {
         // First the scalar checks, which fail at once where no window is ever open (a
         // super-step over several warps): lane 0's address aligned, its page in its window.
         let a = self.b.ins().load(types::I32, flags, self.out, ADDRS_AT);
-        let base = self.b.ins().load(types::I32, flags, self.port, CTX_BASE);
-        let d = self.b.ins().isub(a, base);
-        let page_bits = DIRECT_PAGE_BYTES.trailing_zeros() as i64;
-        let off = self.b.ins().band_imm(d, i64::from(DIRECT_PAGE_BYTES - 1));
-        let page = self.b.ins().ushr_imm(d, page_bits);
-        let low = self.b.ins().band_imm(d, 3);
-        let misaligned = self.b.ins().icmp_imm(IntCC::NotEqual, low, 0);
-        let slot = self.b.ins().band_imm(page, WINDOWS as i64 - 1);
-        let slot = self.b.ins().uextend(self.ptr, slot);
-        let slot = self.b.ins().imul_imm(slot, i64::from(WINDOW_BYTES));
-        let window = self.b.ins().iadd(self.port, slot);
-        let at = CTX_WINDOWS + i32::from(store) * WINDOWS as i32 * WINDOW_BYTES;
-        let held = self.b.ins().load(types::I32, flags, window, at);
-        let elsewhere = self.b.ins().icmp(IntCC::NotEqual, held, page);
-        let no_page = self.b.ins().bor(misaligned, elsewhere);
-        let paged = self.b.create_block();
         let other = self.b.create_block();
-        self.b.ins().brif(no_page, other, &[], paged, &[]);
-        self.b.switch_to_block(paged);
-        let host = self.b.ins().load(self.ptr, flags, window, at + WINDOW_HOST);
-        let off64 = self.b.ins().uextend(self.ptr, off);
-        let p = self.b.ins().iadd(host, off64);
+        let (p, off) = self.page_window(a, store, other, 4);
         // Consecutive (one check per vector: each active lane's address is lane 0's + 4 ×
         // the lane), with every vector inside the page?
         let a_all = self.b.ins().splat(types::I32X4, a);
@@ -151,6 +156,149 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.b.ins().jump(cont, &[]);
         }
         self.b.switch_to_block(other);
+    }
+
+    /// A scalar translation's direct path: the one lane's word at address `a` (a scalar),
+    /// if its page is in its window, then on to `cont`; the code emitted after this returns
+    /// is the other case.
+    fn direct_one(&mut self, dst: Option<u8>, data: u8, a: Value, cont: Block) {
+        let store = dst.is_none();
+        let flags = Self::flags();
+        let other = self.b.create_block();
+        let (p, _) = self.page_window(a, store, other, 4);
+        if store {
+            let val = self.get(data, 0);
+            let w = self.b.ins().extractlane(val, 0);
+            self.b.ins().store(flags, w, p, 0);
+        } else {
+            let w = self.b.ins().load(types::I32, flags, p, 0);
+            let val = self.b.ins().splat(types::I32X4, w);
+            self.set(data, 0, val);
+        }
+        self.count_direct(store);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(other);
+    }
+
+    /// The page-window check of the direct path for an access of `size` bytes at address `a`
+    /// (a scalar): to `other` if `a` is not a multiple of `size` or its DRAM page is not in
+    /// its window for loads (or `store`s); else on, the builder left in the block that has
+    /// the page, with the host pointer to `a`'s byte and `a`'s offset in the page.
+    fn page_window(&mut self, a: Value, store: bool, other: Block, size: u32) -> (Value, Value) {
+        let flags = Self::flags();
+        let base = self.b.ins().load(types::I32, flags, self.port, CTX_BASE);
+        let d = self.b.ins().isub(a, base);
+        let page_bits = DIRECT_PAGE_BYTES.trailing_zeros() as i64;
+        let off = self.b.ins().band_imm(d, i64::from(DIRECT_PAGE_BYTES - 1));
+        let page = self.b.ins().ushr_imm(d, page_bits);
+        let low = self.b.ins().band_imm(d, i64::from(size - 1));
+        let misaligned = self.b.ins().icmp_imm(IntCC::NotEqual, low, 0);
+        let slot = self.b.ins().band_imm(page, WINDOWS as i64 - 1);
+        let slot = self.b.ins().uextend(self.ptr, slot);
+        let slot = self.b.ins().imul_imm(slot, i64::from(WINDOW_BYTES));
+        let window = self.b.ins().iadd(self.port, slot);
+        let at = CTX_WINDOWS + i32::from(store) * WINDOWS as i32 * WINDOW_BYTES;
+        let held = self.b.ins().load(types::I32, flags, window, at);
+        let elsewhere = self.b.ins().icmp(IntCC::NotEqual, held, page);
+        let no_page = self.b.ins().bor(misaligned, elsewhere);
+        let paged = self.b.create_block();
+        self.b.ins().brif(no_page, other, &[], paged, &[]);
+        self.b.switch_to_block(paged);
+        let host = self.b.ins().load(self.ptr, flags, window, at + WINDOW_HOST);
+        let off64 = self.b.ins().uextend(self.ptr, off);
+        (self.b.ins().iadd(host, off64), off)
+    }
+
+    /// A byte or halfword load or store (`weft_simt::is_scalar_memory`) of a scalar
+    /// translation, the `k`-th instruction of the body: on the page of its window if one
+    /// holds it, else through the port's helper (which opens the window for the next
+    /// access where the port allows); if the port refuses (a misaligned halfword, not plain
+    /// DRAM, the code or the HTIF words, an LR reservation open for a store, a super-step over
+    /// several warps), the block exits before the instruction for the interpreter.
+    pub(crate) fn sub_word(&mut self, k: usize, pc: u32, i: &Inst) {
+        let (dst, srcs) = operands(i);
+        let store = dst.is_none();
+        let size: u32 = if matches!(i.op, Op::Lb | Op::Lbu | Op::Sb) {
+            1
+        } else {
+            2
+        };
+        let flags = Self::flags();
+        let a = self.get(i.rs1, 0);
+        let a = self.b.ins().extractlane(a, 0);
+        let a = self.b.ins().iadd_imm(a, i64::from(i.imm));
+        let val = match srcs[1] {
+            Some(r) if store => {
+                let v = self.get(r, 0);
+                Some(self.b.ins().extractlane(v, 0))
+            }
+            _ => None,
+        };
+        let cont = self.b.create_block();
+        self.b.append_block_param(cont, types::I32);
+        let slow = self.b.create_block();
+        if cfg!(target_endian = "little") {
+            let (p, _) = self.page_window(a, store, slow, size);
+            let v = match (val, size, i.op) {
+                (Some(v), 1, _) => {
+                    self.b.ins().istore8(flags, v, p, 0);
+                    v
+                }
+                (Some(v), _, _) => {
+                    self.b.ins().istore16(flags, v, p, 0);
+                    v
+                }
+                (None, 1, _) => self.b.ins().uload8(types::I32, flags, p, 0),
+                _ => self.b.ins().uload16(types::I32, flags, p, 0),
+            };
+            self.count_direct(store);
+            self.b.ins().jump(cont, &[v.into()]);
+        } else {
+            self.b.ins().jump(slow, &[]);
+        }
+        // No window: the port's helper (which counts the access itself).
+        self.b.switch_to_block(slow);
+        let helper = self.helpers.expect("helpers").sub;
+        let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
+        let a64 = self.b.ins().uextend(types::I64, a);
+        let what = self.b.ins().iconst(
+            types::I64,
+            ((u64::from(store) * SUB_STORE) | u64::from(size)) as i64,
+        );
+        let v64 = match val {
+            Some(v) => self.b.ins().uextend(types::I64, v),
+            None => self.b.ins().iconst(types::I64, 0),
+        };
+        let sig = self.sub_sig.expect("byte access signature");
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, callee, &[self.port, a64, what, v64]);
+        let r = self.b.inst_results(call)[0];
+        let done = self.b.ins().ushr_imm(r, 32);
+        let got = self.b.ins().ireduce(types::I32, r);
+        let bail = self.b.create_block();
+        self.b.ins().brif(done, cont, &[got.into()], bail, &[]);
+        self.b.switch_to_block(bail);
+        self.exit(pc, Some(k as u32), true);
+        self.b.switch_to_block(cont);
+        if let Some(d) = dst {
+            // The loaded bytes, sign-extended for `lb` and `lh`.
+            let v = self.b.block_params(cont)[0];
+            let v = match i.op {
+                Op::Lb => {
+                    let s = self.b.ins().ishl_imm(v, 24);
+                    self.b.ins().sshr_imm(s, 24)
+                }
+                Op::Lh => {
+                    let s = self.b.ins().ishl_imm(v, 16);
+                    self.b.ins().sshr_imm(s, 16)
+                }
+                _ => v,
+            };
+            let v = self.b.ins().splat(types::I32X4, v);
+            self.set(d, 0, v);
+        }
     }
 
     /// Does some active lane's address in `out` differ from `a_all` (lane 0's in every lane)
@@ -220,10 +368,11 @@ impl<'a, 'b> Emit<'a, 'b> {
         let reg = self.b.ins().iconst(types::I64, i64::from(data));
         let addrs = self.b.ins().iadd_imm(self.out, i64::from(ADDRS_AT));
         let sig = self.helper_sig.expect("helper signature");
-        let call =
-            self.b
-                .ins()
-                .call_indirect(sig, callee, &[self.port, addrs, self.x, self.f, reg]);
+        let call = self.b.ins().call_indirect(
+            sig,
+            callee,
+            &[self.port, addrs, self.x_file, self.f_file, reg],
+        );
         let ok = self.b.inst_results(call)[0];
         let done = self.b.create_block();
         let bail = self.b.create_block();
@@ -234,11 +383,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         if let (Some(d), false) = (dst, self.in_memory) {
             if d != 0 {
                 for v in 0..self.nvec {
-                    let (base, off) = self.home(d);
-                    let val =
-                        self.b
-                            .ins()
-                            .load(types::I32X4, Self::flags(), base, off + v as i32 * 16);
+                    let val = self.load_vector(d, v);
                     self.b.def_var(self.var(d, v), val);
                 }
             }

@@ -43,9 +43,12 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_jit::JITModule;
 use cranelift_module::{Module, ModuleReloc};
 use weft_isa::{Inst, Op};
-use weft_simt::is_block_memory;
+use weft_simt::{is_block_memory, is_scalar_memory};
 
-pub use crate::abi::{exit_parts, BlockFn, Helpers, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS};
+use crate::abi::CTX_LANE;
+pub use crate::abi::{
+    exit_parts, BlockFn, Helpers, Kind, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS,
+};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION_BLOCKS,
 };
@@ -66,8 +69,8 @@ impl Default for Contexts {
     }
 }
 
-/// Emit and finalise the function for `plan` on `nvec` vectors per register, `masked` or not,
-/// its word accesses with the direct path (`memory.rs`) if `direct` (made during a run of
+/// Emit and finalise the function for `plan` on `nvec` vectors per register, of `kind`
+/// (a scalar translation, [`Kind::Lane`], has one vector whatever `nvec`), its word accesses with the direct path (`memory.rs`) if `direct` (made during a run of
 /// one warp alone, where it can be taken; without it, the helpers only, which is less code
 /// to compile where no page window ever opens).
 #[allow(clippy::too_many_arguments)]
@@ -77,7 +80,7 @@ pub fn compile(
     cx: &mut Contexts,
     plan: &Plan,
     nvec: usize,
-    masked: bool,
+    kind: Kind,
     helpers: Helpers,
     direct: bool,
 ) -> Result<BlockFn, String> {
@@ -101,13 +104,20 @@ pub fn compile(
     }
     helper_sig.params.push(AbiParam::new(types::I64));
     helper_sig.returns.push(AbiParam::new(types::I32));
+    let mut sub_sig = Signature::new(call_conv);
+    sub_sig.params.push(AbiParam::new(ptr));
+    for _ in 0..3 {
+        sub_sig.params.push(AbiParam::new(types::I64));
+    }
+    sub_sig.returns.push(AbiParam::new(types::I64));
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
-        let mut e = Emit::new(&mut b, plan, nvec, masked);
+        let mut e = Emit::new(&mut b, plan, nvec, kind);
         e.ptr = ptr;
         e.helpers = Some(helpers);
         e.direct = direct;
         e.helper_sig = Some(e.b.import_signature(helper_sig));
+        e.sub_sig = Some(e.b.import_signature(sub_sig));
         e.function();
         b.seal_all_blocks();
         b.finalize();
@@ -156,8 +166,18 @@ impl<'a, 'b> Emit<'a, 'b> {
         let (x, mp, budget, out) = (params[0], params[2], params[3], params[4]);
         self.x = x;
         self.f = params[1];
+        self.x_file = x;
+        self.f_file = params[1];
         self.out = out;
         self.port = params[5];
+        if self.one_lane {
+            // The lane's word of register 0 in each file: every home is one word from there.
+            let lane = b.ins().load(types::I32, Self::flags(), self.port, CTX_LANE);
+            let lane = b.ins().uextend(self.ptr, lane);
+            let off = b.ins().ishl_imm(lane, 2);
+            self.x = b.ins().iadd(x, off);
+            self.f = b.ins().iadd(params[1], off);
+        }
         let env = params[6];
         self.env = env;
         self.mask_ptr = mp;
@@ -170,9 +190,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                 let var = self.var(r, v);
                 self.b.declare_var(var, types::I32X4);
                 if self.used[r as usize] && !self.in_memory {
-                    let (base, off) = self.home(r);
-                    let off = off + v as i32 * 16;
-                    let val = self.b.ins().load(types::I32X4, Self::flags(), base, off);
+                    let val = self.load_vector(r, v);
                     self.b.def_var(var, val);
                 }
             }
@@ -228,6 +246,9 @@ impl<'a, 'b> Emit<'a, 'b> {
                 if is_block_memory(&i) {
                     self.memory(j, pc, &i);
                     j += 1;
+                } else if is_scalar_memory(&i) {
+                    self.sub_word(j, pc, &i);
+                    j += 1;
                 } else if is_float(i.op) {
                     self.float(j, pc, &i);
                     j += 1;
@@ -248,6 +269,16 @@ impl<'a, 'b> Emit<'a, 'b> {
             match blk.term {
                 Term::Fall(pc) => self.exit(pc, None, false),
                 Term::Jump(t) => self.go(t, &headers),
+                Term::Branch(i, pc) if self.one_lane => {
+                    let (taken, _) = self.condition(&i);
+                    let yes = self.b.create_block();
+                    let no = self.b.create_block();
+                    self.b.ins().brif(taken, yes, &[], no, &[]);
+                    self.b.switch_to_block(yes);
+                    self.go(pc.wrapping_add(i.imm as u32), &headers);
+                    self.b.switch_to_block(no);
+                    self.go(pc.wrapping_add(i.len()), &headers);
+                }
                 Term::Branch(i, pc) => {
                     let (all, any) = self.condition(&i);
                     let taken = self.b.create_block();

@@ -23,7 +23,8 @@
 //! left to the interpreter, which is the one source of truth for it.
 
 use crate::engine::{
-    is_block_float, is_block_memory, is_private, BlockEngine, EngineCounts, Offer, PrivateRun,
+    is_block_float, is_block_memory, is_private, is_scalar_memory, BlockEngine, EngineCounts,
+    Offer, PrivateRun,
 };
 use crate::machine::Machine;
 use crate::mem_port::MemPort;
@@ -144,10 +145,16 @@ impl Machine {
             self.accel_retry = self.cycle + skip;
             return u64::MAX;
         }
-        let pc = self.cores[c].warps[w].pc;
+        let (pc, one) = {
+            let warp = &self.cores[c].warps[w];
+            (warp.pc, warp.mask.count_ones() == 1)
+        };
         match self.code.fetch(&self.mem, pc) {
             Ok(s)
-                if (is_private(&s.inst) || is_block_memory(&s.inst) || is_block_float(&s.inst))
+                if (is_private(&s.inst)
+                    || is_block_memory(&s.inst)
+                    || is_block_float(&s.inst)
+                    || (one && is_scalar_memory(&s.inst)))
                     && !s.no_block => {}
             _ => return 0,
         }

@@ -1,7 +1,8 @@
 //! The interface of a faster functional engine (docs/engine.md): the [`BlockEngine`] trait a
 //! block engine (the Cranelift translator of `weft-jit`) implements, what it may touch while
 //! it runs one warp ([`PrivateRun`], with its memory port [`MemPort`]), and the one list of
-//! what it may run ([`is_private`], [`is_block_memory`], [`is_block_float`]). When the
+//! what it may run ([`is_private`], [`is_block_memory`], [`is_block_float`], and on one
+//! active lane [`is_scalar_memory`]). When the
 //! machine hands a warp to it is `accel.rs`'s business (super-steps).
 
 use crate::code::CodeView;
@@ -20,8 +21,10 @@ pub trait BlockEngine {
     fn name(&self) -> &'static str;
 
     /// Run instructions of `run.warp` from its pc, at most `run.budget()` of them, only ones
-    /// for which [`is_private`] holds, and for conditional branches only when every active
-    /// lane agrees. Leaves the warp's pc at the first instruction not run, counts each
+    /// for which [`is_private`] holds (or the accesses of [`is_block_memory`] and, with one
+    /// active lane, [`is_scalar_memory`], through `run`'s memory port, and the float
+    /// operations of [`is_block_float`] under their guards), and for conditional branches
+    /// only when every active lane agrees. Leaves the warp's pc at the first instruction not run, counts each
     /// instruction run with [`PrivateRun::count`], and returns how many it ran (0 if it
     /// cannot run the first). The warp's mask never changes.
     fn run(&mut self, run: &mut PrivateRun<'_>) -> u64;
@@ -60,6 +63,10 @@ pub struct EngineCounts {
     /// Word loads and stores (warp-instructions) the engine did on its own direct path
     /// ([`MemPort::direct_page`]) rather than through the port.
     pub direct: u64,
+    /// Warp-instructions run in scalar translations (a warp with exactly one active lane:
+    /// the region specialised to that lane; docs/engine.md). A super-step over several
+    /// warps that is taken back counts what it ran too.
+    pub scalar: u64,
 }
 
 /// What a block engine says of a warp at a pc ([`BlockEngine::offer`]).
@@ -93,6 +100,16 @@ pub fn is_private(i: &Inst) -> bool {
 /// and `flw` and `fsw` while the float state is Dirty ([`PrivateRun::float_dirty`]).
 pub fn is_block_memory(i: &Inst) -> bool {
     matches!(i.op, Op::Lw | Op::Sw | Op::Flw | Op::Fsw)
+}
+
+/// Can a block engine run `i` on a warp with exactly one active lane (a scalar translation)
+/// — a byte or halfword load or store (`lb`, `lbu`, `lh`, `lhu`, `sb`, `sh`) — on a page
+/// [`MemPort::direct_page`] gives (aligned; for a store a page with no decoded code, no HTIF
+/// word and no LR reservation open, where the interpreter's store has no effect but the
+/// write), exiting before it otherwise for the interpreter to execute it? Counted with
+/// [`MemPort::count_direct`] as the interpreter counts it.
+pub fn is_scalar_memory(i: &Inst) -> bool {
+    matches!(i.op, Op::Lb | Op::Lbu | Op::Lh | Op::Lhu | Op::Sb | Op::Sh)
 }
 
 /// Can a block engine run the float instruction `i` — under guards it checks on every active

@@ -147,6 +147,48 @@ impl MemPort<'_> {
         true
     }
 
+    /// `lb`/`lbu`/`lh`/`lhu` of a warp with one active lane (a block engine's scalar
+    /// translation, [`crate::engine::is_scalar_memory`]): the `size` (1 or 2) bytes at
+    /// `addr`, zero-extended, if they are an aligned part of DRAM (where the interpreter's
+    /// load is a plain read), counted as the interpreter counts the load; `None` (nothing
+    /// read) for anything else, and in a super-step over several warps (which records words).
+    pub fn load_sub(&mut self, addr: u32, size: u32) -> Option<u32> {
+        if self.step.is_some() || self.mask.count_ones() != 1 || !self.plain_sub(addr, size) {
+            return None;
+        }
+        let v = self.mem.load(0, addr, size).ok()?;
+        self.stats.loads += 1;
+        Some(v)
+    }
+
+    /// `sb`/`sh` of a warp with one active lane: the low `size` (1 or 2) bytes of `v` to
+    /// `addr`, if they are an aligned part of DRAM outside the decoded code and the HTIF
+    /// words and no LR reservation is open (where the interpreter's store is a plain write),
+    /// counted as the interpreter counts it; false (nothing written) for anything else, and
+    /// in a super-step over several warps.
+    pub fn store_sub(&mut self, addr: u32, size: u32, v: u32) -> bool {
+        let span = Span::new(addr, size);
+        if self.step.is_some()
+            || self.reservations
+            || self.mask.count_ones() != 1
+            || !self.plain_sub(addr, size)
+            || self.code.overlaps(span)
+            || self.mem.overlaps_htif(span)
+        {
+            return false;
+        }
+        if self.mem.store(0, addr, size, v).is_err() {
+            return false;
+        }
+        self.stats.stores += 1;
+        true
+    }
+
+    /// Are the `size` bytes at `addr` aligned and inside DRAM?
+    fn plain_sub(&self, addr: u32, size: u32) -> bool {
+        addr & (size - 1) == 0 && self.mem.is_dram(addr) && self.mem.is_dram(addr + (size - 1))
+    }
+
     /// Does a store of every active lane take the interpreter's direct path?
     fn stores_direct(&self, addrs: &[u32; 32]) -> bool {
         crate::lane::lanes(self.mask).all(|l| direct_word_store(self.mem, self.code, addrs[l]))
