@@ -297,6 +297,13 @@ module weft_core #(
   wire  chk_bpt = st == S_CHKD && !ck_at && ck_bpt;
   wire  chk_wd = st == S_CHKD && !ck_at && !ck_bpt && wd_fire;
   wire  wd_soft_trap = chk_wd && !wd_hard && mtvec != 32'd0 && wd_trap;
+  // What a fault (S_FAULT), a breakpoint or the watchdog (S_CHKD) writes in the CSR bank
+  // (mepc, mcause, mtval; the fault record; the watchdog's expiry), registered: the bank
+  // writes it in the next cycle, from flip-flops, not from the state's decode. cw and the
+  // fault's registers do not change in that cycle (S_RETIRE, S_TRD, S_TRAPPED, S_FETCH or
+  // S_PICK follows), and the bank is read again only in a later decode.
+  logic        tr_q, tr_tvwe, tr_flt, tr_bpt, tr_wdx;
+  logic [31:0] tr_cause, tr_epc, tr_tval;
   logic [WB-1:0] pick;
   logic          pick_ok;
   wire           tick = st == S_PICK && pick_ok;   // an issue slot: the scheduler picks
@@ -321,13 +328,9 @@ module weft_core #(
       .op(f3[1:0]), .lopnd(fp_opnd),
       .retire_mask(rmask_q), .fs_dirty(st == S_EXEC && (is_fp || is_fmem) && !fs_off),
       .fl_we, .fl_mask, .fl_bits(fl_acc), .frm(frm_l),
-      .trap((st == S_FAULT && f_trap) || wd_soft_trap),
-      .trap_cause(st == S_FAULT ? f_cause : 32'h8000_0010),
-      .trap_epc(st == S_FAULT ? fq_pc : pc),
-      .trap_tval((fq_code == 5'd3 || fq_code == 5'd4 || fq_code == 5'd11) ? fq_addr : 32'd0),
-      .trap_tval_we(st == S_FAULT),
-      .flt(st == S_FAULT && !f_trap), .flt_code(fq_code), .flt_pc(fq_pc), .flt_addr(fq_addr),
-      .bpt(chk_bpt), .wd_expire(chk_wd && !wd_hard),
+      .trap(tr_q), .trap_cause(tr_cause), .trap_epc(tr_epc), .trap_tval(tr_tval),
+      .trap_tval_we(tr_tvwe), .flt(tr_flt), .flt_code(fq_code), .flt_pc(fq_pc),
+      .flt_addr(fq_addr), .bpt(tr_bpt), .wd_expire(tr_wdx),
       .xw, .mtvec, .mepc, .fs_off, .bpc, .wd_fire, .wd_hard, .wd_trap, .spawn_pc,
       .spawn_args);
 
@@ -774,6 +777,10 @@ module weft_core #(
       aph <= 1'b0;
       xph <= 1'b0;
       ws_q <= 1'b0;
+      tr_q <= 1'b0;
+      tr_flt <= 1'b0;
+      tr_bpt <= 1'b0;
+      tr_wdx <= 1'b0;
       lreq <= 1'b0;
       lack <= 1'b0;
       bwait_q <= '0;
@@ -1202,6 +1209,14 @@ module weft_core #(
       wn_mw <= wn_mw_c;
       wn_dv <= divg_c;
       wn_split <= split_c;
+      tr_q <= (st == S_FAULT && f_trap) || wd_soft_trap;
+      tr_cause <= st == S_FAULT ? f_cause : 32'h8000_0010;
+      tr_epc <= st == S_FAULT ? fq_pc : pc;
+      tr_tval <= (fq_code == 5'd3 || fq_code == 5'd4 || fq_code == 5'd11) ? fq_addr : 32'd0;
+      tr_tvwe <= st == S_FAULT;
+      tr_flt <= st == S_FAULT && !f_trap;
+      tr_bpt <= chk_bpt;
+      tr_wdx <= chk_wd && !wd_hard;
       lreq <= sm_en;   // (weft_smem answers two cycles after its request)
       lack <= lreq;
       // a store breaks every reservation on a word it touches (this lane's own included)
