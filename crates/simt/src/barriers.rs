@@ -11,50 +11,12 @@
 //! and the phase that `bar.arrive`/`bar.wait` see is the core's own slot of the same index,
 //! advanced on every core when the global barrier completes.
 
-use crate::machine::{Issue, Machine};
+use crate::machine::Issue;
 use crate::warp::WarpState;
 use weft_isa::FaultCode;
 
 /// `expect_tx`: bit 31 of `bar.arrive`'s count operand.
 const EXPECT_TX: u32 = 1 << 31;
-
-impl Machine {
-    /// Complete barrier `id`: wake its waiters (on core `c`, or on every core for a global
-    /// barrier) and advance the phase (of core `c`'s slot, or of every core's slot).
-    pub(crate) fn complete_barrier(&mut self, c: usize, id: u32, global: bool) {
-        for (ci, core) in self.cores.iter_mut().enumerate() {
-            if !global && ci != c {
-                continue;
-            }
-            core.barriers[id as usize].phase = core.barriers[id as usize].phase.wrapping_add(1);
-            for warp in &mut core.warps {
-                if warp.state == (WarpState::Barrier { id, global }) {
-                    warp.state = WarpState::Running;
-                }
-            }
-        }
-        if global {
-            self.global_barriers[id as usize].phase =
-                self.global_barriers[id as usize].phase.wrapping_add(1);
-        }
-    }
-
-    /// One announced transaction of core `c`'s barrier `id` completed (a DXA copy landed):
-    /// when none is left and every warp it counts has arrived, it completes.
-    pub(crate) fn complete_tx(&mut self, c: usize, id: u32) -> Result<(), FaultCode> {
-        let b = self
-            .cores
-            .get_mut(c)
-            .and_then(|k| k.barriers.get_mut(id as usize))
-            .ok_or(FaultCode::BarrierFault)?;
-        b.events = b.events.saturating_sub(1);
-        if b.events == 0 && b.count > 0 && b.arrivals() >= b.count {
-            b.arrived = [0; 4];
-            self.complete_barrier(c, id, false);
-        }
-        Ok(())
-    }
-}
 
 impl Issue<'_> {
     /// Check a barrier access: the index exists and the count is possible.

@@ -15,7 +15,7 @@ use crate::record::StepRecord;
 use crate::trap::Trap;
 use crate::warp::{Warp, WarpState};
 use std::io::Write;
-use weft_devices::{Ctx, Display, DmaSlot, Dmas, FrameSink};
+use weft_devices::{Ctx, Display, DmaSlot, Dmas, Dxa, DxaStats, FrameSink};
 use weft_isa::{FaultCode, Inst};
 use weft_mem::Memory;
 
@@ -705,5 +705,121 @@ impl Machine {
             Some(d) => d.advance_paced(c, max_words, mem, code),
             None => 0,
         }
+    }
+}
+
+// Barrier completion, shared by `bar`'s arrivals (barriers.rs) and the DXA engine's copies.
+impl Machine {
+    /// Complete barrier `id`: wake its waiters (on core `c`, or on every core for a global
+    /// barrier) and advance the phase (of core `c`'s slot, or of every core's slot).
+    pub(crate) fn complete_barrier(&mut self, c: usize, id: u32, global: bool) {
+        for (ci, core) in self.cores.iter_mut().enumerate() {
+            if !global && ci != c {
+                continue;
+            }
+            core.barriers[id as usize].phase = core.barriers[id as usize].phase.wrapping_add(1);
+            for warp in &mut core.warps {
+                if warp.state == (WarpState::Barrier { id, global }) {
+                    warp.state = WarpState::Running;
+                }
+            }
+        }
+        if global {
+            self.global_barriers[id as usize].phase =
+                self.global_barriers[id as usize].phase.wrapping_add(1);
+        }
+    }
+
+    /// One announced transaction of core `c`'s barrier `id` completed (a DXA copy landed):
+    /// when none is left and every warp it counts has arrived, it completes.
+    pub(crate) fn complete_tx(&mut self, c: usize, id: u32) -> Result<(), FaultCode> {
+        let b = self
+            .cores
+            .get_mut(c)
+            .and_then(|k| k.barriers.get_mut(id as usize))
+            .ok_or(FaultCode::BarrierFault)?;
+        b.events = b.events.saturating_sub(1);
+        if b.events == 0 && b.count > 0 && b.arrivals() >= b.count {
+            b.arrived = [0; 4];
+            self.complete_barrier(c, id, false);
+        }
+        Ok(())
+    }
+}
+
+// The DXA copy engine's host side and the completion of its copies (the engine itself is
+// `weft_devices::dxa` on the bus; `dxa.issue` is in dxa.rs).
+impl Machine {
+    /// A host write of DXA descriptor DCR `addr` (`0x100..0x280`).
+    pub fn dxa_dcr_write(&mut self, addr: u32, v: u32) -> Result<(), String> {
+        self.dxa_mut().dcr_write(addr, v)
+    }
+
+    /// A host read of DXA descriptor DCR `addr`.
+    pub fn dxa_dcr_read(&self, addr: u32) -> Result<u32, String> {
+        self.bus
+            .get::<Dxa>()
+            .expect("the bus has a DXA engine")
+            .dcr_read(addr)
+    }
+
+    /// The DXA engine's counters.
+    pub fn dxa_stats(&self) -> DxaStats {
+        self.bus.get::<Dxa>().map(Dxa::stats).unwrap_or_default()
+    }
+
+    /// Copies issued and not yet complete.
+    pub fn dxa_pending(&self) -> usize {
+        self.bus.get::<Dxa>().map(Dxa::pending).unwrap_or(0)
+    }
+
+    /// The cycle at which the next DXA copy lands (`u64::MAX`: none): a driver that skips
+    /// cycles in which no warp can issue skips no further.
+    pub fn dxa_next_event(&self) -> u64 {
+        self.bus
+            .get::<Dxa>()
+            .map_or(u64::MAX, weft_devices::BusDevice::next_event)
+    }
+
+    fn dxa_mut(&mut self) -> &mut Dxa {
+        self.bus.get_mut::<Dxa>().expect("the bus has a DXA engine")
+    }
+
+    /// Complete the transactions of the copies the engine finished (after the bus advanced).
+    /// True if there were any.
+    pub(crate) fn dxa_collect(&mut self) -> bool {
+        let Some(dxa) = self.bus.get_mut::<Dxa>() else {
+            return false;
+        };
+        let done = dxa.take_done();
+        let any = !done.is_empty();
+        for d in done {
+            if let Some(f) = d.error {
+                let code = if f.write {
+                    FaultCode::StoreFault
+                } else {
+                    FaultCode::LoadFault
+                };
+                self.raise(d.core, d.warp, code, Some(f.addr), f.detail);
+                continue;
+            }
+            for raw in d.bars {
+                let index = crate::vortex::barrier_index(raw, self.cfg.barriers);
+                let id = u32::try_from(index).unwrap_or(u32::MAX);
+                if self.complete_tx(d.core, id).is_err() {
+                    let slots = self.cores[d.core].barriers.len();
+                    self.raise(
+                        d.core,
+                        d.warp,
+                        FaultCode::BarrierFault,
+                        None,
+                        format!(
+                            "dxa.issue: barrier id {raw:#x} (barrier {index} of {slots}) to complete"
+                        ),
+                    );
+                }
+            }
+        }
+        any
     }
 }
