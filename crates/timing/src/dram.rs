@@ -64,16 +64,19 @@ impl Dram {
         self.pcs.fill(([None; 4], 0));
     }
 
+    /// The bank holding `addr` (`None`: no row buffers).
+    fn bank_of(&self, addr: u32) -> Option<usize> {
+        (!self.open.is_empty()).then(|| (addr / self.cfg.row_size % self.cfg.banks) as usize)
+    }
+
     /// An access to `addr` that may start at `t`: when it starts (a bank opening another
     /// row waits for the bank) and its latency; its row is then open.
     fn row_access(&mut self, addr: u32, t: u64) -> (u64, u64) {
-        if self.open.is_empty() {
+        let Some(b) = self.bank_of(addr) else {
             return (t, self.cfg.latency as u64);
-        }
-        let chunk = addr / self.cfg.row_size;
-        let b = (chunk % self.cfg.banks) as usize;
+        };
         let bank = &mut self.open[b];
-        let row = chunk / self.cfg.banks;
+        let row = addr / self.cfg.row_size / self.cfg.banks;
         if bank.0 == row {
             return (t, self.cfg.row_hit_latency as u64);
         }
@@ -111,8 +114,8 @@ impl Dram {
         self.bus_free = bus + xfer;
         let mut end = bus + xfer;
         let q = self.cfg.pseudo_channel_bytes_per_cycle;
-        if q > 0.0 && self.cfg.row_size > 0 {
-            let g = (addr / self.cfg.row_size % self.cfg.banks) as usize % self.pcs.len();
+        if let Some(b) = self.bank_of(addr).filter(|_| q > 0.0) {
+            let g = b % self.pcs.len();
             let pc = &mut self.pcs[g].1;
             let p = start.max(*pc);
             *pc = p + (bytes as f64 / q).ceil() as u64;

@@ -377,12 +377,12 @@ impl MemSys {
         // Uncached blocks: each a request of its own to DRAM, one per cycle, before the
         // cached lines (SimX's cache sends I/O requests past its banks).
         let n_unc = self.uncached_blocks.len() as u64;
+        let bytes = match self.block {
+            0 => self.cores[c].l1.line_size(),
+            b => b,
+        };
         for k in 0..self.uncached_blocks.len() {
             let (r, line) = (t + k as u64, self.uncached_blocks[k]);
-            let bytes = match self.block {
-                0 => self.cores[c].l1.line_size(),
-                b => b,
-            };
             let stats = &mut self.cores[c].stats;
             let answered = self.dram.request(c, line, bytes, r);
             // (a store is posted, as a write-through store is; a load or AMO waits)
