@@ -4,7 +4,7 @@
 //! when the miss is made (with their fill time), so a later access to a line still being
 //! filled merges into the outstanding miss (an MSHR merge) and waits for the same fill.
 
-use crate::config::{CacheConfig, Replacement, WritePolicy};
+use crate::config::{Allocate, CacheConfig, Replacement, WritePolicy};
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Line {
@@ -103,6 +103,15 @@ fn fold(mut x: u32, bits: u32, mask: u32) -> u32 {
     f
 }
 
+/// A fill on its way: the line number, when it completes (`u64::MAX` until the caller says
+/// with [`Cache::filled`]), and whether the prefetcher asked for it.
+#[derive(Clone, Copy, Debug)]
+struct Fill {
+    idx: u32,
+    done: u64,
+    prefetched: bool,
+}
+
 /// What an access found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -126,6 +135,10 @@ pub struct Cache {
     bank_free: Vec<u64>,
     /// Completion times of outstanding misses.
     mshr: Vec<u64>,
+    /// The outstanding fills. An access that misses in the tags merges into its line's fill
+    /// even if the line has since lost its way (an MSHR is looked up by address, not through
+    /// the tags); with [`Allocate::Fill`] they are the lines still to be installed.
+    fills: Vec<Fill>,
     /// Counters.
     pub stats: CacheStats,
     /// The last access missed or first used a prefetched line: the prefetcher should run.
@@ -143,6 +156,7 @@ impl Cache {
             lines: vec![Line::default(); (sets * cfg.ways) as usize],
             bank_free: vec![0; cfg.banks as usize],
             mshr: Vec::with_capacity(cfg.mshrs as usize),
+            fills: Vec::with_capacity(cfg.mshrs as usize),
             stats: CacheStats::default(),
             trigger: false,
         }
@@ -161,6 +175,7 @@ impl Cache {
             *l = Line::default();
         }
         self.mshr.clear();
+        self.fills.clear();
         self.trigger = false;
     }
 
@@ -216,6 +231,7 @@ impl Cache {
         self.stats.bank_conflicts += t0 - t;
         self.bank_free[bank] = t0 + 1;
         self.stats.accesses += 1;
+        self.install_fills(t0);
         let (set, tag) = self.place(idx);
         let ways = self.cfg.ways as usize;
         let base = set * ways;
@@ -241,15 +257,63 @@ impl Cache {
             return Outcome::Hit(l.ready + hit_lat);
         }
         self.stats.misses += 1;
-        self.trigger = true;
         if write && !wb {
+            self.trigger = true;
             return Outcome::Bypass(t0 + hit_lat);
         }
-        // Allocate: wait for an MSHR, choose the LRU way.
+        if let Some(f) = self.fills.iter_mut().find(|f| f.idx == idx) {
+            // the line lost its way (or has none yet) but its fill is still on the way
+            self.trigger = std::mem::take(&mut f.prefetched);
+            self.stats.mshr_merges += 1;
+            return Outcome::Hit(f.done + hit_lat);
+        }
+        self.trigger = true;
+        // Allocate: wait for an MSHR, choose the victim.
         let start = wait_for_slot(&mut self.mshr, self.cfg.mshrs as usize, t0);
         self.stats.mshr_stall_cycles += start - t0;
-        let victim = self.allocate(set, tag, start, write && wb, false);
+        self.fills.push(Fill {
+            idx,
+            done: u64::MAX,
+            prefetched: false,
+        });
+        let victim = match self.cfg.allocate {
+            Allocate::Miss => self.allocate(set, tag, start, write && wb, false),
+            Allocate::Fill => None,
+        };
         Outcome::Miss { start, victim }
+    }
+
+    /// Forget the fills complete by `t`; with [`Allocate::Fill`], first install them, in the
+    /// order they completed, each in the way the replacement policy gives up then.
+    fn install_fills(&mut self, t: u64) {
+        if self.cfg.allocate == Allocate::Fill {
+            let mut done: Vec<Fill> = self.fills.iter().filter(|f| f.done <= t).copied().collect();
+            done.sort_by_key(|f| f.done);
+            for f in done {
+                let (set, tag) = self.place(f.idx);
+                let ways = self.cfg.ways as usize;
+                if !self.lines[set * ways..(set + 1) * ways]
+                    .iter()
+                    .any(|l| l.valid && l.tag == tag)
+                {
+                    self.allocate(set, tag, f.done, false, f.prefetched);
+                    self.set_ready(f.idx, f.done);
+                }
+            }
+        }
+        self.fills.retain(|f| f.done > t);
+    }
+
+    /// Line number `idx`'s fill completes at `done` (if the line holds a way).
+    fn set_ready(&mut self, idx: u32, done: u64) {
+        let (set, tag) = self.place(idx);
+        let ways = self.cfg.ways as usize;
+        if let Some(l) = self.lines[set * ways..(set + 1) * ways]
+            .iter_mut()
+            .find(|l| l.valid && l.tag == tag)
+        {
+            l.ready = done;
+        }
     }
 
     /// Put line `tag` of `set` in its least recently used way at `at` (its fill still to
@@ -292,12 +356,15 @@ impl Cache {
     /// `Some` tells the caller to fetch it and call [`Cache::filled`], as for a miss;
     /// otherwise nothing happens (a prefetch never waits and never delays a request).
     pub fn prefetch(&mut self, line: u32, t: u64) -> Option<Outcome> {
-        let (set, tag) = self.place(line >> self.line_shift);
+        self.install_fills(t);
+        let idx = line >> self.line_shift;
+        let (set, tag) = self.place(idx);
         let ways = self.cfg.ways as usize;
         let base = set * ways;
         if self.lines[base..base + ways]
             .iter()
             .any(|l| l.valid && l.tag == tag)
+            || self.fills.iter().any(|f| f.idx == idx)
         {
             return None;
         }
@@ -306,7 +373,15 @@ impl Cache {
             return None;
         }
         self.stats.prefetches += 1;
-        let victim = self.allocate(set, tag, t, false, true);
+        self.fills.push(Fill {
+            idx,
+            done: u64::MAX,
+            prefetched: true,
+        });
+        let victim = match self.cfg.allocate {
+            Allocate::Miss => self.allocate(set, tag, t, false, true),
+            Allocate::Fill => None,
+        };
         Some(Outcome::Miss { start: t, victim })
     }
 
@@ -323,13 +398,16 @@ impl Cache {
     /// The fill of `line` (after a [`Outcome::Miss`]) completes at `done`; returns when the
     /// requester has its data.
     pub fn filled(&mut self, line: u32, done: u64) -> u64 {
-        let (set, tag) = self.place(line >> self.line_shift);
-        let ways = self.cfg.ways as usize;
-        if let Some(l) = self.lines[set * ways..(set + 1) * ways]
+        let idx = line >> self.line_shift;
+        if self.cfg.allocate == Allocate::Miss {
+            self.set_ready(idx, done);
+        }
+        if let Some(f) = self
+            .fills
             .iter_mut()
-            .find(|l| l.valid && l.tag == tag)
+            .find(|f| f.idx == idx && f.done == u64::MAX)
         {
-            l.ready = done;
+            f.done = done;
         }
         self.mshr.push(done);
         done + self.cfg.hit_latency as u64
@@ -353,7 +431,73 @@ mod tests {
             hash: false,
             prefetch: 0,
             replacement: Replacement::Lru,
+            allocate: Allocate::Miss,
         }
+    }
+
+    #[test]
+    fn a_miss_merges_into_the_fill_of_a_line_that_lost_its_way() {
+        // Set 0 of 2 ways: 0x000, 0x080 and 0x100 miss one after another; the third takes
+        // 0x000's way while 0x000's fill is still on the way. 0x000 again then merges into that
+        // fill (an MSHR is found by address) instead of fetching the line a second time.
+        let mut c = Cache::new(CacheConfig {
+            mshrs: 4,
+            ..small()
+        });
+        for (k, a) in [0x000u32, 0x080, 0x100].iter().enumerate() {
+            let Outcome::Miss { start, .. } = c.access(*a, k as u64, false) else {
+                panic!("{a:#x} must miss")
+            };
+            c.filled(*a, start + 100);
+        }
+        assert_eq!(c.access(0x000, 3, false), Outcome::Hit(101));
+        assert_eq!(c.stats.mshr_merges, 1);
+        // once its fill is done, the evicted line is a miss like any other
+        assert!(matches!(c.access(0x000, 200, false), Outcome::Miss { .. }));
+    }
+
+    #[test]
+    fn fill_allocation_keeps_a_set_s_lines_until_the_fill_arrives() {
+        // One way per set. 0x000 is filled at 10; 0x080 (same set) misses at 20, its fill
+        // arriving at 120. Allocated at the miss, it evicts 0x000 at once; allocated at the
+        // fill, 0x000 still hits until 120.
+        let run = |allocate| {
+            let mut c = Cache::new(CacheConfig {
+                ways: 1,
+                size: 128,
+                allocate,
+                ..small()
+            });
+            let Outcome::Miss { .. } = c.access(0x000, 0, false) else {
+                panic!("cold")
+            };
+            c.filled(0x000, 10);
+            let Outcome::Miss { start, .. } = c.access(0x080, 20, false) else {
+                panic!("cold")
+            };
+            c.filled(0x080, start + 100);
+            let between = c.access(0x000, 30, false);
+            let merged = c.access(0x080, 40, false);
+            let after = c.access(0x000, 130, false);
+            (between, merged, after)
+        };
+        let (between, merged, after) = run(Allocate::Fill);
+        assert_eq!(
+            between,
+            Outcome::Hit(31),
+            "0x000 stays until 0x080 is installed"
+        );
+        assert_eq!(merged, Outcome::Hit(121), "0x080 merges into its fill");
+        assert!(
+            matches!(after, Outcome::Miss { .. }),
+            "installed at 120: 0x000 is gone"
+        );
+        let (between, merged, _) = run(Allocate::Miss);
+        assert!(
+            matches!(between, Outcome::Miss { .. }),
+            "evicted at the miss"
+        );
+        assert_eq!(merged, Outcome::Hit(121));
     }
 
     #[test]

@@ -168,6 +168,19 @@ pub enum Replacement {
     Fifo,
 }
 
+/// When a miss takes its way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Allocate {
+    /// When it misses: the line holds a way while its fill is on the way.
+    #[default]
+    Miss,
+    /// When its fill arrives (Vortex's caches: the victim is chosen as the fill is
+    /// installed, so lines still being fetched evict nothing). Write-through caches only: a
+    /// victim chosen then has nothing to write back.
+    Fill,
+}
+
 /// A set-associative cache. (Each cache has its own defaults; a partial section in a file
 /// takes the rest from them, because the file is merged over the defaults before it is read.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -198,6 +211,8 @@ pub struct CacheConfig {
     pub prefetch: u32,
     /// Which way a miss replaces.
     pub replacement: Replacement,
+    /// When a miss takes its way.
+    pub allocate: Allocate,
 }
 
 impl CacheConfig {
@@ -214,6 +229,7 @@ impl CacheConfig {
             hash: true,
             prefetch: 0,
             replacement: Replacement::Lru,
+            allocate: Allocate::Miss,
         }
     }
 
@@ -271,6 +287,12 @@ impl CacheConfig {
             "a power of two, 1..=64",
         )?;
         range(key("mshrs"), self.mshrs as u64, 1, 1024, "1..=1024")?;
+        if self.allocate == Allocate::Fill && self.write_policy == WritePolicy::WriteBack {
+            return Err(ConfigError::Invalid {
+                key: key("allocate"),
+                rule: "\"miss\" in a write-back cache (a fill's victim could be dirty)",
+            });
+        }
         let most = if name == "icache" { 16 } else { 0 };
         range(
             key("prefetch"),

@@ -70,6 +70,10 @@ fn impossible_values_name_their_key() {
         ("[pipeline]\nscheduler = \"round-robin\"\n", "round-robin"),
         ("[l1]\nprefetch = 1\n", "l1.prefetch"),
         ("[icache]\nprefetch = 17\n", "icache.prefetch"),
+        (
+            "[l2]\nenabled = true\nwrite_policy = \"write-back\"\nallocate = \"fill\"\n",
+            "l2.allocate",
+        ),
     ] {
         let e = MachineConfig::from_toml(toml).expect_err(toml).to_string();
         assert!(e.contains(key), "{toml}: {e}");
