@@ -107,6 +107,11 @@ pub struct PipelineConfig {
     /// flight (SimX's dispatch and LSU input queues); with that many waiting, no memory
     /// instruction issues. 0: no queue — none issues while every place is taken.
     pub lsu_queue: u32,
+    /// The load/store unit sends memory instructions in issue order, stores included: one
+    /// that waits for a place among the loads in flight holds every later one, and the
+    /// queue (`lsu_queue`) counts every memory instruction waiting (SimX's LSU takes its
+    /// input queue's head only). False: stores never wait for loads.
+    pub lsu_in_order: bool,
     /// Each kernel launch ([`crate::TimingModel::new_launch`], called by the hosts' runtimes)
     /// starts with empty caches and closed DRAM rows, as SimX resets its processor at every
     /// launch. False: caches stay warm from one launch to the next (weft's default).
@@ -140,6 +145,7 @@ impl Default for PipelineConfig {
             collector_route: 0,
             lsu_loads: 0,
             lsu_queue: 0,
+            lsu_in_order: false,
             launch_resets_memory: false,
             end_waits_for_writeback: false,
         }

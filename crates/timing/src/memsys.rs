@@ -70,8 +70,11 @@ struct CoreMem {
     smem_free: u64,
     /// When each load in flight in the load/store unit completes (`pipeline.lsu_loads`).
     loads: Vec<u64>,
-    /// When each load waiting for a place among them gets it.
+    /// When each memory instruction waiting for a place among them gets it.
     waiting: Vec<u64>,
+    /// With `pipeline.lsu_in_order`: when the LSU has sent the last memory instruction's
+    /// requests and can start the next.
+    lsu_next: u64,
     stats: MemStats,
 }
 
@@ -102,6 +105,7 @@ pub struct MemSys {
     block: u32,
     /// Loads a core keeps in flight (0: no bound).
     lsu_loads: usize,
+    lsu_in_order: bool,
     /// Data addresses no cache holds (`dram.uncached`: start, length).
     uncached: (u32, u32),
     /// Line requests of one warp access, reused.
@@ -128,6 +132,7 @@ impl MemSys {
                     smem_free: 0,
                     loads: Vec::new(),
                     waiting: Vec::new(),
+                    lsu_next: 0,
                     stats: MemStats::default(),
                 })
                 .collect(),
@@ -144,6 +149,7 @@ impl MemSys {
                 b => (b as u64 * cfg.lanes as u64).min(t.l1.line as u64) as u32,
             },
             lsu_loads: t.pipeline.lsu_loads as usize,
+            lsu_in_order: t.pipeline.lsu_in_order,
             uncached: (t.dram.uncached[0], t.dram.uncached[1] - t.dram.uncached[0]),
             lines: Vec::with_capacity(32),
             uncached_blocks: Vec::new(),
@@ -264,20 +270,25 @@ impl MemSys {
         t: u64,
     ) -> MemTiming {
         let bounded = self.lsu_loads > 0 && kind != AccessKind::Store;
-        let t = if bounded {
-            let cm = &mut self.cores[c];
-            let start = crate::cache::wait_for_slot(&mut cm.loads, self.lsu_loads, t);
-            if start > t {
-                cm.waiting.retain(|&w| w > t);
-                cm.waiting.push(start);
-            }
-            start
-        } else {
-            t
-        };
-        let mt = self.access_at(c, kind, size, mask, addrs, t);
+        let cm = &mut self.cores[c];
+        let mut start = t;
+        if self.lsu_in_order {
+            start = start.max(cm.lsu_next);
+        }
         if bounded {
-            self.cores[c].loads.push(mt.done.max(t) + 1);
+            start = crate::cache::wait_for_slot(&mut cm.loads, self.lsu_loads, start);
+        }
+        if start > t {
+            cm.waiting.retain(|&w| w > t);
+            cm.waiting.push(start);
+        }
+        let mt = self.access_at(c, kind, size, mask, addrs, start);
+        let cm = &mut self.cores[c];
+        if bounded {
+            cm.loads.push(mt.done.max(start) + 1);
+        }
+        if self.lsu_in_order {
+            cm.lsu_next = mt.lsu_free;
         }
         mt
     }
@@ -452,6 +463,7 @@ impl MemSys {
             cm.icache.empty();
             cm.loads.clear();
             cm.waiting.clear();
+            cm.lsu_next = 0;
         }
         if let Some(l2) = &mut self.l2 {
             l2.empty();
@@ -468,5 +480,40 @@ impl MemSys {
     /// The L2's counters, if there is one.
     pub fn l2_stats(&self) -> Option<CacheStats> {
         self.l2.as_ref().map(|c| c.stats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MachineConfig;
+
+    /// One core whose LSU keeps one load in flight; a load that misses, a second load that
+    /// waits for its place, then a store.
+    fn store_after_a_waiting_load(in_order: bool) -> (MemTiming, MemTiming) {
+        let mut mc = MachineConfig::default();
+        mc.timing.pipeline.lsu_loads = 1;
+        mc.timing.pipeline.lsu_queue = 4;
+        mc.timing.pipeline.lsu_in_order = in_order;
+        let mut m = MemSys::new(&mc.machine, &mc.timing);
+        let mut addrs = [0u32; 32];
+        addrs[0] = 0x1000;
+        let first = m.access(0, AccessKind::Load, 4, 1, &addrs, 0);
+        addrs[0] = 0x2000;
+        let second = m.access(0, AccessKind::Load, 4, 1, &addrs, 1);
+        assert!(
+            second.start >= first.done,
+            "one load in flight: the second waits"
+        );
+        addrs[0] = 0x3000;
+        (second, m.access(0, AccessKind::Store, 4, 1, &addrs, 2))
+    }
+
+    #[test]
+    fn an_in_order_lsu_holds_a_store_behind_a_load_waiting_for_its_place() {
+        let (load, store) = store_after_a_waiting_load(true);
+        assert!(store.start >= load.lsu_free, "{store:?} after {load:?}");
+        let (_, store) = store_after_a_waiting_load(false);
+        assert_eq!(store.start, 2, "otherwise a store does not wait for loads");
     }
 }
