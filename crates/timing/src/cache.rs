@@ -24,10 +24,14 @@ struct Line {
 pub struct CacheStats {
     /// Line requests.
     pub accesses: u64,
+    /// Of them, writes.
+    pub writes: u64,
     /// Requests whose line was present and filled.
     pub hits: u64,
     /// Requests that missed (including those merged into an outstanding miss).
     pub misses: u64,
+    /// Of them, writes.
+    pub write_misses: u64,
     /// Misses to a line whose fill was already outstanding.
     pub mshr_merges: u64,
     /// Valid lines replaced.
@@ -46,8 +50,10 @@ impl CacheStats {
     /// Add another cache's counters.
     pub fn add(&mut self, o: &CacheStats) {
         self.accesses += o.accesses;
+        self.writes += o.writes;
         self.hits += o.hits;
         self.misses += o.misses;
+        self.write_misses += o.write_misses;
         self.mshr_merges += o.mshr_merges;
         self.evictions += o.evictions;
         self.writebacks += o.writebacks;
@@ -60,8 +66,10 @@ impl CacheStats {
     pub fn since(&self, earlier: &CacheStats) -> CacheStats {
         CacheStats {
             accesses: self.accesses - earlier.accesses,
+            writes: self.writes - earlier.writes,
             hits: self.hits - earlier.hits,
             misses: self.misses - earlier.misses,
+            write_misses: self.write_misses - earlier.write_misses,
             mshr_merges: self.mshr_merges - earlier.mshr_merges,
             evictions: self.evictions - earlier.evictions,
             writebacks: self.writebacks - earlier.writebacks,
@@ -231,6 +239,7 @@ impl Cache {
         self.stats.bank_conflicts += t0 - t;
         self.bank_free[bank] = t0 + 1;
         self.stats.accesses += 1;
+        self.stats.writes += write as u64;
         self.install_fills(t0);
         let (set, tag) = self.place(idx);
         let ways = self.cfg.ways as usize;
@@ -253,10 +262,12 @@ impl Cache {
                 return Outcome::Hit(t0 + hit_lat);
             }
             self.stats.misses += 1;
+            self.stats.write_misses += write as u64;
             self.stats.mshr_merges += 1;
             return Outcome::Hit(l.ready + hit_lat);
         }
         self.stats.misses += 1;
+        self.stats.write_misses += write as u64;
         if write && !wb {
             self.trigger = true;
             return Outcome::Bypass(t0 + hit_lat);

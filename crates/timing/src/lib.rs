@@ -527,6 +527,17 @@ impl TimingModel {
         )
     }
 
+    /// Core `c`'s memory counters so far: its L1, its I-cache, and the rest (shared memory,
+    /// DRAM requests).
+    pub fn core_memory(&self, c: usize) -> (CacheStats, CacheStats, MemStats) {
+        self.mem.core_stats(c)
+    }
+
+    /// The L2's counters so far, if there is one.
+    pub fn l2_memory(&self) -> Option<CacheStats> {
+        self.mem.l2_stats()
+    }
+
     /// The report so far (`cycles` is the machine's cycle count).
     pub fn report(&self, m: &Machine) -> TimingReport {
         let counters: Vec<CoreCounters> = self.cores.iter().map(|c| c.counters.clone()).collect();

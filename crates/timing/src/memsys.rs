@@ -30,6 +30,13 @@ pub struct MemStats {
     pub dram_read_bytes: u64,
     /// Bytes DRAM wrote for this core.
     pub dram_write_bytes: u64,
+    /// Read requests (a line fill, an uncached load) DRAM answered for this core.
+    pub dram_reads: u64,
+    /// Write requests (a write-through store, a write-back, an uncached store).
+    pub dram_writes: u64,
+    /// Cycles from each read request to its answer, summed (over `dram_reads`: the mean
+    /// memory latency).
+    pub dram_read_cycles: u64,
     /// Bytes of divergence-stack entries the core's warps moved to and from their spill
     /// areas (part of the DRAM bytes).
     pub stack_spill_bytes: u64,
@@ -45,6 +52,9 @@ impl MemStats {
         self.dma_bytes += o.dma_bytes;
         self.dram_read_bytes += o.dram_read_bytes;
         self.dram_write_bytes += o.dram_write_bytes;
+        self.dram_reads += o.dram_reads;
+        self.dram_writes += o.dram_writes;
+        self.dram_read_cycles += o.dram_read_cycles;
         self.stack_spill_bytes += o.stack_spill_bytes;
     }
 
@@ -58,9 +68,35 @@ impl MemStats {
             dma_bytes: self.dma_bytes - earlier.dma_bytes,
             dram_read_bytes: self.dram_read_bytes - earlier.dram_read_bytes,
             dram_write_bytes: self.dram_write_bytes - earlier.dram_write_bytes,
+            dram_reads: self.dram_reads - earlier.dram_reads,
+            dram_writes: self.dram_writes - earlier.dram_writes,
+            dram_read_cycles: self.dram_read_cycles - earlier.dram_read_cycles,
             stack_spill_bytes: self.stack_spill_bytes - earlier.stack_spill_bytes,
         }
     }
+}
+
+/// A request of core `c` to DRAM (`bytes` of `line` at `t`, a read or a write), counted in
+/// `stats`. Returns when DRAM has answered.
+fn to_dram(
+    dram: &mut Dram,
+    stats: &mut MemStats,
+    c: usize,
+    line: u32,
+    bytes: u32,
+    t: u64,
+    write: bool,
+) -> u64 {
+    let done = dram.request(c, line, bytes, t);
+    if write {
+        stats.dram_write_bytes += bytes as u64;
+        stats.dram_writes += 1;
+    } else {
+        stats.dram_read_bytes += bytes as u64;
+        stats.dram_reads += 1;
+        stats.dram_read_cycles += done.saturating_sub(t);
+    }
+    done
 }
 
 /// One core's private memories.
@@ -161,32 +197,25 @@ impl MemSys {
     /// core `c`: through the L2 if there is one, else DRAM. Returns when it is done.
     fn below(&mut self, c: usize, line: u32, bytes: u32, t: u64, write: bool) -> u64 {
         let stats = &mut self.cores[c].stats;
+        let dram = &mut self.dram;
         let Some(l2) = &mut self.l2 else {
-            if write {
-                stats.dram_write_bytes += bytes as u64;
-            } else {
-                stats.dram_read_bytes += bytes as u64;
-            }
-            return self.dram.request(c, line, bytes, t);
+            return to_dram(dram, stats, c, line, bytes, t, write);
         };
         let l2_line = l2.line_of(line);
         let through = l2.write_through();
         match l2.access(l2_line, t, write) {
             Outcome::Hit(d) | Outcome::Bypass(d) => {
                 if write && through {
-                    stats.dram_write_bytes += bytes as u64;
-                    self.dram.request(c, line, bytes, d);
+                    to_dram(dram, stats, c, line, bytes, d, true);
                 }
                 d
             }
             Outcome::Miss { start, victim } => {
                 let size = l2.line_size();
                 if let Some(v) = victim {
-                    stats.dram_write_bytes += size as u64;
-                    self.dram.request(c, v, size, start);
+                    to_dram(dram, stats, c, v, size, start, true);
                 }
-                stats.dram_read_bytes += size as u64;
-                let fill = self.dram.request(c, l2_line, size, start);
+                let fill = to_dram(dram, stats, c, l2_line, size, start, false);
                 l2.filled(l2_line, fill)
             }
         }
@@ -206,16 +235,11 @@ impl MemSys {
     pub fn stack_spill(&mut self, c: usize, bytes: u32, t: u64, write: bool) -> u64 {
         let stats = &mut self.cores[c].stats;
         stats.stack_spill_bytes += bytes as u64;
-        if write {
-            stats.dram_write_bytes += bytes as u64;
-        } else {
-            stats.dram_read_bytes += bytes as u64;
-        }
         // The step record gives no address for the spill area; its traffic goes to a row of
         // its own per core (a warp's spill area is contiguous, so a run of spills and fills
         // stays mostly within one row).
         let row = u32::MAX - ((c as u32 + 1) << 12) + 1;
-        self.dram.request(c, row, bytes, t)
+        to_dram(&mut self.dram, stats, c, row, bytes, t, write)
     }
 
     /// The I-cache line holding `pc`.
@@ -395,15 +419,10 @@ impl MemSys {
         for k in 0..self.uncached_blocks.len() {
             let (r, line) = (t + k as u64, self.uncached_blocks[k]);
             let stats = &mut self.cores[c].stats;
-            let answered = self.dram.request(c, line, bytes, r);
+            let store = kind == AccessKind::Store;
+            let answered = to_dram(&mut self.dram, stats, c, line, bytes, r, store);
             // (a store is posted, as a write-through store is; a load or AMO waits)
-            if kind == AccessKind::Store {
-                stats.dram_write_bytes += bytes as u64;
-                done = done.max(r + 1);
-            } else {
-                stats.dram_read_bytes += bytes as u64;
-                done = done.max(answered);
-            }
+            done = done.max(if store { r + 1 } else { answered });
             lsu_free = lsu_free.max(r + 1);
         }
         self.uncached_blocks.clear();

@@ -176,9 +176,21 @@ impl Device {
         drop(state);
     }
 
-    /// The performance summary `vx_dump_perf` prints: Vortex's `PERF:` lines.
+    /// The performance summary `vx_dump_perf` prints: Vortex's `PERF:` lines, with those
+    /// of the counter class `VORTEX_PROFILING` names (as Vortex's runtime reads it).
     pub fn perf_text(&self) -> VxResult<String> {
-        self.call(|e| {
+        let class = match std::env::var("VORTEX_PROFILING") {
+            Ok(v) => v.trim().parse().unwrap_or(u32::MAX),
+            Err(_) => 0,
+        };
+        self.perf_text_for(class)
+    }
+
+    /// The performance summary with the lines of counter class `class`: 0 none, 2 the
+    /// memory class (caches and DRAM, from the timing model); weft's libvortex prints no
+    /// other class, and says so on stderr.
+    pub fn perf_text_for(&self, class: u32) -> VxResult<String> {
+        self.call(move |e| {
             let cores = e.cores();
             let mut text = String::new();
             let (mut instrs, cycles) = (0u64, e.mpm(0xB00, 0)?);
@@ -198,6 +210,13 @@ impl Device {
                         ipc(i)
                     );
                 }
+            }
+            match class {
+                0 => {}
+                crate::perf_mem::MPM_CLASS_MEM => text += &e.memory_counters().lines(),
+                _ => eprintln!(
+                    "libvortex (weft): VORTEX_PROFILING: of the counter classes only 2 (memory) is printed"
+                ),
             }
             // SimX resets its counters at each launch; weft's count every launch since the
             // device opened, and the line says so.

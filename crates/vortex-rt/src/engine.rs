@@ -10,6 +10,7 @@
 
 use crate::config::PerfScope;
 use crate::error::{VxError, VxResult};
+use crate::perf_mem::{MemCounters, MPM_CLASS_MEM};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -48,6 +49,8 @@ pub struct Engine {
     instrs: Vec<u64>,
     /// Cycles of every launch since the device opened (or of the last).
     cycles: u64,
+    /// The memory counters over every launch since the device opened (or of the last).
+    mem: MemCounters,
     /// What the counters count.
     scope: PerfScope,
 }
@@ -61,6 +64,7 @@ impl Engine {
         let cfg = all.machine;
         let timing = cfg.timing.then(|| TimingModel::new(&cfg, &all.timing));
         let cores = cfg.cores;
+        let mem = MemCounters::read(timing.as_ref(), cores);
         let mut m = Machine::new(cfg, &prog).map_err(|e| VxError::Config(e.to_string()))?;
         // Vortex's `#slot: text` lines, on stdout after the host program's own output.
         m.set_console(Box::new(weft_runtime::host::StdoutAfterC));
@@ -70,6 +74,7 @@ impl Engine {
             host_entry: false,
             timing,
             stop,
+            mem,
             instrs: vec![0; cores],
             cycles: 0,
             scope,
@@ -120,10 +125,13 @@ impl Engine {
             DCR_MPM_VALUE => {
                 let core = tag & 0xffff;
                 let id = (tag >> 16) & 0x3f;
-                let v = if tag >> 22 == MPM_CLASS_DXA {
-                    self.mpm_dxa(MPM_BASE + (id & 31))
-                } else {
-                    self.mpm(MPM_BASE + (id & 31), core)?
+                let v = match tag >> 22 {
+                    MPM_CLASS_DXA => self.mpm_dxa(MPM_BASE + (id & 31)),
+                    MPM_CLASS_MEM if core as usize >= self.instrs.len() => {
+                        return Err(VxError::Invalid(format!("core {core}")))
+                    }
+                    MPM_CLASS_MEM => self.mem.value(MPM_BASE + (id & 31), core as usize),
+                    _ => self.mpm(MPM_BASE + (id & 31), core)?,
                 };
                 Ok(if id >= 32 { (v >> 32) as u32 } else { v as u32 })
             }
@@ -165,6 +173,11 @@ impl Engine {
         }
     }
 
+    /// The memory counters (Vortex's class 2) over the launches [`Engine::mpm`] counts.
+    pub fn memory_counters(&self) -> &MemCounters {
+        &self.mem
+    }
+
     /// Kernel launches run since the device opened.
     pub fn launches(&self) -> usize {
         self.m.launches_begun()
@@ -183,6 +196,7 @@ impl Engine {
         let t0 = self.m.cycle;
         // the cores' counts before the launch: warps keep theirs across launches
         let i0: Vec<u64> = self.m.cores.iter().map(|c| c.instret()).collect();
+        let mem0 = MemCounters::read(self.timing.as_ref(), i0.len());
         self.m.launch(&self.dcrs)?;
         if let Some(t) = &mut self.timing {
             t.new_launch();
@@ -197,14 +211,14 @@ impl Engine {
             match end {
                 RunEnd::CycleLimit(c) if c < bound => {
                     if self.stop.load(Ordering::Relaxed) {
-                        self.count(t0, &i0);
+                        self.count(t0, &i0, &mem0);
                         return Err(VxError::Closed);
                     }
                 }
                 e => break e,
             }
         };
-        self.count(t0, &i0);
+        self.count(t0, &i0, &mem0);
         match end {
             RunEnd::Exit(_) | RunEnd::AllHalted => Ok(()),
             RunEnd::Fault(f) => {
@@ -223,12 +237,16 @@ impl Engine {
         }
     }
 
-    /// Add a launch's cycles (from cycle `t0`) and instructions (from the cores' counts `i0`),
-    /// after clearing the counts with [`PerfScope::Launch`].
-    fn count(&mut self, t0: u64, i0: &[u64]) {
+    /// Add a launch's cycles (from cycle `t0`), instructions (from the cores' counts `i0`)
+    /// and memory counts (from `mem0`), after clearing the counts with [`PerfScope::Launch`].
+    fn count(&mut self, t0: u64, i0: &[u64], mem0: &MemCounters) {
+        let now = MemCounters::read(self.timing.as_ref(), i0.len());
         if self.scope == PerfScope::Launch {
             self.cycles = 0;
             self.instrs.fill(0);
+            self.mem = now.since(mem0);
+        } else {
+            self.mem = now;
         }
         self.cycles += self.m.cycle - t0;
         for ((n, c), before) in self.instrs.iter_mut().zip(&self.m.cores).zip(i0) {

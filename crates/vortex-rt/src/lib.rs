@@ -27,6 +27,7 @@ pub mod event;
 pub mod handles;
 pub mod memory;
 pub mod module;
+pub mod perf_mem;
 pub mod queue;
 pub mod rect;
 mod sync;

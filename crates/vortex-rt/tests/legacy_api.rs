@@ -338,3 +338,74 @@ fn dxa_descriptors_and_counters_go_through_the_dcr_ports() {
         assert_eq!(vx_dev_close(d), 0);
     }
 }
+
+/// The memory counter class (2) under the timing model, against what `kmu.s` does: each
+/// core's one warp loads 4 words that lanes share (`_start`'s `inits` pointer, lane 0 only;
+/// `ids`' three pointers), stores 2 runs of consecutive words (`out`, `info`) and adds
+/// atomically twice (`inits`, `hits`), all within one L1 line each: 4 D-cache reads, 2
+/// writes, and 4 DRAM writes (write-through stores and atomics go to memory). `vx_dump_perf`'s
+/// lines (`VORTEX_PROFILING=2`) print the same numbers. Without the timing model there are
+/// no caches: every counter reads 0.
+#[test]
+fn the_memory_counter_class_counts_the_timing_model_s_caches_and_dram() {
+    // counter `addr` summed over the cores (the memory's are machine-wide: core 0's)
+    let q = |d: *mut c_void, addr: u32| {
+        let mut cores = 0u64;
+        assert_eq!(unsafe { vx_dev_caps(d, 3, &mut cores) }, 0);
+        let cores = if addr >= 0xB18 { 1 } else { cores as u32 };
+        (0..cores)
+            .map(|c| {
+                let mut v = u64::MAX;
+                assert_eq!(unsafe { vx_mpm_query(d, 2, addr, c, &mut v) }, 0);
+                v
+            })
+            .sum::<u64>()
+    };
+    for timing in ["1", "0"] {
+        unsafe {
+            let cfg =
+                config_from_env(|k: &str| (k == "WEFT_TIMING").then(|| timing.into())).unwrap();
+            let cores = cfg.machine.cores as u64;
+            let dev = Device::with_config_scope(cfg, vortex::config::PerfScope::Launch).unwrap();
+            let d = handles::handle(dev.clone());
+            let (vxbin, img) = image(&[]);
+            let k = upload(d, &vxbin);
+            let (_, args) = buffers(d);
+            assert_eq!(vx_dcr_write(d, dcr::KERNEL_ENTRY0, sym(&img, "ids")), 0);
+            assert_eq!(vx_start(d, k, args), 0);
+            assert_eq!(vx_ready_wait(d, u64::MAX), 0);
+            let (reads, writes) = (q(d, 0xB06), q(d, 0xB07));
+            let (miss_r, miss_w) = (q(d, 0xB08), q(d, 0xB09));
+            let (ic_reads, ic_miss) = (q(d, 0xB03), q(d, 0xB04));
+            let (mem_r, mem_w, mem_lt) = (q(d, 0xB18), q(d, 0xB19), q(d, 0xB1A));
+            if timing == "0" {
+                let all = [reads, writes, miss_r, ic_reads, mem_r, mem_w, mem_lt];
+                assert_eq!(all, [0; 7], "no caches without the timing model");
+            } else {
+                assert_eq!((reads, writes), (4 * cores, 2 * cores));
+                assert_eq!(mem_w, 4 * cores, "stores and atomics");
+                assert!(miss_r <= reads && miss_w <= writes && ic_miss <= ic_reads);
+                assert!(
+                    ic_reads > 0 && mem_r > 0 && mem_lt >= mem_r,
+                    "{mem_r} {mem_lt}"
+                );
+                let text = dev.perf_text_for(2).unwrap();
+                let want = format!(
+                    "PERF: core0: dcache: reqs={}, miss_r={miss_r} ",
+                    reads + writes
+                );
+                assert!(text.contains(&want), "{want}\n{text}");
+                assert!(
+                    text.contains(&format!(
+                        "PERF: memory: reqs={} (r={mem_r}, w={mem_w})",
+                        mem_r + mem_w
+                    )),
+                    "{text}"
+                );
+            }
+            let mut v = 0u64;
+            assert_eq!(vx_mpm_query(d, 2, 0xB06, 99, &mut v), -1, "no core 99");
+            assert_eq!(vx_device_release(d), 0);
+        }
+    }
+}
