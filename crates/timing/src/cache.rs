@@ -276,7 +276,7 @@ impl Cache {
             // the line lost its way (or has none yet) but its fill is still on the way
             self.trigger = std::mem::take(&mut f.prefetched);
             self.stats.mshr_merges += 1;
-            return Outcome::Hit(f.done + hit_lat);
+            return Outcome::Hit(f.done.saturating_add(hit_lat));
         }
         self.trigger = true;
         // Allocate: wait for an MSHR, choose the victim.
@@ -297,7 +297,7 @@ impl Cache {
     /// Forget the fills complete by `t`; with [`Allocate::Fill`], first install them, in the
     /// order they completed, each in the way the replacement policy gives up then.
     fn install_fills(&mut self, t: u64) {
-        if self.cfg.allocate == Allocate::Fill {
+        if self.cfg.allocate == Allocate::Fill && self.fills.iter().any(|f| f.done <= t) {
             let mut done: Vec<Fill> = self.fills.iter().filter(|f| f.done <= t).copied().collect();
             done.sort_by_key(|f| f.done);
             for f in done {
@@ -488,6 +488,9 @@ mod tests {
             };
             c.filled(0x080, start + 100);
             let between = c.access(0x000, 30, false);
+            if let Outcome::Miss { start, .. } = between {
+                c.filled(0x000, start + 100);
+            }
             let merged = c.access(0x080, 40, false);
             let after = c.access(0x000, 130, false);
             (between, merged, after)

@@ -141,6 +141,7 @@ pub struct MemSys {
     block: u32,
     /// Loads a core keeps in flight (0: no bound).
     lsu_loads: usize,
+    /// Memory instructions leave the LSU in issue order (`pipeline.lsu_in_order`).
     lsu_in_order: bool,
     /// Data addresses no cache holds (`dram.uncached`: start, length).
     uncached: (u32, u32),
@@ -283,7 +284,8 @@ impl MemSys {
 
     /// A warp memory instruction of core `c` whose addresses are ready at `t`: `addrs[l]`
     /// for each lane `l` of `mask`, `size` bytes each. A load waits first for a place among
-    /// the core's loads in flight (`pipeline.lsu_loads`).
+    /// the core's loads in flight (`pipeline.lsu_loads`); with `pipeline.lsu_in_order` every
+    /// memory instruction first waits for the LSU to have sent the one before it.
     pub fn access(
         &mut self,
         c: usize,
