@@ -205,8 +205,9 @@ impl TimingModel {
             let mt = self.mem.access(c, kind, size, rec.mask, &rec.addrs, agen);
             done = mt.done.max(agen);
             // The LSU takes the next instruction `interval` cycles on, later by the cycles
-            // this one's further line requests (or bank conflicts, or its wait for a place
-            // among the loads in flight) hold it.
+            // this one's further line requests (or bank conflicts) hold it. (A load's wait
+            // for a place among the loads in flight does not hold it; with
+            // `pipeline.lsu_in_order` the memory system keeps later ones behind it.)
             unit_free += mt.lsu_free.saturating_sub(mt.start + 1);
             from_mem = true;
         }
