@@ -453,9 +453,15 @@ impl Dxa {
         at
     }
 
-    /// Hand the timing of the copies' reads to a timing model (true; [`Dxa::pace`]) or back
-    /// to `latency` (copies under way keep their pacing).
-    pub fn set_paced(&mut self, paced: bool) {
+    /// Hand the timing of the copies' reads to a timing model (true; [`Dxa::pace`]) or, at
+    /// cycle `now`, back to `latency` (a paced copy under way goes on from `now` so).
+    pub fn set_paced(&mut self, paced: bool, now: u64) {
+        if self.paced && !paced {
+            let latency = self.cfg.latency as u64;
+            for j in self.running.iter_mut().filter(|j| j.end == u64::MAX) {
+                j.end = j.pipe.run(now, latency);
+            }
+        }
         self.paced = paced;
     }
 
@@ -547,7 +553,7 @@ impl Dxa {
             } else if self.paced {
                 u64::MAX
             } else {
-                pipe.run(self.cfg.latency as u64)
+                pipe.run(t + 1, self.cfg.latency as u64)
             };
             self.running.push(Job {
                 req,

@@ -112,10 +112,11 @@ impl Pipe {
         }
     }
 
-    /// Run it to its end with every read taking `latency` cycles (the functional model's
-    /// cost: no memory system in between); returns the end.
-    pub fn run(&mut self, latency: u64) -> u64 {
-        let mut t = self.from;
+    /// Run it from cycle `now` (or its first cycle, if later) to its end with every read
+    /// taking `latency` cycles (the functional model's cost: no memory system in between);
+    /// returns the end.
+    pub fn run(&mut self, now: u64, latency: u64) -> u64 {
+        let mut t = now.max(self.from);
         while self.done.is_none() {
             self.step(t, &mut |_, at| at + latency);
             t = self.next_event(t);
@@ -133,7 +134,7 @@ mod tests {
         // Read at 11 (the cycle after the worker starts), data at 11 + 20, four writes
         // 31..34, the end the cycle after the last.
         let mut p = Pipe::new(vec![Some(0x100)], 4, 8, 11);
-        assert_eq!(p.run(20), 35);
+        assert_eq!(p.run(0, 20), 35);
     }
 
     #[test]
@@ -142,16 +143,16 @@ mod tests {
         // each write frees a place, so read 8 goes out at 20 (the cycle of write 0) … read 15
         // at 27, data 40..47, written 40..47; the end at 48.
         let mut p = Pipe::new(vec![Some(0); 16], 1, 8, 0);
-        assert_eq!(p.run(20), 48);
+        assert_eq!(p.run(0, 20), 48);
         // An unbounded window: the reads back to back, the writes right behind them.
         let mut q = Pipe::new(vec![Some(0); 16], 1, 64, 0);
-        assert_eq!(q.run(20), 15 + 20 + 1);
+        assert_eq!(q.run(0, 20), 15 + 20 + 1);
     }
 
     #[test]
     fn a_piece_past_the_end_reads_nothing_and_a_slow_read_holds_the_pieces_behind_it() {
         let mut p = Pipe::new(vec![None, None], 1, 8, 5);
-        assert_eq!(p.run(100), 5 + 2 + 1, "ready the cycle after their turn");
+        assert_eq!(p.run(0, 100), 5 + 2 + 1, "ready the cycle after their turn");
         // The second read is slow: the third piece (ready earlier) waits behind it.
         let mut q = Pipe::new(vec![Some(0), Some(64), None], 1, 8, 0);
         let mut t = 0;
@@ -162,10 +163,19 @@ mod tests {
         // The second read's data at 51, written then; the third piece at 52; the end at 53.
         assert_eq!(q.done(), Some(53));
         assert_eq!(q.line_reads(), 2);
+        // Paced for two cycles (reads at 0 and 1, data at 3 and 4), then run on from cycle 10
+        // with reads of 20 cycles: the two pieces are written at 10 and 11, the third (past
+        // the end) is taken at 10 and written at 12, the fourth reads at 11, its data and
+        // write at 31; the end at 32.
+        let mut r = Pipe::new(vec![Some(0), Some(64), None, Some(128)], 1, 8, 0);
+        for t in 0..2 {
+            r.step(t, &mut |_, at| at + 3);
+        }
+        assert_eq!(r.run(10, 20), 11 + 20 + 1);
     }
 
     #[test]
     fn nothing_to_copy_ends_at_once() {
-        assert_eq!(Pipe::new(Vec::new(), 1, 8, 9).run(20), 9);
+        assert_eq!(Pipe::new(Vec::new(), 1, 8, 9).run(0, 20), 9);
     }
 }

@@ -290,7 +290,7 @@ fn time_is_simx_s_worker_reads_in_flight_then_writes_in_order() {
 #[test]
 fn a_paced_engine_reads_when_the_timing_model_says() {
     let mut x = Dxa::new(DxaConfig::default(), 1);
-    x.set_paced(true);
+    x.set_paced(true, 0);
     forty_words(&mut x);
     let mut mem = memory();
     x.issue(10, req(0, 0, LOCAL_BASE, [0; 5], 0));
@@ -434,4 +434,31 @@ fn a_tile_larger_than_any_local_memory_is_refused() {
         f.detail
     );
     assert_eq!(end, 1, "refused at once");
+}
+
+#[test]
+fn a_copy_paced_no_longer_finishes_with_the_engines_own_latency() {
+    let mut x = Dxa::new(DxaConfig::default(), 1);
+    x.set_paced(true, 0);
+    forty_words(&mut x);
+    let mut mem = memory();
+    x.issue(0, req(0, 0, LOCAL_BASE, [0; 5], 0));
+    let active = |_: usize| true;
+    let mut ctx = Ctx {
+        mem: &mut mem,
+        code: &mut NoCode,
+        active: &active,
+    };
+    x.advance(1, &mut ctx);
+    // Started at 1; its first two reads at 2 and 3 (each taking 5 cycles), then the timing
+    // model lets go at 4: the other three pieces read from 4 at dxa.latency = 20.
+    for t in 2..4 {
+        x.pace(t, &mut |_, _, at| at + 5);
+    }
+    assert_eq!(x.next_event(), u64::MAX, "a paced copy waits for its pacer");
+    x.set_paced(false, 4);
+    // Reads at 4, 5, 6 (data 24..26); written at 7, 8 and 24..26; the end at 27.
+    assert_eq!(x.next_event(), 27);
+    let (end, done) = drain(&mut x, &mut mem, 4);
+    assert_eq!((end, done.len()), (27, 1));
 }

@@ -782,9 +782,13 @@ impl Machine {
     }
 
     /// Hand the timing of the DXA engine's global reads to a timing model (true), which then
-    /// calls [`Machine::dxa_pace`] every cycle a copy has work.
+    /// calls [`Machine::dxa_pace`] every cycle a copy has work, or back to `dxa.latency`.
     pub fn set_dxa_paced(&mut self, paced: bool) {
-        self.dxa_mut().set_paced(paced);
+        let now = self.cycle;
+        let dxa = self.dxa_mut();
+        dxa.set_paced(paced, now);
+        let due = weft_devices::BusDevice::next_event(dxa);
+        self.bus.wake(due);
     }
 
     /// A paced DXA engine's work at the current cycle `now` (after the bus advanced to it):
