@@ -21,17 +21,23 @@
 //!   the KMU placed `k` strides further); otherwise it completes the issuer's barrier. A
 //!   slot past 15 writes nothing and completes the barriers at once (as in SimX); a tile of
 //!   more than 16 MiB is refused (a fault).
-//! - **Time**: `units` engines (SimX: one per 8 cores) take requests in order; a copy takes
-//!   `latency` cycles plus one cycle per shared-memory write (SimX's writer: one
-//!   64-byte-or-smaller piece per cycle, split at 64-byte lines of either memory, one element
-//!   per piece in k-major layout, repeated per multicast target). weft also splits a piece
-//!   where dimension 0 ends, so that every element past it is filled (SimX decides per piece
-//!   from its first element, which copies a piece's elements past the end from memory). Its data moves, and its
-//!   barriers complete, at the end of that time. The machine collects the completions with
-//!   [`Dxa::take_done`] after advancing the bus.
+//! - **Time**: a request reaches the engines `issue_latency` cycles after its instruction;
+//!   `units` engines (SimX: one per 8 cores) take requests in order, and each moves its copy
+//!   as SimX's worker does ([`crate::dxa_pipe`]): the pieces (SimX's writer's runs: 64 bytes or
+//!   fewer, split at 64-byte lines of either memory, one element per piece in k-major layout)
+//!   each read their global line, one read issued per cycle with at most `inflight` pieces
+//!   read and not yet written, and are written one write per cycle in order, repeated per
+//!   multicast target. weft also splits a piece where dimension 0 ends, so that every element
+//!   past it is filled (SimX decides per piece from its first element, which copies a
+//!   piece's elements past the end from memory). A read takes `latency` cycles, unless a
+//!   timing model paces the engine ([`Dxa::set_paced`], [`Dxa::pace`]: its memory system
+//!   times each read, issued at the cycle the worker issues it). Its data moves, and its
+//!   barriers complete, at the end of that time (the cycle after its last write). The
+//!   machine collects the completions with [`Dxa::take_done`] after advancing the bus.
 //! - **Registers** (read-only, at the bus address weft-simt gives it): the requests not yet
 //!   complete and SimX's counters (`VX_CSR_MPM_DXA_*`).
 
+use crate::dxa_pipe::Pipe;
 use crate::{Access, BusDevice, Ctx, Reg};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -73,8 +79,13 @@ pub const MAX_TILE_BYTES: u64 = 1 << 24;
 pub struct DxaConfig {
     /// Engines working in parallel (0: SimX's rule, one per 8 cores).
     pub units: u32,
-    /// Cycles from a copy's start to its first shared-memory write (the global read).
+    /// Cycles a global line read takes (unless a timing model's memory system times it).
     pub latency: u32,
+    /// Pieces an engine has read and not yet written, at most (SimX's
+    /// `VX_CFG_DXA_MAX_INFLIGHT`).
+    pub inflight: u32,
+    /// Cycles from a `dxa.issue` to the engines taking its request.
+    pub issue_latency: u32,
 }
 
 impl Default for DxaConfig {
@@ -82,6 +93,8 @@ impl Default for DxaConfig {
         DxaConfig {
             units: 0,
             latency: 20,
+            inflight: 8,
+            issue_latency: 1,
         }
     }
 }
@@ -182,9 +195,10 @@ pub struct DxaFault {
 pub struct DxaStats {
     /// Copies completed.
     pub transfers: u64,
-    /// 64-byte global lines read (pieces with a global source, less consecutive repeats).
+    /// Pieces the engines worked through (SimX's `gmem_reads`: its work items, each a
+    /// 64-byte global line read unless past the array's end).
     pub gmem_reads: u64,
-    /// Pieces whose line the previous piece already read.
+    /// Pieces whose line the piece before already read (read again, as SimX does).
     pub gmem_dedup: u64,
     /// Shared-memory writes (pieces × multicast targets).
     pub lmem_writes: u64,
@@ -268,22 +282,30 @@ pub fn plan(d: &Descriptor, coords: [u32; 5], smem: u32) -> Vec<Piece> {
 struct Job {
     req: DxaRequest,
     desc: Option<Descriptor>,
+    /// The engine moving it (its memory port under a timing model).
+    unit: usize,
     start: u64,
+    /// When it ends (`u64::MAX` while a paced copy is under way).
     end: u64,
     writes: u64,
+    /// How its time goes.
+    pipe: Pipe,
     /// Refused at the start (a tile too large to enumerate).
     fault: Option<DxaFault>,
 }
 
-/// The engine: descriptors, the requests waiting, the copies in flight, the finished ones.
+/// The engine: descriptors, the requests waiting (with the cycle each reaches the engines),
+/// the copies in flight, the finished ones.
 pub struct Dxa {
     cfg: DxaConfig,
     units: usize,
     descs: [Descriptor; dcr::SLOTS],
-    queue: VecDeque<DxaRequest>,
+    queue: VecDeque<(u64, DxaRequest)>,
     running: Vec<Job>,
     done: Vec<DxaDone>,
     stats: DxaStats,
+    /// A timing model times the reads ([`Dxa::pace`]).
+    paced: bool,
 }
 
 /// `DXA_PENDING`'s and the counters' indices in [`REGS`].
@@ -357,6 +379,7 @@ impl Dxa {
             running: Vec::new(),
             done: Vec::new(),
             stats: DxaStats::default(),
+            paced: false,
         }
     }
 
@@ -422,15 +445,45 @@ impl Dxa {
         self.descs.get(slot)
     }
 
-    /// Queue a request issued at cycle `now`; the bus must look at the engine from `now + 1`
-    /// (returns that cycle).
+    /// Queue a request issued at cycle `now`; the bus must look at the engine from when it
+    /// arrives (returned).
     pub fn issue(&mut self, now: u64, req: DxaRequest) -> u64 {
-        self.queue.push_back(req);
-        self.start_waiting(now + 1);
-        now + 1
+        let at = now + self.cfg.issue_latency.max(1) as u64;
+        self.queue.push_back((at, req));
+        at
     }
 
-    /// Copies requested and not complete.
+    /// Hand the timing of the copies' reads to a timing model (true; [`Dxa::pace`]) or, at
+    /// cycle `now`, back to `latency` (a paced copy under way goes on from `now` so).
+    pub fn set_paced(&mut self, paced: bool, now: u64) {
+        if self.paced && !paced {
+            let latency = self.cfg.latency as u64;
+            for j in self.running.iter_mut().filter(|j| j.end == u64::MAX) {
+                j.end = j.pipe.run(now, latency);
+            }
+        }
+        self.paced = paced;
+    }
+
+    /// A paced engine's work at cycle `now` (after the bus advanced to it): each copy under
+    /// way writes and reads as its pipe says, `read(unit, line, now)` being when a global
+    /// read of `line` through engine `unit`'s port issued now has its data. Returns the next
+    /// cycle at which a copy has work (`u64::MAX`: none); a copy that ended is due on the
+    /// bus at its end ([`BusDevice::next_event`]).
+    pub fn pace(&mut self, now: u64, read: &mut dyn FnMut(usize, u32, u64) -> u64) -> u64 {
+        let mut next = u64::MAX;
+        for j in self.running.iter_mut().filter(|j| j.end == u64::MAX) {
+            let unit = j.unit;
+            j.pipe.step(now, &mut |line, t| read(unit, line, t));
+            match j.pipe.done() {
+                Some(end) => j.end = end,
+                None => next = next.min(j.pipe.next_event(now)),
+            }
+        }
+        next
+    }
+
+    /// Copies requested and not complete (including those not yet at the engines).
     pub fn pending(&self) -> usize {
         self.queue.len() + self.running.len()
     }
@@ -445,12 +498,19 @@ impl Dxa {
         std::mem::take(&mut self.done)
     }
 
-    /// Start waiting requests on free engines at cycle `t`.
+    /// Start the requests that have arrived on free engines at cycle `t`.
     fn start_waiting(&mut self, t: u64) {
         while self.running.len() < self.units {
-            let Some(req) = self.queue.pop_front() else {
+            let Some(&(at, req)) = self.queue.front() else {
                 break;
             };
+            if at > t {
+                break;
+            }
+            self.queue.pop_front();
+            let unit = (0..self.units)
+                .find(|u| self.running.iter().all(|j| j.unit != *u))
+                .unwrap_or(0);
             let mut desc = self.descs.get(req.slot as usize).copied();
             let mut fault = None;
             if let Some(d) = desc.filter(|d| d.tile_bytes() > MAX_TILE_BYTES) {
@@ -465,36 +525,44 @@ impl Dxa {
                 });
                 desc = None;
             }
-            let targets = targets(req.cta_mask).len() as u64;
-            let (mut writes, mut reads, mut dedup) = (0, 0, 0);
+            let targets = targets(req.cta_mask).len() as u32;
+            let mut lines = Vec::new();
+            let mut dedup = 0;
             if let Some(d) = &desc {
                 let mut last = u64::MAX;
                 for p in plan(d, req.coords, req.smem) {
-                    writes += targets;
-                    if let Some(g) = p.src {
-                        if g / BLOCK as u64 == last {
+                    let line = p.src.map(|g| g / BLOCK as u64);
+                    if let Some(l) = line {
+                        if l == last {
                             dedup += 1;
-                        } else {
-                            reads += 1;
-                            last = g / BLOCK as u64;
                         }
+                        last = l;
                     }
+                    // A source past 4 GiB faults when the copy lands; its read goes nowhere.
+                    lines.push(line.map(|l| (l * BLOCK as u64).min(u32::MAX as u64) as u32));
                 }
             }
-            self.stats.gmem_reads += reads;
+            let writes = lines.len() as u64 * targets as u64;
+            self.stats.gmem_reads += lines.len() as u64;
             self.stats.gmem_dedup += dedup;
             self.stats.lmem_writes += writes;
+            // SimX's worker reads from the cycle after it takes the request.
+            let mut pipe = Pipe::new(lines, targets, self.cfg.inflight, t + 1);
             let end = if writes == 0 {
                 t
+            } else if self.paced {
+                u64::MAX
             } else {
-                t + self.cfg.latency as u64 + writes
+                pipe.run(t + 1, self.cfg.latency as u64)
             };
             self.running.push(Job {
                 req,
                 desc,
+                unit,
                 start: t,
                 end,
                 writes,
+                pipe,
                 fault,
             });
         }
@@ -600,7 +668,12 @@ impl BusDevice for Dxa {
     }
 
     fn next_event(&self) -> u64 {
-        self.running.iter().map(|j| j.end).min().unwrap_or(u64::MAX)
+        let end = self.running.iter().map(|j| j.end).min().unwrap_or(u64::MAX);
+        let arrival = match self.queue.front() {
+            Some(&(at, _)) if self.running.len() < self.units => at,
+            _ => u64::MAX,
+        };
+        end.min(arrival)
     }
 
     fn advance(&mut self, t: u64, ctx: &mut Ctx) {

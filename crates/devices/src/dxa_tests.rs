@@ -227,47 +227,115 @@ fn multicast_writes_each_cta_and_completes_each_barrier() {
     assert_eq!((x.stats().gmem_reads, x.stats().lmem_writes), (2, 6));
 }
 
-#[test]
-fn time_is_latency_plus_writes_on_each_engine_in_order() {
-    let cfg = DxaConfig {
-        units: 1,
-        latency: 30,
-    };
-    let mut x = Dxa::new(cfg, 1);
-    // 1-D words, tile 40 from a source 16 bytes into a line: pieces of 48, 64, 48 bytes.
+/// Descriptor 0: 1-D words, tile 40 from a source 16 bytes into a line.
+fn forty_words(x: &mut Dxa) {
     program(
-        &mut x,
+        x,
         0,
         &[(0, SRC + 16), (2, 1000), (11, 1 | 2 << 3), (17, 40)],
     );
+}
+
+#[test]
+fn time_is_simx_s_worker_reads_in_flight_then_writes_in_order() {
+    let cfg = DxaConfig {
+        units: 1,
+        latency: 30,
+        inflight: 8,
+        issue_latency: 1,
+    };
+    let mut x = Dxa::new(cfg, 1);
+    // Pieces of 48, 64, 48 bytes.
+    forty_words(&mut x);
     let mut mem = memory();
     x.issue(100, req(0, 0, LOCAL_BASE + 16, [0; 5], 0));
     x.issue(100, req(0, 0, LOCAL_BASE + 0x400 + 16, [0; 5], 0));
     assert_eq!(x.pending(), 2);
-    assert_eq!(x.next_event(), 101 + 30 + 3, "the first copy: 3 writes");
+    assert_eq!(x.next_event(), 101, "the requests reach the engine");
+    // The first starts at 101, reads at 102..104, has its data at 132..134 and writes it
+    // then, and ends at 135; the second starts then and ends 34 cycles later.
     let (end, _) = drain(&mut x, &mut mem, 100);
-    assert_eq!(end, 134 + 30 + 3, "the second starts when the first ends");
-    assert_eq!(x.stats().total_latency, 2 * 33);
+    assert_eq!(end, 135 + 34, "the second starts when the first ends");
+    assert_eq!(x.stats().total_latency, 2 * 34);
     assert_eq!(x.stats().transfers, 2);
     // Two engines run them side by side.
     let mut y = Dxa::new(DxaConfig { units: 2, ..cfg }, 1);
-    program(
-        &mut y,
-        0,
-        &[(0, SRC + 16), (2, 1000), (11, 1 | 2 << 3), (17, 40)],
-    );
+    forty_words(&mut y);
     y.issue(100, req(0, 0, LOCAL_BASE + 16, [0; 5], 0));
     y.issue(100, req(0, 0, LOCAL_BASE + 0x400 + 16, [0; 5], 0));
-    assert_eq!(drain(&mut y, &mut mem, 100).0, 134);
-    // Shared memory out of phase with the source splits at both: 48, 16, 48, 16, 32 bytes.
+    assert_eq!(drain(&mut y, &mut mem, 100).0, 135);
+    // Shared memory out of phase with the source splits at both: 48, 16, 48, 16, 32 bytes;
+    // 5 reads at 2..6, written at 32..36.
     let mut z = Dxa::new(cfg, 1);
-    program(
-        &mut z,
-        0,
-        &[(0, SRC + 16), (2, 1000), (11, 1 | 2 << 3), (17, 40)],
-    );
+    forty_words(&mut z);
     z.issue(0, req(0, 0, LOCAL_BASE, [0; 5], 0));
-    assert_eq!(drain(&mut z, &mut mem, 0).0, 1 + 30 + 5);
+    assert_eq!(drain(&mut z, &mut mem, 0).0, 1 + 5 + 30 + 1);
+    // Two reads in flight: reads at 2, 3; each write frees a place (32, 33 -> reads there,
+    // data at 62, 63; the write at 62 lets the last read go, data at 92); the end at 93.
+    // A request reaches the engines 6 cycles after its instruction: all 5 cycles later.
+    let mut w = Dxa::new(
+        DxaConfig {
+            inflight: 2,
+            issue_latency: 6,
+            ..cfg
+        },
+        1,
+    );
+    forty_words(&mut w);
+    w.issue(0, req(0, 0, LOCAL_BASE, [0; 5], 0));
+    assert_eq!(drain(&mut w, &mut mem, 0).0, 93 + 5);
+    assert_eq!(w.stats().total_latency, 93 - 1);
+}
+
+#[test]
+fn a_paced_engine_reads_when_the_timing_model_says() {
+    let mut x = Dxa::new(DxaConfig::default(), 1);
+    x.set_paced(true, 0);
+    forty_words(&mut x);
+    let mut mem = memory();
+    x.issue(10, req(0, 0, LOCAL_BASE, [0; 5], 0));
+    let active = |_: usize| true;
+    let mut lines = Vec::new();
+    let mut t = 10;
+    let mut done = Vec::new();
+    let mut ended = 0;
+    while x.pending() > 0 {
+        assert!(t < 1000, "the copy ends");
+        if x.next_event() <= t {
+            let mut ctx = Ctx {
+                mem: &mut mem,
+                code: &mut NoCode,
+                active: &active,
+            };
+            x.advance(t, &mut ctx);
+            done.extend(x.take_done());
+            ended = t;
+        }
+        // Each read takes 10 cycles more than the one before (a memory filling up).
+        let next = x.pace(t, &mut |unit, line, at| {
+            lines.push((unit, line, at));
+            at + 10 * lines.len() as u64
+        });
+        t = next.min(x.next_event()).max(t + 1);
+    }
+    // Five pieces (48, 16, 48, 16, 32 bytes) of three lines, each piece reading its line
+    // (the second and third piece's line again); the engine starts at 11 and reads from 12,
+    // one line a cycle, through its port (engine 0).
+    assert_eq!(
+        lines,
+        vec![
+            (0, SRC, 12),
+            (0, SRC + 64, 13),
+            (0, SRC + 64, 14),
+            (0, SRC + 128, 15),
+            (0, SRC + 128, 16)
+        ]
+    );
+    // The last read's data at 16 + 50 = 66, written then; the end at 67.
+    assert_eq!(ended, 67);
+    assert_eq!(done.len(), 1);
+    assert_eq!(x.stats().total_latency, 67 - 11);
+    assert_eq!((x.stats().gmem_reads, x.stats().gmem_dedup), (5, 2));
 }
 
 #[test]
@@ -366,4 +434,31 @@ fn a_tile_larger_than_any_local_memory_is_refused() {
         f.detail
     );
     assert_eq!(end, 1, "refused at once");
+}
+
+#[test]
+fn a_copy_paced_no_longer_finishes_with_the_engines_own_latency() {
+    let mut x = Dxa::new(DxaConfig::default(), 1);
+    x.set_paced(true, 0);
+    forty_words(&mut x);
+    let mut mem = memory();
+    x.issue(0, req(0, 0, LOCAL_BASE, [0; 5], 0));
+    let active = |_: usize| true;
+    let mut ctx = Ctx {
+        mem: &mut mem,
+        code: &mut NoCode,
+        active: &active,
+    };
+    x.advance(1, &mut ctx);
+    // Started at 1; its first two reads at 2 and 3 (each taking 5 cycles), then the timing
+    // model lets go at 4: the other three pieces read from 4 at dxa.latency = 20.
+    for t in 2..4 {
+        x.pace(t, &mut |_, _, at| at + 5);
+    }
+    assert_eq!(x.next_event(), u64::MAX, "a paced copy waits for its pacer");
+    x.set_paced(false, 4);
+    // Reads at 4, 5, 6 (data 24..26); written at 7, 8 and 24..26; the end at 27.
+    assert_eq!(x.next_event(), 27);
+    let (end, done) = drain(&mut x, &mut mem, 4);
+    assert_eq!((end, done.len()), (27, 1));
 }

@@ -15,6 +15,7 @@ pub mod bus;
 pub mod display;
 pub mod dma;
 pub mod dxa;
+pub mod dxa_pipe;
 
 pub use bus::Bus;
 pub use display::{Display, DisplayConfig, DisplayStats, Frame, FrameSink};

@@ -482,6 +482,7 @@ impl RtlDevice {
             stack_fills: 0,
             display: Default::default(),
             dma: Default::default(),
+            dxa: Default::default(),
             launches,
         };
         Ok((r, slots))

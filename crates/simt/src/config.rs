@@ -299,6 +299,14 @@ impl Config {
             1 << 20,
             "0..=2^20",
         )?;
+        range("dxa.inflight", self.dxa.inflight as u64, 1, 256, "1..=256")?;
+        range(
+            "dxa.issue_latency",
+            self.dxa.issue_latency as u64,
+            1,
+            1 << 20,
+            "1..=2^20",
+        )?;
         if !self.local_mem_size.is_multiple_of(4) {
             return Err(ConfigError::Range {
                 key: "local_mem_size".into(),

@@ -781,6 +781,28 @@ impl Machine {
             .map_or(u64::MAX, weft_devices::BusDevice::next_event)
     }
 
+    /// Hand the timing of the DXA engine's global reads to a timing model (true), which then
+    /// calls [`Machine::dxa_pace`] every cycle a copy has work, or back to `dxa.latency`.
+    pub fn set_dxa_paced(&mut self, paced: bool) {
+        let now = self.cycle;
+        let dxa = self.dxa_mut();
+        dxa.set_paced(paced, now);
+        let due = weft_devices::BusDevice::next_event(dxa);
+        self.bus.wake(due);
+    }
+
+    /// A paced DXA engine's work at the current cycle `now` (after the bus advanced to it):
+    /// `read(unit, line, now)` is when engine `unit`'s read of the 64-byte global line `line`
+    /// issued now has its data. Returns the next cycle at which a copy has work
+    /// (`u64::MAX`: none); a copy that ended lands when the bus reaches its end.
+    pub fn dxa_pace(&mut self, now: u64, read: &mut dyn FnMut(usize, u32, u64) -> u64) -> u64 {
+        let dxa = self.dxa_mut();
+        let next = dxa.pace(now, read);
+        let due = weft_devices::BusDevice::next_event(dxa);
+        self.bus.wake(due);
+        next
+    }
+
     fn dxa_mut(&mut self) -> &mut Dxa {
         self.bus.get_mut::<Dxa>().expect("the bus has a DXA engine")
     }

@@ -55,6 +55,8 @@ pub struct Report {
     pub display: weft_devices::DisplayStats,
     /// The DMA engines' counters, summed over the cores.
     pub dma: DmaReport,
+    /// The DXA copy engine's counters (SimX's `VX_CSR_MPM_DXA_*`, docs/vortex.md).
+    pub dxa: weft_devices::DxaStats,
     /// Each kernel launch's own figures (docs/cli.md, "Statistics"), in order.
     pub launches: Vec<crate::launch::LaunchReport>,
 }
@@ -186,6 +188,7 @@ impl Machine {
                 r.busy_cycles += d.busy_cycles;
                 r
             }),
+            dxa: self.dxa_stats(),
             launches: self
                 .launches
                 .reports(&self.counts(), lanes, self.cfg.cores as u64, |pc| {
@@ -296,6 +299,21 @@ impl Report {
                 "DMA words in / out",
                 format!("{} / {}", m.words_in, m.words_out)
             );
+        }
+        let x = &self.dxa;
+        if x.transfers + x.gmem_reads > 0 {
+            let rows = [
+                ("DXA copies", x.transfers.to_string()),
+                (
+                    "DXA pieces read / repeated",
+                    format!("{} / {}", x.gmem_reads, x.gmem_dedup),
+                ),
+                ("DXA local-memory writes", x.lmem_writes.to_string()),
+                ("DXA cycles (copies summed)", x.total_latency.to_string()),
+            ];
+            for (k, v) in rows {
+                let _ = writeln!(s, "  {k:<28} {v:>14}");
+            }
         }
         if self.stack_spills > 0 {
             let _ = writeln!(

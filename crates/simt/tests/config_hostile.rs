@@ -29,6 +29,8 @@ const KEYS: &[&str] = &[
     "dma.cycles_per_dword",
     "dxa.units",
     "dxa.latency",
+    "dxa.inflight",
+    "dxa.issue_latency",
 ];
 
 const VALUES: &[&str] = &[

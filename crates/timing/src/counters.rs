@@ -323,7 +323,11 @@ impl TimingReport {
             m.smem_accesses, m.smem_bank_conflicts
         );
         if m.dma_bytes > 0 {
-            let _ = writeln!(s, "  DMA               {:>12} bytes moved", m.dma_bytes);
+            let _ = writeln!(
+                s,
+                "  DMA and DXA       {:>12} bytes moved below the L1",
+                m.dma_bytes
+            );
         }
         let _ = writeln!(
             s,

@@ -48,6 +48,9 @@ use weft_simt::{Config, Machine, RunEnd};
 /// Bytes a DMA engine moves per burst.
 pub const DMA_BURST: u32 = 64;
 
+/// Bytes of one DXA global read (SimX's `VX_CFG_L1_LINE_SIZE`).
+const DXA_LINE: u32 = 64;
+
 /// The instruction a warp will issue next, with what the model needs of it.
 #[derive(Clone, Copy, Debug)]
 struct Next {
@@ -295,6 +298,8 @@ impl TimingModel {
         self.resync(m);
         // The DMA engines move words when the memory system has moved them (below).
         m.set_dma_paced(true);
+        // The DXA engine's global reads go through the memory system (below).
+        m.set_dxa_paced(true);
         let end = loop {
             if let Some(end) = m.ended(bound) {
                 break end;
@@ -305,7 +310,10 @@ impl TimingModel {
             }
             let mut issued = false;
             // A device's next event (a DXA copy landing) may release warps.
-            let mut next_change = self.dma_cycle(m, now).min(m.dxa_next_event());
+            let mut next_change = self
+                .dma_cycle(m, now)
+                .min(self.dxa_cycle(m, now))
+                .min(m.dxa_next_event());
             let watched = !self.observers.is_empty();
             for c in 0..self.cores.len() {
                 match self.cycle_core(m, c, now) {
@@ -413,6 +421,22 @@ impl TimingModel {
             next = next.min(done);
         }
         next
+    }
+
+    /// The DXA engine's copies at `now` (SimX's worker: one global read issued per cycle,
+    /// writes in order, docs/vortex.md "The DXA copy engine"): each read is a 64-byte line
+    /// below the L1s (through the L2 if there is one, else DRAM), through engine `u`'s port —
+    /// core `u`'s, as SimX's DXA memory port shares the first socket's — competing with the
+    /// cores' misses. Returns the next cycle a copy has work (`u64::MAX`: none).
+    fn dxa_cycle(&mut self, m: &mut Machine, now: u64) -> u64 {
+        if m.dxa_pending() == 0 {
+            return u64::MAX;
+        }
+        let mem = &mut self.mem;
+        let cores = self.cores.len();
+        m.dxa_pace(now, &mut |unit, line, t| {
+            mem.dma(unit % cores, line, DXA_LINE, t, false)
+        })
     }
 
     /// Bring the warps' timing state in line with the machine at the start of a run (the

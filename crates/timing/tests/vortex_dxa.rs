@@ -8,7 +8,7 @@
 use weft_simt::load::program_from_elf;
 use weft_simt::vortex::kmu::KmuDcrs;
 use weft_simt::{Config, Machine, Profile, RunEnd};
-use weft_timing::{MachineConfig, TimingModel};
+use weft_timing::{MachineConfig, TimingModel, TimingReport};
 
 const ARGS: u32 = 0x1_0000;
 const SRC: u32 = 0x2_0000;
@@ -85,8 +85,8 @@ struct Run {
 }
 
 /// Launch `tile` over `run` with descriptor `d` on a `cores` × 4 × 4 machine (timing model or
-/// not); returns the machine and the source bytes.
-fn launch(d: Desc, run: &Run, timing: bool) -> (Machine, Vec<u8>) {
+/// not); returns the machine, the source bytes and the timing model's report.
+fn launch(d: Desc, run: &Run, timing: bool) -> (Machine, Vec<u8>, Option<TimingReport>) {
     let src = std::fs::read_to_string(format!(
         "{}/../../tests/vortex/dxa.s",
         env!("CARGO_MANIFEST_DIR")
@@ -131,9 +131,11 @@ fn launch(d: Desc, run: &Run, timing: bool) -> (Machine, Vec<u8>) {
         )
     };
     m.launch(&dcrs).unwrap();
+    let mut report = None;
     let end = if timing {
         let mut t = TimingModel::new(&cfg.machine, &cfg.timing);
         let end = t.run(&mut m, u64::MAX);
+        report = Some(t.report(&m));
         m.finish_run(end)
     } else {
         m.run()
@@ -142,12 +144,12 @@ fn launch(d: Desc, run: &Run, timing: bool) -> (Machine, Vec<u8>) {
         matches!(end, RunEnd::Exit(_) | RunEnd::AllHalted),
         "the launch ended with {end:?}"
     );
-    (m, data)
+    (m, data, report)
 }
 
 /// Check what every CTA of `run` wrote out against the reference for its tile origin.
-fn check(d: Desc, run: &Run, timing: bool) -> Machine {
-    let (m, src) = launch(d, run, timing);
+fn check(d: Desc, run: &Run, timing: bool) -> (Machine, Option<TimingReport>) {
+    let (m, src, report) = launch(d, run, timing);
     let tile_bytes = (d.tiles[0] * d.tiles[1].max(1) * d.elem) as usize;
     let per_cta = tile_bytes.div_ceil(4) * 4;
     for by in 0..run.grid[1] {
@@ -163,7 +165,7 @@ fn check(d: Desc, run: &Run, timing: bool) -> Machine {
         }
     }
     assert_eq!(m.dxa_pending(), 0);
-    m
+    (m, report)
 }
 
 const ONE_D: Desc = Desc {
@@ -187,13 +189,37 @@ fn one_dimensional_tiles_with_an_out_of_bounds_tail() {
         cores: 1,
     };
     for timing in [false, true] {
-        let m = check(ONE_D, &run, timing);
+        let (m, t) = check(ONE_D, &run, timing);
         let s = m.dxa_stats();
         assert_eq!(s.transfers, 3);
         // 64 aligned bytes are one piece per tile; the third tile's is split where the
-        // array ends (32 bytes read, 32 filled).
+        // array ends (32 bytes read, 32 filled). SimX's gmem_reads counts every piece.
         assert_eq!(s.lmem_writes, 4);
-        assert_eq!(s.gmem_reads, 3);
+        assert_eq!((s.gmem_reads, s.gmem_dedup), (4, 0));
+        // The run's statistics carry the counters (`--stats-json`) and `--stats` prints them.
+        let r = m.report();
+        assert_eq!(r.dxa, s);
+        let table = r.table();
+        let row = |name: &str| {
+            table
+                .lines()
+                .find(|l| l.trim_start().starts_with(name))
+                .map(|l| l[l.find(name).unwrap() + name.len()..].trim().to_string())
+                .unwrap_or_else(|| panic!("no {name} row in\n{table}"))
+        };
+        assert_eq!(row("DXA copies"), "3");
+        assert_eq!(row("DXA pieces read / repeated"), "4 / 0");
+        assert_eq!(row("DXA local-memory writes"), "4");
+        assert_eq!(
+            row("DXA cycles (copies summed)"),
+            s.total_latency.to_string()
+        );
+        // Under the timing model the three pieces with a source read their 64-byte lines
+        // through the memory system (the filled one reads nothing).
+        if let Some(t) = t {
+            assert_eq!(t.memory.dma_bytes, 3 * 64);
+            assert!(t.table().contains("DMA and DXA"), "{}", t.table());
+        }
     }
 }
 
@@ -218,7 +244,7 @@ fn two_dimensional_tiles_across_the_edges() {
         cores: 1,
     };
     for timing in [false, true] {
-        let m = check(d, &run, timing);
+        let (m, _) = check(d, &run, timing);
         assert_eq!(m.dxa_stats().transfers, 9);
     }
 }
@@ -244,7 +270,7 @@ fn k_major_tiles_are_transposed() {
         cores: 1,
     };
     for timing in [false, true] {
-        let m = check(d, &run, timing);
+        let (m, _) = check(d, &run, timing);
         // K-major writes one element per piece.
         assert_eq!(m.dxa_stats().lmem_writes, 2 * 16 * 8);
     }
@@ -266,7 +292,7 @@ fn multicast_fills_every_cta_of_a_cluster() {
         cores: 1,
     };
     for timing in [false, true] {
-        let m = check(d, &run, timing);
+        let (m, _) = check(d, &run, timing);
         let s = m.dxa_stats();
         assert_eq!(s.transfers, 2, "one copy per cluster");
         assert_eq!(s.lmem_writes, 2 * 4, "each tile's piece written to 4 CTAs");
@@ -288,7 +314,7 @@ fn a_cluster_stays_on_one_core() {
         cores: 2,
     };
     for timing in [false, true] {
-        let m = check(d, &run, timing);
+        let (m, _) = check(d, &run, timing);
         assert_eq!(m.dxa_stats().transfers, 4, "one copy per cluster");
     }
 }
