@@ -141,15 +141,37 @@ unsafe extern "C" fn sub_helper(ctx: *mut std::ffi::c_void, addr: u64, what: u64
     }
 }
 
+/// A scalar translation's call or return ([`abi::JumpHelper`]): the effect on the warp's call
+/// stack, or a refusal (0) when the warp does not run alone (no call stack in the context).
+///
+/// # Safety
+/// As [`load_helper`] (`ctx` only); `ctx.calls` is null or the running warp's call stack.
+unsafe extern "C" fn jump_helper(ctx: *mut std::ffi::c_void, effect: u64) -> u32 {
+    // SAFETY: as the function's contract says.
+    let ctx = unsafe { &mut *ctx.cast::<MemCtx>() };
+    if ctx.calls.is_null() {
+        return 0;
+    }
+    // SAFETY: as above.
+    let calls = unsafe { &mut *ctx.calls.cast::<CallStack>() };
+    calls.apply(if effect == CallEffect::Call as u64 {
+        CallEffect::Call
+    } else {
+        CallEffect::Return
+    });
+    1
+}
+
 const HELPERS: Helpers = Helpers {
     load: load_helper,
     store: store_helper,
     sub: sub_helper,
+    jump: jump_helper,
 };
 use weft_isa::Op;
 use weft_simt::{
-    is_block_float, is_block_memory, is_private, is_scalar_memory, BlockEngine, EngineCounts,
-    MemPort, Offer, PrivateRun,
+    is_block_float, is_block_memory, is_private, is_scalar_jump, is_scalar_memory, BlockEngine,
+    CallEffect, CallStack, EngineCounts, MemPort, Offer, PrivateRun,
 };
 
 pub use translate::is_branch;
@@ -408,7 +430,8 @@ impl Jit {
     }
 
     /// The basic block starting at `pc` (empty if its first instruction cannot run in one)
-    /// for a translation of `kind` (only a scalar one runs byte and halfword accesses).
+    /// for a translation of `kind` (only a scalar one runs byte and halfword accesses, and
+    /// ends at calls and returns: [`Term::Call`]).
     fn block(run: &mut PrivateRun<'_>, pc: u32, room: usize, kind: Kind) -> Block {
         let mut body = Vec::new();
         let mut at = pc;
@@ -420,12 +443,15 @@ impl Jit {
                 is_private(i)
                     || is_block_memory(i)
                     || is_block_float(i)
-                    || (kind == Kind::Lane && is_scalar_memory(i))
+                    || (kind == Kind::Lane && (is_scalar_memory(i) || is_scalar_jump(i)))
             }) else {
                 break Term::Fall(at);
             };
             if is_branch(i.op) {
                 break Term::Branch(i, at);
+            }
+            if kind == Kind::Lane && is_scalar_jump(&i) && !is_private(&i) {
+                break Term::Call(i, at, jump_target(&body, &i, at));
             }
             if i.op == Op::Jal {
                 break Term::Jump(at.wrapping_add(i.imm as u32));
@@ -450,7 +476,7 @@ impl Jit {
         };
         let mut next = 0;
         while next < plan.blocks.len() && plan.blocks.len() < MAX_REGION_BLOCKS {
-            for t in plan.blocks[next].successors() {
+            for t in plan.successors(next) {
                 let room = MAX_BLOCK.saturating_sub(plan.len() as usize);
                 if plan.index_of(t).is_some() || plan.blocks.len() >= MAX_REGION_BLOCKS || room < 2
                 {
@@ -590,6 +616,21 @@ fn vectors(lanes: usize, kind: Kind) -> usize {
         1
     } else {
         lanes.div_ceil(4)
+    }
+}
+
+/// The target of the jump `i` at `at` ending a block with `body`, if it is known when
+/// translating: a `jal`'s, or a `jalr`'s through the register the `auipc` just before it
+/// set (`auipc ra, …; jalr ra, …(ra)`, how compilers call a function out of `jal`'s reach).
+fn jump_target(body: &[(u32, weft_isa::Inst)], i: &weft_isa::Inst, at: u32) -> Option<u32> {
+    match i.op {
+        Op::Jal => Some(at.wrapping_add(i.imm as u32)),
+        _ => match body.last() {
+            Some(&(p, a)) if a.op == Op::Auipc && a.rd == i.rs1 && a.rd != 0 => {
+                Some(p.wrapping_add(a.imm as u32).wrapping_add(i.imm as u32) & !1)
+            }
+            _ => None,
+        },
     }
 }
 
@@ -753,13 +794,20 @@ impl BlockEngine for Jit {
                 std::array::from_fn(|l| if mask >> l & 1 != 0 { u32::MAX } else { 0 })
             });
             {
+                let alone = run.runs_alone();
                 let (warp, mut port) = run.parts();
+                ctx.calls = if alone {
+                    (&mut warp.calls as *mut CallStack).cast()
+                } else {
+                    std::ptr::null_mut()
+                };
                 ctx.base = port.dram_base();
                 ctx.port = (&mut port as *mut MemPort<'_>).cast();
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
                 // register words of the warp, reads 32 mask words and 33 environment words,
                 // writes a counter per block and a memory access's addresses to `out`, hands
-                // `ctx` (with the port) to the memory helpers, and reads and writes words of
+                // `ctx` (with the port and, while the warp runs alone, its call stack, which
+                // the function does not touch otherwise) to the helpers, and reads and writes words of
                 // the pages in `ctx`'s windows, which the port allowed and which stay where
                 // they are while the memory is borrowed by this run, as it was built to.
                 exit = unsafe {

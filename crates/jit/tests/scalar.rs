@@ -282,3 +282,156 @@ half: .zero 64
         assert!(counts.direct >= 250, "{lanes} lanes: {counts:?}");
     }
 }
+
+/// Passes of the calls loop.
+const CALLS_N: u32 = 400;
+
+/// One lane (`lane`) alone calls functions every pass of a loop, in every form the
+/// interpreter's `jal`/`jalr` handlers run: a `jal` call; `call` (`auipc` + `jalr`) into a
+/// function that saves `ra` on a stack, calls another and tail-calls a third (`tail`:
+/// `jalr x0` through `t1`); an indirect call through a table of function pointers; `c.jal`
+/// to a function returning with `c.jr`; `c.jalr`; a call linking `t0` returned from by
+/// `jr t0`; and a recursion whose leaf reads `call_depth` (the interpreter's CSR read: the
+/// call stack the translations kept). Halts with the sum in `a0`, the depth sum in `a1`.
+fn calls_program(lane: usize) -> String {
+    format!(
+        "
+    .globl _start
+_start:
+    li t0, {mask}
+    tmc t0
+    csrr s0, thread_id
+    la sp, stack_top
+    li s1, 0
+    li s2, {CALLS_N}
+    li s3, 0
+    li s4, 0
+    la s5, table
+1:  add a0, s1, s0
+    jal ra, f1
+    add s3, s3, a0
+    mv a0, s1
+    call f2
+    add s3, s3, a0
+    andi t0, s1, 1
+    slli t0, t0, 2
+    add t0, t0, s5
+    lw t1, 0(t0)
+    mv a0, s1
+    jalr ra, 0(t1)
+    xor s3, s3, a0
+    mv a0, s1
+    c.jal f5
+    add s3, s3, a0
+    la t1, f6
+    mv a0, s1
+    c.jalr t1
+    add s3, s3, a0
+    mv a0, s1
+    jal t0, f7
+    add s3, s3, a0
+    andi a0, s1, 3
+    call rec
+    add s4, s4, a0
+    addi s1, s1, 1
+    blt s1, s2, 1b
+    mv a0, s3
+    mv a1, s4
+    csrw tmask, zero
+f1: slli t2, a0, 1
+    add a0, a0, t2
+    addi a0, a0, 1
+    ret
+f2: addi sp, sp, -16
+    sw ra, 12(sp)
+    addi a0, a0, 5
+    call f1
+    lw ra, 12(sp)
+    addi sp, sp, 16
+    tail f3
+f3: xori a0, a0, 0x55
+    ret
+f4: mul a0, a0, a0
+    addi a0, a0, -7
+    ret
+f5: addi a0, a0, 100
+    c.jr ra
+f6: slli a0, a0, 2
+    ret
+f7: addi a0, a0, -9
+    jr t0
+rec: bnez a0, 2f
+    csrr a0, 0x814
+    ret
+2:  addi sp, sp, -16
+    sw ra, 12(sp)
+    sw a0, 8(sp)
+    addi a0, a0, -1
+    call rec
+    lw t2, 8(sp)
+    add a0, a0, t2
+    lw ra, 12(sp)
+    addi sp, sp, 16
+    ret
+    .data
+    .balign 64
+table: .word f1, f4
+stack: .zero 1024
+stack_top:
+",
+        mask = 1u32 << lane,
+    )
+}
+
+/// What `calls_program(lane)` leaves in a0 and a1, computed on the host.
+fn calls_reference(lane: usize) -> [u32; 2] {
+    let f1 = |a: u32| a.wrapping_mul(3).wrapping_add(1);
+    let f4 = |a: u32| a.wrapping_mul(a).wrapping_sub(7);
+    let (mut s3, mut s4) = (0u32, 0u32);
+    for i in 0..CALLS_N {
+        s3 = s3.wrapping_add(f1(i + lane as u32));
+        s3 = s3.wrapping_add(f1(i + 5) ^ 0x55);
+        s3 ^= if i & 1 == 0 { f1(i) } else { f4(i) };
+        s3 = s3.wrapping_add(i + 100);
+        s3 = s3.wrapping_add(i << 2);
+        s3 = s3.wrapping_add(i.wrapping_sub(9));
+        // rec(n) at depth 1 recurses to rec(0) at depth n + 1, which returns its depth; each
+        // level adds its n.
+        let n = i & 3;
+        s4 = s4.wrapping_add(n + 1 + n * (n + 1) / 2);
+    }
+    [s3, s4]
+}
+
+#[test]
+fn one_lane_calls_and_returns_run_scalar_and_match() {
+    for lanes in [1, 4, 8, 32] {
+        for lane in [0, lanes / 2, lanes - 1] {
+            let src = calls_program(lane);
+            let (m, end) = same(&src, &shape(lanes, 1, 1, 10_000_000));
+            assert!(
+                matches!(end, RunEnd::AllHalted),
+                "{lanes} lanes, lane {lane}: {end:?}"
+            );
+            let w = &m.cores[0].warps[0];
+            assert_eq!(
+                [w.x[10][lane], w.x[11][lane]],
+                calls_reference(lane),
+                "{lanes} lanes, lane {lane}"
+            );
+            assert_eq!(
+                w.calls.depth(),
+                0,
+                "{lanes} lanes, lane {lane}: every call returned"
+            );
+            // Everything but the leaf's CSR read each pass, the set-up and the first pass.
+            let instret = m.report().warp_instructions;
+            assert!(
+                scalar(&m) * 100 > instret * 90,
+                "{lanes} lanes, lane {lane}: {} of {instret} warp-instructions in scalar \
+                 translations",
+                scalar(&m)
+            );
+        }
+    }
+}

@@ -5,17 +5,31 @@
 //! `docs/isa.md` §5–6 state the rules with worked traces.
 
 use crate::config::ReconvMode;
-use crate::divergence::{Group, Reconv, SplitOutcome};
+use crate::divergence::{CallEffect, Group, Reconv, SplitOutcome};
 use crate::lane::{lanes, LaneMask};
 use crate::machine::Issue;
 use crate::trap::{misaligned_target, Trap, TrapInfo};
 use crate::warp::{Warp, WarpState};
-use weft_isa::{FaultCode, Inst};
+use weft_isa::{FaultCode, Inst, Op};
 
 /// True for a return: `jalr x0, off(ra)` or `jalr x0, off(t0)`.
 #[inline]
 pub(crate) fn is_return(i: &Inst) -> bool {
     i.rd == 0 && (i.rs1 == 1 || i.rs1 == 5)
+}
+
+/// What `jal`/`jalr` `i` does to the call stack: a jump that links enters an activation, a
+/// return leaves one, any other jump neither (the one rule for the interpreter and the block
+/// engine's scalar translations, `engine::is_scalar_jump`).
+#[inline]
+pub fn call_effect(i: &Inst) -> CallEffect {
+    if i.rd != 0 {
+        CallEffect::Call
+    } else if i.op == Op::Jalr && is_return(i) {
+        CallEffect::Return
+    } else {
+        CallEffect::None
+    }
 }
 
 fn overflow((depth, spill): (usize, usize)) -> Trap {
@@ -116,8 +130,8 @@ impl Issue<'_> {
             for l in lanes(warp.mask).filter(|&l| l < n) {
                 warp.x[i.rd as usize][l] = link;
             }
-            warp.calls.call();
         }
+        warp.calls.apply(call_effect(&i));
         warp.pc = target;
         Ok(())
     }
@@ -214,10 +228,8 @@ impl Issue<'_> {
             for l in lanes(warp.mask) {
                 warp.x[i.rd as usize][l] = link;
             }
-            warp.calls.call();
-        } else if ret {
-            warp.calls.ret();
         }
+        warp.calls.apply(call_effect(&i));
         warp.pc = target;
         Ok(())
     }

@@ -82,6 +82,17 @@ pub enum Reconv {
     AtExit,
 }
 
+/// What a `jal`/`jalr` does to the warp's call stack ([`CallStack::apply`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallEffect {
+    /// Neither a call nor a return (a plain or indirect jump).
+    None = 0,
+    /// It links: a call, which enters a new activation.
+    Call = 1,
+    /// A return (`jalr x0, off(ra)` or `jalr x0, off(t0)`): back to the caller's activation.
+    Return = 2,
+}
+
 /// The warp's call stack: one activation id per open call, the innermost last. Ids are never
 /// reused, so two calls of one function at the same depth are told apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,6 +135,16 @@ impl CallStack {
     pub fn ret(&mut self) {
         if self.ids.len() > 1 {
             self.ids.pop();
+        }
+    }
+
+    /// A jump's effect on the call stack ([`crate::engine::call_effect`]).
+    #[inline]
+    pub fn apply(&mut self, e: CallEffect) {
+        match e {
+            CallEffect::Call => self.call(),
+            CallEffect::Return => self.ret(),
+            CallEffect::None => {}
         }
     }
 
