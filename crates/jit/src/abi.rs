@@ -149,7 +149,7 @@ fn full_mask(lanes: usize) -> u32 {
 /// What the translated code and its helpers share during one engine run (the
 /// function's memory-context argument): the memory port, the warp's call stack while it runs
 /// alone (null otherwise), the DRAM base, the active lane of a
-/// scalar translation ([`Kind::Lane`]; 0 otherwise), how many accesses
+/// scalar translation ([`Kind::Lane`]; 0 otherwise) and the float CSRs it reads, how many accesses
 /// the code did itself on the direct path, and the windows of the pages it may use for that
 /// — direct-mapped by page number, loads' then stores', filled by the helpers with pages the
 /// port allows ([`weft_simt::MemPort::direct_page`]), all empty at the start of a run.
@@ -160,6 +160,11 @@ pub struct MemCtx {
     pub calls: *mut std::ffi::c_void,
     pub base: u32,
     pub lane: u32,
+    /// In a scalar translation: nonzero if `csrs` holds what `fflags`, `frm` and `fcsr` read
+    /// for the lane (`weft_simt::PrivateRun::float_csrs`; 0: such reads go to the
+    /// interpreter).
+    pub csrs_ok: u32,
+    pub csrs: [u32; 3],
     pub loads: u64,
     pub stores: u64,
     pub windows: [[Window; WINDOWS]; 2],
@@ -172,6 +177,8 @@ impl Default for MemCtx {
             calls: std::ptr::null_mut(),
             base: 0,
             lane: 0,
+            csrs_ok: 0,
+            csrs: [0; 3],
             loads: 0,
             stores: 0,
             windows: [[Window {
@@ -185,6 +192,8 @@ impl Default for MemCtx {
 /// Byte offsets of [`MemCtx`]'s fields, for the emitter.
 pub const CTX_BASE: i32 = std::mem::offset_of!(MemCtx, base) as i32;
 pub const CTX_LANE: i32 = std::mem::offset_of!(MemCtx, lane) as i32;
+pub const CTX_CSRS_OK: i32 = std::mem::offset_of!(MemCtx, csrs_ok) as i32;
+pub const CTX_CSRS: i32 = std::mem::offset_of!(MemCtx, csrs) as i32;
 pub const CTX_LOADS: i32 = std::mem::offset_of!(MemCtx, loads) as i32;
 pub const CTX_STORES: i32 = std::mem::offset_of!(MemCtx, stores) as i32;
 pub const CTX_WINDOWS: i32 = std::mem::offset_of!(MemCtx, windows) as i32;

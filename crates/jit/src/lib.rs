@@ -170,8 +170,8 @@ const HELPERS: Helpers = Helpers {
 };
 use weft_isa::Op;
 use weft_simt::{
-    is_block_float, is_block_memory, is_private, is_scalar_jump, is_scalar_memory, BlockEngine,
-    CallEffect, CallStack, EngineCounts, MemPort, Offer, PrivateRun,
+    is_block_float, is_block_memory, is_private, is_scalar_csr_read, is_scalar_jump,
+    is_scalar_memory, BlockEngine, CallEffect, CallStack, EngineCounts, MemPort, Offer, PrivateRun,
 };
 
 pub use translate::is_branch;
@@ -430,8 +430,8 @@ impl Jit {
     }
 
     /// The basic block starting at `pc` (empty if its first instruction cannot run in one)
-    /// for a translation of `kind` (only a scalar one runs byte and halfword accesses, and
-    /// ends at calls and returns: [`Term::Call`]).
+    /// for a translation of `kind` (only a scalar one runs byte and halfword accesses and
+    /// float CSR reads, and ends at calls and returns: [`Term::Call`]).
     fn block(run: &mut PrivateRun<'_>, pc: u32, room: usize, kind: Kind) -> Block {
         let mut body = Vec::new();
         let mut at = pc;
@@ -443,7 +443,8 @@ impl Jit {
                 is_private(i)
                     || is_block_memory(i)
                     || is_block_float(i)
-                    || (kind == Kind::Lane && (is_scalar_memory(i) || is_scalar_jump(i)))
+                    || (kind == Kind::Lane
+                        && (is_scalar_memory(i) || is_scalar_jump(i) || is_scalar_csr_read(i)))
             }) else {
                 break Term::Fall(at);
             };
@@ -459,13 +460,20 @@ impl Jit {
             body.push((at, i));
             at = at.wrapping_add(i.len());
         };
-        Block { pc, body, term }
+        Block {
+            pc,
+            body,
+            term,
+            callee: false,
+        }
     }
 
     /// The region starting at `pc` — its basic block and those reached from it through
     /// jumps and branches, breadth first, up to [`MAX_REGION_BLOCKS`] blocks and
-    /// [`MAX_BLOCK`] instructions — or `None` if its first instruction is not private, or
-    /// it is shorter than `min_block` and has no loop.
+    /// [`MAX_BLOCK`] instructions; in a scalar translation first without entering callees
+    /// (a call leads to its return site), then into them with the room left — or `None`
+    /// if its first instruction is not private, or it is shorter than `min_block` and has
+    /// neither a loop nor a call or return.
     fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64, kind: Kind) -> Option<Plan> {
         let first = Self::block(run, pc, MAX_BLOCK, kind);
         if first.len() == 0 {
@@ -474,23 +482,40 @@ impl Jit {
         let mut plan = Plan {
             blocks: vec![first],
         };
-        let mut next = 0;
-        while next < plan.blocks.len() && plan.blocks.len() < MAX_REGION_BLOCKS {
-            for t in plan.successors(next) {
-                let room = MAX_BLOCK.saturating_sub(plan.len() as usize);
-                if plan.index_of(t).is_some() || plan.blocks.len() >= MAX_REGION_BLOCKS || room < 2
-                {
-                    continue;
+        for into_callees in [false, true] {
+            let mut next = 0;
+            while next < plan.blocks.len() && plan.blocks.len() < MAX_REGION_BLOCKS {
+                let from = &plan.blocks[next];
+                // A call's target is the callee's code; what the caller's code reaches (its
+                // return site among it) stays the caller's.
+                let call = match from.term {
+                    Term::Call(_, _, t) => t,
+                    _ => None,
+                };
+                let callee = from.callee;
+                for t in plan.successors(next) {
+                    let room = MAX_BLOCK.saturating_sub(plan.len() as usize);
+                    if plan.index_of(t).is_some()
+                        || plan.blocks.len() >= MAX_REGION_BLOCKS
+                        || room < 2
+                        || (call == Some(t) && !into_callees)
+                    {
+                        continue;
+                    }
+                    let mut b = Self::block(run, t, room, kind);
+                    b.callee = callee || call == Some(t);
+                    if b.len() > 0 {
+                        plan.blocks.push(b);
+                    }
                 }
-                let b = Self::block(run, t, room, kind);
-                if b.len() > 0 {
-                    plan.blocks.push(b);
-                }
+                next += 1;
             }
-            next += 1;
         }
         plan.keep_loop_of_entry();
-        (plan.len() >= min_block.max(1) || plan.loops()).then_some(plan)
+        // A call or return leaves the region for the next one without leaving the engine: a
+        // short region ending in one is worth its call.
+        let chains = plan.blocks.iter().any(|b| matches!(b.term, Term::Call(..)));
+        (plan.len() >= min_block.max(1) || plan.loops() || chains).then_some(plan)
     }
 
     /// No block starts at `pc`: inside a translated loop, the warp reaches its start within a
@@ -556,7 +581,7 @@ impl Jit {
     fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, kind: Kind) -> Option<usize> {
         let plan = Self::plan(run, pc, self.min_block, kind)?;
         if plan.loops() {
-            self.loops.push(plan.span());
+            self.loops.extend(plan.spans());
         }
         let nvec = vectors(run.lanes, kind);
         let quick = translate::is_large(&plan).then_some(&*self.quick);
@@ -722,6 +747,10 @@ impl BlockEngine for Jit {
             lane: mask.trailing_zeros() % 32,
             ..MemCtx::default()
         };
+        if let (Kind::Lane, Some(csrs)) = (kind, run.float_csrs()) {
+            ctx.csrs = csrs;
+            ctx.csrs_ok = 1;
+        }
         loop {
             let pc = run.warp.pc;
             let entry = match self.index.entry(key(pc, kind)) {

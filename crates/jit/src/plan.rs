@@ -64,12 +64,14 @@ impl Term {
     }
 }
 
-/// A basic block of a region: its start, straight-line body and terminator.
+/// A basic block of a region: its start, straight-line body and terminator, and whether the
+/// region reaches it through a call (it is code of a callee, not of the entry's function).
 #[derive(Clone, Debug)]
 pub struct Block {
     pub pc: u32,
     pub body: Vec<(u32, Inst)>,
     pub term: Term,
+    pub callee: bool,
 }
 
 impl Block {
@@ -197,16 +199,31 @@ impl Plan {
         }
     }
 
-    /// The lowest and highest pc of the region's instructions.
-    pub fn span(&self) -> (u32, u32) {
-        let pcs = self.blocks.iter().flat_map(|b| {
+    /// The pc ranges (lowest and highest pc) of the region's instructions: one over the
+    /// blocks of the entry's function, and each block of a callee alone (a callee may lie
+    /// anywhere in the program: a range from the caller to it would cover unrelated code).
+    pub fn spans(&self) -> Vec<(u32, u32)> {
+        let pcs = |b: &Block| {
             let last = match b.term {
                 Term::Branch(_, at) | Term::Call(_, at, _) => Some(at),
                 _ => None,
             };
-            b.body.iter().map(|(at, _)| *at).chain(last).chain([b.pc])
-        });
-        pcs.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)))
+            b.body
+                .iter()
+                .map(|(at, _)| *at)
+                .chain(last)
+                .chain([b.pc])
+                .collect::<Vec<u32>>()
+        };
+        let span = |pcs: &mut dyn Iterator<Item = u32>| {
+            pcs.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)))
+        };
+        let own = self.blocks.iter().filter(|b| !b.callee).flat_map(pcs);
+        let callees = self.blocks.iter().filter(|b| b.callee);
+        std::iter::once(span(&mut own.into_iter()))
+            .chain(callees.map(|b| span(&mut pcs(b).into_iter())))
+            .filter(|&(lo, hi)| lo <= hi)
+            .collect()
     }
 }
 

@@ -43,16 +43,26 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_jit::JITModule;
 use cranelift_module::{Module, ModuleReloc};
 use weft_isa::{Inst, Op};
-use weft_simt::{call_effect, is_block_memory, is_scalar_memory, CallEffect};
+use weft_simt::{
+    call_effect, is_block_memory, is_scalar_csr_read, is_scalar_memory, CallEffect, SCALAR_CSRS,
+};
 
-use crate::abi::CTX_LANE;
 pub use crate::abi::{
     exit_parts, BlockFn, Helpers, Kind, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS,
 };
+use crate::abi::{CTX_CSRS, CTX_CSRS_OK, CTX_LANE};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION_BLOCKS,
 };
 pub use crate::shape::is_branch;
+
+/// The index of CSR `csr` among [`SCALAR_CSRS`] (the words of the memory context's `csrs`).
+fn csr_slot(csr: u16) -> i32 {
+    SCALAR_CSRS
+        .iter()
+        .position(|&c| c == csr)
+        .expect("one of the scalar CSRs") as i32
+}
 
 /// Cranelift's reusable state for building and compiling functions.
 pub struct Contexts {
@@ -254,6 +264,9 @@ impl<'a, 'b> Emit<'a, 'b> {
                 } else if is_scalar_memory(&i) {
                     self.sub_word(j, pc, &i);
                     j += 1;
+                } else if is_scalar_csr_read(&i) {
+                    self.csr_read(j, pc, &i);
+                    j += 1;
                 } else if is_float(i.op) {
                     self.float(j, pc, &i);
                     j += 1;
@@ -380,6 +393,26 @@ impl<'a, 'b> Emit<'a, 'b> {
             }
             (None, None) => unreachable!("a jump without a target"),
         }
+    }
+
+    /// A scalar translation's read of `fflags`, `frm` or `fcsr` (`weft_simt::is_scalar_csr_read`),
+    /// the `k`-th instruction of the body, at `pc`: the value the engine put in the memory
+    /// context for the lane, or, where it put none (the float state is not Dirty), an exit
+    /// before it for the interpreter.
+    fn csr_read(&mut self, k: usize, pc: u32, i: &Inst) {
+        let ok = self
+            .b
+            .ins()
+            .load(types::I32, Self::flags(), self.port, CTX_CSRS_OK);
+        let off = csr_slot(i.imm as u16);
+        let none = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
+        self.bail_if(none, k, pc);
+        let v = self
+            .b
+            .ins()
+            .load(types::I32, Self::flags(), self.port, CTX_CSRS + 4 * off);
+        let v = self.b.ins().splat(types::I32X4, v);
+        self.set(i.rd, 0, v);
     }
 
     /// Lane-wise private instructions (no memory access, no float operation) on every

@@ -435,3 +435,101 @@ fn one_lane_calls_and_returns_run_scalar_and_match() {
         }
     }
 }
+
+/// Passes of the float-CSR loop.
+const CSR_N: u32 = 300;
+
+/// One lane (`lane`) alone reads `frm`, `fflags` and `fcsr` every pass (`frrm`, `frflags`,
+/// `frcsr`, and `csrrci` with a zero immediate: reads that write nothing), in a function it
+/// calls as soft-float routines do; every 16th pass it writes `fflags` (a CSR write: the
+/// interpreter's) and every 32nd it makes the float state Clean (the next read, which sets
+/// it Dirty again, is the interpreter's), the first read of all with the state Initial.
+/// Halts with the sum in `a0` and `mstatus` (Dirty again) in `a1`.
+fn csr_program(lane: usize) -> String {
+    format!(
+        "
+    .globl _start
+_start:
+    li t0, {mask}
+    tmc t0
+    la sp, stack_top
+    li t0, 0x2000
+    csrs mstatus, t0
+    frrm a0
+    fsrmi 3
+    li s1, 0
+    li s2, {CSR_N}
+1:  andi t0, s1, 15
+    bnez t0, 2f
+    andi t0, s1, 31
+    fsflags t0
+2:  andi t0, s1, 31
+    bnez t0, 3f
+    li t0, 0x2000
+    csrc mstatus, t0
+3:  call reads
+    addi s1, s1, 1
+    blt s1, s2, 1b
+    csrr a1, mstatus
+    csrw tmask, zero
+reads:
+    frrm t3
+    add a0, a0, t3
+    frflags t4
+    add a0, a0, t4
+    frcsr t5
+    xor a0, a0, t5
+    csrrci t6, fflags, 0
+    add a0, a0, t6
+    ret
+    .data
+    .balign 64
+stack: .zero 256
+stack_top:
+",
+        mask = 1u32 << lane,
+    )
+}
+
+/// What `csr_program` leaves in a0, computed on the host.
+fn csr_reference() -> u32 {
+    // The first read (frm 0 at reset) adds 0.
+    let (mut a0, mut flags) = (0u32, 0u32);
+    for i in 0..CSR_N {
+        if i % 16 == 0 {
+            flags = i & 31;
+        }
+        a0 = a0.wrapping_add(3).wrapping_add(flags);
+        a0 ^= 3 << 5 | flags;
+        a0 = a0.wrapping_add(flags);
+    }
+    a0
+}
+
+#[test]
+fn one_lane_float_csr_reads_run_scalar_and_match() {
+    for lanes in [1, 8, 32] {
+        for lane in [0, lanes / 2, lanes - 1] {
+            let (m, end) = same(&csr_program(lane), &shape(lanes, 1, 1, 10_000_000));
+            assert!(
+                matches!(end, RunEnd::AllHalted),
+                "{lanes} lanes, lane {lane}: {end:?}"
+            );
+            let w = &m.cores[0].warps[0];
+            assert_eq!(w.x[10][lane], csr_reference(), "{lanes} lanes, lane {lane}");
+            assert_eq!(
+                w.x[11][lane] & 0x6000,
+                0x6000,
+                "{lanes} lanes, lane {lane}: FS Dirty"
+            );
+            // The reads ran in scalar translations but on the passes after a write.
+            let instret = m.report().warp_instructions;
+            assert!(
+                scalar(&m) * 100 > instret * 80,
+                "{lanes} lanes, lane {lane}: {} of {instret} warp-instructions in scalar \
+                 translations",
+                scalar(&m)
+            );
+        }
+    }
+}

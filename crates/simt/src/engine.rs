@@ -2,7 +2,7 @@
 //! block engine (the Cranelift translator of `weft-jit`) implements, what it may touch while
 //! it runs one warp ([`PrivateRun`], with its memory port [`MemPort`]), and the one list of
 //! what it may run ([`is_private`], [`is_block_memory`], [`is_block_float`], and on one
-//! active lane [`is_scalar_memory`] and [`is_scalar_jump`]). When the
+//! active lane [`is_scalar_memory`], [`is_scalar_jump`] and [`is_scalar_csr_read`]). When the
 //! machine hands a warp to it is `accel.rs`'s business (super-steps).
 
 use crate::code::CodeView;
@@ -26,7 +26,8 @@ pub trait BlockEngine {
     /// for which [`is_private`] holds (or the accesses of [`is_block_memory`] and, with one
     /// active lane, [`is_scalar_memory`], through `run`'s memory port, and the float
     /// operations of [`is_block_float`] under their guards, and, with one active lane in a
-    /// run where [`PrivateRun::runs_alone`], the jumps of [`is_scalar_jump`]), and for
+    /// run where [`PrivateRun::runs_alone`], the jumps of [`is_scalar_jump`], and the
+    /// reads of [`is_scalar_csr_read`] with [`PrivateRun::float_csrs`]' values), and for
     /// conditional branches only when every active lane agrees. Leaves the warp's pc at the
     /// first instruction not run, counts each instruction run with [`PrivateRun::count`], and
     /// returns how many it ran (0 if it cannot run the first). The warp's mask never changes.
@@ -131,6 +132,27 @@ pub fn is_scalar_jump(i: &Inst) -> bool {
     }
 }
 
+/// The CSRs [`is_scalar_csr_read`] reads, in the order of [`PrivateRun::float_csrs`]'
+/// values: `fflags`, `frm`, `fcsr`.
+pub const SCALAR_CSRS: [u16; 3] = [
+    weft_isa::csr::FFLAGS,
+    weft_isa::csr::FRM,
+    weft_isa::csr::FCSR,
+];
+
+/// Can a block engine run `i` on a warp with exactly one active lane — a read of `fflags`,
+/// `frm` or `fcsr` that writes nothing (`frflags`, `frrm`, `frcsr`: `csrrs`/`csrrc` with
+/// `rs1` = x0, `csrrsi`/`csrrci` with a zero immediate; soft-float routines read the rounding
+/// mode so) — writing the value [`PrivateRun::float_csrs`] gives to `rd`, while the float
+/// state is Dirty (then the read changes no `mstatus` bit; otherwise the engine exits before
+/// it for the interpreter)? Nothing a block engine runs changes those CSRs: its float
+/// operations run only where they raise no new flag.
+pub fn is_scalar_csr_read(i: &Inst) -> bool {
+    matches!(i.op, Op::Csrrs | Op::Csrrc | Op::Csrrsi | Op::Csrrci)
+        && i.rs1 == 0
+        && SCALAR_CSRS.contains(&(i.imm as u16))
+}
+
 /// Can a block engine run the float instruction `i` — under guards it checks on every active
 /// lane before the instruction, exiting before it when one fails (docs/engine.md): the float
 /// state is Dirty ([`PrivateRun::float_dirty`]); a rounding operation uses round-to-nearest-
@@ -225,6 +247,14 @@ impl PrivateRun<'_> {
     /// may the engine run the jumps of [`is_scalar_jump`].
     pub fn runs_alone(&self) -> bool {
         self.step.is_none()
+    }
+
+    /// What `fflags`, `frm` and `fcsr` ([`SCALAR_CSRS`]) read for the warp's lowest active
+    /// lane, if the float state is Dirty (a read changes nothing then); `None` otherwise.
+    pub fn float_csrs(&self) -> Option<[u32; 3]> {
+        let l = self.warp.mask.trailing_zeros() as usize % 32;
+        self.float_dirty()
+            .then(|| SCALAR_CSRS.map(|c| crate::csr::float_csr(self.warp, l, c)))
     }
 
     /// Is the float state Dirty (`mstatus.FS` = 3)? Then a float instruction changes no
