@@ -98,30 +98,40 @@ fn scalar(m: &Machine) -> u64 {
     m.engine_counts().scalar
 }
 
-#[test]
-fn one_lane_loops_run_scalar_on_every_lane_and_match() {
-    for lanes in [1, 4, 8, 32] {
+/// Run `program(lane)` at each of `widths` lanes on lanes 0, n/2 and n−1 of one warp, on both
+/// engines (the same whole state); each must halt and run more than `percent` % of its
+/// warp-instructions in scalar translations; `check` then looks at the jit's machine.
+fn on_every_lane(
+    widths: &[usize],
+    percent: u64,
+    program: impl Fn(usize) -> String,
+    check: impl Fn(&Machine, usize, &str),
+) {
+    for &lanes in widths {
         for lane in [0, lanes / 2, lanes - 1] {
-            let src = one_lane_program(lane);
-            let (m, end) = same(&src, &shape(lanes, 1, 1, 10_000_000));
-            assert!(
-                matches!(end, RunEnd::AllHalted),
-                "{lanes} lanes, lane {lane}: {end:?}"
-            );
-            let w = &m.cores[0].warps[0];
-            let got = [w.x[10][lane], w.x[11][lane], w.x[12][lane]];
-            assert_eq!(got, one_lane_reference(lane), "{lanes} lanes, lane {lane}");
-            // The loops, byte accesses included, all but their first passes (before the
-            // translation) and the set-up around them.
+            let at = format!("{lanes} lanes, lane {lane}");
+            let (m, end) = same(&program(lane), &shape(lanes, 1, 1, 10_000_000));
+            assert!(matches!(end, RunEnd::AllHalted), "{at}: {end:?}");
+            check(&m, lane, &at);
             let instret = m.report().warp_instructions;
             assert!(
-                scalar(&m) * 100 > instret * 90,
-                "{lanes} lanes, lane {lane}: {} of {instret} warp-instructions in scalar \
-                 translations",
+                scalar(&m) * 100 > instret * percent,
+                "{at}: {} of {instret} warp-instructions in scalar translations",
                 scalar(&m)
             );
         }
     }
+}
+
+#[test]
+fn one_lane_loops_run_scalar_on_every_lane_and_match() {
+    // The loops, byte accesses included, all but their first passes (before the
+    // translation) and the set-up around them: over 90 %.
+    on_every_lane(&[1, 4, 8, 32], 90, one_lane_program, |m, lane, at| {
+        let w = &m.cores[0].warps[0];
+        let got = [w.x[10][lane], w.x[11][lane], w.x[12][lane]];
+        assert_eq!(got, one_lane_reference(lane), "{at}");
+    });
 }
 
 /// Two lanes active (both walking the same words): no scalar translation (the lanes may
@@ -405,35 +415,13 @@ fn calls_reference(lane: usize) -> [u32; 2] {
 
 #[test]
 fn one_lane_calls_and_returns_run_scalar_and_match() {
-    for lanes in [1, 4, 8, 32] {
-        for lane in [0, lanes / 2, lanes - 1] {
-            let src = calls_program(lane);
-            let (m, end) = same(&src, &shape(lanes, 1, 1, 10_000_000));
-            assert!(
-                matches!(end, RunEnd::AllHalted),
-                "{lanes} lanes, lane {lane}: {end:?}"
-            );
-            let w = &m.cores[0].warps[0];
-            assert_eq!(
-                [w.x[10][lane], w.x[11][lane]],
-                calls_reference(lane),
-                "{lanes} lanes, lane {lane}"
-            );
-            assert_eq!(
-                w.calls.depth(),
-                0,
-                "{lanes} lanes, lane {lane}: every call returned"
-            );
-            // Everything but the leaf's CSR read each pass, the set-up and the first pass.
-            let instret = m.report().warp_instructions;
-            assert!(
-                scalar(&m) * 100 > instret * 90,
-                "{lanes} lanes, lane {lane}: {} of {instret} warp-instructions in scalar \
-                 translations",
-                scalar(&m)
-            );
-        }
-    }
+    // Everything but the leaf's CSR read each pass, the set-up and the first pass: over 90 %.
+    on_every_lane(&[1, 4, 8, 32], 90, calls_program, |m, lane, at| {
+        let w = &m.cores[0].warps[0];
+        let got = [w.x[10][lane], w.x[11][lane]];
+        assert_eq!(got, calls_reference(lane), "{at}");
+        assert_eq!(w.calls.depth(), 0, "{at}: every call returned");
+    });
 }
 
 /// Passes of the float-CSR loop.
@@ -508,28 +496,10 @@ fn csr_reference() -> u32 {
 
 #[test]
 fn one_lane_float_csr_reads_run_scalar_and_match() {
-    for lanes in [1, 8, 32] {
-        for lane in [0, lanes / 2, lanes - 1] {
-            let (m, end) = same(&csr_program(lane), &shape(lanes, 1, 1, 10_000_000));
-            assert!(
-                matches!(end, RunEnd::AllHalted),
-                "{lanes} lanes, lane {lane}: {end:?}"
-            );
-            let w = &m.cores[0].warps[0];
-            assert_eq!(w.x[10][lane], csr_reference(), "{lanes} lanes, lane {lane}");
-            assert_eq!(
-                w.x[11][lane] & 0x6000,
-                0x6000,
-                "{lanes} lanes, lane {lane}: FS Dirty"
-            );
-            // The reads ran in scalar translations but on the passes after a write.
-            let instret = m.report().warp_instructions;
-            assert!(
-                scalar(&m) * 100 > instret * 80,
-                "{lanes} lanes, lane {lane}: {} of {instret} warp-instructions in scalar \
-                 translations",
-                scalar(&m)
-            );
-        }
-    }
+    // The reads ran in scalar translations but on the passes after a write: over 80 %.
+    on_every_lane(&[1, 8, 32], 80, csr_program, |m, lane, at| {
+        let w = &m.cores[0].warps[0];
+        assert_eq!(w.x[10][lane], csr_reference(), "{at}");
+        assert_eq!(w.x[11][lane] & 0x6000, 0x6000, "{at}: FS Dirty");
+    });
 }
