@@ -5,32 +5,12 @@
 //! `docs/isa.md` §5–6 state the rules with worked traces.
 
 use crate::config::ReconvMode;
-use crate::divergence::{CallEffect, Group, Reconv, SplitOutcome};
+use crate::divergence::{call_effect, is_return, Group, Reconv, SplitOutcome};
 use crate::lane::{lanes, LaneMask};
 use crate::machine::Issue;
 use crate::trap::{misaligned_target, Trap, TrapInfo};
 use crate::warp::{Warp, WarpState};
-use weft_isa::{FaultCode, Inst, Op};
-
-/// True for a return: `jalr x0, off(ra)` or `jalr x0, off(t0)`.
-#[inline]
-pub(crate) fn is_return(i: &Inst) -> bool {
-    i.rd == 0 && (i.rs1 == 1 || i.rs1 == 5)
-}
-
-/// What `jal`/`jalr` `i` does to the call stack: a jump that links enters an activation, a
-/// return leaves one, any other jump neither (the one rule for the interpreter and the block
-/// engine's scalar translations, `engine::is_scalar_jump`).
-#[inline]
-pub fn call_effect(i: &Inst) -> CallEffect {
-    if i.rd != 0 {
-        CallEffect::Call
-    } else if i.op == Op::Jalr && is_return(i) {
-        CallEffect::Return
-    } else {
-        CallEffect::None
-    }
-}
+use weft_isa::FaultCode;
 
 fn overflow((depth, spill): (usize, usize)) -> Trap {
     Trap::from(TrapInfo {

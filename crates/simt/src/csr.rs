@@ -9,7 +9,7 @@
 use crate::lane::lanes;
 use crate::machine::Issue;
 use crate::trap::{mstatus, Trap, TrapInfo};
-use crate::warp::{Warp, WarpState};
+use crate::warp::WarpState;
 use weft_isa::csr::{self as n, Access};
 use weft_isa::{FaultCode, Op};
 
@@ -49,15 +49,6 @@ fn with_half(now: u64, high: bool, v: u32) -> u64 {
         now & 0xffff_ffff | (v as u64) << 32
     } else {
         now & !0xffff_ffff | v as u64
-    }
-}
-
-/// What `fflags`, `frm` or `fcsr` (`csr`) reads on lane `l` of `warp`.
-pub(crate) fn float_csr(warp: &Warp, l: usize, csr: u16) -> u32 {
-    match csr {
-        n::FFLAGS => warp.fflags[l] as u32,
-        n::FRM => warp.frm[l] as u32,
-        _ => (warp.frm[l] as u32) << 5 | warp.fflags[l] as u32,
     }
 }
 
@@ -235,7 +226,7 @@ impl Issue<'_> {
             let warp = &mut self.m.cores[c].warps[w];
             crate::exec_fp::use_fp(warp)?;
             for l in lanes(mask) {
-                let old = float_csr(warp, l, csr);
+                let old = warp.float_csr(l, csr);
                 let operand = if imm_form {
                     i.rs1 as u32
                 } else {

@@ -23,7 +23,7 @@
 //! entry is; only the traffic differs: each step's bytes moved to and from the spill area are
 //! in [`DivStack::traffic`] for the timing model to charge. Only a full spill area faults.
 
-use weft_isa::FaultCode;
+use weft_isa::{FaultCode, Inst, Op};
 
 /// What the divergence unit did during the step (several can happen in one step: a group
 /// can arrive at a point before issuing and the instruction then split the warp).
@@ -82,6 +82,26 @@ pub enum Reconv {
     AtExit,
 }
 
+/// True for a return: `jalr x0, off(ra)` or `jalr x0, off(t0)`.
+#[inline]
+pub(crate) fn is_return(i: &Inst) -> bool {
+    i.rd == 0 && (i.rs1 == 1 || i.rs1 == 5)
+}
+
+/// What `jal`/`jalr` `i` does to the call stack: a jump that links enters an activation, a
+/// return leaves one, any other jump neither (the one rule for the interpreter's `control.rs`
+/// and the block engine's scalar translations, `engine::is_scalar_jump`).
+#[inline]
+pub fn call_effect(i: &Inst) -> CallEffect {
+    if i.rd != 0 {
+        CallEffect::Call
+    } else if i.op == Op::Jalr && is_return(i) {
+        CallEffect::Return
+    } else {
+        CallEffect::None
+    }
+}
+
 /// What a `jal`/`jalr` does to the warp's call stack ([`CallStack::apply`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CallEffect {
@@ -138,7 +158,7 @@ impl CallStack {
         }
     }
 
-    /// A jump's effect on the call stack ([`crate::engine::call_effect`]).
+    /// A jump's effect on the call stack ([`call_effect`]).
     #[inline]
     pub fn apply(&mut self, e: CallEffect) {
         match e {

@@ -6,9 +6,8 @@
 //! machine hands a warp to it is `accel.rs`'s business (super-steps).
 
 use crate::code::CodeView;
-pub use crate::control::call_effect;
 use crate::counters::Stats;
-pub use crate::divergence::{CallEffect, CallStack};
+pub use crate::divergence::{call_effect, CallEffect, CallStack};
 pub use crate::mem_port::MemPort;
 use crate::step_mem::StepMem;
 use crate::warp::Warp;
@@ -250,11 +249,12 @@ impl PrivateRun<'_> {
     }
 
     /// What `fflags`, `frm` and `fcsr` ([`SCALAR_CSRS`]) read for the warp's lowest active
-    /// lane, if the float state is Dirty (a read changes nothing then); `None` otherwise.
+    /// lane ([`Warp::float_csr`], what `csr.rs` reads), if the float state is Dirty (a read
+    /// changes nothing then); `None` otherwise.
     pub fn float_csrs(&self) -> Option<[u32; 3]> {
         let l = self.warp.mask.trailing_zeros() as usize % 32;
         self.float_dirty()
-            .then(|| SCALAR_CSRS.map(|c| crate::csr::float_csr(self.warp, l, c)))
+            .then(|| SCALAR_CSRS.map(|c| self.warp.float_csr(l, c)))
     }
 
     /// Is the float state Dirty (`mstatus.FS` = 3)? Then a float instruction changes no
