@@ -75,12 +75,19 @@ pub const SUB_STORE: u64 = 4;
 /// [`SubHelper`]'s result bit: the port did the access.
 pub const SUB_DONE: u64 = 1 << 32;
 
-/// The helpers for `lw` and `sw`, and for byte and halfword accesses.
+/// The helper for a scalar translation's call or return (`weft_simt::is_scalar_jump`):
+/// (memory context, the jump's [`weft_simt::CallEffect`] as a number) → nonzero if it
+/// applied the effect to the warp's call stack ([`MemCtx::calls`]), 0 if the interpreter
+/// must execute the jump (the warp does not run alone; nothing changed).
+pub type JumpHelper = unsafe extern "C" fn(*mut std::ffi::c_void, u64) -> u32;
+
+/// The helpers for `lw` and `sw`, for byte and halfword accesses, and for calls and returns.
 #[derive(Clone, Copy)]
 pub struct Helpers {
     pub load: MemHelper,
     pub store: MemHelper,
     pub sub: SubHelper,
+    pub jump: JumpHelper,
 }
 
 /// Page windows per kind of access in a [`MemCtx`] (a power of two; direct-mapped by page).
@@ -139,17 +146,25 @@ fn full_mask(lanes: usize) -> u32 {
     }
 }
 
-/// What the translated code and its memory helpers share during one engine run (the
-/// function's memory-context argument): the memory port, the DRAM base, the active lane of a
-/// scalar translation ([`Kind::Lane`]; 0 otherwise), how many accesses
+/// What the translated code and its helpers share during one engine run (the
+/// function's memory-context argument): the memory port, the warp's call stack while it runs
+/// alone (null otherwise), the DRAM base, the active lane of a
+/// scalar translation ([`Kind::Lane`]; 0 otherwise) and the float CSRs it reads, how many accesses
 /// the code did itself on the direct path, and the windows of the pages it may use for that
 /// — direct-mapped by page number, loads' then stores', filled by the helpers with pages the
 /// port allows ([`weft_simt::MemPort::direct_page`]), all empty at the start of a run.
 #[repr(C)]
 pub struct MemCtx {
     pub port: *mut std::ffi::c_void,
+    /// The warp's `weft_simt::CallStack` (null: jumps go to the interpreter).
+    pub calls: *mut std::ffi::c_void,
     pub base: u32,
     pub lane: u32,
+    /// In a scalar translation: nonzero if `csrs` holds what `fflags`, `frm` and `fcsr` read
+    /// for the lane (`weft_simt::PrivateRun::float_csrs`; 0: such reads go to the
+    /// interpreter).
+    pub csrs_ok: u32,
+    pub csrs: [u32; 3],
     pub loads: u64,
     pub stores: u64,
     pub windows: [[Window; WINDOWS]; 2],
@@ -159,8 +174,11 @@ impl Default for MemCtx {
     fn default() -> MemCtx {
         MemCtx {
             port: std::ptr::null_mut(),
+            calls: std::ptr::null_mut(),
             base: 0,
             lane: 0,
+            csrs_ok: 0,
+            csrs: [0; 3],
             loads: 0,
             stores: 0,
             windows: [[Window {
@@ -174,6 +192,8 @@ impl Default for MemCtx {
 /// Byte offsets of [`MemCtx`]'s fields, for the emitter.
 pub const CTX_BASE: i32 = std::mem::offset_of!(MemCtx, base) as i32;
 pub const CTX_LANE: i32 = std::mem::offset_of!(MemCtx, lane) as i32;
+pub const CTX_CSRS_OK: i32 = std::mem::offset_of!(MemCtx, csrs_ok) as i32;
+pub const CTX_CSRS: i32 = std::mem::offset_of!(MemCtx, csrs) as i32;
 pub const CTX_LOADS: i32 = std::mem::offset_of!(MemCtx, loads) as i32;
 pub const CTX_STORES: i32 = std::mem::offset_of!(MemCtx, stores) as i32;
 pub const CTX_WINDOWS: i32 = std::mem::offset_of!(MemCtx, windows) as i32;

@@ -61,6 +61,7 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) helpers: Option<Helpers>,
     pub(crate) helper_sig: Option<SigRef>,
     pub(crate) sub_sig: Option<SigRef>,
+    pub(crate) jump_sig: Option<SigRef>,
     /// Word accesses try the direct path before the helpers (`memory.rs`).
     pub(crate) direct: bool,
     /// Inside a vector loop ([`Emit::vector_loop`]): its vector's bases and register values.
@@ -98,7 +99,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         let mut insts: Vec<Inst> = Vec::new();
         for blk in &plan.blocks {
             insts.extend(blk.body.iter().map(|(_, i)| *i));
-            if let Term::Branch(i, _) = blk.term {
+            if let Term::Branch(i, _) | Term::Call(i, _, _) = blk.term {
                 insts.push(i);
             }
         }
@@ -142,6 +143,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             helpers: None,
             helper_sig: None,
             sub_sig: None,
+            jump_sig: None,
             direct: false,
             vl: None,
             consts: HashMap::new(),
@@ -197,6 +199,19 @@ impl<'a, 'b> Emit<'a, 'b> {
             .b
             .ins()
             .iconst(types::I64, exit_word(pc, stop, part, k) as i64);
+        self.b.ins().return_(&[w]);
+    }
+
+    /// Store the written registers and return, the pc at the run-time value `pc` (an i32)
+    /// after a whole execution of the current block, for the engine to go on there.
+    pub(crate) fn exit_to(&mut self, pc: Value) {
+        for r in 1..64u8 {
+            if self.written[r as usize] && !self.in_memory {
+                self.store_home(r);
+            }
+        }
+        let w = self.b.ins().uextend(types::I64, pc);
+        debug_assert_eq!(exit_word(0, false, 0, 0), 0);
         self.b.ins().return_(&[w]);
     }
 

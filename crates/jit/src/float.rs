@@ -14,7 +14,9 @@
 //!   are the interpreter's business);
 //! - every flag the instruction *could* raise on a lane, judged from the operands and the
 //!   host's correctly rounded result, is already set in the lane's `fflags` — so `fflags`
-//!   does not change, and whether an inexact result really was inexact never matters.
+//!   does not change. NX counts as possible unless the result is proven exact (adds,
+//!   subtracts and multiplies; the fused four in scalar translations: `Emit::exact`);
+//!   otherwise whether an inexact result really was inexact never matters.
 //!
 //! Which flags a result could raise: a normal result of exponent field 2–254 only NX (it was
 //! not tiny before rounding either); a result below 2⁻¹²⁵ (subnormal, the smallest normal
@@ -343,6 +345,86 @@ impl Emit<'_, '_> {
         }
     }
 
+    /// The lanes (an all-ones mask) on which `op`'s host result `r` (of the inputs `f`, as
+    /// `f32x4`; `ar` its bits' magnitude) is provably exact, for a result that is finite and
+    /// not tiny, or `None` where that is not worked out (NX is then possible): for an add or
+    /// subtract, the rounding error by Knuth's TwoSum (exact under round-to-nearest where
+    /// nothing overflows; an overflow gives no zero) is zero; for a multiply, the error
+    /// `fma(a, b, −r)` is zero where it cannot underflow (|r| ≥ 2⁻¹⁰⁰: the exact product's
+    /// bits end above 2⁻¹⁴⁹); for the fused four in a scalar translation (one lane), the
+    /// product in `f64` (exact: 48 bits) plus the addend by TwoSum in `f64` has no error and
+    /// equals `r`. Lets exact results — programs whose values have few bits, kept so that a
+    /// reference compares exactly — run where the lane's `fflags` lacks NX.
+    fn exact(&mut self, op: Op, f: &[Value], r: Value, ar: Value) -> Option<Value> {
+        use Op::*;
+        match op {
+            FaddS | FsubS => {
+                let a = f[0];
+                let b = if op == FsubS {
+                    self.b.ins().fneg(f[1])
+                } else {
+                    f[1]
+                };
+                let (_, err) = self.two_sum(a, b, r);
+                let zero = self.splat(0);
+                let zero = self.fv(zero);
+                Some(self.b.ins().fcmp(FloatCC::Equal, err, zero))
+            }
+            FmulS => {
+                let nr = self.b.ins().fneg(r);
+                let err = self.b.ins().fma(f[0], f[1], nr);
+                let zero = self.splat(0);
+                let zero = self.fv(zero);
+                let none = self.b.ins().fcmp(FloatCC::Equal, err, zero);
+                let big = self.cmp(IntCC::UnsignedGreaterThanOrEqual, ar, 0x0d80_0000);
+                Some(self.b.ins().band(none, big))
+            }
+            FmaddS | FmsubS | FnmsubS | FnmaddS if self.one_lane => {
+                let wide = |e: &mut Self, x: Value| {
+                    let x = e.b.ins().extractlane(x, 0);
+                    e.b.ins().fpromote(types::F64, x)
+                };
+                let (a, b, c, r) = (
+                    wide(self, f[0]),
+                    wide(self, f[1]),
+                    wide(self, f[2]),
+                    wide(self, r),
+                );
+                let a = if matches!(op, FnmsubS | FnmaddS) {
+                    self.b.ins().fneg(a)
+                } else {
+                    a
+                };
+                let c = if matches!(op, FmsubS | FnmaddS) {
+                    self.b.ins().fneg(c)
+                } else {
+                    c
+                };
+                let p = self.b.ins().fmul(a, b);
+                let sum = self.b.ins().fadd(p, c);
+                let (_, err) = self.two_sum(p, c, sum);
+                let zero = self.b.ins().f64const(0.0);
+                let none = self.b.ins().fcmp(FloatCC::Equal, err, zero);
+                let same = self.b.ins().fcmp(FloatCC::Equal, sum, r);
+                let exact = self.b.ins().band(none, same);
+                let ones = self.b.ins().iconst(types::I32, -1);
+                let no = self.b.ins().iconst(types::I32, 0);
+                let m = self.b.ins().select(exact, ones, no);
+                Some(self.b.ins().splat(types::I32X4, m))
+            }
+            _ => None,
+        }
+    }
+
+    /// Knuth's TwoSum of `a + b` given its rounded sum `s`: (`s`, the rounding error).
+    fn two_sum(&mut self, a: Value, b: Value, s: Value) -> (Value, Value) {
+        let bb = self.b.ins().fsub(s, a);
+        let ab = self.b.ins().fsub(s, bb);
+        let da = self.b.ins().fsub(a, ab);
+        let db = self.b.ins().fsub(b, bb);
+        (s, self.b.ins().fadd(da, db))
+    }
+
     /// The rounding arithmetic operations (add, sub, mul, div, sqrt, the fused four).
     fn arith(&mut self, op: Op, ins: &[Value], v: usize) -> (Value, Option<Value>) {
         use Op::*;
@@ -415,6 +497,11 @@ impl Emit<'_, '_> {
         let p_inf = self.b.ins().band_not(over_flags, inf_in);
         let inf_r = self.cmp(IntCC::Equal, ar, INF);
         let nx = self.splat(NX);
+        // A finite, not tiny result raises NX unless it is exact.
+        let nx = match self.exact(op, &f, r, ar) {
+            Some(exact) => self.b.ins().band_not(nx, exact),
+            None => nx,
+        };
         let p_big = self.b.ins().bitselect(inf_r, p_inf, nx);
         let p = self.b.ins().bitselect(small, p_small, p_big);
         let new = self.new_flags(p, v);

@@ -141,15 +141,37 @@ unsafe extern "C" fn sub_helper(ctx: *mut std::ffi::c_void, addr: u64, what: u64
     }
 }
 
+/// A scalar translation's call or return ([`abi::JumpHelper`]): the effect on the warp's call
+/// stack, or a refusal (0) when the warp does not run alone (no call stack in the context).
+///
+/// # Safety
+/// As [`load_helper`] (`ctx` only); `ctx.calls` is null or the running warp's call stack.
+unsafe extern "C" fn jump_helper(ctx: *mut std::ffi::c_void, effect: u64) -> u32 {
+    // SAFETY: as the function's contract says.
+    let ctx = unsafe { &mut *ctx.cast::<MemCtx>() };
+    if ctx.calls.is_null() {
+        return 0;
+    }
+    // SAFETY: as above.
+    let calls = unsafe { &mut *ctx.calls.cast::<CallStack>() };
+    calls.apply(if effect == CallEffect::Call as u64 {
+        CallEffect::Call
+    } else {
+        CallEffect::Return
+    });
+    1
+}
+
 const HELPERS: Helpers = Helpers {
     load: load_helper,
     store: store_helper,
     sub: sub_helper,
+    jump: jump_helper,
 };
 use weft_isa::Op;
 use weft_simt::{
-    is_block_float, is_block_memory, is_private, is_scalar_memory, BlockEngine, EngineCounts,
-    MemPort, Offer, PrivateRun,
+    is_block_float, is_block_memory, is_private, is_scalar_csr_read, is_scalar_jump,
+    is_scalar_memory, BlockEngine, CallEffect, CallStack, EngineCounts, MemPort, Offer, PrivateRun,
 };
 
 pub use translate::is_branch;
@@ -408,7 +430,8 @@ impl Jit {
     }
 
     /// The basic block starting at `pc` (empty if its first instruction cannot run in one)
-    /// for a translation of `kind` (only a scalar one runs byte and halfword accesses).
+    /// for a translation of `kind` (only a scalar one runs byte and halfword accesses and
+    /// float CSR reads, and ends at calls and returns: [`Term::Call`]).
     fn block(run: &mut PrivateRun<'_>, pc: u32, room: usize, kind: Kind) -> Block {
         let mut body = Vec::new();
         let mut at = pc;
@@ -420,12 +443,16 @@ impl Jit {
                 is_private(i)
                     || is_block_memory(i)
                     || is_block_float(i)
-                    || (kind == Kind::Lane && is_scalar_memory(i))
+                    || (kind == Kind::Lane
+                        && (is_scalar_memory(i) || is_scalar_jump(i) || is_scalar_csr_read(i)))
             }) else {
                 break Term::Fall(at);
             };
             if is_branch(i.op) {
                 break Term::Branch(i, at);
+            }
+            if kind == Kind::Lane && is_scalar_jump(&i) && !is_private(&i) {
+                break Term::Call(i, at, jump_target(&body, &i, at));
             }
             if i.op == Op::Jal {
                 break Term::Jump(at.wrapping_add(i.imm as u32));
@@ -433,13 +460,20 @@ impl Jit {
             body.push((at, i));
             at = at.wrapping_add(i.len());
         };
-        Block { pc, body, term }
+        Block {
+            pc,
+            body,
+            term,
+            callee: false,
+        }
     }
 
     /// The region starting at `pc` — its basic block and those reached from it through
     /// jumps and branches, breadth first, up to [`MAX_REGION_BLOCKS`] blocks and
-    /// [`MAX_BLOCK`] instructions — or `None` if its first instruction is not private, or
-    /// it is shorter than `min_block` and has no loop.
+    /// [`MAX_BLOCK`] instructions; in a scalar translation first without entering callees
+    /// (a call leads to its return site), then into them with the room left — or `None`
+    /// if its first instruction is not private, or it is shorter than `min_block` and has
+    /// neither a loop nor a call or return.
     fn plan(run: &mut PrivateRun<'_>, pc: u32, min_block: u64, kind: Kind) -> Option<Plan> {
         let first = Self::block(run, pc, MAX_BLOCK, kind);
         if first.len() == 0 {
@@ -448,23 +482,40 @@ impl Jit {
         let mut plan = Plan {
             blocks: vec![first],
         };
-        let mut next = 0;
-        while next < plan.blocks.len() && plan.blocks.len() < MAX_REGION_BLOCKS {
-            for t in plan.blocks[next].successors() {
-                let room = MAX_BLOCK.saturating_sub(plan.len() as usize);
-                if plan.index_of(t).is_some() || plan.blocks.len() >= MAX_REGION_BLOCKS || room < 2
-                {
-                    continue;
+        for into_callees in [false, true] {
+            let mut next = 0;
+            while next < plan.blocks.len() && plan.blocks.len() < MAX_REGION_BLOCKS {
+                let from = &plan.blocks[next];
+                // A call's target is the callee's code; what the caller's code reaches (its
+                // return site among it) stays the caller's.
+                let call = match from.term {
+                    Term::Call(_, _, t) => t,
+                    _ => None,
+                };
+                let callee = from.callee;
+                for t in plan.successors(next) {
+                    let room = MAX_BLOCK.saturating_sub(plan.len() as usize);
+                    if plan.index_of(t).is_some()
+                        || plan.blocks.len() >= MAX_REGION_BLOCKS
+                        || room < 2
+                        || (call == Some(t) && !into_callees)
+                    {
+                        continue;
+                    }
+                    let mut b = Self::block(run, t, room, kind);
+                    b.callee = callee || call == Some(t);
+                    if b.len() > 0 {
+                        plan.blocks.push(b);
+                    }
                 }
-                let b = Self::block(run, t, room, kind);
-                if b.len() > 0 {
-                    plan.blocks.push(b);
-                }
+                next += 1;
             }
-            next += 1;
         }
         plan.keep_loop_of_entry();
-        (plan.len() >= min_block.max(1) || plan.loops()).then_some(plan)
+        // A call or return leaves the region for the next one without leaving the engine: a
+        // short region ending in one is worth its call.
+        let chains = plan.blocks.iter().any(|b| matches!(b.term, Term::Call(..)));
+        (plan.len() >= min_block.max(1) || plan.loops() || chains).then_some(plan)
     }
 
     /// No block starts at `pc`: inside a translated loop, the warp reaches its start within a
@@ -530,7 +581,7 @@ impl Jit {
     fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, kind: Kind) -> Option<usize> {
         let plan = Self::plan(run, pc, self.min_block, kind)?;
         if plan.loops() {
-            self.loops.push(plan.span());
+            self.loops.extend(plan.spans());
         }
         let nvec = vectors(run.lanes, kind);
         let quick = translate::is_large(&plan).then_some(&*self.quick);
@@ -590,6 +641,21 @@ fn vectors(lanes: usize, kind: Kind) -> usize {
         1
     } else {
         lanes.div_ceil(4)
+    }
+}
+
+/// The target of the jump `i` at `at` ending a block with `body`, if it is known when
+/// translating: a `jal`'s, or a `jalr`'s through the register the `auipc` just before it
+/// set (`auipc ra, …; jalr ra, …(ra)`, how compilers call a function out of `jal`'s reach).
+fn jump_target(body: &[(u32, weft_isa::Inst)], i: &weft_isa::Inst, at: u32) -> Option<u32> {
+    match i.op {
+        Op::Jal => Some(at.wrapping_add(i.imm as u32)),
+        _ => match body.last() {
+            Some(&(p, a)) if a.op == Op::Auipc && a.rd == i.rs1 && a.rd != 0 => {
+                Some(p.wrapping_add(a.imm as u32).wrapping_add(i.imm as u32) & !1)
+            }
+            _ => None,
+        },
     }
 }
 
@@ -681,6 +747,10 @@ impl BlockEngine for Jit {
             lane: mask.trailing_zeros() % 32,
             ..MemCtx::default()
         };
+        if let (Kind::Lane, Some(csrs)) = (kind, run.float_csrs()) {
+            ctx.csrs = csrs;
+            ctx.csrs_ok = 1;
+        }
         loop {
             let pc = run.warp.pc;
             let entry = match self.index.entry(key(pc, kind)) {
@@ -753,13 +823,20 @@ impl BlockEngine for Jit {
                 std::array::from_fn(|l| if mask >> l & 1 != 0 { u32::MAX } else { 0 })
             });
             {
+                let alone = run.runs_alone();
                 let (warp, mut port) = run.parts();
+                ctx.calls = if alone {
+                    (&mut warp.calls as *mut CallStack).cast()
+                } else {
+                    std::ptr::null_mut()
+                };
                 ctx.base = port.dram_base();
                 ctx.port = (&mut port as *mut MemPort<'_>).cast();
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
                 // register words of the warp, reads 32 mask words and 33 environment words,
                 // writes a counter per block and a memory access's addresses to `out`, hands
-                // `ctx` (with the port) to the memory helpers, and reads and writes words of
+                // `ctx` (with the port and, while the warp runs alone, its call stack, which
+                // the function does not touch otherwise) to the helpers, and reads and writes words of
                 // the pages in `ctx`'s windows, which the port allowed and which stay where
                 // they are while the memory is borrowed by this run, as it was built to.
                 exit = unsafe {

@@ -41,14 +41,37 @@ pub enum Term {
     Jump(u32),
     /// A conditional branch: the instruction, its pc.
     Branch(Inst, u32),
+    /// In a scalar translation, a jump the interpreter's `jal`/`jalr` runs
+    /// (`weft_simt::is_scalar_jump`: a call, a return or an indirect jump): the instruction,
+    /// its pc, and its target if known when translating (a `jal`'s, or a `jalr`'s through
+    /// the register an `auipc` just before it set: `auipc ra, …; jalr ra, …(ra)`, a call).
+    Call(Inst, u32, Option<u32>),
 }
 
-/// A basic block of a region: its start, straight-line body and terminator.
+impl Term {
+    /// The return address a call leaves (the pc after it), if it links.
+    pub fn return_site(&self) -> Option<u32> {
+        match *self {
+            Term::Call(i, at, _) if i.rd != 0 => Some(at.wrapping_add(i.len())),
+            _ => None,
+        }
+    }
+
+    /// Is it a return (`weft_simt::CallEffect::Return`), whose target is not known?
+    pub fn is_return(&self) -> bool {
+        matches!(*self, Term::Call(i, _, None)
+            if weft_simt::call_effect(&i) == weft_simt::CallEffect::Return)
+    }
+}
+
+/// A basic block of a region: its start, straight-line body and terminator, and whether the
+/// region reaches it through a call (it is code of a callee, not of the entry's function).
 #[derive(Clone, Debug)]
 pub struct Block {
     pub pc: u32,
     pub body: Vec<(u32, Inst)>,
     pub term: Term,
+    pub callee: bool,
 }
 
 impl Block {
@@ -62,19 +85,24 @@ impl Block {
         let mut v: Vec<Op> = self.body.iter().map(|(_, i)| i.op).collect();
         match self.term {
             Term::Jump(_) => v.push(Op::Jal),
-            Term::Branch(i, _) => v.push(i.op),
+            Term::Branch(i, _) | Term::Call(i, _, _) => v.push(i.op),
             Term::Fall(_) => {}
         }
         v
     }
 
     /// Where a whole execution may go next: the jump's target, or the branch's taken target
-    /// and fall-through (none for a fall-through to an untranslatable instruction).
+    /// and fall-through (none for a fall-through to an untranslatable instruction); for a
+    /// call, its target and then its return site, where the callee's return comes back to
+    /// (a return's own target is known only when it runs: [`Plan::successors`]).
     pub fn successors(&self) -> Vec<u32> {
         match self.term {
-            Term::Fall(_) => Vec::new(),
+            Term::Fall(_) | Term::Call(_, _, None) => Vec::new(),
             Term::Jump(t) => vec![t],
             Term::Branch(i, at) => vec![at.wrapping_add(i.imm as u32), at.wrapping_add(i.len())],
+            Term::Call(_, _, Some(t)) => {
+                std::iter::once(t).chain(self.term.return_site()).collect()
+            }
         }
     }
 }
@@ -98,13 +126,33 @@ impl Plan {
         self.blocks.iter().position(|b| b.pc == pc)
     }
 
+    /// The return sites of the region's calls (the pcs after them).
+    pub fn return_sites(&self) -> Vec<u32> {
+        self.blocks
+            .iter()
+            .filter_map(|b| b.term.return_site())
+            .collect()
+    }
+
+    /// Where a whole execution of block `k` may go next ([`Block::successors`]); a return may
+    /// go to the return site of any call of the region (its translation compares the target
+    /// with those that start blocks of the region, and exits to the engine otherwise).
+    pub fn successors(&self, k: usize) -> Vec<u32> {
+        let b = &self.blocks[k];
+        if b.term.is_return() {
+            self.return_sites()
+        } else {
+            b.successors()
+        }
+    }
+
     /// Does some path through the region come back to a block it has run (a loop that runs
     /// inside the translated code)?
     pub fn loops(&self) -> bool {
         // Depth-first search for an edge back to a block on the current path.
         fn visit(p: &Plan, b: usize, state: &mut [u8]) -> bool {
             state[b] = 1;
-            for t in p.blocks[b].successors() {
+            for t in p.successors(b) {
                 if let Some(j) = p.index_of(t) {
                     if state[j] == 1 || (state[j] == 0 && visit(p, j, state)) {
                         return true;
@@ -132,8 +180,8 @@ impl Plan {
                 if back[k] {
                     continue;
                 }
-                let reaches = self.blocks[k]
-                    .successors()
+                let reaches = self
+                    .successors(k)
                     .into_iter()
                     .any(|t| self.index_of(t).is_some_and(|j| j == 0 || back[j]));
                 if reaches {
@@ -151,16 +199,31 @@ impl Plan {
         }
     }
 
-    /// The lowest and highest pc of the region's instructions.
-    pub fn span(&self) -> (u32, u32) {
-        let pcs = self.blocks.iter().flat_map(|b| {
+    /// The pc ranges (lowest and highest pc) of the region's instructions: one over the
+    /// blocks of the entry's function, and each block of a callee alone (a callee may lie
+    /// anywhere in the program: a range from the caller to it would cover unrelated code).
+    pub fn spans(&self) -> Vec<(u32, u32)> {
+        let pcs = |b: &Block| {
             let last = match b.term {
-                Term::Branch(_, at) => Some(at),
+                Term::Branch(_, at) | Term::Call(_, at, _) => Some(at),
                 _ => None,
             };
-            b.body.iter().map(|(at, _)| *at).chain(last).chain([b.pc])
-        });
-        pcs.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)))
+            b.body
+                .iter()
+                .map(|(at, _)| *at)
+                .chain(last)
+                .chain([b.pc])
+                .collect::<Vec<u32>>()
+        };
+        let span = |pcs: &mut dyn Iterator<Item = u32>| {
+            pcs.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)))
+        };
+        let own = self.blocks.iter().filter(|b| !b.callee).flat_map(pcs);
+        let callees = self.blocks.iter().filter(|b| b.callee);
+        std::iter::once(span(&mut own.into_iter()))
+            .chain(callees.map(|b| span(&mut pcs(b).into_iter())))
+            .filter(|&(lo, hi)| lo <= hi)
+            .collect()
     }
 }
 

@@ -43,16 +43,26 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_jit::JITModule;
 use cranelift_module::{Module, ModuleReloc};
 use weft_isa::{Inst, Op};
-use weft_simt::{is_block_memory, is_scalar_memory};
+use weft_simt::{
+    call_effect, is_block_memory, is_scalar_csr_read, is_scalar_memory, CallEffect, SCALAR_CSRS,
+};
 
-use crate::abi::CTX_LANE;
 pub use crate::abi::{
     exit_parts, BlockFn, Helpers, Kind, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS,
 };
+use crate::abi::{CTX_CSRS, CTX_CSRS_OK, CTX_LANE};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION_BLOCKS,
 };
 pub use crate::shape::is_branch;
+
+/// The index of CSR `csr` among [`SCALAR_CSRS`] (the words of the memory context's `csrs`).
+fn csr_slot(csr: u16) -> i32 {
+    SCALAR_CSRS
+        .iter()
+        .position(|&c| c == csr)
+        .expect("one of the scalar CSRs") as i32
+}
 
 /// Cranelift's reusable state for building and compiling functions.
 pub struct Contexts {
@@ -110,6 +120,10 @@ pub fn compile(
         sub_sig.params.push(AbiParam::new(types::I64));
     }
     sub_sig.returns.push(AbiParam::new(types::I64));
+    let mut jump_sig = Signature::new(call_conv);
+    jump_sig.params.push(AbiParam::new(ptr));
+    jump_sig.params.push(AbiParam::new(types::I64));
+    jump_sig.returns.push(AbiParam::new(types::I32));
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
         let mut e = Emit::new(&mut b, plan, nvec, kind);
@@ -118,6 +132,7 @@ pub fn compile(
         e.direct = direct;
         e.helper_sig = Some(e.b.import_signature(helper_sig));
         e.sub_sig = Some(e.b.import_signature(sub_sig));
+        e.jump_sig = Some(e.b.import_signature(jump_sig));
         e.function();
         b.seal_all_blocks();
         b.finalize();
@@ -249,6 +264,9 @@ impl<'a, 'b> Emit<'a, 'b> {
                 } else if is_scalar_memory(&i) {
                     self.sub_word(j, pc, &i);
                     j += 1;
+                } else if is_scalar_csr_read(&i) {
+                    self.csr_read(j, pc, &i);
+                    j += 1;
                 } else if is_float(i.op) {
                     self.float(j, pc, &i);
                     j += 1;
@@ -279,6 +297,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                     self.b.switch_to_block(no);
                     self.go(pc.wrapping_add(i.len()), &headers);
                 }
+                Term::Call(i, pc, target) => self.jump(&i, pc, target, done, &headers),
                 Term::Branch(i, pc) => {
                     let (all, any) = self.condition(&i);
                     let taken = self.b.create_block();
@@ -308,6 +327,92 @@ impl<'a, 'b> Emit<'a, 'b> {
             }
             None => self.exit(target, None, false),
         }
+    }
+
+    /// A scalar translation's `jal` that links or `jalr` at `pc` ([`Term::Call`]) closing a
+    /// body of `done` instructions, as the interpreter's handlers run it on the one lane
+    /// (`weft_simt::is_scalar_jump`): the target (`(rs1 + imm) & !1` for a `jalr`, read
+    /// before the link is written), the call stack's [`weft_simt::call_effect`] through the
+    /// jump helper (which refuses where the warp does not run alone: exit before the jump,
+    /// nothing changed), the link `pc` + length to `rd`; then on at the target: a block of
+    /// the region (a return compares its target with the region's return sites) or back to
+    /// the engine.
+    fn jump(
+        &mut self,
+        i: &Inst,
+        pc: u32,
+        target: Option<u32>,
+        done: u32,
+        headers: &[cranelift_codegen::ir::Block],
+    ) {
+        let dynamic = match target {
+            Some(_) => None,
+            None => {
+                let base = self.get(i.rs1, 0);
+                let base = self.b.ins().extractlane(base, 0);
+                let t = self.b.ins().iadd_imm(base, i64::from(i.imm));
+                Some(self.b.ins().band_imm(t, -2))
+            }
+        };
+        let effect = call_effect(i);
+        if effect != CallEffect::None {
+            let helpers = self.helpers.expect("helpers set");
+            let sig = self.jump_sig.expect("signature set");
+            let f = self.b.ins().iconst(self.ptr, helpers.jump as usize as i64);
+            let code = self.b.ins().iconst(types::I64, effect as i64);
+            let call = self.b.ins().call_indirect(sig, f, &[self.port, code]);
+            let ok = self.b.inst_results(call)[0];
+            let refused = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
+            self.bail_if(refused, done as usize, pc);
+        }
+        if i.rd != 0 {
+            let link = self.splat(pc.wrapping_add(i.len()));
+            self.set(i.rd, 0, link);
+        }
+        match (target, dynamic) {
+            (Some(t), _) => self.go(t, headers),
+            (None, Some(t)) => {
+                // A return: to a block of the region at one of its calls' return sites.
+                let sites: Vec<u32> = if effect == CallEffect::Return {
+                    let mut v = self.plan.return_sites();
+                    v.retain(|&s| self.plan.index_of(s).is_some());
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                } else {
+                    Vec::new()
+                };
+                for s in sites {
+                    let k = self.plan.index_of(s).expect("kept above");
+                    let hit = self.b.ins().icmp_imm(IntCC::Equal, t, i64::from(s));
+                    let miss = self.b.create_block();
+                    self.b.ins().brif(hit, headers[k], &[], miss, &[]);
+                    self.b.switch_to_block(miss);
+                }
+                self.exit_to(t);
+            }
+            (None, None) => unreachable!("a jump without a target"),
+        }
+    }
+
+    /// A scalar translation's read of `fflags`, `frm` or `fcsr` (`weft_simt::is_scalar_csr_read`),
+    /// the `k`-th instruction of the body, at `pc`: the value the engine put in the memory
+    /// context for the lane, or, where it put none (the float state is not Dirty), an exit
+    /// before it for the interpreter.
+    fn csr_read(&mut self, k: usize, pc: u32, i: &Inst) {
+        let ok = self
+            .b
+            .ins()
+            .load(types::I32, Self::flags(), self.port, CTX_CSRS_OK);
+        let off = csr_slot(i.imm as u16);
+        let none = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
+        self.bail_if(none, k, pc);
+        let v = self
+            .b
+            .ins()
+            .load(types::I32, Self::flags(), self.port, CTX_CSRS + 4 * off);
+        let v = self.b.ins().splat(types::I32X4, v);
+        self.set(i.rd, 0, v);
     }
 
     /// Lane-wise private instructions (no memory access, no float operation) on every

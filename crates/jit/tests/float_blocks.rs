@@ -247,11 +247,14 @@ table:
 
 #[test]
 fn float_operations_match_the_interpreter_on_edge_inputs() {
+    // One active lane: scalar translations (the fused four's exactness in `f64`).
     for (lanes, mask) in [
         (8, u32::MAX),
         (4, u32::MAX),
         (5, 0b10110),
         (32, 0xf0f0_ff0f),
+        (8, 1 << 6),
+        (32, 1 << 31),
     ] {
         let modes = [
             (0, 0),

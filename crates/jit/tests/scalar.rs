@@ -98,30 +98,40 @@ fn scalar(m: &Machine) -> u64 {
     m.engine_counts().scalar
 }
 
-#[test]
-fn one_lane_loops_run_scalar_on_every_lane_and_match() {
-    for lanes in [1, 4, 8, 32] {
+/// Run `program(lane)` at each of `widths` lanes on lanes 0, n/2 and n−1 of one warp, on both
+/// engines (the same whole state); each must halt and run more than `percent` % of its
+/// warp-instructions in scalar translations; `check` then looks at the jit's machine.
+fn on_every_lane(
+    widths: &[usize],
+    percent: u64,
+    program: impl Fn(usize) -> String,
+    check: impl Fn(&Machine, usize, &str),
+) {
+    for &lanes in widths {
         for lane in [0, lanes / 2, lanes - 1] {
-            let src = one_lane_program(lane);
-            let (m, end) = same(&src, &shape(lanes, 1, 1, 10_000_000));
-            assert!(
-                matches!(end, RunEnd::AllHalted),
-                "{lanes} lanes, lane {lane}: {end:?}"
-            );
-            let w = &m.cores[0].warps[0];
-            let got = [w.x[10][lane], w.x[11][lane], w.x[12][lane]];
-            assert_eq!(got, one_lane_reference(lane), "{lanes} lanes, lane {lane}");
-            // The loops, byte accesses included, all but their first passes (before the
-            // translation) and the set-up around them.
+            let at = format!("{lanes} lanes, lane {lane}");
+            let (m, end) = same(&program(lane), &shape(lanes, 1, 1, 10_000_000));
+            assert!(matches!(end, RunEnd::AllHalted), "{at}: {end:?}");
+            check(&m, lane, &at);
             let instret = m.report().warp_instructions;
             assert!(
-                scalar(&m) * 100 > instret * 90,
-                "{lanes} lanes, lane {lane}: {} of {instret} warp-instructions in scalar \
-                 translations",
+                scalar(&m) * 100 > instret * percent,
+                "{at}: {} of {instret} warp-instructions in scalar translations",
                 scalar(&m)
             );
         }
     }
+}
+
+#[test]
+fn one_lane_loops_run_scalar_on_every_lane_and_match() {
+    // The loops, byte accesses included, all but their first passes (before the
+    // translation) and the set-up around them: over 90 %.
+    on_every_lane(&[1, 4, 8, 32], 90, one_lane_program, |m, lane, at| {
+        let w = &m.cores[0].warps[0];
+        let got = [w.x[10][lane], w.x[11][lane], w.x[12][lane]];
+        assert_eq!(got, one_lane_reference(lane), "{at}");
+    });
 }
 
 /// Two lanes active (both walking the same words): no scalar translation (the lanes may
@@ -281,4 +291,215 @@ half: .zero 64
         assert!(counts.scalar > 2500, "{lanes} lanes: {counts:?}");
         assert!(counts.direct >= 250, "{lanes} lanes: {counts:?}");
     }
+}
+
+/// Passes of the calls loop.
+const CALLS_N: u32 = 400;
+
+/// One lane (`lane`) alone calls functions every pass of a loop, in every form the
+/// interpreter's `jal`/`jalr` handlers run: a `jal` call; `call` (`auipc` + `jalr`) into a
+/// function that saves `ra` on a stack, calls another and tail-calls a third (`tail`:
+/// `jalr x0` through `t1`); an indirect call through a table of function pointers; `c.jal`
+/// to a function returning with `c.jr`; `c.jalr`; a call linking `t0` returned from by
+/// `jr t0`; and a recursion whose leaf reads `call_depth` (the interpreter's CSR read: the
+/// call stack the translations kept). Halts with the sum in `a0`, the depth sum in `a1`.
+fn calls_program(lane: usize) -> String {
+    format!(
+        "
+    .globl _start
+_start:
+    li t0, {mask}
+    tmc t0
+    csrr s0, thread_id
+    la sp, stack_top
+    li s1, 0
+    li s2, {CALLS_N}
+    li s3, 0
+    li s4, 0
+    la s5, table
+1:  add a0, s1, s0
+    jal ra, f1
+    add s3, s3, a0
+    mv a0, s1
+    call f2
+    add s3, s3, a0
+    andi t0, s1, 1
+    slli t0, t0, 2
+    add t0, t0, s5
+    lw t1, 0(t0)
+    mv a0, s1
+    jalr ra, 0(t1)
+    xor s3, s3, a0
+    mv a0, s1
+    c.jal f5
+    add s3, s3, a0
+    la t1, f6
+    mv a0, s1
+    c.jalr t1
+    add s3, s3, a0
+    mv a0, s1
+    jal t0, f7
+    add s3, s3, a0
+    andi a0, s1, 3
+    call rec
+    add s4, s4, a0
+    addi s1, s1, 1
+    blt s1, s2, 1b
+    mv a0, s3
+    mv a1, s4
+    csrw tmask, zero
+f1: slli t2, a0, 1
+    add a0, a0, t2
+    addi a0, a0, 1
+    ret
+f2: addi sp, sp, -16
+    sw ra, 12(sp)
+    addi a0, a0, 5
+    call f1
+    lw ra, 12(sp)
+    addi sp, sp, 16
+    tail f3
+f3: xori a0, a0, 0x55
+    ret
+f4: mul a0, a0, a0
+    addi a0, a0, -7
+    ret
+f5: addi a0, a0, 100
+    c.jr ra
+f6: slli a0, a0, 2
+    ret
+f7: addi a0, a0, -9
+    jr t0
+rec: bnez a0, 2f
+    csrr a0, 0x814
+    ret
+2:  addi sp, sp, -16
+    sw ra, 12(sp)
+    sw a0, 8(sp)
+    addi a0, a0, -1
+    call rec
+    lw t2, 8(sp)
+    add a0, a0, t2
+    lw ra, 12(sp)
+    addi sp, sp, 16
+    ret
+    .data
+    .balign 64
+table: .word f1, f4
+stack: .zero 1024
+stack_top:
+",
+        mask = 1u32 << lane,
+    )
+}
+
+/// What `calls_program(lane)` leaves in a0 and a1, computed on the host.
+fn calls_reference(lane: usize) -> [u32; 2] {
+    let f1 = |a: u32| a.wrapping_mul(3).wrapping_add(1);
+    let f4 = |a: u32| a.wrapping_mul(a).wrapping_sub(7);
+    let (mut s3, mut s4) = (0u32, 0u32);
+    for i in 0..CALLS_N {
+        s3 = s3.wrapping_add(f1(i + lane as u32));
+        s3 = s3.wrapping_add(f1(i + 5) ^ 0x55);
+        s3 ^= if i & 1 == 0 { f1(i) } else { f4(i) };
+        s3 = s3.wrapping_add(i + 100);
+        s3 = s3.wrapping_add(i << 2);
+        s3 = s3.wrapping_add(i.wrapping_sub(9));
+        // rec(n) at depth 1 recurses to rec(0) at depth n + 1, which returns its depth; each
+        // level adds its n.
+        let n = i & 3;
+        s4 = s4.wrapping_add(n + 1 + n * (n + 1) / 2);
+    }
+    [s3, s4]
+}
+
+#[test]
+fn one_lane_calls_and_returns_run_scalar_and_match() {
+    // Everything but the leaf's CSR read each pass, the set-up and the first pass: over 90 %.
+    on_every_lane(&[1, 4, 8, 32], 90, calls_program, |m, lane, at| {
+        let w = &m.cores[0].warps[0];
+        let got = [w.x[10][lane], w.x[11][lane]];
+        assert_eq!(got, calls_reference(lane), "{at}");
+        assert_eq!(w.calls.depth(), 0, "{at}: every call returned");
+    });
+}
+
+/// Passes of the float-CSR loop.
+const CSR_N: u32 = 300;
+
+/// One lane (`lane`) alone reads `frm`, `fflags` and `fcsr` every pass (`frrm`, `frflags`,
+/// `frcsr`, and `csrrci` with a zero immediate: reads that write nothing), in a function it
+/// calls as soft-float routines do; every 16th pass it writes `fflags` (a CSR write: the
+/// interpreter's) and every 32nd it makes the float state Clean (the next read, which sets
+/// it Dirty again, is the interpreter's), the first read of all with the state Initial.
+/// Halts with the sum in `a0` and `mstatus` (Dirty again) in `a1`.
+fn csr_program(lane: usize) -> String {
+    format!(
+        "
+    .globl _start
+_start:
+    li t0, {mask}
+    tmc t0
+    la sp, stack_top
+    li t0, 0x2000
+    csrs mstatus, t0
+    frrm a0
+    fsrmi 3
+    li s1, 0
+    li s2, {CSR_N}
+1:  andi t0, s1, 15
+    bnez t0, 2f
+    andi t0, s1, 31
+    fsflags t0
+2:  andi t0, s1, 31
+    bnez t0, 3f
+    li t0, 0x2000
+    csrc mstatus, t0
+3:  call reads
+    addi s1, s1, 1
+    blt s1, s2, 1b
+    csrr a1, mstatus
+    csrw tmask, zero
+reads:
+    frrm t3
+    add a0, a0, t3
+    frflags t4
+    add a0, a0, t4
+    frcsr t5
+    xor a0, a0, t5
+    csrrci t6, fflags, 0
+    add a0, a0, t6
+    ret
+    .data
+    .balign 64
+stack: .zero 256
+stack_top:
+",
+        mask = 1u32 << lane,
+    )
+}
+
+/// What `csr_program` leaves in a0, computed on the host.
+fn csr_reference() -> u32 {
+    // The first read (frm 0 at reset) adds 0.
+    let (mut a0, mut flags) = (0u32, 0u32);
+    for i in 0..CSR_N {
+        if i % 16 == 0 {
+            flags = i & 31;
+        }
+        a0 = a0.wrapping_add(3).wrapping_add(flags);
+        a0 ^= 3 << 5 | flags;
+        a0 = a0.wrapping_add(flags);
+    }
+    a0
+}
+
+#[test]
+fn one_lane_float_csr_reads_run_scalar_and_match() {
+    // The reads ran in scalar translations but on the passes after a write: over 80 %.
+    on_every_lane(&[1, 8, 32], 80, csr_program, |m, lane, at| {
+        let w = &m.cores[0].warps[0];
+        assert_eq!(w.x[10][lane], csr_reference(), "{at}");
+        assert_eq!(w.x[11][lane] & 0x6000, 0x6000, "{at}: FS Dirty");
+    });
 }

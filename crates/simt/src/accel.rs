@@ -23,8 +23,8 @@
 //! left to the interpreter, which is the one source of truth for it.
 
 use crate::engine::{
-    is_block_float, is_block_memory, is_private, is_scalar_memory, BlockEngine, EngineCounts,
-    Offer, PrivateRun,
+    is_block_float, is_block_memory, is_private, is_scalar_csr_read, is_scalar_jump,
+    is_scalar_memory, BlockEngine, EngineCounts, Offer, PrivateRun,
 };
 use crate::machine::Machine;
 use crate::mem_port::MemPort;
@@ -154,7 +154,10 @@ impl Machine {
                 if (is_private(&s.inst)
                     || is_block_memory(&s.inst)
                     || is_block_float(&s.inst)
-                    || (one && is_scalar_memory(&s.inst)))
+                    || (one
+                        && (is_scalar_memory(&s.inst)
+                            || is_scalar_jump(&s.inst)
+                            || is_scalar_csr_read(&s.inst))))
                     && !s.no_block => {}
             _ => return 0,
         }

@@ -5,18 +5,12 @@
 //! `docs/isa.md` §5–6 state the rules with worked traces.
 
 use crate::config::ReconvMode;
-use crate::divergence::{Group, Reconv, SplitOutcome};
+use crate::divergence::{call_effect, is_return, Group, Reconv, SplitOutcome};
 use crate::lane::{lanes, LaneMask};
 use crate::machine::Issue;
 use crate::trap::{misaligned_target, Trap, TrapInfo};
 use crate::warp::{Warp, WarpState};
-use weft_isa::{FaultCode, Inst};
-
-/// True for a return: `jalr x0, off(ra)` or `jalr x0, off(t0)`.
-#[inline]
-pub(crate) fn is_return(i: &Inst) -> bool {
-    i.rd == 0 && (i.rs1 == 1 || i.rs1 == 5)
-}
+use weft_isa::FaultCode;
 
 fn overflow((depth, spill): (usize, usize)) -> Trap {
     Trap::from(TrapInfo {
@@ -116,8 +110,8 @@ impl Issue<'_> {
             for l in lanes(warp.mask).filter(|&l| l < n) {
                 warp.x[i.rd as usize][l] = link;
             }
-            warp.calls.call();
         }
+        warp.calls.apply(call_effect(&i));
         warp.pc = target;
         Ok(())
     }
@@ -214,10 +208,8 @@ impl Issue<'_> {
             for l in lanes(warp.mask) {
                 warp.x[i.rd as usize][l] = link;
             }
-            warp.calls.call();
-        } else if ret {
-            warp.calls.ret();
         }
+        warp.calls.apply(call_effect(&i));
         warp.pc = target;
         Ok(())
     }

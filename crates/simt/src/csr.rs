@@ -226,11 +226,7 @@ impl Issue<'_> {
             let warp = &mut self.m.cores[c].warps[w];
             crate::exec_fp::use_fp(warp)?;
             for l in lanes(mask) {
-                let old = match csr {
-                    n::FFLAGS => warp.fflags[l] as u32,
-                    n::FRM => warp.frm[l] as u32,
-                    _ => (warp.frm[l] as u32) << 5 | warp.fflags[l] as u32,
-                };
+                let old = warp.float_csr(l, csr);
                 let operand = if imm_form {
                     i.rs1 as u32
                 } else {

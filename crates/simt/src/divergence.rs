@@ -23,7 +23,7 @@
 //! entry is; only the traffic differs: each step's bytes moved to and from the spill area are
 //! in [`DivStack::traffic`] for the timing model to charge. Only a full spill area faults.
 
-use weft_isa::FaultCode;
+use weft_isa::{FaultCode, Inst, Op};
 
 /// What the divergence unit did during the step (several can happen in one step: a group
 /// can arrive at a point before issuing and the instruction then split the warp).
@@ -82,6 +82,37 @@ pub enum Reconv {
     AtExit,
 }
 
+/// True for a return: `jalr x0, off(ra)` or `jalr x0, off(t0)`.
+#[inline]
+pub(crate) fn is_return(i: &Inst) -> bool {
+    i.rd == 0 && (i.rs1 == 1 || i.rs1 == 5)
+}
+
+/// What `jal`/`jalr` `i` does to the call stack: a jump that links enters an activation, a
+/// return leaves one, any other jump neither (the one rule for the interpreter's `control.rs`
+/// and the block engine's scalar translations, `engine::is_scalar_jump`).
+#[inline]
+pub fn call_effect(i: &Inst) -> CallEffect {
+    if i.rd != 0 {
+        CallEffect::Call
+    } else if i.op == Op::Jalr && is_return(i) {
+        CallEffect::Return
+    } else {
+        CallEffect::None
+    }
+}
+
+/// What a `jal`/`jalr` does to the warp's call stack ([`CallStack::apply`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallEffect {
+    /// Neither a call nor a return (a plain or indirect jump).
+    None = 0,
+    /// It links: a call, which enters a new activation.
+    Call = 1,
+    /// A return (`jalr x0, off(ra)` or `jalr x0, off(t0)`): back to the caller's activation.
+    Return = 2,
+}
+
 /// The warp's call stack: one activation id per open call, the innermost last. Ids are never
 /// reused, so two calls of one function at the same depth are told apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,6 +155,16 @@ impl CallStack {
     pub fn ret(&mut self) {
         if self.ids.len() > 1 {
             self.ids.pop();
+        }
+    }
+
+    /// A jump's effect on the call stack ([`call_effect`]).
+    #[inline]
+    pub fn apply(&mut self, e: CallEffect) {
+        match e {
+            CallEffect::Call => self.call(),
+            CallEffect::Return => self.ret(),
+            CallEffect::None => {}
         }
     }
 

@@ -2,11 +2,12 @@
 //! block engine (the Cranelift translator of `weft-jit`) implements, what it may touch while
 //! it runs one warp ([`PrivateRun`], with its memory port [`MemPort`]), and the one list of
 //! what it may run ([`is_private`], [`is_block_memory`], [`is_block_float`], and on one
-//! active lane [`is_scalar_memory`]). When the
+//! active lane [`is_scalar_memory`], [`is_scalar_jump`] and [`is_scalar_csr_read`]). When the
 //! machine hands a warp to it is `accel.rs`'s business (super-steps).
 
 use crate::code::CodeView;
 use crate::counters::Stats;
+pub use crate::divergence::{call_effect, CallEffect, CallStack};
 pub use crate::mem_port::MemPort;
 use crate::step_mem::StepMem;
 use crate::warp::Warp;
@@ -23,10 +24,12 @@ pub trait BlockEngine {
     /// Run instructions of `run.warp` from its pc, at most `run.budget()` of them, only ones
     /// for which [`is_private`] holds (or the accesses of [`is_block_memory`] and, with one
     /// active lane, [`is_scalar_memory`], through `run`'s memory port, and the float
-    /// operations of [`is_block_float`] under their guards), and for conditional branches
-    /// only when every active lane agrees. Leaves the warp's pc at the first instruction not run, counts each
-    /// instruction run with [`PrivateRun::count`], and returns how many it ran (0 if it
-    /// cannot run the first). The warp's mask never changes.
+    /// operations of [`is_block_float`] under their guards, and, with one active lane in a
+    /// run where [`PrivateRun::runs_alone`], the jumps of [`is_scalar_jump`], and the
+    /// reads of [`is_scalar_csr_read`] with [`PrivateRun::float_csrs`]' values), and for
+    /// conditional branches only when every active lane agrees. Leaves the warp's pc at the
+    /// first instruction not run, counts each instruction run with [`PrivateRun::count`], and
+    /// returns how many it ran (0 if it cannot run the first). The warp's mask never changes.
     fn run(&mut self, run: &mut PrivateRun<'_>) -> u64;
 
     /// Does a translated block start at `pc` for a warp of `lanes` lanes with `mask` active?
@@ -110,6 +113,43 @@ pub fn is_block_memory(i: &Inst) -> bool {
 /// [`MemPort::count_direct`] as the interpreter counts it.
 pub fn is_scalar_memory(i: &Inst) -> bool {
     matches!(i.op, Op::Lb | Op::Lbu | Op::Lh | Op::Lhu | Op::Sb | Op::Sh)
+}
+
+/// Can a block engine run `i` on a warp with exactly one active lane while the warp runs
+/// alone ([`PrivateRun::runs_alone`]) — a `jal` that links (a call) or a `jalr` (a call, a
+/// return or another indirect jump; `c.jal`, `c.jalr` and `c.jr` among them) — writing the
+/// link (`pc` + the instruction's length) to `rd` and applying [`call_effect`] to the
+/// warp's call stack ([`CallStack::apply`]), as the interpreter does? One lane cannot
+/// disagree with itself on a `jalr`'s target, and the machine hands the engine a warp only
+/// while its divergence stack is empty, so a return closes no divergent region; the target
+/// (`jalr`'s `(rs1 + imm) & !1`) is never misaligned where the C extension is on.
+pub fn is_scalar_jump(i: &Inst) -> bool {
+    match i.op {
+        Op::Jal => i.imm & 1 == 0,
+        Op::Jalr => true,
+        _ => false,
+    }
+}
+
+/// The CSRs [`is_scalar_csr_read`] reads, in the order of [`PrivateRun::float_csrs`]'
+/// values: `fflags`, `frm`, `fcsr`.
+pub const SCALAR_CSRS: [u16; 3] = [
+    weft_isa::csr::FFLAGS,
+    weft_isa::csr::FRM,
+    weft_isa::csr::FCSR,
+];
+
+/// Can a block engine run `i` on a warp with exactly one active lane — a read of `fflags`,
+/// `frm` or `fcsr` that writes nothing (`frflags`, `frrm`, `frcsr`: `csrrs`/`csrrc` with
+/// `rs1` = x0, `csrrsi`/`csrrci` with a zero immediate; soft-float routines read the rounding
+/// mode so) — writing the value [`PrivateRun::float_csrs`] gives to `rd`, while the float
+/// state is Dirty (then the read changes no `mstatus` bit; otherwise the engine exits before
+/// it for the interpreter)? Nothing a block engine runs changes those CSRs: its float
+/// operations run only where they raise no new flag.
+pub fn is_scalar_csr_read(i: &Inst) -> bool {
+    matches!(i.op, Op::Csrrs | Op::Csrrc | Op::Csrrsi | Op::Csrrci)
+        && i.rs1 == 0
+        && SCALAR_CSRS.contains(&(i.imm as u16))
 }
 
 /// Can a block engine run the float instruction `i` — under guards it checks on every active
@@ -199,6 +239,22 @@ impl PrivateRun<'_> {
     /// translation made now is worth its direct path.
     pub fn direct_memory(&self) -> bool {
         self.step.is_none()
+    }
+
+    /// Does the warp run alone in this run (not in a super-step over several warps, which
+    /// takes a warp back from a snapshot of its registers, without its call stack)? Only then
+    /// may the engine run the jumps of [`is_scalar_jump`].
+    pub fn runs_alone(&self) -> bool {
+        self.step.is_none()
+    }
+
+    /// What `fflags`, `frm` and `fcsr` ([`SCALAR_CSRS`]) read for the warp's lowest active
+    /// lane ([`Warp::float_csr`], what `csr.rs` reads), if the float state is Dirty (a read
+    /// changes nothing then); `None` otherwise.
+    pub fn float_csrs(&self) -> Option<[u32; 3]> {
+        let l = self.warp.mask.trailing_zeros() as usize % 32;
+        self.float_dirty()
+            .then(|| SCALAR_CSRS.map(|c| self.warp.float_csr(l, c)))
     }
 
     /// Is the float state Dirty (`mstatus.FS` = 3)? Then a float instruction changes no

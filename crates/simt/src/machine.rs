@@ -571,7 +571,8 @@ impl Machine {
 
     /// For the differential engine mode (`weft run --engine diff`) and the tests that hold
     /// the engines to each other: compares the run's end, the cycle, every warp's pc, mask,
-    /// state, registers, fcsr and counters, the statistics report, the console and DRAM.
+    /// state, registers, fcsr, counters and call stack, the statistics report, the console and
+    /// DRAM.
     /// The first difference between `self` (named `a`) and `other` (`b`), or `None` if their
     /// state is the same.
     pub fn first_difference(&self, other: &Machine, a: &str, b: &str) -> Option<String> {
@@ -600,6 +601,7 @@ impl Machine {
                 same!(at("frm"), x.frm, y.frm);
                 same!(at("counters"), x.stats, y.stats);
                 same!(at("divergence stack depth"), x.stack.len(), y.stack.len());
+                same!(at("call stack"), x.calls, y.calls);
             }
         }
         same!("console", self.console, other.console);

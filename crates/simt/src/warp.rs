@@ -111,6 +111,16 @@ pub struct Warp {
 }
 
 impl Warp {
+    /// What `fflags`, `frm` or `fcsr` (`csr`, one of the three) reads on lane `l`.
+    pub fn float_csr(&self, l: usize, csr: u16) -> u32 {
+        use weft_isa::csr as n;
+        match csr {
+            n::FFLAGS => self.fflags[l] as u32,
+            n::FRM => self.frm[l] as u32,
+            _ => (self.frm[l] as u32) << 5 | self.fflags[l] as u32,
+        }
+    }
+
     /// Continue as `next` says: its lanes at its pc.
     pub(crate) fn go(&mut self, next: crate::divergence::Next) {
         self.mask = next.mask;
