@@ -156,7 +156,8 @@ pub fn is_scalar_csr_read(i: &Inst) -> bool {
 /// lane before the instruction, exiting before it when one fails (docs/engine.md): the float
 /// state is Dirty ([`PrivateRun::float_dirty`]); a rounding operation uses round-to-nearest-
 /// even (static, or dynamic with every active lane's `frm` = 0); no input is a NaN; and the
-/// flags the instruction could raise on a lane are already set in that lane's `fflags`.
+/// flags the instruction could raise on a lane are already set in that lane's `fflags` (NX
+/// only where the result is not proven exact: weft-jit's `float.rs`).
 /// Under them the host's IEEE result is the interpreter's and `fflags` does not change.
 pub fn is_block_float(i: &Inst) -> bool {
     use Op::*;

@@ -297,12 +297,16 @@ impl Cache {
     /// Forget the fills complete by `t`; with [`Allocate::Fill`], first install them, in the
     /// order they completed, each in the way the replacement policy gives up then.
     fn install_fills(&mut self, t: u64) {
-        if self.cfg.allocate == Allocate::Fill && self.fills.iter().any(|f| f.done <= t) {
-            let mut done: Vec<Fill> = self.fills.iter().filter(|f| f.done <= t).copied().collect();
-            done.sort_by_key(|f| f.done);
-            for f in done {
+        if !self.fills.iter().any(|f| f.done <= t) {
+            return;
+        }
+        let mut fills = std::mem::take(&mut self.fills);
+        fills.sort_by_key(|f| f.done);
+        let n = fills.partition_point(|f| f.done <= t);
+        if self.cfg.allocate == Allocate::Fill {
+            let ways = self.cfg.ways as usize;
+            for f in &fills[..n] {
                 let (set, tag) = self.place(f.idx);
-                let ways = self.cfg.ways as usize;
                 if !self.lines[set * ways..(set + 1) * ways]
                     .iter()
                     .any(|l| l.valid && l.tag == tag)
@@ -312,7 +316,8 @@ impl Cache {
                 }
             }
         }
-        self.fills.retain(|f| f.done > t);
+        fills.drain(..n);
+        self.fills = fills;
     }
 
     /// Line number `idx`'s fill completes at `done` (if the line holds a way).
