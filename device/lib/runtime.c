@@ -293,6 +293,12 @@ static int launch(dim3 grid, dim3 block, uint32_t shared_bytes, weft_kernel_fn k
 void __weft_core_run(const struct weft_launch_rec *l) {
     uint32_t warps = weft_num_warps();
     if (warps > 1) {
+        /* The warps of the previous launch halt one instruction after its end barrier frees
+         * them; a warp_active write starts only halted warps, so wait until they have (no
+         * wait under round-robin issue, but a larger scheduling quantum lets warp 0 get here
+         * first). */
+        while (csr_read(0x800) & ~1u) {
+        }
         csr_write(0x802, (uint32_t)(uintptr_t)__weft_spawn_entry);
         csr_write(0x803, (uint32_t)(uintptr_t)l);
         csr_write(0x800, (warps >= 32 ? 0xFFFFFFFFu : (1u << warps) - 1) & ~1u);
