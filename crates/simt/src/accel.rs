@@ -20,7 +20,9 @@
 //! each warp exactly its round-robin share of T, its word accesses recorded and refused where
 //! they meet another warp's in the step (`multi_super_step`, `step_mem.rs`). Everything
 //! else — other memory accesses, CSRs, divergent branches, SIMT instructions, faults — is
-//! left to the interpreter, which is the one source of truth for it.
+//! left to the interpreter, which is the one source of truth for it. Under a scheduling
+//! quantum (`Config::quantum` > 1) the warp holding each core's quantum runs alone for what
+//! is left of it (`quantum_super_step`, at the end).
 
 use crate::engine::{
     is_block_float, is_block_memory, is_private, is_scalar_csr_read, is_scalar_jump,
@@ -99,6 +101,9 @@ impl Machine {
         if self.engine.is_none() || !self.observers.is_empty() {
             return 0;
         }
+        if self.cfg.quantum > 1 {
+            return self.quantum_super_step(bound);
+        }
         let (c, w) = match self.quiet_running_warps() {
             Some(Running::One(c, w)) => (c, w),
             Some(Running::Many) => {
@@ -135,14 +140,22 @@ impl Machine {
                             .map(move |(w, _)| (c, w))
                     })
                     .collect();
-                return self.multi_super_step(bound, list);
+                return self.multi_super_step(bound, list, u64::MAX);
             }
             None => return 0,
         };
+        self.single_super_step(c, w, bound, u64::MAX)
+    }
+
+    /// A super-step of warp `w` of core `c` alone, of at most `limit` cycles: no other warp
+    /// issues in them (it is the only one running, or it holds its core's quantum and no
+    /// other core runs a warp). The cycles it covered, or 0, or `u64::MAX` (none, and no
+    /// back-off: the engine counted an offer).
+    fn single_super_step(&mut self, c: usize, w: usize, bound: u64, limit: u64) -> u64 {
         // An engine only counting an offer here first, then the common refusal, at the cost
         // of a decoded-cache lookup.
         if let Offer::Counted(skip) = self.offer(c, w) {
-            self.accel_retry = self.cycle + skip;
+            self.accel_retry = self.cycle + skip.min(limit);
             return u64::MAX;
         }
         let (pc, one) = {
@@ -167,7 +180,7 @@ impl Machine {
         } else {
             1
         };
-        let budget = bound.saturating_sub(now).min(io);
+        let budget = bound.saturating_sub(now).min(io).min(limit);
         if budget == 0 {
             return 0;
         }
@@ -236,10 +249,7 @@ impl Machine {
                     // A failure with several warps running waits as long as one over them.
                     self.accel_multi = true;
                 }
-                let quiet = warp.stack.is_empty()
-                    && warp.csr.break_pc == 0
-                    && warp.csr.watchdog & watchdog::MODE == 0;
-                if !quiet {
+                if !quiet(warp) {
                     return None;
                 }
                 one.get_or_insert((c, w));
@@ -287,7 +297,7 @@ impl Machine {
     /// restored from a snapshot of their registers, their stores undone, and run again (their
     /// counts were held back), until every warp ran exactly its share, or T is too short and
     /// everything is taken back.
-    fn multi_super_step(&mut self, bound: u64, list: Vec<(usize, usize)>) -> u64 {
+    fn multi_super_step(&mut self, bound: u64, list: Vec<(usize, usize)>, limit: u64) -> u64 {
         self.accel_multi = true;
         if list.len() > MULTI_WARPS {
             return 0;
@@ -310,7 +320,8 @@ impl Machine {
         let t = bound
             .saturating_sub(now)
             .min(io)
-            .min(self.accel_cap.max(2 * short));
+            .min(self.accel_cap.max(2 * short))
+            .min(limit);
         if t < short {
             return 0;
         }
@@ -563,6 +574,78 @@ impl Machine {
     }
 }
 
+// Super-steps under a scheduling quantum (docs/engine.md § The scheduling quantum). With
+// `quantum` = q > 1 a core issues from the warp that issued last until it has issued q in a
+// row or cannot issue, then moves on round-robin (`Machine::pick`). While a warp holds its
+// core's quantum, the core's other warps issue nothing, so a super-step may run the holder of
+// each core for what is left of its quantum: alone when one core has running warps (the
+// block engine's fastest path, with its direct memory accesses), else one warp per core
+// through the super-step over several warps (above), whose rotation of one warp per core
+// issues it every cycle. The cycles, statistics and the quantum left are booked exactly as
+// the interpreter's picks would have.
+impl Machine {
+    /// The warp core `c` issues next and how many issues in a row its quantum still gives it
+    /// (what `pick` would do, without doing it); `None` if no warp of the core can issue.
+    fn quantum_holder(&self, c: usize) -> Option<(usize, u64)> {
+        let core = &self.cores[c];
+        if core.quantum_left > 0 && core.warps[core.next - 1].is_running() {
+            return Some((core.next - 1, core.quantum_left));
+        }
+        let n = core.warps.len();
+        (0..n)
+            .map(|i| (core.next + i) % n)
+            .find(|&w| core.warps[w].is_running())
+            .map(|w| (w, self.cfg.quantum))
+    }
+
+    /// A super-step of the warps holding their cores' quanta (see the module header), or 0
+    /// (the interpreter's cycle), or `u64::MAX` (none, no back-off), as `try_super_step`.
+    fn quantum_super_step(&mut self, bound: u64) -> u64 {
+        if self.kmu_busy() {
+            return 0;
+        }
+        let mut holders = Vec::new();
+        for c in 0..self.cores.len() {
+            if let Some((w, left)) = self.quantum_holder(c) {
+                if !quiet(&self.cores[c].warps[w]) {
+                    return 0;
+                }
+                holders.push((c, w, left));
+            }
+        }
+        let n = match holders[..] {
+            [] => return 0,
+            [(c, w, left)] => self.single_super_step(c, w, bound, left),
+            _ => {
+                self.accel_multi = true;
+                let (mut skip, mut attempt) = (u64::MAX, false);
+                for &(c, w, _) in &holders {
+                    match self.offer(c, w) {
+                        Offer::Attempt => attempt = true,
+                        Offer::Counted(n) => skip = skip.min(n),
+                    }
+                }
+                let limit = holders.iter().map(|h| h.2).min().unwrap_or(0);
+                if !attempt {
+                    self.accel_retry = self.cycle + skip.min(limit);
+                    return u64::MAX;
+                }
+                let list = holders.iter().map(|&(c, w, _)| (c, w)).collect();
+                self.multi_super_step(bound, list, limit)
+            }
+        };
+        if n != 0 && n != u64::MAX {
+            // Every holder issued in each of the n cycles (one warp per core).
+            for &(c, w, left) in &holders {
+                let core = &mut self.cores[c];
+                core.next = w + 1;
+                core.quantum_left = left - n;
+            }
+        }
+        n
+    }
+}
+
 /// Most cycles a super-step over several warps covers: a warp that ran beyond its share of
 /// a lower T runs again from its snapshot, so long steps would waste more.
 pub(crate) const MULTI_CYCLES: u64 = 1 << 16;
@@ -582,6 +665,12 @@ const MULTI_WARPS: usize = 64;
 
 // The memory records of a step number its warps in a byte.
 const _: () = assert!(MULTI_WARPS <= crate::step_mem::MAX_WARPS);
+
+/// May a super-step run this warp: has it nothing to check before issue (no divergence
+/// entry, breakpoint or watchdog)?
+fn quiet(warp: &Warp) -> bool {
+    warp.stack.is_empty() && warp.csr.break_pc == 0 && warp.csr.watchdog & watchdog::MODE == 0
+}
 
 /// The running warps of a machine where a super-step may happen.
 enum Running {

@@ -129,6 +129,11 @@ pub struct Config {
     /// Run the cycle-level timing model (`weft-timing`, whose parameters are the file's
     /// timing sections) instead of one warp-instruction per core per cycle.
     pub timing: bool,
+    /// Warp-instructions a core issues from one warp before its round-robin moves on
+    /// (functional model only; 1, the default, is one per cycle in rotation). A larger
+    /// quantum changes only the order of warps' instructions, as QEMU's round-robin over
+    /// translated blocks does: docs/engine.md § The scheduling quantum.
+    pub quantum: u64,
 }
 
 impl Default for Config {
@@ -152,9 +157,13 @@ impl Default for Config {
             dma: DmaConfig::default(),
             dxa: DxaConfig::default(),
             timing: false,
+            quantum: 1,
         }
     }
 }
+
+/// The largest scheduling quantum ([`Config::quantum`]).
+pub const MAX_QUANTUM: u64 = 1 << 30;
 
 /// The default bound on cycles when none is given.
 pub const DEFAULT_MAX_CYCLES: u64 = 10_000_000_000;
@@ -307,6 +316,14 @@ impl Config {
             1 << 20,
             "1..=2^20",
         )?;
+        range("quantum", self.quantum, 1, MAX_QUANTUM, "1..=2^30")?;
+        if self.timing && self.quantum > 1 {
+            return Err(ConfigError::Range {
+                key: "quantum".into(),
+                value: self.quantum,
+                range: "1 under the timing model (its pipeline decides which warp issues)".into(),
+            });
+        }
         if !self.local_mem_size.is_multiple_of(4) {
             return Err(ConfigError::Range {
                 key: "local_mem_size".into(),

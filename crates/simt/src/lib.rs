@@ -24,7 +24,7 @@ mod device;
 pub mod divergence;
 mod dxa;
 pub mod engine;
-mod exec;
+pub mod exec;
 mod exec_fp;
 mod exec_mem;
 mod fast;

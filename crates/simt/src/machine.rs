@@ -91,7 +91,11 @@ pub struct Core {
     pub spawn_pc: u32,
     pub spawn_args: u32,
     pub barriers: Vec<Barrier>,
+    /// Where the round-robin looks next: the warp after the one that issued last.
     pub next: usize,
+    /// Issues left in the scheduling quantum of warp `next − 1`, the one that issued last
+    /// (always 0 with the default quantum of 1: see [`Config::quantum`](crate::Config)).
+    pub quantum_left: u64,
     /// Hardware performance counters `mhpmcounter3`…`mhpmcounter20` (index = counter
     /// number), kept by the timing model; 0 in a functional run except counter 3, which the
     /// CSR read computes (docs/isa.md §4.7).
@@ -434,10 +438,19 @@ impl Machine {
         end
     }
 
-    /// Next running warp of core `c`, round-robin.
+    /// Next running warp of core `c`: the one that issued last while its quantum lasts and
+    /// it can issue, else the next one round-robin.
     #[inline]
     fn pick(&mut self, c: usize) -> Option<usize> {
+        let quantum = self.cfg.quantum;
         let core = &mut self.cores[c];
+        if core.quantum_left > 0 {
+            let w = core.next - 1;
+            if core.warps[w].is_running() {
+                core.quantum_left -= 1;
+                return Some(w);
+            }
+        }
         let n = core.warps.len();
         let mut w = core.next;
         for _ in 0..n {
@@ -446,6 +459,7 @@ impl Machine {
             }
             if core.warps[w].is_running() {
                 core.next = w + 1;
+                core.quantum_left = quantum - 1;
                 return Some(w);
             }
             w += 1;
@@ -588,6 +602,11 @@ impl Machine {
         same!("fault", self.fault, other.fault);
         for (c, (p, q)) in self.cores.iter().zip(&other.cores).enumerate() {
             same!(format!("core {c} next warp"), p.next, q.next);
+            same!(
+                format!("core {c} quantum left"),
+                p.quantum_left,
+                q.quantum_left
+            );
             for (w, (x, y)) in p.warps.iter().zip(&q.warps).enumerate() {
                 let at = |f: &str| format!("core {c} warp {w} {f}");
                 same!(at("pc"), x.pc, y.pc);

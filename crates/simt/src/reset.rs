@@ -93,6 +93,7 @@ impl Machine {
                     spawn_args: 0,
                     barriers: vec![Barrier::default(); cfg.profile.barrier_slots(cfg)],
                     next: 0,
+                    quantum_left: 0,
                     hpm: [0; weft_isa::csr::HPM_LAST + 1],
                 }
             })

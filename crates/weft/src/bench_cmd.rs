@@ -46,6 +46,10 @@ pub struct BenchArgs {
     /// tests use) or `bench`, each kernel's benchmark size (QEMU runs it 0.5–1 s).
     #[arg(long, default_value = "1")]
     pub scale: crate::bench_c::Scale,
+    /// Scheduling quantum of the functional model (`weft run --quantum`): warp-instructions a
+    /// core issues from one warp in a row.
+    #[arg(long, default_value_t = 1)]
+    pub quantum: u64,
 }
 
 const PRELUDE: &str = "
@@ -325,6 +329,7 @@ pub fn bench(a: &BenchArgs) -> Result<i32, String> {
                     warps: a.warps,
                     cores: a.cores,
                     timing: a.timing,
+                    quantum: a.quantum,
                     ..Config::default()
                 };
                 cfg.validate().map_err(|e| format!("configuration: {e}"))?;

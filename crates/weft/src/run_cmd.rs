@@ -159,6 +159,12 @@ pub struct MachineArgs {
     /// [default: jit].
     #[arg(long, value_parser = crate::engine::parse_engine)]
     pub engine: Option<crate::engine::Engine>,
+    /// Scheduling quantum: a core issues up to N warp-instructions in a row from one warp
+    /// before its round-robin moves on (functional model only). Results change only where
+    /// warps race outside barriers and atomics; 1 is one warp-instruction per cycle in
+    /// rotation, as the hardware does (docs/engine.md) [default: 1].
+    #[arg(long, value_name = "N")]
+    pub quantum: Option<u64>,
 }
 
 /// A configuration error `e`: if a `--set` alone does not parse (a bad value or key), name
@@ -231,6 +237,9 @@ pub fn config_from(
     }
     if let Some(v) = a.max_cycles {
         cfg.max_cycles = v;
+    }
+    if let Some(v) = a.quantum {
+        cfg.quantum = v;
     }
     all.validate().map_err(|e| format!("configuration: {e}"))?;
     Ok(all)
@@ -389,6 +398,9 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
                 TableSource::Computed => "computed on load",
             }
         );
+        if !cfg_timing {
+            eprintln!("  engine: {}", engine_line(&m));
+        }
         if cfg_profile == Profile::Vortex {
             eprintln!(
                 "  profile: vortex; divergent branches without split/join: {}",
@@ -416,4 +428,24 @@ pub fn run(a: &RunArgs) -> Result<i32, String> {
         crate::report::write_stats_json_with(p, &m, &end, extra)?;
     }
     Ok(end.exit_status())
+}
+
+/// `--stats`' engine line: the functional engine, the scheduling quantum when not 1, and what
+/// the block engine did (all deterministic: the same run gives the same line).
+fn engine_line(m: &Machine) -> String {
+    let mut line = m.engine_name().to_string();
+    let q = m.cfg.quantum;
+    if q > 1 {
+        line += &format!(" (quantum {q})");
+    }
+    if m.engine_name() != "interp" {
+        let c = m.engine_counts();
+        let pct = 100.0 * m.super_step_cycles() as f64 / m.cycle.max(1) as f64;
+        line += &format!(
+            "; {pct:.1} % of cycles in super-steps, {} regions translated, {} warp-instructions \
+             in scalar translations, {} direct loads and stores",
+            c.translated, c.scalar, c.direct
+        );
+    }
+    line
 }
