@@ -49,7 +49,8 @@ typedef void (*weft_kernel_fn)(void *args);
  * go round-robin onto the core's hardware warps. Blocks of any size may use
  * weft_syncthreads(): in a block larger than the core (threads > warps x lanes) a software
  * warp waits at a barrier by saving its context and giving its hardware warp to the next one
- * (each thread then has a stack of its own, from the heap). Returns 0, or a WEFT_ERR_* code
+ * (each thread then has a stack of its own, from the heap; a program that never calls
+ * weft_syncthreads() runs such blocks without fibers). Returns 0, or a WEFT_ERR_* code
  * (after printing why) for an impossible launch. Call it from main() (one thread), not from
  * inside a kernel. */
 int weft_launch(dim3 grid, dim3 block, weft_kernel_fn kernel, void *args);

@@ -79,7 +79,7 @@ int __weft_fibers_prepare(struct weft_launch_rec *l) {
     uint32_t wpb = (l->block_threads + lanes - 1) / lanes;
     l->fibers = 0;
     l->sw = 0;
-    if (wpb <= weft_num_warps()) return 0;
+    if (wpb <= weft_num_warps() || !__weft_has_barriers()) return 0;
     uint64_t stacks = (uint64_t)cores * l->block_threads * stack_size();
     uint64_t need = stacks + (uint64_t)cores * wpb * sizeof(struct weft_sw);
     if (need > pool_bytes) {

@@ -235,7 +235,10 @@ void __weft_worker(const struct weft_launch_rec *l) {
     uint32_t shared = csr_read(0xfc3) + slot * window;
     if (slot < slots) {
         for (uint32_t b = core * slots + slot; b < l->blocks; b += cores * slots) {
-            if (wpb <= warps)
+            if (wpb <= warps || !__weft_has_barriers())
+                /* (a block larger than the core in a program without barriers: its software
+                 * warps in turn on this hardware warp's own stacks, as fibers that never
+                 * switch would run) */
                 run_block(l, b, shared, window, slot, first, step);
             else /* the block is larger than the core: fibers (fiber.c) */
                 __weft_fibers_run_block(l, b, shared, window, first, step);
@@ -367,15 +370,6 @@ uint32_t weft_global_thread(void) {
     weft_thread *t = weft_self();
     return weft_block_linear() * (t->block_dim.x * t->block_dim.y * t->block_dim.z) +
            weft_block_thread();
-}
-
-void weft_syncthreads(void) {
-    weft_thread *t = weft_self();
-    if (!t->in_kernel) return;
-    if (t->slot_warps == 0)
-        __weft_fiber_sync(); /* a block larger than the core */
-    else
-        weft_barrier(t->slot, t->slot_warps);
 }
 
 void *weft_shared_alloc(uint32_t bytes) {

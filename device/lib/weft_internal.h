@@ -55,6 +55,13 @@ void __weft_fibers_run_block(const struct weft_launch_rec *l, uint32_t b, uint32
                              uint32_t window, uint32_t first, uint32_t step);
 /* weft_syncthreads() in a fiber. */
 void __weft_fiber_sync(void);
+/* weft_syncthreads() is defined in sync.c, which weft cc links only into a program that calls
+ * it (as an archive member is linked): a weak reference to it is 0 in a program where no
+ * thread can wait at a block barrier, whose blocks larger than the core need no fibers. */
+#ifndef WEFT_SYNC_C /* (sync.c's own definition must stay strong) */
+extern void weft_syncthreads(void) __attribute__((weak));
+static inline int __weft_has_barriers(void) { return &weft_syncthreads != 0; }
+#endif
 /* End the run with `code` after printing `why` (the first lane to end it prints). */
 void __weft_fail(int code, const char *why) __attribute__((noreturn));
 /* Print a stack overflow of thread `t` of block `b` (fibers) and end the run. */

@@ -242,6 +242,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("lib/crt0.S", include_str!("../../../device/lib/crt0.S")),
     ("lib/fiber.S", include_str!("../../../device/lib/fiber.S")),
     ("lib/fiber.c", include_str!("../../../device/lib/fiber.c")),
+    ("lib/sync.c", include_str!("../../../device/lib/sync.c")),
     ("lib/link.ld", include_str!("../../../device/lib/link.ld")),
     (
         "lib/runtime.c",
@@ -330,6 +331,13 @@ const RUNTIME_SOURCES: &[&str] = &[
     "string.c",
     "math.c",
 ];
+/// The runtime's C sources linked as an archive's members are (`--start-lib`): only into a
+/// program that calls what they define. `sync.c` holds `weft_syncthreads`, which the runtime
+/// looks for with a weak reference: a program that never calls it runs its blocks larger
+/// than the core without fibers (device/lib/weft_internal.h).
+const RUNTIME_LAZY: &[&str] = &["sync.c"];
+/// What the object file of a [`RUNTIME_LAZY`] source is named with (`u3.lazy.o`).
+const LAZY_OBJ: &str = ".lazy";
 /// The runtime's assembly sources linked into every device build (crt0 first).
 const RUNTIME_ASM: &[&str] = &["crt0.S", "fiber.S"];
 
@@ -628,7 +636,7 @@ impl DeviceBuild<'_> {
                 cl_lib: false,
             });
         }
-        for s in RUNTIME_SOURCES {
+        for s in RUNTIME_SOURCES.iter().chain(RUNTIME_LAZY) {
             v.push(Unit {
                 src: self.rt.join("lib").join(s),
                 lang: Lang::C,
@@ -758,7 +766,15 @@ impl DeviceBuild<'_> {
                 objs.push(opencl::library::object(self, unit)?);
                 continue;
             }
-            let obj = self.work.join(format!("u{i}.o"));
+            let lazy = !unit.user
+                && !unit.cl_lib
+                && unit
+                    .src
+                    .file_name()
+                    .is_some_and(|n| RUNTIME_LAZY.iter().any(|l| n == *l));
+            let obj = self
+                .work
+                .join(format!("u{i}{}.o", if lazy { LAZY_OBJ } else { "" }));
             let mut cc = self.clang(unit);
             // A preprocessed user unit writes the files it includes to a dependency file.
             let depfile = self.work.join(format!("u{i}.d"));
@@ -814,7 +830,14 @@ impl DeviceBuild<'_> {
                 }
             }
         }
-        c.args(objs).arg(self.libgcc).arg("-o").arg(&out);
+        let (lazy, eager): (Vec<&PathBuf>, Vec<&PathBuf>) = objs
+            .iter()
+            .partition(|p| p.to_string_lossy().ends_with(&format!("{LAZY_OBJ}.o")));
+        c.args(eager);
+        if !lazy.is_empty() {
+            c.arg("--start-lib").args(lazy).arg("--end-lib");
+        }
+        c.arg(self.libgcc).arg("-o").arg(&out);
         run(&mut c)?;
         std::fs::read(&out).map_err(io(&out))
     }

@@ -300,3 +300,71 @@ fn the_rest_of_the_runtime_api() {
         assert_eq!((got.as_str(), code), (want.as_str(), 0), "{warps}x{lanes}");
     }
 }
+
+/// How many warp-instructions of a run of `elf` at `cores × warps × lanes` issued inside
+/// the fiber switch (`__weft_fiber_switch`), with the console.
+fn fiber_switch_issues(elf: &[u8], cores: usize, warps: usize, lanes: usize) -> (u64, String) {
+    struct Count {
+        lo: u32,
+        hi: u32,
+        n: std::rc::Rc<std::cell::Cell<u64>>,
+    }
+    impl weft_simt::Observer for Count {
+        fn step(&mut self, _: &weft_simt::Machine, r: &weft_simt::record::StepRecord) {
+            if (self.lo..self.hi).contains(&r.pc) {
+                self.n.set(self.n.get() + 1);
+            }
+        }
+    }
+    let img = weft_elf::read_elf(elf).expect("elf");
+    let sym = img.symbol("__weft_fiber_switch").expect("the runtime's fiber switch");
+    let n = std::rc::Rc::new(std::cell::Cell::new(0));
+    let (prog, _) = weft_simt::load::program_from_elf(elf).expect("load");
+    let cfg = weft_simt::Config {
+        cores,
+        warps,
+        lanes,
+        max_cycles: 2_000_000_000,
+        ..weft_simt::Config::default()
+    };
+    let mut m = weft_simt::Machine::new(cfg, &prog).expect("machine");
+    // (the switch is the whole of fiber.S's first function: up to the next one, enter)
+    let enter = img.symbol("__weft_fiber_enter").expect("fiber enter").value;
+    m.add_observer(Box::new(Count {
+        lo: sym.value,
+        hi: enter,
+        n: n.clone(),
+    }));
+    let end = m.run();
+    assert_eq!(end, weft_simt::RunEnd::Exit(0), "{:?}", m.fault());
+    let out = String::from_utf8_lossy(m.console()).into_owned();
+    (n.get(), out)
+}
+
+/// A program that never calls weft_syncthreads() runs its blocks larger than the core
+/// without fibers: `weft cc` links sync.c only into programs that call it, the runtime's
+/// weak reference finds it absent, and no warp ever enters the fiber switch — with the host's
+/// output. A program with barriers (big_blocks.c, whose blocks are larger than the core)
+/// still switches fibers.
+#[test]
+fn blocks_larger_than_a_core_run_without_fibers_in_a_program_without_barriers() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = root().join("examples/kernels");
+    for (src, barriers) in [
+        (lib.join("vecadd.c"), false),
+        (lib.join("saxpy.c"), false),
+        (test_kernel("big_blocks.c"), true),
+    ] {
+        let name = src.file_name().unwrap().to_string_lossy().into_owned();
+        let (want, code) = host_output(&src, dir.path());
+        assert_eq!(code, 0, "{name} on the host: {want}");
+        let elf = build_device(&src, "-O2", Reconv::Table, dir.path());
+        let img = weft_elf::read_elf(&elf).expect("elf");
+        let sync = img.symbol("weft_syncthreads").map(|s| s.value).unwrap_or(0);
+        assert_eq!(sync != 0, barriers, "{name}: weft_syncthreads at {sync:#x}");
+        // 1 x 2 x 4: 8 threads a core, so every block (64 or more threads) is larger.
+        let (switches, got) = fiber_switch_issues(&elf, 1, 2, 4);
+        assert_eq!(got, want, "{name}");
+        assert_eq!(switches > 0, barriers, "{name}: {switches} fiber-switch issues");
+    }
+}
