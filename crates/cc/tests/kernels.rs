@@ -317,7 +317,9 @@ fn fiber_switch_issues(elf: &[u8], cores: usize, warps: usize, lanes: usize) -> 
         }
     }
     let img = weft_elf::read_elf(elf).expect("elf");
-    let sym = img.symbol("__weft_fiber_switch").expect("the runtime's fiber switch");
+    let sym = img
+        .symbol("__weft_fiber_switch")
+        .expect("the runtime's fiber switch");
     let n = std::rc::Rc::new(std::cell::Cell::new(0));
     let (prog, _) = weft_simt::load::program_from_elf(elf).expect("load");
     let cfg = weft_simt::Config {
@@ -365,6 +367,10 @@ fn blocks_larger_than_a_core_run_without_fibers_in_a_program_without_barriers() 
         // 1 x 2 x 4: 8 threads a core, so every block (64 or more threads) is larger.
         let (switches, got) = fiber_switch_issues(&elf, 1, 2, 4);
         assert_eq!(got, want, "{name}");
-        assert_eq!(switches > 0, barriers, "{name}: {switches} fiber-switch issues");
+        assert_eq!(
+            switches > 0,
+            barriers,
+            "{name}: {switches} fiber-switch issues"
+        );
     }
 }
