@@ -75,6 +75,17 @@ typedef struct weft_thread {
 } weft_thread;
 
 weft_thread *weft_self(void);
+#if !defined(WEFT_HOST)
+/* On the device the record's address is in tp (set by crt0 and by the fiber switch, and the
+ * same for a thread as long as it runs), so reading an id is a load, not a call; the function
+ * weft_self() is still there for code that calls it by name (Rust kernels). */
+static inline __attribute__((always_inline)) weft_thread *__weft_self_tp(void) {
+    weft_thread *t;
+    __asm__("mv %0, tp" : "=r"(t));
+    return t;
+}
+#define weft_self() __weft_self_tp()
+#endif
 #define threadIdx (weft_self()->thread_idx)
 #define blockIdx (weft_self()->block_idx)
 #define blockDim (weft_self()->block_dim)

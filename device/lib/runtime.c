@@ -39,11 +39,7 @@ extern char __weft_stack_size[];
 void __weft_spawn_entry(void);
 void __weft_warp0_run(const struct weft_launch_rec *l);
 
-weft_thread *weft_self(void) {
-    weft_thread *t;
-    __asm__("mv %0, tp" : "=r"(t));
-    return t;
-}
+weft_thread *(weft_self)(void) { return __weft_self_tp(); }
 
 uint32_t weft_lane_id(void) { return csr_read(0xcc0); }
 uint32_t weft_warp_id(void) { return csr_read(0xcc1); }
