@@ -598,7 +598,7 @@ impl Machine {
             .map(|w| (w, self.cfg.quantum))
     }
 
-    /// A super-step of the warps holding their cores' quanta (see the module header), or 0
+    /// A super-step of the warps holding their cores' quanta (see the comment above), or 0
     /// (the interpreter's cycle), or `u64::MAX` (none, no back-off), as `try_super_step`.
     fn quantum_super_step(&mut self, bound: u64) -> u64 {
         if self.kmu_busy() {
