@@ -98,6 +98,21 @@ fn run_tool(cmd: &mut Command) -> Result<(), String> {
     }
 }
 
+/// Build `src` with `weft cc -O2` (weft's own toolchain and runtime) into `dir`; returns the
+/// ELF bytes.
+pub fn weft_cc_o2(src: &Path, dir: &Path) -> Result<Vec<u8>, String> {
+    let name = src.file_name().unwrap_or_default().to_string_lossy();
+    let out = dir.join(format!("{name}.elf"));
+    let o = weft_cc::Options {
+        inputs: vec![src.to_path_buf()],
+        output: out.clone(),
+        opt: "-O2".into(),
+        ..weft_cc::Options::default()
+    };
+    weft_cc::build(&o).map_err(|e| format!("weft cc {}: {e}", src.display()))?;
+    std::fs::read(&out).map_err(|e| format!("{}: {e}", out.display()))
+}
+
 /// Build `sources` for weft with `compiler` at `level` into `out`; returns the ELF bytes.
 /// `extra` goes to the compiler (include paths).
 pub fn build_device(

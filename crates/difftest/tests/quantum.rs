@@ -10,29 +10,12 @@
 use weft_simt::load::program_from_elf;
 use weft_simt::{Config, Machine, RunEnd};
 
-/// Run `elf` on `cfg` on the interpreter (`jit` false) or the eager block engine.
-fn run(elf: &[u8], cfg: &Config, jit: bool) -> (Machine, RunEnd) {
-    let (prog, _) = program_from_elf(elf).expect("load");
-    let mut m = Machine::new(cfg.clone(), &prog).expect("machine");
-    if jit {
-        m.set_engine(Some(Box::new(
-            weft_jit::Jit::eager().expect("a Cranelift back end"),
-        )));
-    }
-    let end = m.run();
-    (m, end)
-}
-
-/// Run on both engines; they must end alike with the same whole state. Returns the
-/// interpreter's machine and end.
+/// Run `elf` on `cfg` on both engines (`weft_difftest::engines::run_both`: they must end
+/// alike with the same whole state); the interpreter's machine and end.
 fn run_both(elf: &[u8], cfg: &Config, what: &str) -> (Machine, RunEnd) {
-    let (a, ea) = run(elf, cfg, false);
-    let (b, eb) = run(elf, cfg, true);
-    assert_eq!(ea, eb, "{what}: the engines end differently");
-    if let Some(d) = a.first_difference(&b, "interp", "jit") {
-        panic!("{what}: the engines differ: {d}");
-    }
-    (a, ea)
+    let (prog, _) = program_from_elf(elf).expect("load");
+    weft_difftest::engines::run_both(cfg.clone(), &prog, |_| {})
+        .unwrap_or_else(|e| panic!("{what}: {e}"))
 }
 
 /// Iterations of the ticket loop per warp.
@@ -163,19 +146,6 @@ fn a_quantum_is_refused_under_the_timing_model_and_out_of_range() {
     }
 }
 
-fn build(src: &std::path::Path, dir: &std::path::Path) -> Vec<u8> {
-    let name = src.file_name().unwrap().to_string_lossy();
-    let out = dir.join(format!("{name}.elf"));
-    let o = weft_cc::Options {
-        inputs: vec![src.to_path_buf()],
-        output: out.clone(),
-        opt: "-O2".into(),
-        ..weft_cc::Options::default()
-    };
-    weft_cc::build(&o).unwrap_or_else(|e| panic!("weft cc {}: {e}", src.display()));
-    std::fs::read(out).expect("the built ELF")
-}
-
 /// Every library kernel, built by `weft cc -O2`, prints under quanta of 64 and 5,000 what it
 /// prints at quantum 1 (its own check's PASS included), at 1 × 4 × 8 and 2 × 4 × 4, on both
 /// engines. (The runtime's launch used to start the next launch's warps before the last
@@ -194,7 +164,7 @@ fn library_kernels_print_the_same_under_a_quantum() {
     assert!(srcs.len() >= 12, "{} kernels", srcs.len());
     for src in &srcs {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
-        let elf = build(src, &dir);
+        let elf = weft_difftest::compiled::weft_cc_o2(src, &dir).unwrap_or_else(|e| panic!("{e}"));
         for (cores, warps, lanes) in [(1, 4, 8), (2, 4, 4)] {
             let cfg = |quantum| Config {
                 cores,
@@ -204,7 +174,9 @@ fn library_kernels_print_the_same_under_a_quantum() {
                 max_cycles: 2_000_000_000,
                 ..Config::default()
             };
-            let (m, end) = run(&elf, &cfg(1), false);
+            let (prog, _) = program_from_elf(&elf).expect("load");
+            let mut m = Machine::new(cfg(1), &prog).expect("machine");
+            let end = m.run();
             let want = String::from_utf8_lossy(m.console()).into_owned();
             assert!(
                 matches!(end, RunEnd::Exit(0)) && want.contains(&format!("{name}: PASS")),

@@ -13,15 +13,7 @@ fn build(name: &str, dir: &std::path::Path) -> Vec<u8> {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../examples/kernels")
         .join(name);
-    let out = dir.join(format!("{name}.elf"));
-    let o = weft_cc::Options {
-        inputs: vec![src.clone()],
-        output: out.clone(),
-        opt: "-O2".into(),
-        ..weft_cc::Options::default()
-    };
-    weft_cc::build(&o).unwrap_or_else(|e| panic!("weft cc {}: {e}", src.display()));
-    std::fs::read(out).expect("the built ELF")
+    weft_difftest::compiled::weft_cc_o2(&src, dir).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Run the ELF at `lanes` lanes, one warp, on the interpreter or the eager block engine.
