@@ -165,6 +165,9 @@ pub struct MemCtx {
     /// interpreter).
     pub csrs_ok: u32,
     pub csrs: [u32; 3],
+    /// Blocks of the region (bit `k`: block `k`) the code must not run: it exits before
+    /// each of them to the interpreter (a diverged warp's reconvergence points lie in them).
+    pub stop_blocks: u32,
     pub loads: u64,
     pub stores: u64,
     pub windows: [[Window; WINDOWS]; 2],
@@ -179,6 +182,7 @@ impl Default for MemCtx {
             lane: 0,
             csrs_ok: 0,
             csrs: [0; 3],
+            stop_blocks: 0,
             loads: 0,
             stores: 0,
             windows: [[Window {
@@ -194,6 +198,7 @@ pub const CTX_BASE: i32 = std::mem::offset_of!(MemCtx, base) as i32;
 pub const CTX_LANE: i32 = std::mem::offset_of!(MemCtx, lane) as i32;
 pub const CTX_CSRS_OK: i32 = std::mem::offset_of!(MemCtx, csrs_ok) as i32;
 pub const CTX_CSRS: i32 = std::mem::offset_of!(MemCtx, csrs) as i32;
+pub const CTX_STOP_BLOCKS: i32 = std::mem::offset_of!(MemCtx, stop_blocks) as i32;
 pub const CTX_LOADS: i32 = std::mem::offset_of!(MemCtx, loads) as i32;
 pub const CTX_STORES: i32 = std::mem::offset_of!(MemCtx, stores) as i32;
 pub const CTX_WINDOWS: i32 = std::mem::offset_of!(MemCtx, windows) as i32;

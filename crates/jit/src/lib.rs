@@ -172,6 +172,7 @@ use weft_isa::Op;
 use weft_simt::{
     is_block_float, is_block_memory, is_private, is_scalar_csr_read, is_scalar_jump,
     is_scalar_memory, BlockEngine, CallEffect, CallStack, EngineCounts, MemPort, Offer, PrivateRun,
+    Stops,
 };
 
 pub use translate::is_branch;
@@ -273,6 +274,23 @@ struct Translated {
     func: BlockFn,
     /// Each block's instructions in a whole execution, and their operations.
     blocks: Vec<(u64, Vec<Op>)>,
+    /// Each block's first and last pc, and whether it ends in a return.
+    ranges: Vec<(u32, u32, bool)>,
+}
+
+impl Translated {
+    /// The blocks (bit `k`: block `k`) a diverged warp that must stop at `stops` may not
+    /// run: those with an instruction at a point, and those ending in a return while some
+    /// entry closes at returns.
+    fn stop_blocks(&self, stops: &Stops) -> u32 {
+        let mut bits = 0;
+        for (k, &(a, b, ret)) in self.ranges.iter().enumerate() {
+            if (ret && stops.at_exit) || stops.points.iter().any(|p| (a..=b).contains(p)) {
+                bits |= 1 << k;
+            }
+        }
+        bits
+    }
 }
 
 /// The Cranelift block engine.
@@ -295,9 +313,10 @@ pub struct Jit {
     quick: cranelift_codegen::isa::OwnedTargetIsa,
     /// Shortest block translated unless it loops on itself.
     min_block: u64,
-    /// The pc ranges (first, last instruction) of translated blocks that loop on themselves:
-    /// a pc inside one, with no block of its own, is about to reach one.
-    loops: Vec<(u32, u32)>,
+    /// The pc ranges (first, last instruction) of translated blocks on loops, for the kind of
+    /// translation they belong to ([`Plan::loop_ranges`]): a pc inside one, with no block of
+    /// its own, is about to reach one.
+    loops: Vec<(Kind, u32, u32)>,
 }
 
 /// A Cranelift target for this host with `features_off` switched off, optimising (`speed`:
@@ -520,8 +539,8 @@ impl Jit {
 
     /// No block starts at `pc`: inside a translated loop, the warp reaches its start within a
     /// few instructions (ask again at once); elsewhere, never offer it again.
-    fn decline(&self, run: &mut PrivateRun<'_>, pc: u32) {
-        if in_loop(&self.loops, pc) {
+    fn decline(&self, run: &mut PrivateRun<'_>, pc: u32, kind: Kind) {
+        if in_loop(&self.loops, kind, pc) {
             run.warming();
         } else {
             run.refuse(pc);
@@ -573,16 +592,15 @@ impl Jit {
             k.map_or(Entry::Never, |k| Entry::Block(k, 0, 0, 0)),
         );
         if k.is_none() {
-            self.decline(run, pc);
+            self.decline(run, pc, kind);
         }
         k
     }
 
     fn translate(&mut self, run: &mut PrivateRun<'_>, pc: u32, kind: Kind) -> Option<usize> {
         let plan = Self::plan(run, pc, self.min_block, kind)?;
-        if plan.loops() {
-            self.loops.extend(plan.spans());
-        }
+        self.loops
+            .extend(plan.loop_ranges().into_iter().map(|(a, b)| (kind, a, b)));
         let nvec = vectors(run.lanes, kind);
         let quick = translate::is_large(&plan).then_some(&*self.quick);
         let r = translate::compile(
@@ -601,6 +619,14 @@ impl Jit {
                 self.blocks.push(Translated {
                     func,
                     blocks: plan.blocks.iter().map(|b| (b.len(), b.ops())).collect(),
+                    ranges: plan
+                        .blocks
+                        .iter()
+                        .map(|b| {
+                            let (first, last) = b.range();
+                            (first, last, b.term.is_return())
+                        })
+                        .collect(),
                 });
                 let k = self.blocks.len() - 1;
                 // Every block start of the region enters it there (unless it has its own).
@@ -659,9 +685,11 @@ fn jump_target(body: &[(u32, weft_isa::Inst)], i: &weft_isa::Inst, at: u32) -> O
     }
 }
 
-/// Is `pc` inside one of the spans of translated regions that loop?
-fn in_loop(loops: &[(u32, u32)], pc: u32) -> bool {
-    loops.iter().any(|&(a, b)| (a..=b).contains(&pc))
+/// Is `pc` inside one of the blocks on loops of translations of `kind`?
+fn in_loop(loops: &[(Kind, u32, u32)], kind: Kind, pc: u32) -> bool {
+    loops
+        .iter()
+        .any(|&(k, a, b)| k == kind && (a..=b).contains(&pc))
 }
 
 /// The float environment of a run (it cannot change inside blocks: their float operations
@@ -751,6 +779,8 @@ impl BlockEngine for Jit {
             ctx.csrs = csrs;
             ctx.csrs_ok = 1;
         }
+        // A diverged warp runs only translations clear of where it may reconverge.
+        let stops = run.stops();
         loop {
             let pc = run.warp.pc;
             let entry = match self.index.entry(key(pc, kind)) {
@@ -763,7 +793,7 @@ impl BlockEngine for Jit {
             let (k, at) = match *entry {
                 Entry::Block(k, at, ..) => (k, at),
                 Entry::Never => {
-                    self.decline(run, pc);
+                    self.decline(run, pc, kind);
                     break;
                 }
                 Entry::Cold(n, len) if n + 1 < hot => {
@@ -776,13 +806,13 @@ impl BlockEngine for Jit {
                     run.warming_for(len as u64);
                     break;
                 }
-                Entry::Cold(..) | Entry::Wait(..) if hot > 1 && in_loop(&self.loops, pc) => {
+                Entry::Cold(..) | Entry::Wait(..) if hot > 1 && in_loop(&self.loops, kind, pc) => {
                     // Inside a translated loop but not at one of its block starts (an exit
                     // before an instruction the interpreter had to run): the warp reaches a
                     // block start within a few instructions; another region here would
                     // translate the same loop again.
                     self.index.insert(key(pc, kind), Entry::Never);
-                    self.decline(run, pc);
+                    self.decline(run, pc, kind);
                     break;
                 }
                 Entry::Cold(n, len) if hot > 1 => {
@@ -790,7 +820,7 @@ impl BlockEngine for Jit {
                     // remembered), or one whose translation must pay for itself first.
                     let Some(plan) = Self::plan(run, pc, min_block, kind) else {
                         self.index.insert(key(pc, kind), Entry::Never);
-                        self.decline(run, pc);
+                        self.decline(run, pc, kind);
                         break;
                     };
                     let target = wait_offers(&plan, kind, run.lanes);
@@ -813,6 +843,10 @@ impl BlockEngine for Jit {
             let t = &self.blocks[k];
             let left = budget - done;
             if left < t.blocks[at].0 {
+                break;
+            }
+            ctx.stop_blocks = stops.as_ref().map_or(0, |s| t.stop_blocks(s));
+            if ctx.stop_blocks >> at & 1 != 0 {
                 break;
             }
             let mut out = [0u64; OUT_WORDS];

@@ -80,6 +80,20 @@ impl Block {
         self.body.len() as u64 + u64::from(!matches!(self.term, Term::Fall(_)))
     }
 
+    /// The pcs of its first and last instruction (the terminator's, if it runs one).
+    pub fn range(&self) -> (u32, u32) {
+        let last = match self.term {
+            Term::Branch(_, at) | Term::Call(_, at, _) => at,
+            // The `jal` follows the body.
+            Term::Jump(_) => self
+                .body
+                .last()
+                .map_or(self.pc, |&(at, i)| at.wrapping_add(i.len())),
+            Term::Fall(_) => self.body.last().map_or(self.pc, |&(at, _)| at),
+        };
+        (self.pc, last)
+    }
+
     /// Operations of a whole execution, in order (for the statistics).
     pub fn ops(&self) -> Vec<Op> {
         let mut v: Vec<Op> = self.body.iter().map(|(_, i)| i.op).collect();
@@ -199,30 +213,37 @@ impl Plan {
         }
     }
 
-    /// The pc ranges (lowest and highest pc) of the region's instructions: one over the
-    /// blocks of the entry's function, and each block of a callee alone (a callee may lie
-    /// anywhere in the program: a range from the caller to it would cover unrelated code).
-    pub fn spans(&self) -> Vec<(u32, u32)> {
-        let pcs = |b: &Block| {
-            let last = match b.term {
-                Term::Branch(_, at) | Term::Call(_, at, _) => Some(at),
-                _ => None,
-            };
-            b.body
-                .iter()
-                .map(|(at, _)| *at)
-                .chain(last)
-                .chain([b.pc])
-                .collect::<Vec<u32>>()
+    /// The pc ranges (first and last instruction) of the blocks that lie on a loop of the
+    /// region (a path from the block back to itself). A warp that left the translation at a
+    /// pc inside one of them (before an instruction the interpreter had to run) reaches one
+    /// of the region's block starts within a few instructions; elsewhere, even between the
+    /// region's blocks, a pc is code the region does not run again.
+    pub fn loop_ranges(&self) -> Vec<(u32, u32)> {
+        let n = self.blocks.len();
+        let succ: Vec<Vec<usize>> = (0..n)
+            .map(|k| {
+                self.successors(k)
+                    .into_iter()
+                    .filter_map(|t| self.index_of(t))
+                    .collect()
+            })
+            .collect();
+        let on_loop = |k: usize| {
+            let mut seen = vec![false; n];
+            let mut todo = succ[k].clone();
+            while let Some(j) = todo.pop() {
+                if j == k {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[j], true) {
+                    todo.extend(&succ[j]);
+                }
+            }
+            false
         };
-        let span = |pcs: &mut dyn Iterator<Item = u32>| {
-            pcs.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)))
-        };
-        let own = self.blocks.iter().filter(|b| !b.callee).flat_map(pcs);
-        let callees = self.blocks.iter().filter(|b| b.callee);
-        std::iter::once(span(&mut own.into_iter()))
-            .chain(callees.map(|b| span(&mut pcs(b).into_iter())))
-            .filter(|&(lo, hi)| lo <= hi)
+        (0..n)
+            .filter(|&k| on_loop(k))
+            .map(|k| self.blocks[k].range())
             .collect()
     }
 }

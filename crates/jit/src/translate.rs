@@ -50,7 +50,7 @@ use weft_simt::{
 pub use crate::abi::{
     exit_parts, BlockFn, Helpers, Kind, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS,
 };
-use crate::abi::{CTX_CSRS, CTX_CSRS_OK, CTX_LANE};
+use crate::abi::{CTX_CSRS, CTX_CSRS_OK, CTX_LANE, CTX_STOP_BLOCKS};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION_BLOCKS,
 };
@@ -222,8 +222,13 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.masks.push(m);
             }
         }
-        // Each block: a header that checks the budget for a whole execution, then the body,
-        // which counts the execution, runs the instructions and goes to the next block.
+        // Each block: a header that checks the budget for a whole execution and that the
+        // block is not one to stop before, then the body, which counts the execution, runs
+        // the instructions and goes to the next block.
+        let stop_blocks = self
+            .b
+            .ins()
+            .load(types::I32, Self::flags(), self.port, CTX_STOP_BLOCKS);
         let n = self.plan.blocks.len();
         let headers: Vec<_> = (0..n).map(|_| self.b.create_block()).collect();
         if n == 1 {
@@ -247,6 +252,13 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.b.ins().brif(short, budget_exit, &[], body, &[]);
             self.b.switch_to_block(budget_exit);
             self.exit(start, None, false);
+            self.b.switch_to_block(body);
+            let stop = self.b.ins().band_imm(stop_blocks, 1i64 << k);
+            let body = self.b.create_block();
+            let stop_exit = self.b.create_block();
+            self.b.ins().brif(stop, stop_exit, &[], body, &[]);
+            self.b.switch_to_block(stop_exit);
+            self.exit(start, None, true);
             self.b.switch_to_block(body);
             let left = self.b.ins().iadd_imm(left, -len);
             self.b.def_var(self.left, left);

@@ -26,7 +26,7 @@
 
 use crate::engine::{
     is_block_float, is_block_memory, is_private, is_scalar_csr_read, is_scalar_jump,
-    is_scalar_memory, BlockEngine, EngineCounts, Offer, PrivateRun,
+    is_scalar_memory, BlockEngine, EngineCounts, LaneClass, Offer, PrivateRun,
 };
 use crate::machine::Machine;
 use crate::mem_port::MemPort;
@@ -158,10 +158,14 @@ impl Machine {
             self.accel_retry = self.cycle + skip.min(limit);
             return u64::MAX;
         }
-        let (pc, one) = {
+        let (pc, class) = {
             let warp = &self.cores[c].warps[w];
-            (warp.pc, warp.mask.count_ones() == 1)
+            if at_point(warp) {
+                return 0;
+            }
+            (warp.pc, LaneClass::of(self.cfg.lanes, warp.mask))
         };
+        let one = class == LaneClass::One;
         match self.code.fetch(&self.mem, pc) {
             Ok(s)
                 if (is_private(&s.inst)
@@ -171,7 +175,7 @@ impl Machine {
                         && (is_scalar_memory(&s.inst)
                             || is_scalar_jump(&s.inst)
                             || is_scalar_csr_read(&s.inst))))
-                    && !s.no_block => {}
+                    && s.no_block & class.bit() == 0 => {}
             _ => return 0,
         }
         let now = self.cycle;
@@ -213,6 +217,7 @@ impl Machine {
             return 0;
         }
         let warp = &mut self.cores[c].warps[w];
+        warp.note_divergence_depth();
         warp.stats.warp_instructions += n;
         warp.stats.thread_instructions += n * warp.mask.count_ones() as u64;
         self.cores[c].next = w + 1;
@@ -305,6 +310,9 @@ impl Machine {
         // A cheap look ahead first: every warp must have a run of instructions that can go
         // in such a step ahead of it, or the attempt would not pay for its snapshots.
         for &(c, w) in &list {
+            if at_point(&self.cores[c].warps[w]) {
+                return 0;
+            }
             let pc = self.cores[c].warps[w].pc;
             if !self.private_ahead(pc) {
                 return 0;
@@ -376,6 +384,9 @@ impl Machine {
         for (i, s) in shares.iter().enumerate() {
             let n = s.share(t);
             let warp = &mut self.cores[s.c].warps[s.w];
+            if n > 0 {
+                warp.note_divergence_depth();
+            }
             warp.stats.warp_instructions += n;
             warp.stats.thread_instructions += n * warp.mask.count_ones() as u64;
             for &(op, m) in &s.counts {
@@ -522,7 +533,7 @@ impl Machine {
         let warp = &mut self.cores[c].warps[w];
         let pc = warp.pc;
         let i = self.code.fetch(&self.mem, pc).ok()?.inst;
-        if !is_block_memory(&i) {
+        if !is_block_memory(&i) || at_point(warp) {
             return None;
         }
         let fp = matches!(i.op, Op::Flw | Op::Fsw);
@@ -666,10 +677,17 @@ const MULTI_WARPS: usize = 64;
 // The memory records of a step number its warps in a byte.
 const _: () = assert!(MULTI_WARPS <= crate::step_mem::MAX_WARPS);
 
-/// May a super-step run this warp: has it nothing to check before issue (no divergence
-/// entry, breakpoint or watchdog)?
+/// May a super-step run this warp: has it nothing to check before issue but reconvergence
+/// (no breakpoint or watchdog)? A diverged warp may run in one up to the first pc where it
+/// could reconverge ([`crate::engine::PrivateRun::stops`], [`at_point`]).
 fn quiet(warp: &Warp) -> bool {
-    warp.stack.is_empty() && warp.csr.break_pc == 0 && warp.csr.watchdog & watchdog::MODE == 0
+    warp.csr.break_pc == 0 && warp.csr.watchdog & watchdog::MODE == 0
+}
+
+/// Is warp `warp` diverged and at a pc where its running group reconverges before it issues
+/// (where only the interpreter may go on)?
+pub(crate) fn at_point(warp: &Warp) -> bool {
+    !warp.stack.is_empty() && warp.stack.point_at(warp.pc, &warp.calls).is_some()
 }
 
 /// The running warps of a machine where a super-step may happen.

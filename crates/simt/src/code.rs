@@ -5,6 +5,7 @@
 //! so self-modifying code still sees the new bytes (stronger than `fence.i` requires).
 
 use crate::divergence::Reconv;
+use crate::engine::LaneClass;
 use std::collections::HashMap;
 use weft_isa::{FaultCode, Inst, Op};
 use weft_mem::{Memory, Span};
@@ -35,9 +36,9 @@ pub(crate) struct Slot<H> {
     pub reconv: Reconv,
     /// The routine that executes this instruction, specialised for the lane count.
     pub handler: H,
-    /// A block engine has said no block of it starts here (`accel.rs`); forgotten with the
-    /// slot.
-    pub no_block: bool,
+    /// The lane classes (`LaneClass::bit`) for which a block engine has said no block of
+    /// it starts here (`accel.rs`); forgotten with the slot.
+    pub no_block: u8,
 }
 
 impl<H> std::fmt::Debug for Slot<H> {
@@ -72,7 +73,7 @@ impl<H: Copy> CodeCache<H> {
             state: SlotState::Empty,
             reconv: Reconv::None,
             handler: select(&inst, lanes),
-            no_block: false,
+            no_block: 0,
         };
         CodeCache {
             lo: 0,
@@ -140,7 +141,7 @@ impl<H: Copy> CodeCache<H> {
                 state: SlotState::Valid,
                 reconv,
                 handler: (self.select)(&inst, self.lanes),
-                no_block: false,
+                no_block: 0,
             },
             Ok(Err(_)) => bad(SlotState::Illegal),
             Err(_) => bad(SlotState::Unreadable),
@@ -180,11 +181,12 @@ impl<H: Copy> CodeCache<H> {
         Self::result(self.decode_at(mem, pc))
     }
 
-    /// Remember that no block engine block starts at `pc` (until the slot is forgotten).
-    pub fn set_no_block(&mut self, pc: u32) {
+    /// Remember that no block engine block starts at `pc` for warps of lane class `class`
+    /// (until the slot is forgotten).
+    pub fn set_no_block(&mut self, pc: u32, class: LaneClass) {
         let i = (pc.wrapping_sub(self.lo) / 2) as usize;
         if let Some(s) = self.slots.get_mut(i) {
-            s.no_block = true;
+            s.no_block |= class.bit();
         }
     }
 
@@ -234,8 +236,8 @@ pub trait CodeView {
     fn covers(&self, addr: u32) -> bool;
     /// Changes whenever decoded code may have changed.
     fn generation(&self) -> u64;
-    /// No block starts at `pc`.
-    fn set_no_block(&mut self, pc: u32);
+    /// No block starts at `pc` for warps of lane class `class`.
+    fn set_no_block(&mut self, pc: u32, class: LaneClass);
     /// The decoded range.
     fn span(&self) -> Span;
 }
@@ -250,8 +252,8 @@ impl<H: Copy> CodeView for CodeCache<H> {
     fn generation(&self) -> u64 {
         CodeCache::generation(self)
     }
-    fn set_no_block(&mut self, pc: u32) {
-        CodeCache::set_no_block(self, pc)
+    fn set_no_block(&mut self, pc: u32, class: LaneClass) {
+        CodeCache::set_no_block(self, pc, class)
     }
     fn span(&self) -> Span {
         CodeCache::span(self)

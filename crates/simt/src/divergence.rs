@@ -589,6 +589,22 @@ impl DivStack {
         })
     }
 
+    /// The table points of the open entries, in any activation, and whether an open entry
+    /// reconverges at a return ([`Reconv::AtExit`]): where a diverged group may reconverge
+    /// before it issues (`point_at`), or at a return (`exit_point`).
+    pub fn stops(&self) -> (Vec<u32>, bool) {
+        let mut points = Vec::new();
+        let mut at_exit = false;
+        for e in self.open() {
+            match e.reconv {
+                Reconv::At(pc) => points.push(pc),
+                Reconv::AtExit => at_exit = true,
+                Reconv::None => {}
+            }
+        }
+        (points, at_exit)
+    }
+
     /// The entry, if any, whose table point the running group reaches by issuing at `pc` in
     /// the current activation.
     #[inline]

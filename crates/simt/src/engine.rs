@@ -53,6 +53,54 @@ pub trait BlockEngine {
     }
 }
 
+/// Where a block engine's run of a diverged warp must stop ([`PrivateRun::stops`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stops {
+    /// No instruction at these pcs may run.
+    pub points: Vec<u32>,
+    /// No return may run.
+    pub at_exit: bool,
+}
+
+/// Which of a warp's lanes are active, as far as a block engine's translations differ: every
+/// lane, some, or exactly one (a *scalar* warp: `main`'s code). Code one class cannot run in
+/// blocks (a loop whose lanes disagree at once) may run well in another, so an engine's
+/// refusal ([`PrivateRun::refuse`]) holds for one class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneClass {
+    /// Every lane of the warp active (and more than one).
+    All,
+    /// Several lanes active, not all.
+    Some,
+    /// Exactly one lane active.
+    One,
+}
+
+impl LaneClass {
+    /// The class of a warp of `lanes` lanes with `mask` active.
+    #[inline]
+    pub fn of(lanes: usize, mask: u32) -> LaneClass {
+        let full = if lanes >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        };
+        if mask.count_ones() == 1 {
+            LaneClass::One
+        } else if mask == full {
+            LaneClass::All
+        } else {
+            LaneClass::Some
+        }
+    }
+
+    /// The class's bit in a decoded slot's refusals.
+    #[inline]
+    pub(crate) fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
 /// A block engine's own counts ([`BlockEngine::counts`]), which depend only on the program
 /// and configuration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -213,10 +261,11 @@ impl PrivateRun<'_> {
         self.code.generation()
     }
 
-    /// Say that no block of this engine starts at `pc` (the machine stops offering it, until
-    /// the code there changes).
+    /// Say that no block of this engine starts at `pc` for warps of this warp's lane class
+    /// (the machine stops offering it to them, until the code there changes).
     pub fn refuse(&mut self, pc: u32) {
-        self.code.set_no_block(pc);
+        let class = LaneClass::of(self.lanes, self.warp.mask);
+        self.code.set_no_block(pc, class);
     }
 
     /// The warp and the memory port, to run a block that accesses memory.
@@ -240,6 +289,18 @@ impl PrivateRun<'_> {
     /// translation made now is worth its direct path.
     pub fn direct_memory(&self) -> bool {
         self.step.is_none()
+    }
+
+    /// Where the run must stop if the warp is diverged (its divergence stack has open
+    /// entries): before any pc of `points` (every entry's table point, where the interpreter
+    /// reconverges a group before it issues), and, if `at_exit`, before any return (which
+    /// may close an entry). `None` for a warp that is not diverged.
+    pub fn stops(&self) -> Option<Stops> {
+        if self.warp.stack.is_empty() {
+            return None;
+        }
+        let (points, at_exit) = self.warp.stack.stops();
+        Some(Stops { points, at_exit })
     }
 
     /// Does the warp run alone in this run (not in a super-step over several warps, which

@@ -96,6 +96,9 @@ impl Machine {
     /// float flags and pc. Returns its operation, or `None` (nothing done).
     pub(crate) fn execute_private(&mut self, c: usize, w: usize) -> Option<weft_isa::Op> {
         use weft_isa::Op::*;
+        if crate::accel::at_point(&self.cores[c].warps[w]) {
+            return None;
+        }
         let warp = &self.cores[c].warps[w];
         let pc = warp.pc;
         let slot = self.code.fetch(&self.mem, pc).ok()?;
@@ -222,10 +225,7 @@ impl Machine {
     #[cold]
     fn pre_issue(&mut self, c: usize, w: usize) -> bool {
         let warp = &mut self.cores[c].warps[w];
-        let d = warp.stack.len() as u64;
-        if d > warp.stats.max_divergence_depth {
-            warp.stats.max_divergence_depth = d;
-        }
+        warp.note_divergence_depth();
         // Table reconvergence: a group reaching its branch's post-dominator.
         if !warp.stack.is_empty() {
             self.cores[c].warps[w].reconverge_before_issue();

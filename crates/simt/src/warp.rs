@@ -127,6 +127,15 @@ impl Warp {
         self.pc = next.pc;
     }
 
+    /// Count the divergence stack's depth in the warp's deepest (before each issue).
+    #[inline]
+    pub(crate) fn note_divergence_depth(&mut self) {
+        let d = self.stack.len() as u64;
+        if d > self.stats.max_divergence_depth {
+            self.stats.max_divergence_depth = d;
+        }
+    }
+
     /// Before issue, for a warp with open entries: a group about to issue at an entry's table
     /// point in that entry's activation arrives there (parks, and the next group runs or the
     /// entry pops). Repeats until the group that will issue is at no point.
