@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::mem::ManuallyDrop;
 use translate::{
     exit_parts, Block, BlockFn, Helpers, Kind, MemCtx, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY,
-    MAX_BLOCK, MAX_REGION_BLOCKS, OUT_WORDS,
+    MAX_BLOCK, MAX_REGION, MAX_REGION_BLOCKS, OUT_WORDS,
 };
 
 /// The lanes of register id `r` (integer 0–31, float 32–63) of the files `x` and `f`.
@@ -276,6 +276,9 @@ struct Translated {
     blocks: Vec<(u64, Vec<Op>)>,
     /// Each block's first and last pc, and whether it ends in a return.
     ranges: Vec<(u32, u32, bool)>,
+    /// Whole executions of each block in the current engine run not yet added to the
+    /// statistics (`Jit::book`).
+    pending: Vec<u64>,
 }
 
 impl Translated {
@@ -489,7 +492,7 @@ impl Jit {
 
     /// The region starting at `pc` — its basic block and those reached from it through
     /// jumps and branches, breadth first, up to [`MAX_REGION_BLOCKS`] blocks and
-    /// [`MAX_BLOCK`] instructions; in a scalar translation first without entering callees
+    /// [`MAX_REGION`] instructions; in a scalar translation first without entering callees
     /// (a call leads to its return site), then into them with the room left — or `None`
     /// if its first instruction is not private, or it is shorter than `min_block` and has
     /// neither a loop nor a call or return.
@@ -513,7 +516,7 @@ impl Jit {
                 };
                 let callee = from.callee;
                 for t in plan.successors(next) {
-                    let room = MAX_BLOCK.saturating_sub(plan.len() as usize);
+                    let room = MAX_REGION.saturating_sub(plan.len() as usize);
                     if plan.index_of(t).is_some()
                         || plan.blocks.len() >= MAX_REGION_BLOCKS
                         || room < 2
@@ -535,6 +538,22 @@ impl Jit {
         // short region ending in one is worth its call.
         let chains = plan.blocks.iter().any(|b| matches!(b.term, Term::Call(..)));
         (plan.len() >= min_block.max(1) || plan.loops() || chains).then_some(plan)
+    }
+
+    /// Add the pending executions of the blocks of translations `touched` to the statistics
+    /// (each block's operations × its executions).
+    fn book(&mut self, run: &mut PrivateRun<'_>, touched: &[usize]) {
+        for &k in touched {
+            let t = &mut self.blocks[k];
+            for (b, (_, ops)) in t.blocks.iter().enumerate() {
+                let n = std::mem::take(&mut t.pending[b]);
+                if n > 0 {
+                    for &op in ops {
+                        run.count(op, n);
+                    }
+                }
+            }
+        }
     }
 
     /// No block starts at `pc`: inside a translated loop, the warp reaches its start within a
@@ -627,6 +646,7 @@ impl Jit {
                             (first, last, b.term.is_return())
                         })
                         .collect(),
+                    pending: vec![0; plan.blocks.len()],
                 });
                 let k = self.blocks.len() - 1;
                 // Every block start of the region enters it there (unless it has its own).
@@ -781,6 +801,9 @@ impl BlockEngine for Jit {
         }
         // A diverged warp runs only translations clear of where it may reconverge.
         let stops = run.stops();
+        // Translations with executions not yet booked.
+        let mut touched: Vec<usize> = Vec::new();
+        let mut out = [0u64; OUT_WORDS];
         loop {
             let pc = run.warp.pc;
             let entry = match self.index.entry(key(pc, kind)) {
@@ -849,7 +872,9 @@ impl BlockEngine for Jit {
             if ctx.stop_blocks >> at & 1 != 0 {
                 break;
             }
-            let mut out = [0u64; OUT_WORDS];
+            // The region's block counters start at zero (the rest of `out` is written before
+            // it is read).
+            out[..t.blocks.len()].fill(0);
             let exit;
             let func = t.func;
             let env = *env.get_or_insert_with(|| float_env(run, kind));
@@ -890,16 +915,17 @@ impl BlockEngine for Jit {
                 ctx.loads = 0;
                 ctx.stores = 0;
             }
-            let t = &self.blocks[k];
+            let t = &mut self.blocks[k];
             let (next, stop, part, extra) = exit_parts(exit);
             let mut ran = 0;
+            let mut booked = false;
             for (b, (len, ops)) in t.blocks.iter().enumerate() {
                 // An incomplete execution was counted when it began.
                 let whole = out[b] - u64::from(part == b + 1);
                 if whole > 0 {
-                    for &op in ops {
-                        run.count(op, whole);
-                    }
+                    // Booked per operation at the end of the run, all executions at once.
+                    booked |= t.pending[b] == 0;
+                    t.pending[b] += whole;
                     ran += whole * len;
                 }
                 if part == b + 1 {
@@ -908,6 +934,9 @@ impl BlockEngine for Jit {
                     }
                     ran += extra as u64;
                 }
+            }
+            if booked && !touched.contains(&k) {
+                touched.push(k);
             }
             done += ran;
             if kind == Kind::Lane {
@@ -921,6 +950,7 @@ impl BlockEngine for Jit {
                 break;
             }
         }
+        self.book(run, &touched);
         done
     }
 }

@@ -32,6 +32,9 @@ pub fn registers_in_memory(plan: &Plan, nvec: usize) -> bool {
 /// Longest block translated (instructions, the terminator included).
 pub const MAX_BLOCK: usize = 64;
 
+/// Most instructions in one region (its blocks' together).
+pub const MAX_REGION: usize = 192;
+
 /// How a block ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Term {
@@ -248,5 +251,6 @@ impl Plan {
     }
 }
 
-/// Most basic blocks in one region (one execution counter each in `out`).
-pub const MAX_REGION_BLOCKS: usize = 16;
+/// Most basic blocks in one region (one execution counter each in `out`, one bit each in
+/// the memory context's `stop_blocks`).
+pub const MAX_REGION_BLOCKS: usize = 32;

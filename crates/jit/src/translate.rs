@@ -52,7 +52,7 @@ pub use crate::abi::{
 };
 use crate::abi::{CTX_CSRS, CTX_CSRS_OK, CTX_LANE, CTX_STOP_BLOCKS};
 pub use crate::plan::{
-    is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION_BLOCKS,
+    is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION, MAX_REGION_BLOCKS,
 };
 pub use crate::shape::is_branch;
 
