@@ -21,12 +21,25 @@ pub fn is_large(plan: &Plan) -> bool {
     plan.len() > SMALL_REGION
 }
 
+/// Most instructions of a region of several blocks whose registers are SSA values at one
+/// vector per register (scalar translations, warps of up to 4 lanes): one vector a register
+/// costs the register allocator less, and `main`'s loops are long. Measured (whole
+/// programs at benchmark size, 8 lanes): bitonic.c's check, a 12-instruction loop inside a
+/// 30-instruction one, 1.08 s → 0.97 s, conv2d.c 1.42 s → 1.35 s; with no limit, sgemm.c
+/// lost to compile time (0.72 s → 0.86 s).
+pub const SMALL_REGION_ONE_VECTOR: u64 = 64;
+
 /// Does the translation of `plan` at `nvec` vectors per register keep the registers in the
 /// register files (each use loads, each result is stored), rather than in SSA values? From
 /// 4 vectors on (which would not fit the host's 16 vector registers anyway), and in large
-/// regions of several blocks.
+/// regions of several blocks ([`SMALL_REGION`], at one vector [`SMALL_REGION_ONE_VECTOR`]).
 pub fn registers_in_memory(plan: &Plan, nvec: usize) -> bool {
-    nvec >= 4 || (plan.blocks.len() > 1 && is_large(plan))
+    let small = if nvec == 1 {
+        SMALL_REGION_ONE_VECTOR
+    } else {
+        SMALL_REGION
+    };
+    nvec >= 4 || (plan.blocks.len() > 1 && plan.len() > small)
 }
 
 /// Longest block translated (instructions, the terminator included).
