@@ -422,6 +422,47 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.block_params(after).to_vec()
     }
 
+    /// The passes of [`Emit::vector_loop`] unrolled: `body` once per vector, straight-line
+    /// (each pass with the registers it uses loaded once and those it writes stored at its
+    /// end). For small regions with registers in memory: a register's values live only
+    /// within a pass, a few host registers, where running each instruction on every vector
+    /// loads and stores each operand once per instruction.
+    pub(crate) fn vector_passes(&mut self, mut body: impl FnMut(&mut Self)) {
+        for v in 0..self.nvec {
+            let off = self.b.ins().iconst(self.ptr, v as i64 * 16);
+            let [x, f, m, env, out] = [self.x, self.f, self.mask_ptr, self.env, self.out]
+                .map(|p| self.b.ins().iadd(p, off));
+            self.vl = Some(VectorLoop {
+                x,
+                f,
+                m,
+                env,
+                out,
+                off,
+                vals: [None; 64],
+                written: [false; 64],
+            });
+            body(self);
+            let vl = self.vl.take().expect("in a vector pass");
+            for r in 1..64u8 {
+                if let (true, Some(val)) = (vl.written[r as usize], vl.vals[r as usize]) {
+                    let (base, off) = if r >= 32 {
+                        (vl.f, (r as i32 - 32) * REG_BYTES)
+                    } else {
+                        (vl.x, r as i32 * REG_BYTES)
+                    };
+                    self.b.ins().store(Self::flags(), val, base, off);
+                }
+            }
+        }
+    }
+
+    /// Do lane-wise runs become unrolled passes over the vectors ([`Emit::vector_passes`]:
+    /// registers in memory, several vectors, a small region)?
+    pub(crate) fn passes_over_vectors(&self) -> bool {
+        self.in_memory && self.nvec > 1 && !is_large(self.plan)
+    }
+
     /// In a [`Emit::vector_loop`] pass: its vector's byte offset (16 × the vector).
     pub(crate) fn vector_offset(&self) -> Option<Value> {
         self.vl.as_ref().map(|vl| vl.off)

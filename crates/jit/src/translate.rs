@@ -282,12 +282,26 @@ impl<'a, 'b> Emit<'a, 'b> {
                 } else if is_float(i.op) {
                     self.float(j, pc, &i);
                     j += 1;
-                } else if self.loops_over_vectors() {
+                } else if self.loops_over_vectors() || self.passes_over_vectors() {
                     // The lane-wise run up to the next memory or float instruction.
                     let end = (j..body.len())
-                        .find(|&e| is_block_memory(&body[e].1) || is_float(body[e].1.op))
+                        .find(|&e| {
+                            is_block_memory(&body[e].1)
+                                || is_scalar_memory(&body[e].1)
+                                || is_scalar_csr_read(&body[e].1)
+                                || is_float(body[e].1.op)
+                        })
                         .unwrap_or(body.len());
-                    self.lanewise_run(&body[j..end]);
+                    if self.loops_over_vectors() {
+                        self.lanewise_run(&body[j..end]);
+                    } else {
+                        let run = &body[j..end];
+                        self.vector_passes(|e| {
+                            for (pc, i) in run {
+                                e.inst_on(*pc, i, 0);
+                            }
+                        });
+                    }
                     j = end;
                 } else {
                     self.inst(pc, &i);
