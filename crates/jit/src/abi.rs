@@ -75,10 +75,10 @@ pub const SUB_STORE: u64 = 4;
 /// [`SubHelper`]'s result bit: the port did the access.
 pub const SUB_DONE: u64 = 1 << 32;
 
-/// The helper for a scalar translation's call or return (`weft_simt::is_scalar_jump`):
-/// (memory context, the jump's [`weft_simt::CallEffect`] as a number) → nonzero if it
-/// applied the effect to the warp's call stack ([`MemCtx::calls`]), 0 if the interpreter
-/// must execute the jump (the warp does not run alone; nothing changed).
+/// The helper for a translation's call or return (`weft_simt::is_scalar_jump`): (memory
+/// context, the jump's [`weft_simt::CallEffect`] as a number) → nonzero if it applied the
+/// effect to the warp's call stack ([`MemCtx::calls`]), 0 if the interpreter must execute
+/// the jump (the context holds no call stack; nothing changed).
 pub type JumpHelper = unsafe extern "C" fn(*mut std::ffi::c_void, u64) -> u32;
 
 /// The helpers for `lw` and `sw`, for byte and halfword accesses, and for calls and returns.
@@ -156,7 +156,7 @@ fn full_mask(lanes: usize) -> u32 {
 #[repr(C)]
 pub struct MemCtx {
     pub port: *mut std::ffi::c_void,
-    /// The warp's `weft_simt::CallStack` (null: jumps go to the interpreter).
+    /// The warp's `weft_simt::CallStack` (null: calls and returns go to the interpreter).
     pub calls: *mut std::ffi::c_void,
     pub base: u32,
     pub lane: u32,

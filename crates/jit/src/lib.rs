@@ -141,8 +141,8 @@ unsafe extern "C" fn sub_helper(ctx: *mut std::ffi::c_void, addr: u64, what: u64
     }
 }
 
-/// A scalar translation's call or return ([`abi::JumpHelper`]): the effect on the warp's call
-/// stack, or a refusal (0) when the warp does not run alone (no call stack in the context).
+/// A translation's call or return ([`abi::JumpHelper`]): the effect on the warp's call
+/// stack, or a refusal (0) when the context holds none.
 ///
 /// # Safety
 /// As [`load_helper`] (`ctx` only); `ctx.calls` is null or the running warp's call stack.
@@ -453,8 +453,10 @@ impl Jit {
 
     /// The basic block starting at `pc` (empty if its first instruction cannot run in one)
     /// for a translation of `kind` (only a scalar one runs byte and halfword accesses and
-    /// float CSR reads, and ends at calls and returns: [`Term::Call`]).
+    /// float CSR reads; a scalar one and a full one end at calls and returns:
+    /// [`Term::Call`]).
     fn block(run: &mut PrivateRun<'_>, pc: u32, room: usize, kind: Kind) -> Block {
+        let jumps = kind != Kind::Masked;
         let mut body = Vec::new();
         let mut at = pc;
         let term = loop {
@@ -465,15 +467,15 @@ impl Jit {
                 is_private(i)
                     || is_block_memory(i)
                     || is_block_float(i)
-                    || (kind == Kind::Lane
-                        && (is_scalar_memory(i) || is_scalar_jump(i) || is_scalar_csr_read(i)))
+                    || (jumps && is_scalar_jump(i))
+                    || (kind == Kind::Lane && (is_scalar_memory(i) || is_scalar_csr_read(i)))
             }) else {
                 break Term::Fall(at);
             };
             if is_branch(i.op) {
                 break Term::Branch(i, at);
             }
-            if kind == Kind::Lane && is_scalar_jump(&i) && !is_private(&i) {
+            if jumps && is_scalar_jump(&i) && !is_private(&i) {
                 break Term::Call(i, at, jump_target(&body, &i, at));
             }
             if i.op == Op::Jal {
@@ -882,20 +884,15 @@ impl BlockEngine for Jit {
                 std::array::from_fn(|l| if mask >> l & 1 != 0 { u32::MAX } else { 0 })
             });
             {
-                let alone = run.runs_alone();
                 let (warp, mut port) = run.parts();
-                ctx.calls = if alone {
-                    (&mut warp.calls as *mut CallStack).cast()
-                } else {
-                    std::ptr::null_mut()
-                };
+                ctx.calls = (&mut warp.calls as *mut CallStack).cast();
                 ctx.base = port.dram_base();
                 ctx.port = (&mut port as *mut MemPort<'_>).cast();
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
                 // register words of the warp, reads 32 mask words and 33 environment words,
                 // writes a counter per block and a memory access's addresses to `out`, hands
-                // `ctx` (with the port and, while the warp runs alone, its call stack, which
-                // the function does not touch otherwise) to the helpers, and reads and writes words of
+                // `ctx` (with the port and the warp's call stack, which the function does not
+                // touch otherwise) to the helpers, and reads and writes words of
                 // the pages in `ctx`'s windows, which the port allowed and which stay where
                 // they are while the memory is borrowed by this run, as it was built to.
                 exit = unsafe {

@@ -355,14 +355,16 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
     }
 
-    /// A scalar translation's `jal` that links or `jalr` at `pc` ([`Term::Call`]) closing a
-    /// body of `done` instructions, as the interpreter's handlers run it on the one lane
-    /// (`weft_simt::is_scalar_jump`): the target (`(rs1 + imm) & !1` for a `jalr`, read
-    /// before the link is written), the call stack's [`weft_simt::call_effect`] through the
-    /// jump helper (which refuses where the warp does not run alone: exit before the jump,
-    /// nothing changed), the link `pc` + length to `rd`; then on at the target: a block of
-    /// the region (a return compares its target with the region's return sites) or back to
-    /// the engine.
+    /// A scalar or full translation's `jal` that links or `jalr` at `pc` ([`Term::Call`])
+    /// closing a body of `done` instructions, as the interpreter's handlers run it when no
+    /// lane splits (`weft_simt::is_scalar_jump`): the target (`(rs1 + imm) & !1` for a
+    /// `jalr`, lane 0's, read before the link is written; in a full translation every
+    /// lane's must be the same, or the code exits before the jump for the interpreter to
+    /// split the warp), the call stack's [`weft_simt::call_effect`] through the jump helper
+    /// (which refuses where the context holds no call stack: exit before the jump, nothing
+    /// changed), the link `pc` + length to `rd` on every lane; then on at the target: a
+    /// block of the region (a return compares its target with the region's return sites)
+    /// or back to the engine.
     fn jump(
         &mut self,
         i: &Inst,
@@ -377,7 +379,29 @@ impl<'a, 'b> Emit<'a, 'b> {
                 let base = self.get(i.rs1, 0);
                 let base = self.b.ins().extractlane(base, 0);
                 let t = self.b.ins().iadd_imm(base, i64::from(i.imm));
-                Some(self.b.ins().band_imm(t, -2))
+                let t = self.b.ins().band_imm(t, -2);
+                if !self.one_lane {
+                    // Every lane of a full warp must go where lane 0 goes (`rs1 + imm` equal
+                    // up to bit 0); otherwise the interpreter splits the warp at the jump.
+                    let want = self.b.ins().splat(types::I32X4, t);
+                    let mut same = None;
+                    for v in 0..self.nvec {
+                        let r = self.get(i.rs1, v);
+                        let imm = self.splat(i.imm as u32);
+                        let lane = self.b.ins().iadd(r, imm);
+                        let even = self.splat(!1);
+                        let lane = self.b.ins().band(lane, even);
+                        let eq = self.b.ins().icmp(IntCC::Equal, lane, want);
+                        same = Some(match same {
+                            None => eq,
+                            Some(s) => self.b.ins().band(s, eq),
+                        });
+                    }
+                    let all = self.b.ins().vall_true(same.expect("at least one vector"));
+                    let split = self.b.ins().icmp_imm(IntCC::Equal, all, 0);
+                    self.bail_if(split, done as usize, pc);
+                }
+                Some(t)
             }
         };
         let effect = call_effect(i);
@@ -393,7 +417,9 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
         if i.rd != 0 {
             let link = self.splat(pc.wrapping_add(i.len()));
-            self.set(i.rd, 0, link);
+            for v in 0..self.nvec {
+                self.set(i.rd, v, link);
+            }
         }
         match (target, dynamic) {
             (Some(t), _) => self.go(t, headers),

@@ -166,15 +166,15 @@ impl Machine {
             (warp.pc, LaneClass::of(self.cfg.lanes, warp.mask))
         };
         let one = class == LaneClass::One;
+        // Calls and returns run in scalar translations and in those of a full warp.
+        let jumps = class != LaneClass::Some;
         match self.code.fetch(&self.mem, pc) {
             Ok(s)
                 if (is_private(&s.inst)
                     || is_block_memory(&s.inst)
                     || is_block_float(&s.inst)
-                    || (one
-                        && (is_scalar_memory(&s.inst)
-                            || is_scalar_jump(&s.inst)
-                            || is_scalar_csr_read(&s.inst))))
+                    || (jumps && is_scalar_jump(&s.inst))
+                    || (one && (is_scalar_memory(&s.inst) || is_scalar_csr_read(&s.inst))))
                     && s.no_block & class.bit() == 0 => {}
             _ => return 0,
         }
@@ -267,16 +267,24 @@ impl Machine {
         }
     }
 
-    /// Are the next [`MULTI_AHEAD`] instructions from `pc` (following plain jumps and
+    /// Are the next [`MULTI_AHEAD`] instructions from `pc` (following plain jumps, calls and
     /// backward branches, which loops take, past forward ones) ones a super-step over several
-    /// warps may run?
-    fn private_ahead(&mut self, mut pc: u32) -> bool {
+    /// warps may run, up to an indirect jump (a return: where it goes is known only then)?
+    /// `full`: the warp's lanes are all active (its translations run calls and returns).
+    fn private_ahead(&mut self, mut pc: u32, full: bool) -> bool {
         for _ in 0..MULTI_AHEAD {
             let Ok(s) = self.code.fetch(&self.mem, pc) else {
                 return false;
             };
             let i = s.inst;
-            if !(is_private(&i) || is_block_float(&i) || is_block_memory(&i)) {
+            if full && is_scalar_jump(&i) && i.op == Op::Jalr {
+                return true;
+            }
+            if !(is_private(&i)
+                || is_block_float(&i)
+                || is_block_memory(&i)
+                || (full && is_scalar_jump(&i)))
+            {
                 return false;
             }
             let next = pc.wrapping_add(i.len());
@@ -313,8 +321,12 @@ impl Machine {
             if at_point(&self.cores[c].warps[w]) {
                 return 0;
             }
-            let pc = self.cores[c].warps[w].pc;
-            if !self.private_ahead(pc) {
+            let warp = &self.cores[c].warps[w];
+            let (pc, full) = (
+                warp.pc,
+                LaneClass::of(self.cfg.lanes, warp.mask) == LaneClass::All,
+            );
+            if !self.private_ahead(pc, full) {
                 return 0;
             }
         }
@@ -729,6 +741,8 @@ struct Snapshot {
     /// `x[r][..lanes]` for every r, then `f[r][..lanes]`.
     regs: Vec<u32>,
     fflags: [u8; crate::config::MAX_LANES],
+    /// The call stack (block engines run calls and returns).
+    calls: crate::divergence::CallStack,
 }
 
 impl Snapshot {
@@ -742,6 +756,7 @@ impl Snapshot {
             lanes,
             regs,
             fflags: w.fflags,
+            calls: w.calls.clone(),
         }
     }
 
@@ -755,5 +770,6 @@ impl Snapshot {
             r[..self.lanes].copy_from_slice(saved);
         }
         w.fflags = self.fflags;
+        w.calls.clone_from(&self.calls);
     }
 }

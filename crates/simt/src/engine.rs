@@ -24,8 +24,8 @@ pub trait BlockEngine {
     /// Run instructions of `run.warp` from its pc, at most `run.budget()` of them, only ones
     /// for which [`is_private`] holds (or the accesses of [`is_block_memory`] and, with one
     /// active lane, [`is_scalar_memory`], through `run`'s memory port, and the float
-    /// operations of [`is_block_float`] under their guards, and, with one active lane in a
-    /// run where [`PrivateRun::runs_alone`], the jumps of [`is_scalar_jump`], and the
+    /// operations of [`is_block_float`] under their guards, the jumps of [`is_scalar_jump`]
+    /// where every active lane goes to the same target, and, with one active lane, the
     /// reads of [`is_scalar_csr_read`] with [`PrivateRun::float_csrs`]' values), and for
     /// conditional branches only when every active lane agrees. Leaves the warp's pc at the
     /// first instruction not run, counts each instruction run with [`PrivateRun::count`], and
@@ -163,14 +163,13 @@ pub fn is_scalar_memory(i: &Inst) -> bool {
     matches!(i.op, Op::Lb | Op::Lbu | Op::Lh | Op::Lhu | Op::Sb | Op::Sh)
 }
 
-/// Can a block engine run `i` on a warp with exactly one active lane while the warp runs
-/// alone ([`PrivateRun::runs_alone`]) — a `jal` that links (a call) or a `jalr` (a call, a
-/// return or another indirect jump; `c.jal`, `c.jalr` and `c.jr` among them) — writing the
-/// link (`pc` + the instruction's length) to `rd` and applying [`call_effect`] to the
-/// warp's call stack ([`CallStack::apply`]), as the interpreter does? One lane cannot
-/// disagree with itself on a `jalr`'s target, and the machine hands the engine a warp only
-/// while its divergence stack is empty, so a return closes no divergent region; the target
-/// (`jalr`'s `(rs1 + imm) & !1`) is never misaligned where the C extension is on.
+/// Can a block engine run `i` — a `jal` that links (a call) or a `jalr` (a call, a return or
+/// another indirect jump; `c.jal`, `c.jalr` and `c.jr` among them) — where every active lane
+/// goes to the same target (always, with one active lane), writing the link (`pc` + the
+/// instruction's length) to `rd` and applying [`call_effect`] to the warp's call stack
+/// ([`CallStack::apply`]), as the interpreter does? No lane splits then; a return that may
+/// close a divergent region is one the engine must stop before ([`PrivateRun::stops`]); the
+/// target (`jalr`'s `(rs1 + imm) & !1`) is never misaligned where the C extension is on.
 pub fn is_scalar_jump(i: &Inst) -> bool {
     match i.op {
         Op::Jal => i.imm & 1 == 0,
@@ -301,13 +300,6 @@ impl PrivateRun<'_> {
         }
         let (points, at_exit) = self.warp.stack.stops();
         Some(Stops { points, at_exit })
-    }
-
-    /// Does the warp run alone in this run (not in a super-step over several warps, which
-    /// takes a warp back from a snapshot of its registers, without its call stack)? Only then
-    /// may the engine run the jumps of [`is_scalar_jump`].
-    pub fn runs_alone(&self) -> bool {
-        self.step.is_none()
     }
 
     /// What `fflags`, `frm` and `fcsr` ([`SCALAR_CSRS`]) read for the warp's lowest active
