@@ -133,6 +133,62 @@ fn warps_take_turns_of_a_quantum_on_both_engines() {
     }
 }
 
+/// Warp 0 starts warps 1–3 at `work`, where each runs a loop of WORK passes (3
+/// instructions) and halts, and polls `warp_active` until they have: its poll loop is
+/// `csrr`, `and`, `bnez` (3 instructions).
+const POLL: &str = "
+    .text
+    .globl _start
+_start:
+    la t0, work
+    csrw spawn_pc, t0
+    li t0, 14
+    csrw warp_active, t0
+    li t1, -2
+wait:
+    csrr t0, warp_active
+    and t0, t0, t1
+    bnez t0, wait
+    csrw tmask, zero
+work:
+    li s1, 2000
+1:  addi s2, s2, 3
+    addi s1, s1, -1
+    bnez s1, 1b
+    csrw tmask, zero
+";
+
+/// A warp reading `warp_active` (polling for other warps, as the device runtime's waits do)
+/// gives up the rest of its quantum: under a quantum far longer than the others' work, the
+/// poller does not spin through it at each of its turns.
+#[test]
+fn a_warp_polling_warp_active_gives_up_its_quantum() {
+    let elf = weft_asm::assemble(POLL, "poll.s").expect("assemble");
+    // The three workers' instructions: set-up, 2,000 passes of 3, the halt.
+    let work = 3 * (1 + 3 * 2000 + 1);
+    for q in [1u64, 50, 100_000] {
+        let cfg = Config {
+            warps: 4,
+            lanes: 4,
+            quantum: q,
+            max_cycles: 10_000_000,
+            ..Config::default()
+        };
+        let (m, end) = run_both(&elf, &cfg, &format!("quantum {q}"));
+        assert_eq!(end, RunEnd::AllHalted, "quantum {q}");
+        // Warp 0 polls once (3 instructions) per turn it gets: at quantum 1 a turn in every
+        // four cycles; above, one a quantum of some worker (so at most one per worker's
+        // quantum, plus the last) — without giving up its quantum it would spin through
+        // 100,000 cycles at its first turn.
+        let polls_max = if q == 1 { work } else { 3 * (work / q + 4) };
+        assert!(
+            m.cycle < work + polls_max + 20,
+            "quantum {q}: {} cycles for {work} of work",
+            m.cycle
+        );
+    }
+}
+
 #[test]
 fn a_quantum_is_refused_under_the_timing_model_and_out_of_range() {
     for (timing, q) in [(true, 2u64), (false, 0), (false, (1 << 30) + 1)] {

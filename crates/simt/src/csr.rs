@@ -88,7 +88,12 @@ impl Issue<'_> {
             n::MHARTID => ((c * cfg.warps + w) * cfg.lanes) as u32,
             n::WARP_ID => w as u32,
             n::CORE_ID => c as u32,
-            n::ACTIVE_WARPS | n::WARP_ACTIVE => active,
+            n::ACTIVE_WARPS | n::WARP_ACTIVE => {
+                // A warp polling which warps run (the runtime's waits for other warps) gives
+                // up the rest of its scheduling quantum: spinning on it would only burn it.
+                core.quantum_left = 0;
+                active
+            }
             n::THREAD_MASK | n::TMASK => warp.mask,
             n::NUM_THREADS => cfg.lanes as u32,
             n::NUM_WARPS => cfg.warps as u32,
