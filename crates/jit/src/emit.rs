@@ -383,30 +383,9 @@ impl<'a, 'b> Emit<'a, 'b> {
         let params = self.b.block_params(head).to_vec();
         let n = params[0];
         let off = self.b.ins().ishl_imm(n, 4);
-        let [x, f, m, env, out] =
-            [self.x, self.f, self.mask_ptr, self.env, self.out].map(|p| self.b.ins().iadd(p, off));
-        self.vl = Some(VectorLoop {
-            x,
-            f,
-            m,
-            env,
-            out,
-            off,
-            vals: [None; 64],
-            written: [false; 64],
-        });
+        self.begin_pass(off);
         let out = body(self, &params[1..]);
-        let vl = self.vl.take().expect("in a vector loop");
-        for r in 1..64u8 {
-            if let (true, Some(val)) = (vl.written[r as usize], vl.vals[r as usize]) {
-                let (base, off) = if r >= 32 {
-                    (vl.f, (r as i32 - 32) * REG_BYTES)
-                } else {
-                    (vl.x, r as i32 * REG_BYTES)
-                };
-                self.b.ins().store(Self::flags(), val, base, off);
-            }
-        }
+        self.end_pass();
         let next = self.b.ins().iadd_imm(n, 1);
         let more = self
             .b
@@ -430,29 +409,40 @@ impl<'a, 'b> Emit<'a, 'b> {
     pub(crate) fn vector_passes(&mut self, mut body: impl FnMut(&mut Self)) {
         for v in 0..self.nvec {
             let off = self.b.ins().iconst(self.ptr, v as i64 * 16);
-            let [x, f, m, env, out] = [self.x, self.f, self.mask_ptr, self.env, self.out]
-                .map(|p| self.b.ins().iadd(p, off));
-            self.vl = Some(VectorLoop {
-                x,
-                f,
-                m,
-                env,
-                out,
-                off,
-                vals: [None; 64],
-                written: [false; 64],
-            });
+            self.begin_pass(off);
             body(self);
-            let vl = self.vl.take().expect("in a vector pass");
-            for r in 1..64u8 {
-                if let (true, Some(val)) = (vl.written[r as usize], vl.vals[r as usize]) {
-                    let (base, off) = if r >= 32 {
-                        (vl.f, (r as i32 - 32) * REG_BYTES)
-                    } else {
-                        (vl.x, r as i32 * REG_BYTES)
-                    };
-                    self.b.ins().store(Self::flags(), val, base, off);
-                }
+            self.end_pass();
+        }
+    }
+
+    /// Start a pass over the vector at byte offset `off`: the register files, mask, float
+    /// environment and `out` based at it, no register loaded yet.
+    fn begin_pass(&mut self, off: Value) {
+        let [x, f, m, env, out] =
+            [self.x, self.f, self.mask_ptr, self.env, self.out].map(|p| self.b.ins().iadd(p, off));
+        self.vl = Some(VectorLoop {
+            x,
+            f,
+            m,
+            env,
+            out,
+            off,
+            vals: [None; 64],
+            written: [false; 64],
+        });
+    }
+
+    /// End the current pass: store the registers it wrote.
+    fn end_pass(&mut self) {
+        let vl = self.vl.take().expect("in a vector pass");
+        for r in 1..64u8 {
+            if let (true, Some(val)) = (vl.written[r as usize], vl.vals[r as usize]) {
+                let (base, off) = if r >= 32 {
+                    (vl.f, (r as i32 - 32) * REG_BYTES)
+                } else {
+                    (vl.x, r as i32 * REG_BYTES)
+                };
+                self.b.ins().store(Self::flags(), val, base, off);
             }
         }
     }

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{machine, same, shape};
+use common::{machine, same, shape, SPAWN_ALL};
 use weft_jit::Jit;
 use weft_simt::{Config, Machine, RunEnd};
 
@@ -18,15 +18,7 @@ use weft_simt::{Config, Machine, RunEnd};
 /// halts. `funcs` follows the kernel.
 fn kernel(body: &str, funcs: &str) -> String {
     format!(
-        "    .text
-    .globl _start
-_start:
-    la t0, work
-    csrw spawn_pc, t0
-    li t0, -1
-    csrw warp_active, t0
-work:
-    csrr s0, thread_id
+        "{SPAWN_ALL}    csrr s0, thread_id
     csrr s1, warp_id
     li a0, 0
     li a1, 0

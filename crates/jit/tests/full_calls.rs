@@ -1,15 +1,15 @@
-//! Calls and returns in translations of a full warp (docs/engine.md § Calls and returns):
-//! every lane calls functions each pass of a loop — `jal`, `call` into a function that saves
-//! `ra` on the lane's stack, calls another and tail-calls a third, `c.jal`/`c.jr`, a call
-//! linking `t0`, a recursion whose leaf reads `call_depth`, an indirect call every lane makes
-//! through the same table entry, and one where the lanes pick different entries (the
-//! interpreter splits the warp there). Both engines must end with the same whole state, the
+//! Calls and returns in translations of a full warp (docs/engine.md, scalar translations'
+//! calls and returns): every lane calls functions ([`common::CALLEES`]) each pass of a loop —
+//! `jal`, `call` into a function that saves `ra` on the lane's stack, calls another and
+//! tail-calls a third, `c.jal`/`c.jr`, a call linking `t0`, a recursion whose leaf reads
+//! `call_depth`, an indirect call every lane makes through the same table entry, and one
+//! where the lanes pick different entries (the interpreter splits the warp there). Both engines must end with the same whole state, the
 //! results must be what the host computes, and with one warp most of the run must be in
 //! super-steps (the calls ran translated).
 
 mod common;
 
-use common::{same, shape};
+use common::{same, shape, CALLEES, SPAWN_ALL};
 use weft_simt::RunEnd;
 
 /// Passes of the loop.
@@ -17,15 +17,7 @@ const N: u32 = 300;
 
 fn program() -> String {
     format!(
-        "
-    .globl _start
-_start:
-    la t0, work
-    csrw spawn_pc, t0
-    li t0, -1
-    csrw warp_active, t0
-work:
-    csrr s0, thread_id
+        "{SPAWN_ALL}    csrr s0, thread_id
     csrr s6, warp_id
     slli t0, s6, 5
     add t0, t0, s0
@@ -77,40 +69,7 @@ work:
     sw s3, 0(t0)
     sw s4, 4(t0)
     csrw tmask, zero
-f1: slli t2, a0, 1
-    add a0, a0, t2
-    addi a0, a0, 1
-    ret
-f2: addi sp, sp, -16
-    sw ra, 12(sp)
-    addi a0, a0, 5
-    call f1
-    lw ra, 12(sp)
-    addi sp, sp, 16
-    tail f3
-f3: xori a0, a0, 0x55
-    ret
-f4: mul a0, a0, a0
-    addi a0, a0, -7
-    ret
-f5: addi a0, a0, 100
-    c.jr ra
-f7: addi a0, a0, -9
-    jr t0
-rec: bnez a0, 2f
-    csrr a0, 0x814
-    ret
-2:  addi sp, sp, -16
-    sw ra, 12(sp)
-    sw a0, 8(sp)
-    addi a0, a0, -1
-    call rec
-    lw t2, 8(sp)
-    add a0, a0, t2
-    lw ra, 12(sp)
-    addi sp, sp, 16
-    ret
-    .data
+{CALLEES}    .data
     .balign 64
 table: .word f1, f4
 out: .zero 1024

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{assert_super_steps_over, machine, same, shape};
+use common::{assert_super_steps_over, machine, same, shape, SPAWN_ALL};
 use weft_jit::Jit;
 use weft_simt::{Config, RunEnd};
 
@@ -19,15 +19,7 @@ fn cfg(lanes: usize, warps: usize) -> Config {
 /// stores a0–a2 per thread and halts.
 fn kernel(body: &str) -> String {
     format!(
-        "    .text
-    .globl _start
-_start:
-    la t0, work
-    csrw spawn_pc, t0
-    li t0, -1
-    csrw warp_active, t0
-work:
-    csrr s0, thread_id
+        "{SPAWN_ALL}    csrr s0, thread_id
     csrr s1, warp_id
 {body}
     la t1, out

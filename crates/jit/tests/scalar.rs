@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{same, shape};
+use common::{same, shape, CALLEES};
 use weft_simt::{Machine, RunEnd};
 
 /// Words each loop walks.
@@ -348,42 +348,7 @@ _start:
     mv a0, s3
     mv a1, s4
     csrw tmask, zero
-f1: slli t2, a0, 1
-    add a0, a0, t2
-    addi a0, a0, 1
-    ret
-f2: addi sp, sp, -16
-    sw ra, 12(sp)
-    addi a0, a0, 5
-    call f1
-    lw ra, 12(sp)
-    addi sp, sp, 16
-    tail f3
-f3: xori a0, a0, 0x55
-    ret
-f4: mul a0, a0, a0
-    addi a0, a0, -7
-    ret
-f5: addi a0, a0, 100
-    c.jr ra
-f6: slli a0, a0, 2
-    ret
-f7: addi a0, a0, -9
-    jr t0
-rec: bnez a0, 2f
-    csrr a0, 0x814
-    ret
-2:  addi sp, sp, -16
-    sw ra, 12(sp)
-    sw a0, 8(sp)
-    addi a0, a0, -1
-    call rec
-    lw t2, 8(sp)
-    add a0, a0, t2
-    lw ra, 12(sp)
-    addi sp, sp, 16
-    ret
-    .data
+{CALLEES}    .data
     .balign 64
 table: .word f1, f4
 stack: .zero 1024

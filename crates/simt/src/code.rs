@@ -2,10 +2,11 @@
 //! (instructions are 2 or 4 bytes long and 2-byte aligned with the C extension), each decoded
 //! once at load with its reconvergence-table entry attached. A store into the range
 //! invalidates every slot whose instruction (up to 4 bytes from the slot) it writes a byte of,
-//! so self-modifying code still sees the new bytes (stronger than `fence.i` requires).
+//! so self-modifying code still sees the new bytes (stronger than `fence.i` requires). A
+//! slot also remembers for which lane classes ([`LaneClass`]) a block engine refused to start
+//! a block there.
 
 use crate::divergence::Reconv;
-use crate::engine::LaneClass;
 use std::collections::HashMap;
 use weft_isa::{FaultCode, Inst, Op};
 use weft_mem::{Memory, Span};
@@ -26,6 +27,45 @@ pub(crate) enum SlotState {
     Illegal,
     /// A 4-byte instruction runs past the end of readable memory.
     Unreadable,
+}
+
+/// Which of a warp's lanes are active, as far as a block engine's translations differ: every
+/// lane, some, or exactly one (a *scalar* warp: `main`'s code). Code one class cannot run in
+/// blocks (a loop whose lanes disagree at once) may run well in another, so an engine's
+/// refusal ([`crate::engine::PrivateRun::refuse`]) holds for one class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneClass {
+    /// Every lane of the warp active (and more than one).
+    All,
+    /// Several lanes active, not all.
+    Some,
+    /// Exactly one lane active.
+    One,
+}
+
+impl LaneClass {
+    /// The class of a warp of `lanes` lanes with `mask` active.
+    #[inline]
+    pub fn of(lanes: usize, mask: u32) -> LaneClass {
+        let full = if lanes >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        };
+        if mask.count_ones() == 1 {
+            LaneClass::One
+        } else if mask == full {
+            LaneClass::All
+        } else {
+            LaneClass::Some
+        }
+    }
+
+    /// The class's bit in a decoded slot's refusals.
+    #[inline]
+    pub(crate) fn bit(self) -> u8 {
+        1 << self as u8
+    }
 }
 
 #[derive(Clone, Copy)]

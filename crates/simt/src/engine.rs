@@ -6,6 +6,7 @@
 //! machine hands a warp to it is `accel.rs`'s business (super-steps).
 
 use crate::code::CodeView;
+pub use crate::code::LaneClass;
 use crate::counters::Stats;
 pub use crate::divergence::{call_effect, CallEffect, CallStack};
 pub use crate::mem_port::MemPort;
@@ -60,45 +61,6 @@ pub struct Stops {
     pub points: Vec<u32>,
     /// No return may run.
     pub at_exit: bool,
-}
-
-/// Which of a warp's lanes are active, as far as a block engine's translations differ: every
-/// lane, some, or exactly one (a *scalar* warp: `main`'s code). Code one class cannot run in
-/// blocks (a loop whose lanes disagree at once) may run well in another, so an engine's
-/// refusal ([`PrivateRun::refuse`]) holds for one class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LaneClass {
-    /// Every lane of the warp active (and more than one).
-    All,
-    /// Several lanes active, not all.
-    Some,
-    /// Exactly one lane active.
-    One,
-}
-
-impl LaneClass {
-    /// The class of a warp of `lanes` lanes with `mask` active.
-    #[inline]
-    pub fn of(lanes: usize, mask: u32) -> LaneClass {
-        let full = if lanes >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << lanes) - 1
-        };
-        if mask.count_ones() == 1 {
-            LaneClass::One
-        } else if mask == full {
-            LaneClass::All
-        } else {
-            LaneClass::Some
-        }
-    }
-
-    /// The class's bit in a decoded slot's refusals.
-    #[inline]
-    pub(crate) fn bit(self) -> u8 {
-        1 << self as u8
-    }
 }
 
 /// A block engine's own counts ([`BlockEngine::counts`]), which depend only on the program

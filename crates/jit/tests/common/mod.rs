@@ -18,6 +18,59 @@ pub fn machine(src: &str, cfg: &Config, jit: bool) -> Machine {
     m
 }
 
+/// The start of a program in which every warp runs the code after it (the label `work`):
+/// warp 0 sets `spawn_pc` and starts every warp there, itself included.
+pub const SPAWN_ALL: &str = "    .text
+    .globl _start
+_start:
+    la t0, work
+    csrw spawn_pc, t0
+    li t0, -1
+    csrw warp_active, t0
+work:
+";
+
+/// The functions the calls tests (`scalar.rs`, `full_calls.rs`) call: `f1` (3a + 1), `f2`
+/// (saves `ra`, calls `f1` on a + 5, tail-calls `f3`: xor 0x55), `f4` (a² − 7), `f5` (a + 100,
+/// returning with `c.jr`), `f6` (4a), `f7` (a − 9, called linking `t0`), and `rec` (n, at
+/// call depth d: n + … + 1 + the depth of `rec(0)`, read from `call_depth`).
+pub const CALLEES: &str = "f1: slli t2, a0, 1
+    add a0, a0, t2
+    addi a0, a0, 1
+    ret
+f2: addi sp, sp, -16
+    sw ra, 12(sp)
+    addi a0, a0, 5
+    call f1
+    lw ra, 12(sp)
+    addi sp, sp, 16
+    tail f3
+f3: xori a0, a0, 0x55
+    ret
+f4: mul a0, a0, a0
+    addi a0, a0, -7
+    ret
+f5: addi a0, a0, 100
+    c.jr ra
+f6: slli a0, a0, 2
+    ret
+f7: addi a0, a0, -9
+    jr t0
+rec: bnez a0, 2f
+    csrr a0, 0x814
+    ret
+2:  addi sp, sp, -16
+    sw ra, 12(sp)
+    sw a0, 8(sp)
+    addi a0, a0, -1
+    call rec
+    lw t2, 8(sp)
+    add a0, a0, t2
+    lw ra, 12(sp)
+    addi sp, sp, 16
+    ret
+";
+
 /// A shape with a cycle bound.
 pub fn shape(lanes: usize, warps: usize, cores: usize, max_cycles: u64) -> Config {
     Config {
