@@ -12,8 +12,9 @@
 //! counts the offers of code it is not ready to run itself ([`BlockEngine::offer`]), so
 //! that cold code costs no attempt.
 //!
-//! The rule (a *super-step*): exactly one warp runs in the whole machine, with no divergence
-//! entries open, no breakpoint and no watchdog armed; the KMU is idle; no observer is
+//! The rule (a *super-step*): exactly one warp runs in the whole machine, with no breakpoint
+//! and no watchdog armed, and not at a pc where it reconverges (a diverged warp runs up to
+//! the first place where it may: `PrivateRun::stops`); the KMU is idle; no observer is
 //! attached. Then each cycle issues one instruction of that warp, so `n` private instructions
 //! are `n` cycles, bounded so that the run stays before the next I/O event and the cycle
 //! bound. With several running warps (all quiet as above), a super-step of T cycles gives
@@ -237,7 +238,7 @@ impl Machine {
     }
 
     /// The running warps of the machine, if at least one runs, the KMU is idle and none has
-    /// anything to check before issue (no divergence entry, breakpoint or watchdog).
+    /// anything to check before issue but reconvergence (no breakpoint or watchdog).
     fn quiet_running_warps(&mut self) -> Option<Running> {
         if self.kmu_busy() {
             return None;

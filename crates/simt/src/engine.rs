@@ -1,9 +1,10 @@
 //! The interface of a faster functional engine (docs/engine.md): the [`BlockEngine`] trait a
 //! block engine (the Cranelift translator of `weft-jit`) implements, what it may touch while
 //! it runs one warp ([`PrivateRun`], with its memory port [`MemPort`]), and the one list of
-//! what it may run ([`is_private`], [`is_block_memory`], [`is_block_float`], and on one
-//! active lane [`is_scalar_memory`], [`is_scalar_jump`] and [`is_scalar_csr_read`]). When the
-//! machine hands a warp to it is `accel.rs`'s business (super-steps).
+//! what it may run ([`is_private`], [`is_block_memory`], [`is_block_float`], where no lane
+//! splits [`is_scalar_jump`], and on one active lane [`is_scalar_memory`] and
+//! [`is_scalar_csr_read`]), and where a diverged warp must stop ([`Stops`]). When the machine
+//! hands a warp to it is `accel.rs`'s business (super-steps).
 
 use crate::code::CodeView;
 pub use crate::code::LaneClass;
