@@ -253,7 +253,10 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.b.switch_to_block(budget_exit);
             self.exit(start, None, false);
             self.b.switch_to_block(body);
-            let stop = self.b.ins().band_imm(stop_blocks, 1i64 << k);
+            let stop = self
+                .b
+                .ins()
+                .band_imm(stop_blocks, i64::from((1u32 << k) as i32));
             let body = self.b.create_block();
             let stop_exit = self.b.create_block();
             self.b.ins().brif(stop, stop_exit, &[], body, &[]);
