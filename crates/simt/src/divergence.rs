@@ -265,6 +265,16 @@ impl Entry {
     }
 }
 
+/// Where a run of a diverged warp that leaves reconvergence to the interpreter must stop
+/// ([`DivStack::stops`]; a block engine's `PrivateRun::stops`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stops {
+    /// No instruction at these pcs may run.
+    pub points: Vec<u32>,
+    /// No return may run.
+    pub at_exit: bool,
+}
+
 /// What the warp does next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Next {
@@ -589,20 +599,19 @@ impl DivStack {
         })
     }
 
-    /// The table points of the open entries, in any activation, and whether an open entry
-    /// reconverges at a return ([`Reconv::AtExit`]): where a diverged group may reconverge
-    /// before it issues (`point_at`), or at a return (`exit_point`).
-    pub fn stops(&self) -> (Vec<u32>, bool) {
-        let mut points = Vec::new();
-        let mut at_exit = false;
+    /// Where a diverged group may reconverge: the table points of the open entries, in any
+    /// activation (before it issues there: `point_at`), and whether an open entry
+    /// reconverges at a return ([`Reconv::AtExit`]: `exit_point`).
+    pub fn stops(&self) -> Stops {
+        let mut s = Stops::default();
         for e in self.open() {
             match e.reconv {
-                Reconv::At(pc) => points.push(pc),
-                Reconv::AtExit => at_exit = true,
+                Reconv::At(pc) => s.points.push(pc),
+                Reconv::AtExit => s.at_exit = true,
                 Reconv::None => {}
             }
         }
-        (points, at_exit)
+        s
     }
 
     /// The entry, if any, whose table point the running group reaches by issuing at `pc` in

@@ -9,7 +9,7 @@
 use crate::code::CodeView;
 pub use crate::code::LaneClass;
 use crate::counters::Stats;
-pub use crate::divergence::{call_effect, CallEffect, CallStack};
+pub use crate::divergence::{call_effect, CallEffect, CallStack, Stops};
 pub use crate::mem_port::MemPort;
 use crate::step_mem::StepMem;
 use crate::warp::Warp;
@@ -53,15 +53,6 @@ pub trait BlockEngine {
     fn counts(&self) -> EngineCounts {
         EngineCounts::default()
     }
-}
-
-/// Where a block engine's run of a diverged warp must stop ([`PrivateRun::stops`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stops {
-    /// No instruction at these pcs may run.
-    pub points: Vec<u32>,
-    /// No return may run.
-    pub at_exit: bool,
 }
 
 /// A block engine's own counts ([`BlockEngine::counts`]), which depend only on the program
@@ -258,11 +249,7 @@ impl PrivateRun<'_> {
     /// reconverges a group before it issues), and, if `at_exit`, before any return (which
     /// may close an entry). `None` for a warp that is not diverged.
     pub fn stops(&self) -> Option<Stops> {
-        if self.warp.stack.is_empty() {
-            return None;
-        }
-        let (points, at_exit) = self.warp.stack.stops();
-        Some(Stops { points, at_exit })
+        (!self.warp.stack.is_empty()).then(|| self.warp.stack.stops())
     }
 
     /// What `fflags`, `frm` and `fcsr` ([`SCALAR_CSRS`]) read for the warp's lowest active
