@@ -6,6 +6,7 @@
 //! block engine (`lib.rs`) that calls the code.
 
 use crate::plan::MAX_REGION_BLOCKS;
+use weft_simt::LaneClass;
 
 /// Float environment bit: `mstatus.FS` is Dirty (float instructions may run).
 pub const ENV_FS_DIRTY: u32 = 1;
@@ -123,26 +124,15 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The kind of translation for a warp of `lanes` lanes with `mask` active.
+    /// The kind of translation for a warp of `lanes` lanes with `mask` active (its
+    /// [`LaneClass`]): all lanes active is a full translation only where the warp fills its
+    /// last vector (an unmasked one writes every lane of every vector).
     pub fn of(lanes: usize, mask: u32) -> Kind {
-        if mask.count_ones() == 1 {
-            Kind::Lane
-        } else if mask == full_mask(lanes) {
-            Kind::Full
-        } else {
-            Kind::Masked
+        match LaneClass::of(lanes, mask) {
+            LaneClass::One => Kind::Lane,
+            LaneClass::All if lanes.is_multiple_of(4) => Kind::Full,
+            LaneClass::All | LaneClass::Some => Kind::Masked,
         }
-    }
-}
-
-/// The mask of an unmasked translation at `lanes` lanes: every lane of every vector (the
-/// lanes past the warp's width in the last vector included).
-fn full_mask(lanes: usize) -> u32 {
-    let n = lanes.div_ceil(4) * 4;
-    if n >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << n) - 1
     }
 }
 
