@@ -470,11 +470,17 @@ impl<'a, 'b> Emit<'a, 'b> {
     /// If the scalar (i8) `cond` holds, exit before the `k`-th instruction of the body (at
     /// `pc`) for the interpreter to execute it.
     pub(crate) fn bail_if(&mut self, cond: Value, k: usize, pc: u32) {
+        self.exit_if(cond, pc, Some(k as u32), true);
+    }
+
+    /// If the scalar `cond` holds, [`Emit::exit`] with `pc`, `done` and `stop`; go on in a
+    /// new block otherwise.
+    pub(crate) fn exit_if(&mut self, cond: Value, pc: u32, done: Option<u32>, stop: bool) {
         let cont = self.b.create_block();
-        let bail = self.b.create_block();
-        self.b.ins().brif(cond, bail, &[], cont, &[]);
-        self.b.switch_to_block(bail);
-        self.exit(pc, Some(k as u32), true);
+        let out = self.b.create_block();
+        self.b.ins().brif(cond, out, &[], cont, &[]);
+        self.b.switch_to_block(out);
+        self.exit(pc, done, stop);
         self.b.switch_to_block(cont);
     }
 }

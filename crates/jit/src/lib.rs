@@ -316,6 +316,9 @@ pub struct Jit {
     quick: cranelift_codegen::isa::OwnedTargetIsa,
     /// Shortest block translated unless it loops on itself.
     min_block: u64,
+    /// The translations a run has executions of not yet booked (`Jit::book`), kept to
+    /// reuse its storage.
+    touched: Vec<usize>,
     /// The pc ranges (first, last instruction) of translated blocks on loops, for the kind of
     /// translation they belong to ([`Plan::loop_ranges`]): a pc inside one, with no block of
     /// its own, is about to reach one.
@@ -419,6 +422,7 @@ impl Jit {
             hot: HOT,
             min_block: MIN_BLOCK,
             loops: Vec::new(),
+            touched: Vec::new(),
         })
     }
 
@@ -803,8 +807,9 @@ impl BlockEngine for Jit {
         }
         // A diverged warp runs only translations clear of where it may reconverge.
         let stops = run.stops();
-        // Translations with executions not yet booked.
-        let mut touched: Vec<usize> = Vec::new();
+        // Translations with executions not yet booked (the engine's buffer, empty between
+        // runs).
+        let mut touched = std::mem::take(&mut self.touched);
         let mut out = [0u64; OUT_WORDS];
         loop {
             let pc = run.warp.pc;
@@ -948,6 +953,8 @@ impl BlockEngine for Jit {
             }
         }
         self.book(run, &touched);
+        touched.clear();
+        self.touched = touched;
         done
     }
 }

@@ -247,22 +247,12 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.b.switch_to_block(headers[k]);
             let left = self.b.use_var(self.left);
             let short = self.b.ins().icmp_imm(IntCC::SignedLessThan, left, len);
-            let body = self.b.create_block();
-            let budget_exit = self.b.create_block();
-            self.b.ins().brif(short, budget_exit, &[], body, &[]);
-            self.b.switch_to_block(budget_exit);
-            self.exit(start, None, false);
-            self.b.switch_to_block(body);
+            self.exit_if(short, start, None, false);
             let stop = self
                 .b
                 .ins()
                 .band_imm(stop_blocks, i64::from((1u32 << k) as i32));
-            let body = self.b.create_block();
-            let stop_exit = self.b.create_block();
-            self.b.ins().brif(stop, stop_exit, &[], body, &[]);
-            self.b.switch_to_block(stop_exit);
-            self.exit(start, None, true);
-            self.b.switch_to_block(body);
+            self.exit_if(stop, start, None, true);
             let left = self.b.ins().iadd_imm(left, -len);
             self.b.def_var(self.left, left);
             let at = k as i32 * 8;
@@ -288,12 +278,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                 } else if self.loops_over_vectors() || self.passes_over_vectors() {
                     // The lane-wise run up to the next memory or float instruction.
                     let end = (j..body.len())
-                        .find(|&e| {
-                            is_block_memory(&body[e].1)
-                                || is_scalar_memory(&body[e].1)
-                                || is_scalar_csr_read(&body[e].1)
-                                || is_float(body[e].1.op)
-                        })
+                        .find(|&e| is_block_memory(&body[e].1) || is_float(body[e].1.op))
                         .unwrap_or(body.len());
                     if self.loops_over_vectors() {
                         self.lanewise_run(&body[j..end]);
@@ -387,12 +372,12 @@ impl<'a, 'b> Emit<'a, 'b> {
                     // Every lane of a full warp must go where lane 0 goes (`rs1 + imm` equal
                     // up to bit 0); otherwise the interpreter splits the warp at the jump.
                     let want = self.b.ins().splat(types::I32X4, t);
+                    let imm = self.splat(i.imm as u32);
+                    let even = self.splat(!1);
                     let mut same = None;
                     for v in 0..self.nvec {
                         let r = self.get(i.rs1, v);
-                        let imm = self.splat(i.imm as u32);
                         let lane = self.b.ins().iadd(r, imm);
-                        let even = self.splat(!1);
                         let lane = self.b.ins().band(lane, even);
                         let eq = self.b.ins().icmp(IntCC::Equal, lane, want);
                         same = Some(match same {
