@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{machine, same, shape, SPAWN_ALL};
+use common::{machine, out_addr, same, shape, SPAWN_ALL, STORE_OUTPUTS};
 use weft_jit::Jit;
 use weft_simt::{Config, Machine, RunEnd};
 
@@ -24,35 +24,17 @@ fn kernel(body: &str, funcs: &str) -> String {
     li a1, 0
     li a2, 0
 {body}
-    la t1, out
-    slli t2, s1, 7
-    add t1, t1, t2
-    slli t3, s0, 2
-    add t1, t1, t3
-    sw a0, 0(t1)
-    sw a1, 1024(t1)
-    addi t1, t1, 1024
-    sw a2, 1024(t1)
-    csrw tmask, zero
-{funcs}
+{STORE_OUTPUTS}{funcs}
     .data
 out: .zero 4096
 "
     )
 }
 
-/// The words a0, a1, a2 the program stored for thread `t` of warp `w`.
-fn outputs(m: &Machine, src: &str, w: u32, t: u32) -> [u32; 3] {
-    let elf = weft_asm::assemble(src, "t.s").expect("assembles");
-    let (prog, _) = weft_simt::load::program_from_elf(&elf).expect("loads");
-    let base = prog
-        .symbols
-        .iter()
-        .find(|(n, _)| n == "out")
-        .expect("an out symbol")
-        .1
-        + 128 * w
-        + 4 * t;
+/// The words a0, a1, a2 the program stored for thread `t` of warp `w`, `out` being the
+/// program's `out` ([`out_addr`]).
+fn outputs(m: &Machine, out: u32, w: u32, t: u32) -> [u32; 3] {
+    let base = out + 128 * w + 4 * t;
     [0, 1024, 2048].map(|o| m.mem.load(0, base + o, 4).expect("out is in memory"))
 }
 
@@ -98,6 +80,7 @@ fn if_loop_want(n: u32, t: u32) -> [u32; 3] {
 fn a_diverged_group_runs_its_loop_in_super_steps_and_reconverges_exactly() {
     let n = 20_000;
     let src = if_loop(n);
+    let out = out_addr(&src);
     for (lanes, warps) in [(8, 1), (8, 4), (32, 1), (2, 3), (4, 2)] {
         let what = format!("{lanes}×{warps}");
         let (m, end) = same(&src, &cfg(lanes, warps));
@@ -116,7 +99,7 @@ fn a_diverged_group_runs_its_loop_in_super_steps_and_reconverges_exactly() {
         for w in 0..warps as u32 {
             for t in 0..lanes as u32 {
                 assert_eq!(
-                    outputs(&m, &src, w, t),
+                    outputs(&m, out, w, t),
                     if_loop_want(n, t),
                     "{what} warp {w} thread {t}"
                 );
@@ -168,6 +151,7 @@ fn nested_divergent_loops_stop_at_every_reconvergence_point() {
 5:  addi a2, a2, 5",
         "",
     );
+    let out = out_addr(&src);
     for (lanes, warps) in [(8, 1), (8, 2), (32, 1), (4, 3)] {
         let what = format!("{lanes}×{warps}");
         let (m, end) = same(&src, &cfg(lanes, warps));
@@ -187,7 +171,7 @@ fn nested_divergent_loops_stop_at_every_reconvergence_point() {
                     let a0 = if t & 2 != 0 { 7 * 5000 } else { 11 * 3000 };
                     [a0, 8 + t, 2005]
                 };
-                assert_eq!(outputs(&m, &src, w, t), want, "{what} warp {w} thread {t}");
+                assert_eq!(outputs(&m, out, w, t), want, "{what} warp {w} thread {t}");
             }
         }
     }
@@ -218,6 +202,7 @@ fn one_lane_groups_with_calls_and_an_exit_reconvergence_match() {
     bnez t5, 3b
     ret",
     );
+    let out = out_addr(&src);
     for (lanes, warps) in [(2, 1), (2, 4), (1, 2), (8, 1)] {
         let what = format!("{lanes}×{warps}");
         let (m, end) = same(&src, &cfg(lanes, warps));
@@ -247,7 +232,7 @@ fn one_lane_groups_with_calls_and_an_exit_reconvergence_match() {
                     }
                 }
                 assert_eq!(
-                    outputs(&m, &src, w, t),
+                    outputs(&m, out, w, t),
                     [a0, a1, a2],
                     "{what} warp {w} thread {t}"
                 );
@@ -280,6 +265,7 @@ fn a_loop_refused_for_all_lanes_still_runs_scalar_on_one_lane() {
     bnez a1, 1b
     ret",
     );
+    let out = out_addr(&src);
     let c = cfg(8, 1);
     let mut a = machine(&src, &c, false);
     let mut b = machine(&src, &c, false);
@@ -301,5 +287,5 @@ fn a_loop_refused_for_all_lanes_still_runs_scalar_on_one_lane() {
     for n in (1..=300_000u32).rev() {
         want = want.wrapping_add(5).wrapping_sub(n);
     }
-    assert_eq!(outputs(&b, &src, 0, 0)[2], want);
+    assert_eq!(outputs(&b, out, 0, 0)[2], want);
 }

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{same, shape, CALLEES, SPAWN_ALL};
+use common::{out_addr, same, shape, CALLEES, SPAWN_ALL};
 use weft_simt::RunEnd;
 
 /// Passes of the loop.
@@ -100,14 +100,7 @@ fn reference(t: u32) -> [u32; 2] {
 #[test]
 fn a_full_warps_calls_and_returns_run_translated_and_match() {
     let src = program();
-    let elf = weft_asm::assemble(&src, "t.s").expect("assembles");
-    let (prog, _) = weft_simt::load::program_from_elf(&elf).expect("loads");
-    let out = prog
-        .symbols
-        .iter()
-        .find(|(n, _)| n == "out")
-        .expect("an out symbol")
-        .1;
+    let out = out_addr(&src);
     for (lanes, warps) in [(4, 1), (8, 1), (32, 1), (8, 3), (6, 1)] {
         let what = format!("{lanes}×{warps}");
         let (m, end) = same(&src, &shape(lanes, warps, 1, 50_000_000));

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{assert_super_steps_over, machine, same, shape, SPAWN_ALL};
+use common::{assert_super_steps_over, machine, out_addr, same, shape, SPAWN_ALL, STORE_OUTPUTS};
 use weft_jit::Jit;
 use weft_simt::{Config, RunEnd};
 
@@ -22,17 +22,7 @@ fn kernel(body: &str) -> String {
         "{SPAWN_ALL}    csrr s0, thread_id
     csrr s1, warp_id
 {body}
-    la t1, out
-    slli t2, s1, 7
-    add t1, t1, t2
-    slli t3, s0, 2
-    add t1, t1, t3
-    sw a0, 0(t1)
-    sw a1, 1024(t1)
-    addi t1, t1, 1024
-    sw a2, 1024(t1)
-    csrw tmask, zero
-    .data
+{STORE_OUTPUTS}    .data
 out: .zero 4096
 "
     )
@@ -143,17 +133,6 @@ fn lanes_disagreeing_inside_a_region_leave_it_exactly() {
             assert_eq!(out(lane, 0).unwrap(), want, "{lanes}×{warps} lane {lane}");
         }
     }
-}
-
-/// The address of `out` in the program `src`.
-fn out_addr(src: &str) -> u32 {
-    let elf = weft_asm::assemble(src, "t.s").expect("assembles");
-    let (prog, _) = weft_simt::load::program_from_elf(&elf).expect("loads");
-    prog.symbols
-        .iter()
-        .find(|(n, _)| n == "out")
-        .expect("an out symbol")
-        .1
 }
 
 #[test]

@@ -30,6 +30,32 @@ _start:
 work:
 ";
 
+/// The end of a kernel after [`SPAWN_ALL`] (with s0 = thread id, s1 = warp id): stores a0,
+/// a1 and a2 of each thread to `out` (a0 at `out + 128 × warp + 4 × thread`, a1 1024 bytes
+/// on, a2 2048) and halts the warp. The program defines `out` (4096 bytes).
+pub const STORE_OUTPUTS: &str = "    la t1, out
+    slli t2, s1, 7
+    add t1, t1, t2
+    slli t3, s0, 2
+    add t1, t1, t3
+    sw a0, 0(t1)
+    sw a1, 1024(t1)
+    addi t1, t1, 1024
+    sw a2, 1024(t1)
+    csrw tmask, zero
+";
+
+/// The address of the symbol `out` in the program `src`.
+pub fn out_addr(src: &str) -> u32 {
+    let elf = weft_asm::assemble(src, "t.s").expect("assembles");
+    let (prog, _) = weft_simt::load::program_from_elf(&elf).expect("loads");
+    prog.symbols
+        .iter()
+        .find(|(n, _)| n == "out")
+        .expect("an out symbol")
+        .1
+}
+
 /// The functions the calls tests (`scalar.rs`, `full_calls.rs`) call: `f1` (3a + 1), `f2`
 /// (saves `ra`, calls `f1` on a + 5, tail-calls `f3`: xor 0x55), `f4` (a² − 7), `f5` (a + 100,
 /// returning with `c.jr`), `f6` (4a), `f7` (a − 9, called linking `t0`), and `rec` (n, at
