@@ -115,9 +115,9 @@ pub enum Kind {
     /// Some lanes inactive: each result blends with the lane mask.
     Masked = 1,
     /// Exactly one lane active (`main`'s code, code after `tmc` down to one lane): the
-    /// region specialised to that lane (a *scalar translation*): one vector whose four lanes
-    /// all hold that lane's value, registers read and written at that lane's word of the
-    /// register files, no mask, plain branches (one lane cannot disagree with itself).
+    /// region specialised to that lane (a *scalar translation*): a register is one `i32`,
+    /// that lane's value, read and written at that lane's word of the register files; no
+    /// mask, plain branches (one lane cannot disagree with itself).
     /// The lane is the memory context's [`MemCtx::lane`], so one translation serves every
     /// lane.
     Lane = 2,

@@ -5,7 +5,7 @@
 //! instruction emitters (`int.rs`, `memory.rs`, `float.rs`) and the function's skeleton
 //! (`translate.rs`) build on it; it depends on none of them.
 
-use crate::abi::{exit_word, Helpers, Kind};
+use crate::abi::{exit_word, Helpers, Kind, CTX_LOADS, CTX_STORES};
 use crate::plan::{is_large, registers_in_memory, Plan, Term};
 use crate::shape::operands;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -23,9 +23,9 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) plan: &'a Plan,
     pub(crate) nvec: usize,
     pub(crate) masked: bool,
-    /// A scalar translation ([`Kind::Lane`]): one vector per register, each of its lanes
-    /// holding the one active lane's value; `x` and `f` point at that lane's word of
-    /// register 0, and a register's home is one word.
+    /// A scalar translation ([`Kind::Lane`]): a register's value is one `i32` (the one
+    /// active lane's), not a vector; `x` and `f` point at that lane's word of register 0,
+    /// and a register's home is one word.
     pub(crate) one_lane: bool,
     /// Registers by id: 0–31 the integer registers (`x0` is never stored), 32–63 the float
     /// registers ([`freg`]).
@@ -64,6 +64,8 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) jump_sig: Option<SigRef>,
     /// Word accesses try the direct path before the helpers (`memory.rs`).
     pub(crate) direct: bool,
+    /// The DRAM base address, read from the memory context once at entry.
+    pub(crate) dram_base: Value,
     /// Inside a vector loop ([`Emit::vector_loop`]): its vector's bases and register values.
     pub(crate) vl: Option<VectorLoop>,
     /// The constant-pool entries of the splats made so far (the pool's own lookup is slow).
@@ -145,6 +147,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             sub_sig: None,
             jump_sig: None,
             direct: false,
+            dram_base: Value::from_u32(0),
             vl: None,
             consts: HashMap::new(),
         }
@@ -160,6 +163,20 @@ impl<'a, 'b> Emit<'a, 'b> {
 
     pub(crate) fn var(&self, r: u8, v: usize) -> Variable {
         Variable::from_u32(1 + (r as usize * self.nvec + v) as u32)
+    }
+
+    /// The count of direct loads (or `store`s) so far in this call (an `i64`, kept in SSA
+    /// and written to the memory context at each exit: [`Emit::exit`]).
+    pub(crate) fn direct_count(&self, store: bool) -> Variable {
+        Variable::from_u32(1 + (64 * self.nvec) as u32 + u32::from(store))
+    }
+
+    /// Write the direct path's counts to the memory context (before a return).
+    fn store_direct_counts(&mut self) {
+        for (store, at) in [(false, CTX_LOADS), (true, CTX_STORES)] {
+            let n = self.b.use_var(self.direct_count(store));
+            self.b.ins().store(Self::flags(), n, self.port, at);
+        }
     }
 
     /// The register file holding register id `r`, and `r`'s offset in it.
@@ -191,6 +208,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.store_home(r);
             }
         }
+        self.store_direct_counts();
         let (part, k) = match done {
             Some(k) => (self.cur + 1, k),
             None => (0, 0),
@@ -210,6 +228,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.store_home(r);
             }
         }
+        self.store_direct_counts();
         let w = self.b.ins().uextend(types::I64, pc);
         debug_assert_eq!(exit_word(0, false, 0, 0), 0);
         self.b.ins().return_(&[w]);
@@ -223,13 +242,49 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
     }
 
+    /// The type of a register's value: `i32x4` (a vector of it), or `i32` in a scalar
+    /// translation.
+    pub(crate) fn reg_type(&self) -> types::Type {
+        if self.one_lane {
+            types::I32
+        } else {
+            types::I32X4
+        }
+    }
+
+    /// The constant `k` as a register value (in every lane, or the one scalar).
+    pub(crate) fn konst(&mut self, k: u32) -> Value {
+        if self.one_lane {
+            self.b.ins().iconst(types::I32, i64::from(k as i32))
+        } else {
+            self.splat(k)
+        }
+    }
+
+    /// Lane 0's word of a register value (the value itself in a scalar translation).
+    pub(crate) fn lane0(&mut self, val: Value) -> Value {
+        if self.one_lane {
+            val
+        } else {
+            self.b.ins().extractlane(val, 0)
+        }
+    }
+
+    /// The register value holding the word `w` (an `i32`) in every lane.
+    pub(crate) fn of_word(&mut self, w: Value) -> Value {
+        if self.one_lane {
+            w
+        } else {
+            self.b.ins().splat(types::I32X4, w)
+        }
+    }
+
     /// Vector `v` of register `r` from its home in the register file (in a scalar
-    /// translation, the lane's word in every lane).
+    /// translation, the lane's word).
     pub(crate) fn load_vector(&mut self, r: u8, v: usize) -> Value {
         let (base, off) = self.home(r);
         if self.one_lane {
-            let w = self.b.ins().load(types::I32, Self::flags(), base, off);
-            self.b.ins().splat(types::I32X4, w)
+            self.b.ins().load(types::I32, Self::flags(), base, off)
         } else {
             self.b
                 .ins()
@@ -237,23 +292,21 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
     }
 
-    /// Store `val` as vector `v` of register `r` to its home (in a scalar translation, its
-    /// lane 0 to the lane's word).
+    /// Store `val` as vector `v` of register `r` to its home (in a scalar translation, the
+    /// lane's word).
     pub(crate) fn store_vector(&mut self, r: u8, v: usize, val: Value) {
         let (base, off) = self.home(r);
-        if self.one_lane {
-            let w = self.b.ins().extractlane(val, 0);
-            self.b.ins().store(Self::flags(), w, base, off);
+        let off = if self.one_lane {
+            off
         } else {
-            self.b
-                .ins()
-                .store(Self::flags(), val, base, off + v as i32 * 16);
-        }
+            off + v as i32 * 16
+        };
+        self.b.ins().store(Self::flags(), val, base, off);
     }
 
     pub(crate) fn get(&mut self, r: u8, v: usize) -> Value {
         if r == 0 {
-            self.splat(0)
+            self.konst(0)
         } else if let Some(val) = self.vl.as_ref().and_then(|vl| vl.vals[r as usize]) {
             val
         } else if self.vl.is_some() {

@@ -15,7 +15,7 @@
 //! - every flag the instruction *could* raise on a lane, judged from the operands and the
 //!   host's correctly rounded result, is already set in the lane's `fflags` — so `fflags`
 //!   does not change. NX counts as possible unless the result is proven exact (adds,
-//!   subtracts and multiplies; the fused four in scalar translations: `Emit::exact`);
+//!   subtracts, multiplies and the fused four: `Emit::exact`);
 //!   otherwise whether an inexact result really was inexact never matters.
 //!
 //! Which flags a result could raise: a normal result of exponent field 2–254 only NX (it was
@@ -33,7 +33,7 @@ use crate::emit::Emit;
 use crate::shape::operands;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, Endianness, InstBuilder, MemFlags, StackSlotData, StackSlotKind, Value,
+    types, ConstantData, Endianness, InstBuilder, MemFlags, StackSlotData, StackSlotKind, Value,
 };
 use weft_isa::{Inst, Op};
 use weft_sem::fpu::Flags;
@@ -94,8 +94,25 @@ impl Emit<'_, '_> {
         let mut results = Vec::with_capacity(self.nvec);
         let mut bad: Option<Value> = None;
         for v in 0..self.nvec {
-            let ins: Vec<Value> = srcs.iter().flatten().map(|&s| self.get(s, v)).collect();
+            // (A scalar translation's values computed in lane 0 of vectors.)
+            let ins: Vec<Value> = srcs
+                .iter()
+                .flatten()
+                .map(|&s| {
+                    let x = self.get(s, v);
+                    if self.one_lane {
+                        self.b.ins().splat(types::I32X4, x)
+                    } else {
+                        x
+                    }
+                })
+                .collect();
             let (r, b) = self.float_vec(i, &ins, v);
+            let r = if self.one_lane {
+                self.b.ins().extractlane(r, 0)
+            } else {
+                r
+            };
             results.push(r);
             if let Some(b) = b {
                 let b = if self.masked {
@@ -351,9 +368,9 @@ impl Emit<'_, '_> {
     /// subtract, the rounding error by Knuth's TwoSum (exact under round-to-nearest where
     /// nothing overflows; an overflow gives no zero) is zero; for a multiply, the error
     /// `fma(a, b, −r)` is zero where it cannot underflow (|r| ≥ 2⁻¹⁰⁰: the exact product's
-    /// bits end above 2⁻¹⁴⁹); for the fused four in a scalar translation (one lane), the
-    /// product in `f64` (exact: 48 bits) plus the addend by TwoSum in `f64` has no error and
-    /// equals `r`. Lets exact results — programs whose values have few bits, kept so that a
+    /// bits end above 2⁻¹⁴⁹); for the fused four, the product in `f64` (exact: 48 bits) plus
+    /// the addend by TwoSum in `f64` has no error and equals `r` (one `f64` in a scalar
+    /// translation, `f64x2` halves of each vector otherwise). Lets exact results — programs whose values have few bits, kept so that a
     /// reference compares exactly — run where the lane's `fflags` lacks NX.
     fn exact(&mut self, op: Op, f: &[Value], r: Value, ar: Value) -> Option<Value> {
         use Op::*;
@@ -379,41 +396,74 @@ impl Emit<'_, '_> {
                 let big = self.cmp(IntCC::UnsignedGreaterThanOrEqual, ar, 0x0d80_0000);
                 Some(self.b.ins().band(none, big))
             }
-            FmaddS | FmsubS | FnmsubS | FnmaddS if self.one_lane => {
-                let wide = |e: &mut Self, x: Value| {
-                    let x = e.b.ins().extractlane(x, 0);
-                    e.b.ins().fpromote(types::F64, x)
-                };
-                let (a, b, c, r) = (
-                    wide(self, f[0]),
-                    wide(self, f[1]),
-                    wide(self, f[2]),
-                    wide(self, r),
-                );
+            FmaddS | FmsubS | FnmsubS | FnmaddS => {
                 let a = if matches!(op, FnmsubS | FnmaddS) {
-                    self.b.ins().fneg(a)
+                    self.b.ins().fneg(f[0])
                 } else {
-                    a
+                    f[0]
                 };
                 let c = if matches!(op, FmsubS | FnmaddS) {
-                    self.b.ins().fneg(c)
+                    self.b.ins().fneg(f[2])
                 } else {
-                    c
+                    f[2]
                 };
-                let p = self.b.ins().fmul(a, b);
-                let sum = self.b.ins().fadd(p, c);
-                let (_, err) = self.two_sum(p, c, sum);
-                let zero = self.b.ins().f64const(0.0);
-                let none = self.b.ins().fcmp(FloatCC::Equal, err, zero);
-                let same = self.b.ins().fcmp(FloatCC::Equal, sum, r);
-                let exact = self.b.ins().band(none, same);
-                let ones = self.b.ins().iconst(types::I32, -1);
-                let no = self.b.ins().iconst(types::I32, 0);
-                let m = self.b.ins().select(exact, ones, no);
-                Some(self.b.ins().splat(types::I32X4, m))
+                let ins = [a, f[1], c, r];
+                if self.one_lane {
+                    let w = ins.map(|x| {
+                        let x = self.b.ins().extractlane(x, 0);
+                        self.b.ins().fpromote(types::F64, x)
+                    });
+                    let exact = self.fused_exact(w);
+                    let ones = self.b.ins().iconst(types::I32, -1);
+                    let no = self.b.ins().iconst(types::I32, 0);
+                    let m = self.b.ins().select(exact, ones, no);
+                    Some(self.b.ins().splat(types::I32X4, m))
+                } else {
+                    // Lanes 0–1 and 2–3 in `f64x2` halves, their masks joined again.
+                    let lo = ins.map(|x| self.b.ins().fvpromote_low(x));
+                    let hi = ins.map(|x| {
+                        let x = self.bytes_shuffled(x, x, |k| (k + 8) % 16);
+                        let x = self.fv(x);
+                        self.b.ins().fvpromote_low(x)
+                    });
+                    let lo = self.fused_exact(lo);
+                    let hi = self.fused_exact(hi);
+                    let m = self.bytes_shuffled(lo, hi, |k| k / 4 * 8 + k % 4);
+                    Some(self.iv(m))
+                }
             }
             _ => None,
         }
+    }
+
+    /// Whether `a·b + c` rounds to `r` exactly (inputs and result widened to `f64`, scalars or
+    /// `f64x2`): the product in `f64` is exact (48 bits), and the sum with the addend, by
+    /// TwoSum in `f64`, has no error and equals `r`. An all-ones mask (or a true `i8`).
+    fn fused_exact(&mut self, [a, b, c, r]: [Value; 4]) -> Value {
+        let p = self.b.ins().fmul(a, b);
+        let sum = self.b.ins().fadd(p, c);
+        let (_, err) = self.two_sum(p, c, sum);
+        let zero = self.b.ins().f64const(0.0);
+        let ty = self.b.func.dfg.value_type(a);
+        let zero = if ty.is_vector() {
+            self.b.ins().splat(ty, zero)
+        } else {
+            zero
+        };
+        let none = self.b.ins().fcmp(FloatCC::Equal, err, zero);
+        let same = self.b.ins().fcmp(FloatCC::Equal, sum, r);
+        self.b.ins().band(none, same)
+    }
+
+    /// The 16 bytes `k` of `x` then `y` picked by `pick(k)` for each byte `k` of the result
+    /// (0–15 from `x`, 16–31 from `y`), as `i8x16`.
+    fn bytes_shuffled(&mut self, x: Value, y: Value, pick: impl Fn(u8) -> u8) -> Value {
+        let fl = MemFlags::new().with_endianness(Endianness::Little);
+        let x = self.b.ins().bitcast(types::I8X16, fl, x);
+        let y = self.b.ins().bitcast(types::I8X16, fl, y);
+        let bytes: Vec<u8> = (0..16).map(pick).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
+        self.b.ins().shuffle(x, y, imm)
     }
 
     /// Knuth's TwoSum of `a + b` given its rounded sum `s`: (`s`, the rounding error).

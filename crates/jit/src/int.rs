@@ -22,19 +22,19 @@ impl<'a, 'b> Emit<'a, 'b> {
         let imm = i.imm as u32;
         {
             let a = if matches!(i.op, Lui | Auipc) {
-                self.splat(0)
+                self.konst(0)
             } else {
                 self.get(i.rs1, v)
             };
             let bv = match i.op {
-                Addi | Slti | Sltiu | Xori | Ori | Andi | Lui => self.splat(imm),
+                Addi | Slti | Sltiu | Xori | Ori | Andi | Lui => self.konst(imm),
                 Slli | Srli | Srai | Auipc => a,
                 _ => self.get(i.rs2, v),
             };
             let ins = self.b.ins();
             let r = match i.op {
                 Lui => bv,
-                Auipc => self.splat(pc.wrapping_add(imm)),
+                Auipc => self.konst(pc.wrapping_add(imm)),
                 Add | Addi => ins.iadd(a, bv),
                 Sub => ins.isub(a, bv),
                 Xor | Xori => ins.bxor(a, bv),
@@ -48,8 +48,12 @@ impl<'a, 'b> Emit<'a, 'b> {
                         IntCC::UnsignedLessThan
                     };
                     let m = ins.icmp(cc, a, bv);
-                    let one = self.splat(1);
-                    self.b.ins().band(m, one)
+                    if self.one_lane {
+                        self.b.ins().uextend(types::I32, m)
+                    } else {
+                        let one = self.splat(1);
+                        self.b.ins().band(m, one)
+                    }
                 }
                 Slli | Srli | Srai => {
                     let sh = ins.iconst(types::I32, (imm & 31) as i64);
@@ -69,11 +73,7 @@ impl<'a, 'b> Emit<'a, 'b> {
     /// translation).
     pub(crate) fn lanewise(&mut self, op: Op, a: Value, bv: Value) -> Value {
         if self.one_lane {
-            // Every lane holds the one lane's value: compute it once.
-            let x = self.b.ins().extractlane(a, 0);
-            let y = self.b.ins().extractlane(bv, 0);
-            let r = self.scalar(op, x, y);
-            return self.b.ins().splat(types::I32X4, r);
+            return self.scalar(op, a, bv);
         }
         let mut out = a;
         for l in 0..4u8 {
@@ -164,8 +164,6 @@ impl<'a, 'b> Emit<'a, 'b> {
             // One lane: a plain branch on its values.
             let a = self.get(i.rs1, 0);
             let b = self.get(i.rs2, 0);
-            let a = self.b.ins().extractlane(a, 0);
-            let b = self.b.ins().extractlane(b, 0);
             let t = self.b.ins().icmp(cc, a, b);
             return (t, t);
         }

@@ -19,10 +19,7 @@
 //! faults — still goes to the helper and from there to the interpreter. Accesses done here
 //! are counted in the context and booked by the engine as the interpreter counts them.
 
-use crate::abi::{
-    ADDRS_AT, CTX_BASE, CTX_LANE, CTX_LOADS, CTX_STORES, CTX_WINDOWS, SUB_STORE, WINDOWS,
-    WINDOW_BYTES, WINDOW_HOST,
-};
+use crate::abi::{ADDRS_AT, CTX_LANE, CTX_WINDOWS, SUB_STORE, WINDOWS, WINDOW_BYTES, WINDOW_HOST};
 use crate::emit::Emit;
 use crate::shape::operands;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -49,11 +46,14 @@ impl<'a, 'b> Emit<'a, 'b> {
         // The lanes' addresses, to the address words of `out`.
         let imm = i.imm as u32;
         if self.one_lane {
-            // The lane's address to its word and to lane 0's (the helpers open the page
-            // window of lane 0's address); the direct path needs no more.
             let a = self.get(i.rs1, 0);
-            let a = self.b.ins().extractlane(a, 0);
             let a = self.b.ins().iadd_imm(a, i64::from(imm as i32));
+            let cont = self.b.create_block();
+            if self.direct && cfg!(target_endian = "little") {
+                self.direct_one(dst, data, a, cont);
+            }
+            // For the helper, the lane's address to its word and to lane 0's (the helpers
+            // open the page window of lane 0's address).
             self.b.ins().store(Self::flags(), a, self.out, ADDRS_AT);
             let lane = self
                 .b
@@ -63,10 +63,6 @@ impl<'a, 'b> Emit<'a, 'b> {
             let off = self.b.ins().ishl_imm(lane, 2);
             let at = self.b.ins().iadd(self.out, off);
             self.b.ins().store(Self::flags(), a, at, ADDRS_AT);
-            let cont = self.b.create_block();
-            if self.direct && cfg!(target_endian = "little") {
-                self.direct_one(dst, data, a, cont);
-            }
             self.through_helper(k, pc, dst, data);
             self.b.ins().jump(cont, &[]);
             self.b.switch_to_block(cont);
@@ -168,12 +164,10 @@ impl<'a, 'b> Emit<'a, 'b> {
         let (p, _) = self.page_window(a, store, other, 4);
         if store {
             let val = self.get(data, 0);
-            let w = self.b.ins().extractlane(val, 0);
-            self.b.ins().store(flags, w, p, 0);
+            self.b.ins().store(flags, val, p, 0);
         } else {
             let w = self.b.ins().load(types::I32, flags, p, 0);
-            let val = self.b.ins().splat(types::I32X4, w);
-            self.set(data, 0, val);
+            self.set(data, 0, w);
         }
         self.count_direct(store);
         self.b.ins().jump(cont, &[]);
@@ -186,8 +180,7 @@ impl<'a, 'b> Emit<'a, 'b> {
     /// the page, with the host pointer to `a`'s byte and `a`'s offset in the page.
     fn page_window(&mut self, a: Value, store: bool, other: Block, size: u32) -> (Value, Value) {
         let flags = Self::flags();
-        let base = self.b.ins().load(types::I32, flags, self.port, CTX_BASE);
-        let d = self.b.ins().isub(a, base);
+        let d = self.b.ins().isub(a, self.dram_base);
         let page_bits = DIRECT_PAGE_BYTES.trailing_zeros() as i64;
         let off = self.b.ins().band_imm(d, i64::from(DIRECT_PAGE_BYTES - 1));
         let page = self.b.ins().ushr_imm(d, page_bits);
@@ -225,13 +218,9 @@ impl<'a, 'b> Emit<'a, 'b> {
         };
         let flags = Self::flags();
         let a = self.get(i.rs1, 0);
-        let a = self.b.ins().extractlane(a, 0);
         let a = self.b.ins().iadd_imm(a, i64::from(i.imm));
         let val = match srcs[1] {
-            Some(r) if store => {
-                let v = self.get(r, 0);
-                Some(self.b.ins().extractlane(v, 0))
-            }
+            Some(r) if store => Some(self.get(r, 0)),
             _ => None,
         };
         let cont = self.b.create_block();
@@ -296,7 +285,6 @@ impl<'a, 'b> Emit<'a, 'b> {
                 }
                 _ => v,
             };
-            let v = self.b.ins().splat(types::I32X4, v);
             self.set(d, 0, v);
         }
     }
@@ -331,13 +319,12 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.ins().vany_true(off_by.expect("at least one vector"))
     }
 
-    /// Count a direct access in the memory context.
+    /// Count a direct access (for the memory context, at the exit).
     fn count_direct(&mut self, store: bool) {
-        let flags = Self::flags();
-        let counter = if store { CTX_STORES } else { CTX_LOADS };
-        let n = self.b.ins().load(types::I64, flags, self.port, counter);
+        let var = self.direct_count(store);
+        let n = self.b.use_var(var);
         let n = self.b.ins().iadd_imm(n, 1);
-        self.b.ins().store(flags, n, self.port, counter);
+        self.b.def_var(var, n);
     }
 
     /// The lanes' byte offsets in vector `v` from lane 0 (`first` = 16·v): `first + 4·lane`.

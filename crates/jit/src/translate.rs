@@ -7,7 +7,7 @@
 //! instructions. A region ([`Plan`], `plan.rs`) is blocks linked by their jumps and branches;
 //! an edge to one of them is a jump inside the function, any other edge an exit. Lane
 //! registers (integer and float) are SIMD values of four lanes (`i32x4`): a register of an
-//! `n`-lane warp is `ceil(n / 4)` vectors. In a region of up to 3 vectors a register (12
+//! `n`-lane warp is `ceil(n / 4)` vectors (in a scalar translation, one `i32`). In a region of up to 3 vectors a register (12
 //! lanes) and one block, or several of up to [`crate::plan::SMALL_REGION`] instructions in
 //! all, they are loaded once at entry, kept in SSA values and stored back at every exit; in
 //! larger regions, and from 4 vectors on (which would not fit the host's 16 vector registers
@@ -50,7 +50,7 @@ use weft_simt::{
 pub use crate::abi::{
     exit_parts, BlockFn, Helpers, Kind, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS,
 };
-use crate::abi::{CTX_CSRS, CTX_CSRS_OK, CTX_LANE, CTX_STOP_BLOCKS};
+use crate::abi::{CTX_BASE, CTX_CSRS, CTX_CSRS_OK, CTX_LANE, CTX_STOP_BLOCKS};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION, MAX_REGION_BLOCKS,
 };
@@ -200,10 +200,21 @@ impl<'a, 'b> Emit<'a, 'b> {
         let float = insts().any(|(_, i)| is_float(i.op) || matches!(i.op, Op::Flw | Op::Fsw));
         b.declare_var(self.left, types::I64);
         b.def_var(self.left, budget);
+        self.dram_base = self
+            .b
+            .ins()
+            .load(types::I32, Self::flags(), self.port, CTX_BASE);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        for store in [false, true] {
+            let n = self.direct_count(store);
+            self.b.declare_var(n, types::I64);
+            self.b.def_var(n, zero);
+        }
         for r in 1..64u8 {
             for v in 0..self.nvec {
                 let var = self.var(r, v);
-                self.b.declare_var(var, types::I32X4);
+                let ty = self.reg_type();
+                self.b.declare_var(var, ty);
                 if self.used[r as usize] && !self.in_memory {
                     let val = self.load_vector(r, v);
                     self.b.def_var(var, val);
@@ -365,7 +376,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             Some(_) => None,
             None => {
                 let base = self.get(i.rs1, 0);
-                let base = self.b.ins().extractlane(base, 0);
+                let base = self.lane0(base);
                 let t = self.b.ins().iadd_imm(base, i64::from(i.imm));
                 let t = self.b.ins().band_imm(t, -2);
                 if !self.one_lane {
@@ -404,7 +415,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.bail_if(refused, done as usize, pc);
         }
         if i.rd != 0 {
-            let link = self.splat(pc.wrapping_add(i.len()));
+            let link = self.konst(pc.wrapping_add(i.len()));
             for v in 0..self.nvec {
                 self.set(i.rd, v, link);
             }
@@ -451,7 +462,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             .b
             .ins()
             .load(types::I32, Self::flags(), self.port, CTX_CSRS + 4 * off);
-        let v = self.b.ins().splat(types::I32X4, v);
+        let v = self.of_word(v);
         self.set(i.rd, 0, v);
     }
 

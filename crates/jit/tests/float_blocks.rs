@@ -409,6 +409,83 @@ fn a_float_loop_overflowing_to_infinity_runs_in_the_engine() {
     }
 }
 
+/// The fused four on every lane of a warp, with exact results (small integers, as a matrix
+/// multiply whose inputs have few bits): `fflags` never gets NX, so each result must be
+/// proven exact in the translation (`f64x2` halves of each vector) for the loop to run
+/// there — it did not before (sgemm.c's inner loop left the engine at every `fmadd.s`).
+/// Full warps and a partial mask; the sums are checked against the host's.
+#[test]
+fn exact_fused_results_on_many_lanes_run_in_the_engine() {
+    for (lanes, mask) in [
+        (4, u32::MAX),
+        (8, u32::MAX),
+        (32, u32::MAX),
+        (8, 0b1011_0110),
+    ] {
+        let src = format!(
+            "    .text\n    .globl _start\n_start:
+    li t0, {mask}
+    csrw tmask, t0
+    csrr a0, thread_id
+    fcvt.s.w fa0, a0
+    li a2, 3
+    fcvt.s.w fa1, a2
+    fmv.w.x fa2, zero
+    fmv.w.x fa5, zero
+    li a1, 2000
+1:  fmadd.s fa2, fa0, fa1, fa2
+    fmsub.s fa3, fa0, fa1, fa2
+    fnmsub.s fa4, fa0, fa1, fa3
+    fnmadd.s fa5, fa4, fa1, fa5
+    addi a1, a1, -1
+    bnez a1, 1b
+    fcvt.w.s a2, fa2
+    fcvt.w.s a3, fa5
+    la t1, out
+    slli t2, a0, 3
+    add t1, t1, t2
+    sw a2, 0(t1)
+    sw a3, 4(t1)
+    csrr t3, fflags
+    bnez t3, 2f
+    csrw tmask, zero
+2:  ebreak
+    .data
+out: .space 256
+"
+        );
+        let cfg = cfg(lanes);
+        let m = same(&src, &cfg);
+        let cycles = m.report().cycles;
+        assert!(
+            m.super_step_cycles() * 10 > cycles * 9,
+            "{lanes} lanes, mask {mask:#x}: {} of {cycles} cycles in the engine",
+            m.super_step_cycles()
+        );
+        let bytes = weft_asm::assemble(&src, "t.s").expect("assembles");
+        let (prog, _) = program_from_elf(&bytes).expect("loads");
+        let out = prog
+            .symbols
+            .iter()
+            .find(|(n, _)| n == "out")
+            .expect("out")
+            .1;
+        for l in (0..lanes).filter(|l| mask >> l & 1 != 0) {
+            // fa2 = 3l·k after k passes; fa3 = 3l − fa2; fa4 = −3l + fa3 = −fa2; fa5 gains
+            // −(fa4·3) − … each pass: fa5 = Σ 3·fa2 over the passes.
+            let (mut acc, mut sum) = (0i64, 0i64);
+            for _ in 0..2000 {
+                acc += 3 * l as i64;
+                let fa4 = -acc;
+                sum = -(fa4 * 3) - sum;
+            }
+            let at = out + 8 * l as u32;
+            let got = [0, 4].map(|o| m.mem.load(0, at + o, 4).expect("in memory") as i32);
+            assert_eq!(got, [acc as i32, sum as i32], "lane {l} of {lanes}");
+        }
+    }
+}
+
 /// On an x86-64 host without FMA, AVX or SSE4.1, Cranelift turns each lane's fused
 /// multiply-add and rounding to an integral value into calls (`fmaf`, `nearbyintf` …), which
 /// weft-jit provides from Rust's correctly rounded functions: the same results.
