@@ -64,8 +64,10 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) jump_sig: Option<SigRef>,
     /// Word accesses try the direct path before the helpers (`memory.rs`).
     pub(crate) direct: bool,
-    /// The DRAM base address, read from the memory context once at entry.
+    /// The DRAM base address and the run's page-window tag, read from the memory context
+    /// once at entry.
     pub(crate) dram_base: Value,
+    pub(crate) window_tag: Value,
     /// Inside a vector loop ([`Emit::vector_loop`]): its vector's bases and register values.
     pub(crate) vl: Option<VectorLoop>,
     /// The constant-pool entries of the splats made so far (the pool's own lookup is slow).
@@ -148,6 +150,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             jump_sig: None,
             direct: false,
             dram_base: Value::from_u32(0),
+            window_tag: Value::from_u32(0),
             vl: None,
             consts: HashMap::new(),
         }

@@ -107,10 +107,11 @@ unsafe extern "C" fn store_helper(
 /// and the port allows the direct path on it (`memory.rs`).
 fn open_window(ctx: &mut MemCtx, port: &mut MemPort<'_>, addr: u32, store: bool) {
     let page = addr.wrapping_sub(ctx.base) / weft_simt::DIRECT_PAGE_BYTES;
+    let tagged = page | ctx.tag;
     let w = &mut ctx.windows[usize::from(store)][page as usize % abi::WINDOWS];
-    if w.page != page {
+    if w.page != tagged {
         if let Some(host) = port.direct_page(addr, store) {
-            *w = abi::Window { page, host };
+            *w = abi::Window { page: tagged, host };
         }
     }
 }
@@ -323,6 +324,8 @@ pub struct Jit {
     /// translation they belong to ([`Plan::loop_ranges`]): a pc inside one, with no block of
     /// its own, is about to reach one.
     loops: Vec<(Kind, u32, u32)>,
+    /// The memory context of runs, kept between them (taken by each run).
+    ctx: Option<Box<MemCtx>>,
 }
 
 /// A Cranelift target for this host with `features_off` switched off, optimising (`speed`:
@@ -423,6 +426,7 @@ impl Jit {
             min_block: MIN_BLOCK,
             loops: Vec::new(),
             touched: Vec::new(),
+            ctx: None,
         })
     }
 
@@ -796,11 +800,11 @@ impl BlockEngine for Jit {
         let budget = run.budget();
         let mut done = 0u64;
         let hot = self.offers_before_looking(run.lanes, kind);
-        // The page windows of the direct path, empty for each run (the port decides anew).
-        let mut ctx = MemCtx {
-            lane: mask.trailing_zeros() % 32,
-            ..MemCtx::default()
-        };
+        // The memory context, kept between runs: the new tag leaves the run no page window
+        // (the port decides anew) without clearing them.
+        let mut ctx = self.ctx.take().unwrap_or_default();
+        ctx.next_run();
+        ctx.lane = mask.trailing_zeros() % 32;
         if let (Kind::Lane, Some(csrs)) = (kind, run.float_csrs()) {
             ctx.csrs = csrs;
             ctx.csrs_ok = 1;
@@ -907,7 +911,7 @@ impl BlockEngine for Jit {
                         lane_masks.as_ref().expect("built above").as_ptr(),
                         left as i64,
                         out.as_mut_ptr(),
-                        (&mut ctx as *mut MemCtx).cast(),
+                        (&mut *ctx as *mut MemCtx).cast(),
                         env.as_ptr(),
                         at as i64,
                     )
@@ -955,6 +959,7 @@ impl BlockEngine for Jit {
         self.book(run, &touched);
         touched.clear();
         self.touched = touched;
+        self.ctx = Some(ctx);
         done
     }
 }

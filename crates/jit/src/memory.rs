@@ -192,7 +192,8 @@ impl<'a, 'b> Emit<'a, 'b> {
         let window = self.b.ins().iadd(self.port, slot);
         let at = CTX_WINDOWS + i32::from(store) * WINDOWS as i32 * WINDOW_BYTES;
         let held = self.b.ins().load(types::I32, flags, window, at);
-        let elsewhere = self.b.ins().icmp(IntCC::NotEqual, held, page);
+        let want = self.b.ins().bor(page, self.window_tag);
+        let elsewhere = self.b.ins().icmp(IntCC::NotEqual, held, want);
         let no_page = self.b.ins().bor(misaligned, elsewhere);
         let paged = self.b.create_block();
         self.b.ins().brif(no_page, other, &[], paged, &[]);

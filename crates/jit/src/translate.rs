@@ -50,7 +50,7 @@ use weft_simt::{
 pub use crate::abi::{
     exit_parts, BlockFn, Helpers, Kind, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS,
 };
-use crate::abi::{CTX_BASE, CTX_CSRS, CTX_CSRS_OK, CTX_LANE, CTX_STOP_BLOCKS};
+use crate::abi::{CTX_BASE, CTX_CSRS, CTX_CSRS_OK, CTX_LANE, CTX_STOP_BLOCKS, CTX_TAG};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION, MAX_REGION_BLOCKS,
 };
@@ -204,6 +204,10 @@ impl<'a, 'b> Emit<'a, 'b> {
             .b
             .ins()
             .load(types::I32, Self::flags(), self.port, CTX_BASE);
+        self.window_tag = self
+            .b
+            .ins()
+            .load(types::I32, Self::flags(), self.port, CTX_TAG);
         let zero = self.b.ins().iconst(types::I64, 0);
         for store in [false, true] {
             let n = self.direct_count(store);
