@@ -7,18 +7,18 @@
 //! instructions. A region ([`Plan`], `plan.rs`) is blocks linked by their jumps and branches;
 //! an edge to one of them is a jump inside the function, any other edge an exit. Lane
 //! registers (integer and float) are SIMD values of four lanes (`i32x4`): a register of an
-//! `n`-lane warp is `ceil(n / 4)` vectors (in a scalar translation, one `i32`). In a region of up to 3 vectors a register (12
-//! lanes) and one block, or several of up to [`crate::plan::SMALL_REGION`] instructions in
-//! all, they are loaded once at entry, kept in SSA values and stored back at every exit; in
-//! larger regions, and from 4 vectors on (which would not fit the host's 16 vector registers
-//! anyway), each use loads and each result is stored, which keeps Cranelift's register
-//! allocation — most of the compile time — cheap and the exits free; there, in large
-//! regions, runs of lane-wise instructions are loops over the vectors
-//! ([`Emit::vector_loop`]). A *masked* translation blends each result into the old value
-//! with the warp's lane mask (`bitselect`); an unmasked one (every lane of every vector
-//! active) writes whole vectors. Operations with no lane-wise vector form
-//! on the host (shifts by a register, high multiplies, division) are done lane by lane on
-//! scalars.
+//! `n`-lane warp is `ceil(n / 4)` vectors (in a scalar translation, one `i32`). In a region
+//! of up to 3 vectors a register (12 lanes) and one block, or several of up to
+//! [`crate::plan::SMALL_REGION`] instructions in all, they are loaded once at entry, kept
+//! in SSA values and stored back at every exit; in larger regions, and from 4 vectors on
+//! (which would not fit the host's 16 vector registers anyway), each use loads and each
+//! result is stored, which keeps Cranelift's register allocation — most of the compile time
+//! — cheap and the exits free; there, in large regions, runs of lane-wise instructions are
+//! loops over the vectors ([`Emit::vector_loop`]). A *masked* translation blends each
+//! result into the old value with the warp's lane mask (`bitselect`); an unmasked one
+//! (every lane of every vector active) writes whole vectors. Operations with no lane-wise
+//! vector form on the host (shifts by a register, high multiplies, division) are done lane
+//! by lane on scalars.
 //!
 //! The function is `fn(x, f, masks, budget, out, port, env, entry)` ([`BlockFn`]): it starts at
 //! block `entry`, runs whole block executions while the budget lasts, the active lanes agree
