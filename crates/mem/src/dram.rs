@@ -33,8 +33,8 @@ impl Dram {
                 None => 0,
                 Some(pg) => match size {
                     1 => pg[o] as u32,
-                    2 => u16::from_le_bytes([pg[o], pg[o + 1]]) as u32,
-                    _ => u32::from_le_bytes([pg[o], pg[o + 1], pg[o + 2], pg[o + 3]]),
+                    2 => u16::from_le_bytes(word(&pg[o..o + 2])) as u32,
+                    _ => u32::from_le_bytes(word(&pg[o..o + 4])),
                 },
             }
         } else {
@@ -67,7 +67,7 @@ impl Dram {
         match &self.pages[(off >> PAGE_BITS) as usize] {
             Some(pg) => {
                 let o = (off as usize) & (PAGE - 4);
-                u32::from_le_bytes([pg[o], pg[o + 1], pg[o + 2], pg[o + 3]])
+                u32::from_le_bytes(word(&pg[o..o + 4]))
             }
             None => 0,
         }
@@ -159,4 +159,11 @@ impl Dram {
     pub fn resident_bytes(&self) -> usize {
         self.pages.iter().filter(|p| p.is_some()).count() * PAGE
     }
+}
+
+/// The `N` bytes of `s` (which has exactly `N`) as an array: one bounds check and one host
+/// load, where indexing each byte checks and loads each.
+#[inline(always)]
+pub(crate) fn word<const N: usize>(s: &[u8]) -> [u8; N] {
+    s.try_into().expect("a slice of N bytes")
 }

@@ -493,8 +493,8 @@ fn read_slice(s: &[u8], off: u32, size: u32) -> u32 {
     let o = off as usize;
     match size {
         1 => s[o] as u32,
-        2 => u16::from_le_bytes([s[o], s[o + 1]]) as u32,
-        _ => u32::from_le_bytes([s[o], s[o + 1], s[o + 2], s[o + 3]]),
+        2 => u16::from_le_bytes(dram::word(&s[o..o + 2])) as u32,
+        _ => u32::from_le_bytes(dram::word(&s[o..o + 4])),
     }
 }
 
