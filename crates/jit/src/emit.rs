@@ -64,8 +64,10 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) jump_sig: Option<SigRef>,
     /// Word accesses try the direct path before the helpers (`memory.rs`).
     pub(crate) direct: bool,
-    /// The DRAM base address and the run's page-window tag, read from the memory context
-    /// once at entry.
+    /// The region has memory accesses: then the DRAM base address and the run's page-window
+    /// tag are read from the memory context once at entry, and the direct path's counts
+    /// ([`Emit::direct_count`]) are written back at each exit.
+    pub(crate) memory: bool,
     pub(crate) dram_base: Value,
     pub(crate) window_tag: Value,
     /// Inside a vector loop ([`Emit::vector_loop`]): its vector's bases and register values.
@@ -149,6 +151,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             sub_sig: None,
             jump_sig: None,
             direct: false,
+            memory: false,
             dram_base: Value::from_u32(0),
             window_tag: Value::from_u32(0),
             vl: None,
@@ -174,8 +177,12 @@ impl<'a, 'b> Emit<'a, 'b> {
         Variable::from_u32(1 + (64 * self.nvec) as u32 + u32::from(store))
     }
 
-    /// Write the direct path's counts to the memory context (before a return).
+    /// Write the direct path's counts to the memory context (before a return), in a region
+    /// with memory accesses.
     fn store_direct_counts(&mut self) {
+        if !self.memory {
+            return;
+        }
         for (store, at) in [(false, CTX_LOADS), (true, CTX_STORES)] {
             let n = self.b.use_var(self.direct_count(store));
             self.b.ins().store(Self::flags(), n, self.port, at);

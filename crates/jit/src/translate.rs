@@ -200,19 +200,22 @@ impl<'a, 'b> Emit<'a, 'b> {
         let float = insts().any(|(_, i)| is_float(i.op) || matches!(i.op, Op::Flw | Op::Fsw));
         b.declare_var(self.left, types::I64);
         b.def_var(self.left, budget);
-        self.dram_base = self
-            .b
-            .ins()
-            .load(types::I32, Self::flags(), self.port, CTX_BASE);
-        self.window_tag = self
-            .b
-            .ins()
-            .load(types::I32, Self::flags(), self.port, CTX_TAG);
-        let zero = self.b.ins().iconst(types::I64, 0);
-        for store in [false, true] {
-            let n = self.direct_count(store);
-            self.b.declare_var(n, types::I64);
-            self.b.def_var(n, zero);
+        self.memory = insts().any(|(_, i)| is_block_memory(i) || is_scalar_memory(i));
+        if self.memory {
+            self.dram_base = self
+                .b
+                .ins()
+                .load(types::I32, Self::flags(), self.port, CTX_BASE);
+            self.window_tag = self
+                .b
+                .ins()
+                .load(types::I32, Self::flags(), self.port, CTX_TAG);
+            let zero = self.b.ins().iconst(types::I64, 0);
+            for store in [false, true] {
+                let n = self.direct_count(store);
+                self.b.declare_var(n, types::I64);
+                self.b.def_var(n, zero);
+            }
         }
         for r in 1..64u8 {
             for v in 0..self.nvec {

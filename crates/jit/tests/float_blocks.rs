@@ -5,6 +5,8 @@
 //! ties), every rounding mode, with `fflags` clear and set, under full and partial masks; and
 //! where its guards hold it must actually run the float operations.
 
+mod common;
+
 use weft_jit::Jit;
 use weft_simt::load::program_from_elf;
 use weft_simt::{Config, Machine, RunEnd};
@@ -462,14 +464,7 @@ out: .space 256
             "{lanes} lanes, mask {mask:#x}: {} of {cycles} cycles in the engine",
             m.super_step_cycles()
         );
-        let bytes = weft_asm::assemble(&src, "t.s").expect("assembles");
-        let (prog, _) = program_from_elf(&bytes).expect("loads");
-        let out = prog
-            .symbols
-            .iter()
-            .find(|(n, _)| n == "out")
-            .expect("out")
-            .1;
+        let out = common::out_addr(&src);
         for l in (0..lanes).filter(|l| mask >> l & 1 != 0) {
             // fa2 = 3l·k after k passes; fa3 = 3l − fa2; fa4 = −3l + fa3 = −fa2; fa5 gains
             // −(fa4·3) − … each pass: fa5 = Σ 3·fa2 over the passes.

@@ -84,7 +84,7 @@ impl Dram {
         match &self.pages[(off >> PAGE_BITS) as usize] {
             Some(pg) => {
                 for (w, b) in out.iter_mut().zip(pg[o..o + n].chunks_exact(4)) {
-                    *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    *w = u32::from_le_bytes(word(b));
                 }
             }
             None => out.fill(0),
