@@ -32,33 +32,31 @@ pub fn exit_parts(w: u64) -> (u32, bool, usize, usize) {
 }
 
 /// The translated function's type: (integer registers, float registers, lane masks, budget,
-/// out, memory context ([`MemCtx`]), float environment, entry block) → [`exit_word`]. The code starts at
-/// the entry block (an index into the region's blocks: a region translated for one block
-/// start serves every block start in it). `out` holds one counter per block (all zero on
-/// entry), 64 bits each, then room for a memory access's addresses ([`ADDRS_AT`]). The
-/// float environment is 33 words: each lane's `fflags`, then [`ENV_FS_DIRTY`] |
-/// [`ENV_DYN_RNE`].
+/// memory context ([`MemCtx`]), float environment, entry block) → [`exit_word`]. In a scalar
+/// translation ([`Kind::Lane`]) the register pointers are to the lane's word of register 0
+/// in each file (every register is one word from there). The code
+/// starts at the entry block (an index into the region's blocks: a region translated for one
+/// block start serves every block start in it). The context's `out` holds one counter per
+/// block (all zero on entry), 64 bits each, then room for a memory access's addresses
+/// ([`ADDRS_AT`]); the code reaches them, as everything else of the context, from the
+/// context's pointer, so that no other pointer stays in a host register. The float
+/// environment is 33 words: each lane's `fflags`, then [`ENV_FS_DIRTY`] | [`ENV_DYN_RNE`].
 pub type BlockFn = unsafe extern "C" fn(
     *mut u32,
     *mut u32,
     *const u32,
     i64,
-    *mut u64,
     *mut std::ffi::c_void,
     *const u32,
     i64,
 ) -> i64;
 
-/// A memory helper the translated code calls: (memory context ([`MemCtx`]), the 32 lanes' addresses,
-/// integer registers, float registers, the data register's id: integer 0–31, float 32–63)
-/// → nonzero if done, 0 if the interpreter must execute the instruction (then no register
-/// has changed). The helper reads a store's data from the register file and writes a load's
-/// words to the destination's active lanes itself.
-pub type MemHelper =
-    unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, *mut u32, *mut u32, u64) -> u32;
-
-/// Where in `out` a memory access's 32 lane addresses go (bytes): after the block counters.
-pub const ADDRS_AT: i32 = 8 * MAX_REGION_BLOCKS as i32;
+/// A memory helper the translated code calls: (memory context ([`MemCtx`]), the 32 lanes'
+/// addresses, the data register's id: integer 0–31, float 32–63) → nonzero if done, 0 if
+/// the interpreter must execute the instruction (then no register has changed). The helper
+/// reads a store's data from the register file ([`MemCtx::x`], [`MemCtx::f`]) and writes a
+/// load's words to the destination's active lanes itself.
+pub type MemHelper = unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, u64) -> u32;
 
 /// Words (64-bit) of a translated function's `out`: the block counters, the addresses of a
 /// memory access.
@@ -97,22 +95,23 @@ pub struct Helpers {
 /// call for most accesses: `weft run` 0.52 s; with 32, 0.42 s.)
 pub const WINDOWS: usize = 64;
 
-/// No page (a window's page field): page numbers are below 2¹⁶, run tags at most
-/// [`LAST_TAG`].
-pub const NO_PAGE: u32 = u32::MAX;
+/// No page (a window's key): no run's tag has all of the high half's bits set.
+pub const NO_PAGE: u64 = u64::MAX;
 
 /// The last run tag ([`MemCtx::next_run`]) before the windows are cleared and tags begin
 /// again at 1.
-const LAST_TAG: u32 = 0xfffe;
+const LAST_TAG: u64 = 0xffff_fffe;
 
-/// A page window: DRAM page number `page & 0xffff` (offset from the DRAM base over
-/// `weft_mem::DRAM_PAGE_BYTES`) is at host address `host`, for the engine run whose tag is
-/// `page`'s high half ([`MemCtx::tag`]).
+/// A page window, as the translated code checks it (a small TLB): `key` is the guest address
+/// of a DRAM page (a multiple of `weft_mem::DRAM_PAGE_BYTES`) in the low half and the tag of
+/// the engine run that opened it ([`MemCtx::tag`]) in the high half; a guest address `a` on
+/// that page is at host address `bias + a`. One compare of `key` with `a`'s page bits and
+/// low bits, or-ed with the run's tag, checks the page, the run and the alignment at once.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct Window {
-    pub page: u32,
-    pub host: *mut u8,
+    pub key: u64,
+    pub bias: usize,
 }
 
 /// How a translation treats the warp's lanes (part of its index key: one translation per
@@ -148,17 +147,22 @@ impl Kind {
 /// What the translated code and its helpers share during one engine run (the
 /// function's memory-context argument): the memory port, the warp's call stack while it runs
 /// alone (null otherwise), the DRAM base, the active lane of a
-/// scalar translation ([`Kind::Lane`]; 0 otherwise) and the float CSRs it reads, how many accesses
-/// the code did itself on the direct path, and the windows of the pages it may use for that
-/// — direct-mapped by page number, loads' then stores', filled by the helpers with pages the
-/// port allows ([`weft_simt::MemPort::direct_page`]). The engine keeps one context; a window
-/// counts only in the run whose tag it holds, so every run starts with none (the port
-/// decides anew) without clearing them.
+/// scalar translation ([`Kind::Lane`]; 0 otherwise) and the float CSRs it reads, how many
+/// memory instructions the helpers did (the engine counts the rest, from the blocks that ran,
+/// as the direct path's), the block counters and address words (`out`), and the windows of
+/// the pages the code may use itself — direct-mapped by page number, loads' then stores',
+/// filled by the helpers with pages the port allows ([`weft_simt::MemPort::direct_page`]).
+/// The engine keeps one context; a window counts only in the run whose tag it holds, so
+/// every run starts with none (the port decides anew) without clearing them.
 #[repr(C)]
 pub struct MemCtx {
     pub port: *mut std::ffi::c_void,
     /// The warp's `weft_simt::CallStack` (null: calls and returns go to the interpreter).
     pub calls: *mut std::ffi::c_void,
+    /// The warp's integer and float register files (32 registers of 32 lanes each), for the
+    /// helpers.
+    pub x: *mut u32,
+    pub f: *mut u32,
     pub base: u32,
     pub lane: u32,
     /// In a scalar translation: nonzero if `csrs` holds what `fflags`, `frm` and `fcsr` read
@@ -169,35 +173,40 @@ pub struct MemCtx {
     /// Blocks of the region (bit `k`: block `k`) the code must not run: it exits before
     /// each of them to the interpreter (a diverged warp's reconvergence points lie in them).
     pub stop_blocks: u32,
-    pub loads: u64,
-    pub stores: u64,
-    /// This run's tag in the high half: a window is this run's if its page field is
-    /// `page | tag`.
-    pub tag: u32,
+    /// Loads and stores (warp-instructions) the helpers did in this call.
+    pub helper_loads: u64,
+    pub helper_stores: u64,
+    /// This run's tag in the high half: a window is this run's if its key is the page's
+    /// address | `tag`.
+    pub tag: u64,
+    /// The block counters, then the lanes' addresses of a memory access ([`ADDRS_AT`]).
+    pub out: [u64; OUT_WORDS],
     pub windows: [[Window; WINDOWS]; 2],
 }
 
 impl MemCtx {
     /// Begin an engine run: a new tag (no window is the run's), the other fields cleared.
     pub fn next_run(&mut self) {
-        let tag = match self.tag >> 16 {
+        let tag = match self.tag >> 32 {
             LAST_TAG => {
                 for w in self.windows.iter_mut().flatten() {
-                    w.page = NO_PAGE;
+                    w.key = NO_PAGE;
                 }
                 1
             }
             t => t + 1,
         };
-        self.tag = tag << 16;
+        self.tag = tag << 32;
         self.port = std::ptr::null_mut();
         self.calls = std::ptr::null_mut();
+        self.x = std::ptr::null_mut();
+        self.f = std::ptr::null_mut();
         self.lane = 0;
         self.csrs_ok = 0;
         self.csrs = [0; 3];
         self.stop_blocks = 0;
-        self.loads = 0;
-        self.stores = 0;
+        self.helper_loads = 0;
+        self.helper_stores = 0;
     }
 }
 
@@ -206,34 +215,41 @@ impl Default for MemCtx {
         MemCtx {
             port: std::ptr::null_mut(),
             calls: std::ptr::null_mut(),
+            x: std::ptr::null_mut(),
+            f: std::ptr::null_mut(),
             base: 0,
             lane: 0,
             csrs_ok: 0,
             csrs: [0; 3],
             stop_blocks: 0,
-            loads: 0,
-            stores: 0,
+            helper_loads: 0,
+            helper_stores: 0,
             tag: 0,
+            out: [0; OUT_WORDS],
             windows: [[Window {
-                page: NO_PAGE,
-                host: std::ptr::null_mut(),
+                key: NO_PAGE,
+                bias: 0,
             }; WINDOWS]; 2],
         }
     }
 }
 
 /// Byte offsets of [`MemCtx`]'s fields, for the emitter.
-pub const CTX_BASE: i32 = std::mem::offset_of!(MemCtx, base) as i32;
 pub const CTX_LANE: i32 = std::mem::offset_of!(MemCtx, lane) as i32;
 pub const CTX_CSRS_OK: i32 = std::mem::offset_of!(MemCtx, csrs_ok) as i32;
 pub const CTX_CSRS: i32 = std::mem::offset_of!(MemCtx, csrs) as i32;
 pub const CTX_STOP_BLOCKS: i32 = std::mem::offset_of!(MemCtx, stop_blocks) as i32;
-pub const CTX_LOADS: i32 = std::mem::offset_of!(MemCtx, loads) as i32;
-pub const CTX_STORES: i32 = std::mem::offset_of!(MemCtx, stores) as i32;
 pub const CTX_TAG: i32 = std::mem::offset_of!(MemCtx, tag) as i32;
 pub const CTX_WINDOWS: i32 = std::mem::offset_of!(MemCtx, windows) as i32;
 pub const WINDOW_BYTES: i32 = std::mem::size_of::<Window>() as i32;
-pub const WINDOW_HOST: i32 = std::mem::offset_of!(Window, host) as i32;
+pub const WINDOW_BIAS: i32 = std::mem::offset_of!(Window, bias) as i32;
+// The code finds a window by shifting the slot (`memory.rs`).
+const _: () = assert!(WINDOW_BYTES.count_ones() == 1);
+/// Where block `k`'s counter is in the context: `COUNTS_AT + 8·k`.
+pub const COUNTS_AT: i32 = std::mem::offset_of!(MemCtx, out) as i32;
+/// Where in the context a memory access's 32 lane addresses go (bytes): after the block
+/// counters.
+pub const ADDRS_AT: i32 = COUNTS_AT + 8 * MAX_REGION_BLOCKS as i32;
 
 #[cfg(test)]
 mod tests {
@@ -243,26 +259,34 @@ mod tests {
     #[test]
     fn a_window_belongs_to_the_run_that_opened_it() {
         let mut ctx = MemCtx::default();
-        let mut host = 0u8;
-        let open = |ctx: &mut MemCtx, page: u32, host: &mut u8| {
-            ctx.windows[0][page as usize % WINDOWS] = Window {
-                page: page | ctx.tag,
-                host,
+        let page = |n: u32| n << 16;
+        let open = |ctx: &mut MemCtx, p: u32| {
+            ctx.windows[0][(p >> 16) as usize % WINDOWS] = Window {
+                key: u64::from(p) | ctx.tag,
+                bias: 0,
             };
         };
-        let held = |ctx: &MemCtx, page: u32| {
-            ctx.windows[0][page as usize % WINDOWS].page == page | ctx.tag
+        let held = |ctx: &MemCtx, p: u32| {
+            ctx.windows[0][(p >> 16) as usize % WINDOWS].key == u64::from(p) | ctx.tag
         };
-        for run in 0..2 * LAST_TAG as usize + 3 {
+        // Every run of the first ones, and every run around the wrap.
+        ctx.tag = (LAST_TAG - 3) << 32;
+        for run in 0..10 {
             ctx.next_run();
             assert_ne!(ctx.tag, 0, "run {run}");
-            assert!(
-                !held(&ctx, 5) && !held(&ctx, 0xffff),
-                "run {run}: a window of an earlier run"
-            );
-            open(&mut ctx, 5, &mut host);
-            open(&mut ctx, 0xffff, &mut host);
-            assert!(held(&ctx, 5) && held(&ctx, 0xffff));
+            for p in [page(5), page(0xffff)] {
+                assert!(!held(&ctx, p), "run {run}: a window of an earlier run");
+            }
+            open(&mut ctx, page(5));
+            open(&mut ctx, page(0xffff));
+            assert!(held(&ctx, page(5)) && held(&ctx, page(0xffff)));
+        }
+        // No address is held by a cleared window, whatever the run.
+        for tag in [1, LAST_TAG] {
+            ctx.tag = tag << 32;
+            for a in [0, page(0xffff) | 3, u32::MAX] {
+                assert_ne!(u64::from(a) | ctx.tag, NO_PAGE);
+            }
         }
     }
 }

@@ -5,7 +5,7 @@
 //! instruction emitters (`int.rs`, `memory.rs`, `float.rs`) and the function's skeleton
 //! (`translate.rs`) build on it; it depends on none of them.
 
-use crate::abi::{exit_word, Helpers, Kind, CTX_LOADS, CTX_STORES};
+use crate::abi::{exit_word, Helpers, Kind};
 use crate::plan::{is_large, registers_in_memory, Plan, Term};
 use crate::shape::operands;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -41,10 +41,6 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) env: Value,
     pub(crate) x: Value,
     pub(crate) f: Value,
-    /// The register files themselves (for the memory helpers; `x` and `f` but in a scalar
-    /// translation).
-    pub(crate) x_file: Value,
-    pub(crate) f_file: Value,
     /// Per vector: the flags missing from each lane's `fflags` (`!fflags`), for the float
     /// guards; empty in a block with no float operation.
     pub(crate) missing: Vec<Value>,
@@ -52,6 +48,9 @@ pub(crate) struct Emit<'a, 'b> {
     /// dynamic rounding is not RNE on some active lane.
     pub(crate) fs_off: Option<Value>,
     pub(crate) dyn_not_rne: Option<Value>,
+    /// The block counters and address words: the memory context's `out`, reached from the
+    /// context's pointer (`self.out` is `self.port`, the offsets `abi::COUNTS_AT` and
+    /// `abi::ADDRS_AT` are the context's).
     pub(crate) out: Value,
     pub(crate) port: Value,
     pub(crate) left: Variable,
@@ -64,12 +63,6 @@ pub(crate) struct Emit<'a, 'b> {
     pub(crate) jump_sig: Option<SigRef>,
     /// Word accesses try the direct path before the helpers (`memory.rs`).
     pub(crate) direct: bool,
-    /// The region has memory accesses: then the DRAM base address and the run's page-window
-    /// tag are read from the memory context once at entry, and the direct path's counts
-    /// ([`Emit::direct_count`]) are written back at each exit.
-    pub(crate) memory: bool,
-    pub(crate) dram_base: Value,
-    pub(crate) window_tag: Value,
     /// Inside a vector loop ([`Emit::vector_loop`]): its vector's bases and register values.
     pub(crate) vl: Option<VectorLoop>,
     /// The constant-pool entries of the splats made so far (the pool's own lookup is slow).
@@ -136,8 +129,6 @@ impl<'a, 'b> Emit<'a, 'b> {
             env: Value::from_u32(0),
             x: Value::from_u32(0),
             f: Value::from_u32(0),
-            x_file: Value::from_u32(0),
-            f_file: Value::from_u32(0),
             missing: Vec::new(),
             fs_off: None,
             dyn_not_rne: None,
@@ -151,9 +142,6 @@ impl<'a, 'b> Emit<'a, 'b> {
             sub_sig: None,
             jump_sig: None,
             direct: false,
-            memory: false,
-            dram_base: Value::from_u32(0),
-            window_tag: Value::from_u32(0),
             vl: None,
             consts: HashMap::new(),
         }
@@ -169,24 +157,6 @@ impl<'a, 'b> Emit<'a, 'b> {
 
     pub(crate) fn var(&self, r: u8, v: usize) -> Variable {
         Variable::from_u32(1 + (r as usize * self.nvec + v) as u32)
-    }
-
-    /// The count of direct loads (or `store`s) so far in this call (an `i64`, kept in SSA
-    /// and written to the memory context at each exit: [`Emit::exit`]).
-    pub(crate) fn direct_count(&self, store: bool) -> Variable {
-        Variable::from_u32(1 + (64 * self.nvec) as u32 + u32::from(store))
-    }
-
-    /// Write the direct path's counts to the memory context (before a return), in a region
-    /// with memory accesses.
-    fn store_direct_counts(&mut self) {
-        if !self.memory {
-            return;
-        }
-        for (store, at) in [(false, CTX_LOADS), (true, CTX_STORES)] {
-            let n = self.b.use_var(self.direct_count(store));
-            self.b.ins().store(Self::flags(), n, self.port, at);
-        }
     }
 
     /// The register file holding register id `r`, and `r`'s offset in it.
@@ -218,7 +188,6 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.store_home(r);
             }
         }
-        self.store_direct_counts();
         let (part, k) = match done {
             Some(k) => (self.cur + 1, k),
             None => (0, 0),
@@ -238,7 +207,6 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.store_home(r);
             }
         }
-        self.store_direct_counts();
         let w = self.b.ins().uextend(types::I64, pc);
         debug_assert_eq!(exit_word(0, false, 0, 0), 0);
         self.b.ins().return_(&[w]);

@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::mem::ManuallyDrop;
 use translate::{
     exit_parts, Block, BlockFn, Helpers, Kind, MemCtx, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY,
-    MAX_BLOCK, MAX_REGION, MAX_REGION_BLOCKS, OUT_WORDS,
+    MAX_BLOCK, MAX_REGION, MAX_REGION_BLOCKS,
 };
 
 /// The lanes of register id `r` (integer 0–31, float 32–63) of the files `x` and `f`.
@@ -45,14 +45,8 @@ unsafe fn lanes_of<'a>(x: *mut u32, f: *mut u32, r: usize) -> &'a mut [u32; 32] 
 ///
 /// # Safety
 /// `ctx` is the [`MemCtx`] the engine passed to the translated function, its port the
-/// engine's `MemPort`; `addrs` points to 32 words; `x` and `f` are the warp's register files.
-unsafe extern "C" fn load_helper(
-    ctx: *mut std::ffi::c_void,
-    addrs: *const u32,
-    x: *mut u32,
-    f: *mut u32,
-    reg: u64,
-) -> u32 {
+/// engine's `MemPort`, its `x` and `f` the warp's register files; `addrs` points to 32 words.
+unsafe extern "C" fn load_helper(ctx: *mut std::ffi::c_void, addrs: *const u32, reg: u64) -> u32 {
     // SAFETY: as the function's contract says.
     let (ctx, addrs) = unsafe { (&mut *ctx.cast::<MemCtx>(), &*addrs.cast::<[u32; 32]>()) };
     // SAFETY: as above.
@@ -64,10 +58,11 @@ unsafe extern "C" fn load_helper(
         &mut scratch
     } else {
         // SAFETY: as above.
-        unsafe { lanes_of(x, f, reg as usize) }
+        unsafe { lanes_of(ctx.x, ctx.f, reg as usize) }
     };
     let done = port.load_words(addrs, out);
     if done {
+        ctx.helper_loads += 1;
         open_window(ctx, port, addrs[0], false);
     }
     done as u32
@@ -79,39 +74,39 @@ unsafe extern "C" fn load_helper(
 ///
 /// # Safety
 /// As [`load_helper`].
-unsafe extern "C" fn store_helper(
-    ctx: *mut std::ffi::c_void,
-    addrs: *const u32,
-    x: *mut u32,
-    f: *mut u32,
-    reg: u64,
-) -> u32 {
+unsafe extern "C" fn store_helper(ctx: *mut std::ffi::c_void, addrs: *const u32, reg: u64) -> u32 {
     // SAFETY: as the function's contract says.
-    let (ctx, addrs, vals) = unsafe {
-        (
-            &mut *ctx.cast::<MemCtx>(),
-            &*addrs.cast::<[u32; 32]>(),
-            &*lanes_of(x, f, reg as usize),
-        )
-    };
+    let (ctx, addrs) = unsafe { (&mut *ctx.cast::<MemCtx>(), &*addrs.cast::<[u32; 32]>()) };
+    // SAFETY: as above.
+    let vals = unsafe { &*lanes_of(ctx.x, ctx.f, reg as usize) };
     // SAFETY: as above.
     let port = unsafe { &mut *ctx.port.cast::<MemPort<'_>>() };
     let done = port.store_words(addrs, vals);
     if done {
+        ctx.helper_stores += 1;
         open_window(ctx, port, addrs[0], true);
     }
     done as u32
 }
 
 /// Put the DRAM page holding `addr` in its window for loads (or stores) if it is not there
-/// and the port allows the direct path on it (`memory.rs`).
+/// and the port allows the direct path on it (`memory.rs`). Windows are keyed by the guest
+/// address of the page ([`abi::Window`]), so where the DRAM base is not on a page boundary
+/// none opens (every access takes the helper).
 fn open_window(ctx: &mut MemCtx, port: &mut MemPort<'_>, addr: u32, store: bool) {
-    let page = addr.wrapping_sub(ctx.base) / weft_simt::DIRECT_PAGE_BYTES;
-    let tagged = page | ctx.tag;
-    let w = &mut ctx.windows[usize::from(store)][page as usize % abi::WINDOWS];
-    if w.page != tagged {
+    let size = weft_simt::DIRECT_PAGE_BYTES;
+    if !ctx.base.is_multiple_of(size) {
+        return;
+    }
+    let page = addr & !(size - 1);
+    let key = u64::from(page) | ctx.tag;
+    let w = &mut ctx.windows[usize::from(store)][(addr / size) as usize % abi::WINDOWS];
+    if w.key != key {
         if let Some(host) = port.direct_page(addr, store) {
-            *w = abi::Window { page: tagged, host };
+            *w = abi::Window {
+                key,
+                bias: (host as usize).wrapping_sub(page as usize),
+            };
         }
     }
 }
@@ -135,6 +130,11 @@ unsafe extern "C" fn sub_helper(ctx: *mut std::ffi::c_void, addr: u64, what: u64
     };
     match got {
         Some(v) => {
+            if store {
+                ctx.helper_stores += 1;
+            } else {
+                ctx.helper_loads += 1;
+            }
             open_window(ctx, port, addr, store);
             abi::SUB_DONE | u64::from(v)
         }
@@ -278,6 +278,8 @@ struct Translated {
     func: BlockFn,
     /// Each block's instructions in a whole execution, and their operations.
     blocks: Vec<(u64, Vec<Op>)>,
+    /// Each block's loads and stores (word, byte and halfword: those with a direct path).
+    mem: Vec<[u64; 2]>,
     /// Each block's first and last pc, and whether it ends in a return.
     ranges: Vec<(u32, u32, bool)>,
     /// Whole executions of each block in the current engine run not yet added to the
@@ -655,6 +657,7 @@ impl Jit {
                 self.blocks.push(Translated {
                     func,
                     blocks: plan.blocks.iter().map(|b| (b.len(), b.ops())).collect(),
+                    mem: plan.blocks.iter().map(|b| memory_ops(&b.ops())).collect(),
                     ranges: plan
                         .blocks
                         .iter()
@@ -720,6 +723,20 @@ fn jump_target(body: &[(u32, weft_isa::Inst)], i: &weft_isa::Inst, at: u32) -> O
             _ => None,
         },
     }
+}
+
+/// The loads and stores among `ops` that a translation does on its direct path or through
+/// a helper (`weft_simt::is_block_memory`, `weft_simt::is_scalar_memory`).
+fn memory_ops(ops: &[Op]) -> [u64; 2] {
+    let mut n = [0; 2];
+    for op in ops {
+        match op {
+            Op::Lw | Op::Flw | Op::Lb | Op::Lbu | Op::Lh | Op::Lhu => n[0] += 1,
+            Op::Sw | Op::Fsw | Op::Sb | Op::Sh => n[1] += 1,
+            _ => {}
+        }
+    }
+    n
 }
 
 /// Is `pc` inside one of the blocks on loops of translations of `kind`?
@@ -819,7 +836,6 @@ impl BlockEngine for Jit {
         // Translations with executions not yet booked (the engine's buffer, empty between
         // runs).
         let mut touched = std::mem::take(&mut self.touched);
-        let mut out = [0u64; OUT_WORDS];
         loop {
             let pc = run.warp.pc;
             let entry = match self.index.entry(key(pc, kind)) {
@@ -890,7 +906,7 @@ impl BlockEngine for Jit {
             }
             // The region's block counters start at zero (the rest of `out` is written before
             // it is read).
-            out[..t.blocks.len()].fill(0);
+            ctx.out[..t.blocks.len()].fill(0);
             let exit;
             let func = t.func;
             let env = *env.get_or_insert_with(|| float_env(run, kind));
@@ -902,49 +918,69 @@ impl BlockEngine for Jit {
                 ctx.calls = (&mut warp.calls as *mut CallStack).cast();
                 ctx.base = port.dram_base();
                 ctx.port = (&mut port as *mut MemPort<'_>).cast();
+                ctx.x = warp.x.as_mut_ptr().cast::<u32>();
+                ctx.f = warp.f.as_mut_ptr().cast::<u32>();
+                // A scalar translation's registers are the lane's words.
+                let lane = if kind == Kind::Lane {
+                    ctx.lane as usize
+                } else {
+                    0
+                };
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
-                // register words of the warp, reads 32 mask words and 33 environment words,
-                // writes a counter per block and a memory access's addresses to `out`, hands
-                // `ctx` (with the port and the warp's call stack, which the function does not
-                // touch otherwise) to the helpers, and reads and writes words of
-                // the pages in `ctx`'s windows, which the port allowed and which stay where
-                // they are while the memory is borrowed by this run, as it was built to.
+                // register words of the warp (in a scalar translation, the lane's word of
+                // each, from the lane's word of register 0: inside the files), reads 32 mask
+                // words and 33 environment words, writes a counter per block and a memory
+                // access's addresses to the context's `out`, hands `ctx` (with the port, the
+                // register files and the warp's call stack, which the function does not
+                // touch otherwise) to the helpers, and reads and writes words of the pages
+                // in `ctx`'s windows, which the port allowed and which stay where they are
+                // while the memory is borrowed by this run, as it was built to.
                 exit = unsafe {
                     func(
-                        warp.x.as_mut_ptr().cast::<u32>(),
-                        warp.f.as_mut_ptr().cast::<u32>(),
+                        ctx.x.add(lane),
+                        ctx.f.add(lane),
                         lane_masks.as_ref().expect("built above").as_ptr(),
                         left as i64,
-                        out.as_mut_ptr(),
                         (&mut *ctx as *mut MemCtx).cast(),
                         env.as_ptr(),
                         at as i64,
                     )
                 } as u64;
-                port.count_direct(ctx.loads, ctx.stores);
-                self.counts.direct += ctx.loads + ctx.stores;
-                ctx.loads = 0;
-                ctx.stores = 0;
             }
             let t = &mut self.blocks[k];
             let (next, stop, part, extra) = exit_parts(exit);
             let mut ran = 0;
             let mut booked = false;
+            // The memory instructions that ran: the helpers did some, the direct path the
+            // rest.
+            let mut mem = [0u64; 2];
             for (b, (len, ops)) in t.blocks.iter().enumerate() {
                 // An incomplete execution was counted when it began.
-                let whole = out[b] - u64::from(part == b + 1);
+                let whole = ctx.out[b] - u64::from(part == b + 1);
                 if whole > 0 {
                     // Booked per operation at the end of the run, all executions at once.
                     booked |= t.pending[b] == 0;
                     t.pending[b] += whole;
                     ran += whole * len;
+                    mem[0] += whole * t.mem[b][0];
+                    mem[1] += whole * t.mem[b][1];
                 }
                 if part == b + 1 {
                     for &op in &ops[..extra] {
                         run.count(op, 1);
                     }
+                    let [l, s] = memory_ops(&ops[..extra]);
+                    mem[0] += l;
+                    mem[1] += s;
                     ran += extra as u64;
                 }
+            }
+            let direct = [mem[0] - ctx.helper_loads, mem[1] - ctx.helper_stores];
+            ctx.helper_loads = 0;
+            ctx.helper_stores = 0;
+            if direct != [0, 0] {
+                run.parts().1.count_direct(direct[0], direct[1]);
+                self.counts.direct += direct[0] + direct[1];
             }
             if booked && !touched.contains(&k) {
                 touched.push(k);

@@ -16,10 +16,13 @@
 //! decoded code or the HTIF words in it and no LR reservation open; never in a super-step
 //! over several warps). So everything the direct path does is what the port's own direct path
 //! would have done, and anything else — misaligned or scattered addresses, other memory,
-//! faults — still goes to the helper and from there to the interpreter. Accesses done here
-//! are counted in the context and booked by the engine as the interpreter counts them.
+//! faults — still goes to the helper and from there to the interpreter. The code counts
+//! nothing itself: the helpers count what they did, and the engine books the rest of the
+//! memory instructions that ran as the direct path's, as the interpreter counts them.
 
-use crate::abi::{ADDRS_AT, CTX_LANE, CTX_WINDOWS, SUB_STORE, WINDOWS, WINDOW_BYTES, WINDOW_HOST};
+use crate::abi::{
+    ADDRS_AT, CTX_LANE, CTX_TAG, CTX_WINDOWS, SUB_STORE, WINDOWS, WINDOW_BIAS, WINDOW_BYTES,
+};
 use crate::emit::Emit;
 use crate::shape::operands;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -107,7 +110,8 @@ impl<'a, 'b> Emit<'a, 'b> {
         // super-step over several warps): lane 0's address aligned, its page in its window.
         let a = self.b.ins().load(types::I32, flags, self.out, ADDRS_AT);
         let other = self.b.create_block();
-        let (p, off) = self.page_window(a, store, other, 4);
+        let p = self.page_window(a, store, other, 4);
+        let off = self.b.ins().band_imm(a, i64::from(DIRECT_PAGE_BYTES - 1));
         // Consecutive (one check per vector: each active lane's address is lane 0's + 4 ×
         // the lane), with every vector inside the page?
         let a_all = self.b.ins().splat(types::I32X4, a);
@@ -132,7 +136,6 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.set(data, v, val);
             }
         }
-        self.count_direct(store);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(not_vec);
         if store {
@@ -148,7 +151,6 @@ impl<'a, 'b> Emit<'a, 'b> {
             for v in 0..self.nvec {
                 self.set(data, v, val);
             }
-            self.count_direct(store);
             self.b.ins().jump(cont, &[]);
         }
         self.b.switch_to_block(other);
@@ -161,7 +163,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         let store = dst.is_none();
         let flags = Self::flags();
         let other = self.b.create_block();
-        let (p, _) = self.page_window(a, store, other, 4);
+        let p = self.page_window(a, store, other, 4);
         if store {
             let val = self.get(data, 0);
             self.b.ins().store(flags, val, p, 0);
@@ -169,38 +171,42 @@ impl<'a, 'b> Emit<'a, 'b> {
             let w = self.b.ins().load(types::I32, flags, p, 0);
             self.set(data, 0, w);
         }
-        self.count_direct(store);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(other);
     }
 
     /// The page-window check of the direct path for an access of `size` bytes at address `a`
     /// (a scalar): to `other` if `a` is not a multiple of `size` or its DRAM page is not in
-    /// its window for loads (or `store`s); else on, the builder left in the block that has
-    /// the page, with the host pointer to `a`'s byte and `a`'s offset in the page.
-    fn page_window(&mut self, a: Value, store: bool, other: Block, size: u32) -> (Value, Value) {
+    /// its window for loads (or `store`s) in this run; else on, the builder left in the block
+    /// that has the page, with the host pointer to `a`'s byte. One compare does it all: the
+    /// window's key (the page's address | the run's tag) with `a`'s page and low bits | the
+    /// tag (`abi::Window`). The tag is read from the context here, not kept from the entry
+    /// (it would hold a host register through the whole function).
+    fn page_window(&mut self, a: Value, store: bool, other: Block, size: u32) -> Value {
         let flags = Self::flags();
-        let d = self.b.ins().isub(a, self.dram_base);
         let page_bits = DIRECT_PAGE_BYTES.trailing_zeros() as i64;
-        let off = self.b.ins().band_imm(d, i64::from(DIRECT_PAGE_BYTES - 1));
-        let page = self.b.ins().ushr_imm(d, page_bits);
-        let low = self.b.ins().band_imm(d, i64::from(size - 1));
-        let misaligned = self.b.ins().icmp_imm(IntCC::NotEqual, low, 0);
+        let bits = !(DIRECT_PAGE_BYTES - 1) | (size - 1);
+        let bits = self.b.ins().band_imm(a, i64::from(bits as i32));
+        let bits = self.b.ins().uextend(types::I64, bits);
+        let tag = self.b.ins().load(types::I64, flags, self.port, CTX_TAG);
+        let want = self.b.ins().bor(bits, tag);
+        let page = self.b.ins().ushr_imm(a, page_bits);
         let slot = self.b.ins().band_imm(page, WINDOWS as i64 - 1);
         let slot = self.b.ins().uextend(self.ptr, slot);
-        let slot = self.b.ins().imul_imm(slot, i64::from(WINDOW_BYTES));
+        let slot = self
+            .b
+            .ins()
+            .ishl_imm(slot, i64::from(WINDOW_BYTES.trailing_zeros()));
         let window = self.b.ins().iadd(self.port, slot);
         let at = CTX_WINDOWS + i32::from(store) * WINDOWS as i32 * WINDOW_BYTES;
-        let held = self.b.ins().load(types::I32, flags, window, at);
-        let want = self.b.ins().bor(page, self.window_tag);
-        let elsewhere = self.b.ins().icmp(IntCC::NotEqual, held, want);
-        let no_page = self.b.ins().bor(misaligned, elsewhere);
+        let held = self.b.ins().load(types::I64, flags, window, at);
+        let miss = self.b.ins().icmp(IntCC::NotEqual, held, want);
         let paged = self.b.create_block();
-        self.b.ins().brif(no_page, other, &[], paged, &[]);
+        self.b.ins().brif(miss, other, &[], paged, &[]);
         self.b.switch_to_block(paged);
-        let host = self.b.ins().load(self.ptr, flags, window, at + WINDOW_HOST);
-        let off64 = self.b.ins().uextend(self.ptr, off);
-        (self.b.ins().iadd(host, off64), off)
+        let bias = self.b.ins().load(self.ptr, flags, window, at + WINDOW_BIAS);
+        let a = self.b.ins().uextend(self.ptr, a);
+        self.b.ins().iadd(bias, a)
     }
 
     /// A byte or halfword load or store (`weft_simt::is_scalar_memory`) of a scalar
@@ -228,7 +234,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.append_block_param(cont, types::I32);
         let slow = self.b.create_block();
         if cfg!(target_endian = "little") {
-            let (p, _) = self.page_window(a, store, slow, size);
+            let p = self.page_window(a, store, slow, size);
             let v = match (val, size, i.op) {
                 (Some(v), 1, _) => {
                     self.b.ins().istore8(flags, v, p, 0);
@@ -241,7 +247,6 @@ impl<'a, 'b> Emit<'a, 'b> {
                 (None, 1, _) => self.b.ins().uload8(types::I32, flags, p, 0),
                 _ => self.b.ins().uload16(types::I32, flags, p, 0),
             };
-            self.count_direct(store);
             self.b.ins().jump(cont, &[v.into()]);
         } else {
             self.b.ins().jump(slow, &[]);
@@ -320,14 +325,6 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.ins().vany_true(off_by.expect("at least one vector"))
     }
 
-    /// Count a direct access (for the memory context, at the exit).
-    fn count_direct(&mut self, store: bool) {
-        let var = self.direct_count(store);
-        let n = self.b.use_var(var);
-        let n = self.b.ins().iadd_imm(n, 1);
-        self.b.def_var(var, n);
-    }
-
     /// The lanes' byte offsets in vector `v` from lane 0 (`first` = 16·v): `first + 4·lane`.
     fn lane_offsets(&mut self, first: u32) -> Value {
         let bytes: Vec<u8> = (0..4).flat_map(|l| (first + 4 * l).to_le_bytes()).collect();
@@ -356,11 +353,10 @@ impl<'a, 'b> Emit<'a, 'b> {
         let reg = self.b.ins().iconst(types::I64, i64::from(data));
         let addrs = self.b.ins().iadd_imm(self.out, i64::from(ADDRS_AT));
         let sig = self.helper_sig.expect("helper signature");
-        let call = self.b.ins().call_indirect(
-            sig,
-            callee,
-            &[self.port, addrs, self.x_file, self.f_file, reg],
-        );
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, callee, &[self.port, addrs, reg]);
         let ok = self.b.inst_results(call)[0];
         let done = self.b.create_block();
         let bail = self.b.create_block();

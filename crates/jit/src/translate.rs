@@ -20,10 +20,10 @@
 //! vector form on the host (shifts by a register, high multiplies, division) are done lane
 //! by lane on scalars.
 //!
-//! The function is `fn(x, f, masks, budget, out, port, env, entry)` ([`BlockFn`]): it starts at
+//! The function is `fn(x, f, masks, budget, ctx, env, entry)` ([`BlockFn`]): it starts at
 //! block `entry`, runs whole block executions while the budget lasts, the active lanes agree
 //! at each branch and the next block is in the region, counts the executions it began per
-//! block in `out`, and returns ([`exit_parts`]) the next pc, whether to hand over to the
+//! block in the context's `out`, and returns ([`exit_parts`]) the next pc, whether to hand over to the
 //! interpreter, and the part of an incomplete execution that ran — the body when the lanes
 //! disagreed at the closing branch (the interpreter executes it, splitting the warp), the
 //! instructions before a memory access the port refused or a float guard failed.
@@ -47,10 +47,8 @@ use weft_simt::{
     call_effect, is_block_memory, is_scalar_csr_read, is_scalar_memory, CallEffect, SCALAR_CSRS,
 };
 
-pub use crate::abi::{
-    exit_parts, BlockFn, Helpers, Kind, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY, OUT_WORDS,
-};
-use crate::abi::{CTX_BASE, CTX_CSRS, CTX_CSRS_OK, CTX_LANE, CTX_STOP_BLOCKS, CTX_TAG};
+pub use crate::abi::{exit_parts, BlockFn, Helpers, Kind, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY};
+use crate::abi::{COUNTS_AT, CTX_CSRS, CTX_CSRS_OK, CTX_STOP_BLOCKS};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION, MAX_REGION_BLOCKS,
 };
@@ -103,13 +101,13 @@ pub fn compile(
         sig.params.push(AbiParam::new(ptr));
     }
     sig.params.push(AbiParam::new(types::I64));
-    for _ in 0..3 {
+    for _ in 0..2 {
         sig.params.push(AbiParam::new(ptr));
     }
     sig.params.push(AbiParam::new(types::I64));
     sig.returns.push(AbiParam::new(types::I64));
     let mut helper_sig = Signature::new(call_conv);
-    for _ in 0..4 {
+    for _ in 0..2 {
         helper_sig.params.push(AbiParam::new(ptr));
     }
     helper_sig.params.push(AbiParam::new(types::I64));
@@ -178,45 +176,18 @@ impl<'a, 'b> Emit<'a, 'b> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let params = b.block_params(entry).to_vec();
-        let (x, mp, budget, out) = (params[0], params[2], params[3], params[4]);
+        let (x, mp, budget) = (params[0], params[2], params[3]);
         self.x = x;
         self.f = params[1];
-        self.x_file = x;
-        self.f_file = params[1];
-        self.out = out;
-        self.port = params[5];
-        if self.one_lane {
-            // The lane's word of register 0 in each file: every home is one word from there.
-            let lane = b.ins().load(types::I32, Self::flags(), self.port, CTX_LANE);
-            let lane = b.ins().uextend(self.ptr, lane);
-            let off = b.ins().ishl_imm(lane, 2);
-            self.x = b.ins().iadd(x, off);
-            self.f = b.ins().iadd(params[1], off);
-        }
-        let env = params[6];
+        self.port = params[4];
+        self.out = self.port;
+        let env = params[5];
         self.env = env;
         self.mask_ptr = mp;
         let insts = || self.plan.blocks.iter().flat_map(|blk| blk.body.iter());
         let float = insts().any(|(_, i)| is_float(i.op) || matches!(i.op, Op::Flw | Op::Fsw));
         b.declare_var(self.left, types::I64);
         b.def_var(self.left, budget);
-        self.memory = insts().any(|(_, i)| is_block_memory(i) || is_scalar_memory(i));
-        if self.memory {
-            self.dram_base = self
-                .b
-                .ins()
-                .load(types::I32, Self::flags(), self.port, CTX_BASE);
-            self.window_tag = self
-                .b
-                .ins()
-                .load(types::I32, Self::flags(), self.port, CTX_TAG);
-            let zero = self.b.ins().iconst(types::I64, 0);
-            for store in [false, true] {
-                let n = self.direct_count(store);
-                self.b.declare_var(n, types::I64);
-                self.b.def_var(n, zero);
-            }
-        }
         for r in 1..64u8 {
             for v in 0..self.nvec {
                 let var = self.var(r, v);
@@ -242,11 +213,9 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
         // Each block: a header that checks the budget for a whole execution and that the
         // block is not one to stop before, then the body, which counts the execution, runs
-        // the instructions and goes to the next block.
-        let stop_blocks = self
-            .b
-            .ins()
-            .load(types::I32, Self::flags(), self.port, CTX_STOP_BLOCKS);
+        // the instructions and goes to the next block. (The stop bits and the counters are
+        // read where they are used, from the context: values kept from the entry would hold
+        // host registers through the whole function.)
         let n = self.plan.blocks.len();
         let headers: Vec<_> = (0..n).map(|_| self.b.create_block()).collect();
         if n == 1 {
@@ -256,7 +225,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             for (k, &h) in headers.iter().enumerate() {
                 switch.set_entry(k as u128, h);
             }
-            switch.emit(self.b, params[7], headers[0]);
+            switch.emit(self.b, params[6], headers[0]);
         }
         for k in 0..n {
             self.cur = k;
@@ -266,6 +235,10 @@ impl<'a, 'b> Emit<'a, 'b> {
             let left = self.b.use_var(self.left);
             let short = self.b.ins().icmp_imm(IntCC::SignedLessThan, left, len);
             self.exit_if(short, start, None, false);
+            let stop_blocks =
+                self.b
+                    .ins()
+                    .load(types::I32, Self::flags(), self.port, CTX_STOP_BLOCKS);
             let stop = self
                 .b
                 .ins()
@@ -273,7 +246,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.exit_if(stop, start, None, true);
             let left = self.b.ins().iadd_imm(left, -len);
             self.b.def_var(self.left, left);
-            let at = k as i32 * 8;
+            let at = COUNTS_AT + k as i32 * 8;
             let c = self.b.ins().load(types::I64, Self::flags(), self.out, at);
             let c = self.b.ins().iadd_imm(c, 1);
             self.b.ins().store(Self::flags(), c, self.out, at);
