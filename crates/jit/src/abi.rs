@@ -5,7 +5,6 @@
 //! ([`exit_parts`]). Shared by the emitter (`emit.rs` and the modules that extend it) and the
 //! block engine (`lib.rs`) that calls the code.
 
-use crate::plan::MAX_REGION_BLOCKS;
 use weft_simt::LaneClass;
 
 /// Float environment bit: `mstatus.FS` is Dirty (float instructions may run).
@@ -36,10 +35,12 @@ pub fn exit_parts(w: u64) -> (u32, bool, usize, usize) {
 /// translation ([`Kind::Lane`]) the register pointers are to the lane's word of register 0
 /// in each file (every register is one word from there). The code
 /// starts at the entry block (an index into the region's blocks: a region translated for one
-/// block start serves every block start in it). The context's `out` holds one counter per
-/// block (all zero on entry), 64 bits each, then room for a memory access's addresses
-/// ([`ADDRS_AT`]); the code reaches them, as everything else of the context, from the
-/// context's pointer, so that no other pointer stays in a host register. The float
+/// block start serves every block start in it). The code adds each execution of a block it
+/// begins to the block's counter at the context's `counts` (the translation's own, summed
+/// over the engine run), writes a memory access's lane addresses to the context's `addrs`
+/// ([`ADDRS_AT`]) and, at every exit, the budget left to `left`; it reaches them, as
+/// everything else of the context, from the context's pointer, so that no other pointer
+/// stays in a host register. The float
 /// environment is 33 words: each lane's `fflags`, then [`ENV_FS_DIRTY`] | [`ENV_DYN_RNE`].
 pub type BlockFn = unsafe extern "C" fn(
     *mut u32,
@@ -57,10 +58,6 @@ pub type BlockFn = unsafe extern "C" fn(
 /// reads a store's data from the register file ([`MemCtx::x`], [`MemCtx::f`]) and writes a
 /// load's words to the destination's active lanes itself.
 pub type MemHelper = unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, u64) -> u32;
-
-/// Words (64-bit) of a translated function's `out`: the block counters, the addresses of a
-/// memory access.
-pub const OUT_WORDS: usize = MAX_REGION_BLOCKS + 16;
 
 /// The helper for a scalar translation's byte or halfword access that found no page
 /// window: (memory context, address, the access ([`SUB_STORE`] | bytes), a store's value) →
@@ -179,8 +176,14 @@ pub struct MemCtx {
     /// This run's tag in the high half: a window is this run's if its key is the page's
     /// address | `tag`.
     pub tag: u64,
-    /// The block counters, then the lanes' addresses of a memory access ([`ADDRS_AT`]).
-    pub out: [u64; OUT_WORDS],
+    /// The running translation's block counters (one `u64` per block of its region).
+    pub counts: *mut u64,
+    /// The budget the code had left when it returned.
+    pub left: i64,
+    /// The lanes' addresses of a memory access ([`ADDRS_AT`]).
+    pub addrs: [u32; 32],
+    /// The lanes' words of an access the code does lane by lane ([`DATA_AT`]).
+    pub data: [u32; 32],
     pub windows: [[Window; WINDOWS]; 2],
 }
 
@@ -225,7 +228,10 @@ impl Default for MemCtx {
             helper_loads: 0,
             helper_stores: 0,
             tag: 0,
-            out: [0; OUT_WORDS],
+            counts: std::ptr::null_mut(),
+            left: 0,
+            addrs: [0; 32],
+            data: [0; 32],
             windows: [[Window {
                 key: NO_PAGE,
                 bias: 0,
@@ -245,11 +251,12 @@ pub const WINDOW_BYTES: i32 = std::mem::size_of::<Window>() as i32;
 pub const WINDOW_BIAS: i32 = std::mem::offset_of!(Window, bias) as i32;
 // The code finds a window by shifting the slot (`memory.rs`).
 const _: () = assert!(WINDOW_BYTES.count_ones() == 1);
-/// Where block `k`'s counter is in the context: `COUNTS_AT + 8·k`.
-pub const COUNTS_AT: i32 = std::mem::offset_of!(MemCtx, out) as i32;
-/// Where in the context a memory access's 32 lane addresses go (bytes): after the block
-/// counters.
-pub const ADDRS_AT: i32 = COUNTS_AT + 8 * MAX_REGION_BLOCKS as i32;
+pub const CTX_COUNTS: i32 = std::mem::offset_of!(MemCtx, counts) as i32;
+pub const CTX_LEFT: i32 = std::mem::offset_of!(MemCtx, left) as i32;
+/// Where in the context a memory access's 32 lane addresses go (bytes).
+pub const ADDRS_AT: i32 = std::mem::offset_of!(MemCtx, addrs) as i32;
+/// Where in the context the lanes' words of an access done lane by lane go (bytes).
+pub const DATA_AT: i32 = std::mem::offset_of!(MemCtx, data) as i32;
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,7 @@
 //! instruction emitters (`int.rs`, `memory.rs`, `float.rs`) and the function's skeleton
 //! (`translate.rs`) build on it; it depends on none of them.
 
-use crate::abi::{exit_word, Helpers, Kind};
+use crate::abi::{exit_word, Helpers, Kind, CTX_LEFT};
 use crate::plan::{is_large, registers_in_memory, Plan, Term};
 use crate::shape::operands;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -48,9 +48,8 @@ pub(crate) struct Emit<'a, 'b> {
     /// dynamic rounding is not RNE on some active lane.
     pub(crate) fs_off: Option<Value>,
     pub(crate) dyn_not_rne: Option<Value>,
-    /// The block counters and address words: the memory context's `out`, reached from the
-    /// context's pointer (`self.out` is `self.port`, the offsets `abi::COUNTS_AT` and
-    /// `abi::ADDRS_AT` are the context's).
+    /// The address words: the memory context's `addrs`, reached from the context's pointer
+    /// (`self.out` is `self.port`, `abi::ADDRS_AT` the context's offset).
     pub(crate) out: Value,
     pub(crate) port: Value,
     pub(crate) left: Variable,
@@ -188,6 +187,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.store_home(r);
             }
         }
+        self.store_left();
         let (part, k) = match done {
             Some(k) => (self.cur + 1, k),
             None => (0, 0),
@@ -207,9 +207,16 @@ impl<'a, 'b> Emit<'a, 'b> {
                 self.store_home(r);
             }
         }
+        self.store_left();
         let w = self.b.ins().uextend(types::I64, pc);
         debug_assert_eq!(exit_word(0, false, 0, 0), 0);
         self.b.ins().return_(&[w]);
+    }
+
+    /// Leave the budget not used in the memory context (before a return).
+    fn store_left(&mut self) {
+        let left = self.b.use_var(self.left);
+        self.b.ins().store(Self::flags(), left, self.port, CTX_LEFT);
     }
 
     /// Store register `r`'s SSA values to its home in the register file.

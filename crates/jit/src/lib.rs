@@ -14,6 +14,7 @@
 mod abi;
 mod emit;
 mod float;
+mod helpers;
 mod int;
 mod memory;
 mod plan;
@@ -25,157 +26,17 @@ use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
 use translate::{
-    exit_parts, Block, BlockFn, Helpers, Kind, MemCtx, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY,
-    MAX_BLOCK, MAX_REGION, MAX_REGION_BLOCKS,
+    exit_parts, Block, BlockFn, Kind, MemCtx, Plan, Term, ENV_DYN_RNE, ENV_FS_DIRTY, MAX_BLOCK,
+    MAX_REGION, MAX_REGION_BLOCKS,
 };
 
-/// The lanes of register id `r` (integer 0–31, float 32–63) of the files `x` and `f`.
-///
-/// # Safety
-/// `x` and `f` are a warp's register files (32 registers of 32 lanes each).
-unsafe fn lanes_of<'a>(x: *mut u32, f: *mut u32, r: usize) -> &'a mut [u32; 32] {
-    let file = if r >= 32 { f } else { x };
-    // SAFETY: as the function's contract says; `r % 32` is a register of the file.
-    unsafe { &mut *file.add((r % 32) * 32).cast::<[u32; 32]>() }
-}
-
-/// `lw`/`flw` for translated code: the memory port loads each active lane's word straight
-/// into the destination register, or refuses (0; no register changed). After a load it did,
-/// the page of lane 0's address goes to the loads' window if the port allows.
-///
-/// # Safety
-/// `ctx` is the [`MemCtx`] the engine passed to the translated function, its port the
-/// engine's `MemPort`, its `x` and `f` the warp's register files; `addrs` points to 32 words.
-unsafe extern "C" fn load_helper(ctx: *mut std::ffi::c_void, addrs: *const u32, reg: u64) -> u32 {
-    // SAFETY: as the function's contract says.
-    let (ctx, addrs) = unsafe { (&mut *ctx.cast::<MemCtx>(), &*addrs.cast::<[u32; 32]>()) };
-    // SAFETY: as above.
-    let port = unsafe { &mut *ctx.port.cast::<MemPort<'_>>() };
-    let mut scratch = [0u32; 32];
-    // The port writes the active lanes only, and nothing if it refuses (`x0`'s words go to
-    // scratch).
-    let out = if reg == 0 {
-        &mut scratch
-    } else {
-        // SAFETY: as above.
-        unsafe { lanes_of(ctx.x, ctx.f, reg as usize) }
-    };
-    let done = port.load_words(addrs, out);
-    if done {
-        ctx.helper_loads += 1;
-        open_window(ctx, port, addrs[0], false);
-    }
-    done as u32
-}
-
-/// `sw`/`fsw` for translated code: the memory port stores each active lane's word, or
-/// refuses (0). After a store it did, the page of lane 0's address goes to the stores'
-/// window if the port allows.
-///
-/// # Safety
-/// As [`load_helper`].
-unsafe extern "C" fn store_helper(ctx: *mut std::ffi::c_void, addrs: *const u32, reg: u64) -> u32 {
-    // SAFETY: as the function's contract says.
-    let (ctx, addrs) = unsafe { (&mut *ctx.cast::<MemCtx>(), &*addrs.cast::<[u32; 32]>()) };
-    // SAFETY: as above.
-    let vals = unsafe { &*lanes_of(ctx.x, ctx.f, reg as usize) };
-    // SAFETY: as above.
-    let port = unsafe { &mut *ctx.port.cast::<MemPort<'_>>() };
-    let done = port.store_words(addrs, vals);
-    if done {
-        ctx.helper_stores += 1;
-        open_window(ctx, port, addrs[0], true);
-    }
-    done as u32
-}
-
-/// Put the DRAM page holding `addr` in its window for loads (or stores) if it is not there
-/// and the port allows the direct path on it (`memory.rs`). Windows are keyed by the guest
-/// address of the page ([`abi::Window`]), so where the DRAM base is not on a page boundary
-/// none opens (every access takes the helper).
-fn open_window(ctx: &mut MemCtx, port: &mut MemPort<'_>, addr: u32, store: bool) {
-    let size = weft_simt::DIRECT_PAGE_BYTES;
-    if !ctx.base.is_multiple_of(size) {
-        return;
-    }
-    let page = addr & !(size - 1);
-    let key = u64::from(page) | ctx.tag;
-    let w = &mut ctx.windows[usize::from(store)][(addr / size) as usize % abi::WINDOWS];
-    if w.key != key {
-        if let Some(host) = port.direct_page(addr, store) {
-            *w = abi::Window {
-                key,
-                bias: (host as usize).wrapping_sub(page as usize),
-            };
-        }
-    }
-}
-
-/// A scalar translation's byte or halfword access (`what`: [`abi::SUB_STORE`] | bytes) at
-/// `addr` that found no page window: the port does it or refuses (0); after an access it
-/// did, the page goes to its window if the port allows ([`abi::SubHelper`]).
-///
-/// # Safety
-/// As [`load_helper`] (`ctx` only).
-unsafe extern "C" fn sub_helper(ctx: *mut std::ffi::c_void, addr: u64, what: u64, val: u64) -> u64 {
-    // SAFETY: as the function's contract says.
-    let ctx = unsafe { &mut *ctx.cast::<MemCtx>() };
-    // SAFETY: as above.
-    let port = unsafe { &mut *ctx.port.cast::<MemPort<'_>>() };
-    let (addr, size, store) = (addr as u32, (what & 3) as u32, what & abi::SUB_STORE != 0);
-    let got = if store {
-        port.store_sub(addr, size, val as u32).then_some(0)
-    } else {
-        port.load_sub(addr, size)
-    };
-    match got {
-        Some(v) => {
-            if store {
-                ctx.helper_stores += 1;
-            } else {
-                ctx.helper_loads += 1;
-            }
-            open_window(ctx, port, addr, store);
-            abi::SUB_DONE | u64::from(v)
-        }
-        None => 0,
-    }
-}
-
-/// A translation's call or return ([`abi::JumpHelper`]): the effect on the warp's call
-/// stack, or a refusal (0) when the context holds none.
-///
-/// # Safety
-/// As [`load_helper`] (`ctx` only); `ctx.calls` is null or the running warp's call stack.
-unsafe extern "C" fn jump_helper(ctx: *mut std::ffi::c_void, effect: u64) -> u32 {
-    // SAFETY: as the function's contract says.
-    let ctx = unsafe { &mut *ctx.cast::<MemCtx>() };
-    if ctx.calls.is_null() {
-        return 0;
-    }
-    // SAFETY: as above.
-    let calls = unsafe { &mut *ctx.calls.cast::<CallStack>() };
-    calls.apply(if effect == CallEffect::Call as u64 {
-        CallEffect::Call
-    } else {
-        CallEffect::Return
-    });
-    1
-}
-
-const HELPERS: Helpers = Helpers {
-    load: load_helper,
-    store: store_helper,
-    sub: sub_helper,
-    jump: jump_helper,
-};
 use weft_isa::Op;
 use weft_simt::{
-    is_block_float, is_block_memory, is_private, is_scalar_csr_read, is_scalar_jump,
-    is_scalar_memory, BlockEngine, CallEffect, CallStack, EngineCounts, MemPort, Offer, PrivateRun,
-    Stops,
+    is_block_float, is_block_memory, is_private, is_scalar_csr, is_scalar_jump, is_scalar_memory,
+    BlockEngine, CallStack, EngineCounts, MemPort, Offer, PrivateRun, Stops,
 };
 
+use helpers::HELPERS;
 pub use translate::is_branch;
 
 /// Shortest block worth a call into translated code, unless it loops on itself: shorter
@@ -282,9 +143,12 @@ struct Translated {
     mem: Vec<[u64; 2]>,
     /// Each block's first and last pc, and whether it ends in a return.
     ranges: Vec<(u32, u32, bool)>,
-    /// Whole executions of each block in the current engine run not yet added to the
-    /// statistics (`Jit::book`).
-    pending: Vec<u64>,
+    /// Executions of each block in the current engine run not yet added to the statistics
+    /// (`Jit::book`): the code counts them itself, here, at every start of one (an
+    /// incomplete one is taken back when the code returns).
+    counts: Vec<u64>,
+    /// It is among the engine's touched translations (it ran in this engine run).
+    touched: bool,
 }
 
 impl Translated {
@@ -483,7 +347,7 @@ impl Jit {
                     || is_block_memory(i)
                     || is_block_float(i)
                     || (jumps && is_scalar_jump(i))
-                    || (kind == Kind::Lane && (is_scalar_memory(i) || is_scalar_csr_read(i)))
+                    || (kind == Kind::Lane && (is_scalar_memory(i) || is_scalar_csr(i)))
             }) else {
                 break Term::Fall(at);
             };
@@ -557,19 +421,36 @@ impl Jit {
         (plan.len() >= min_block.max(1) || plan.loops() || chains).then_some(plan)
     }
 
-    /// Add the pending executions of the blocks of translations `touched` to the statistics
-    /// (each block's operations × its executions).
-    fn book(&mut self, run: &mut PrivateRun<'_>, touched: &[usize]) {
+    /// Add the executions of the blocks of translations `touched` to the statistics (each
+    /// block's operations × its executions), and the loads and stores among them that the
+    /// helpers did not do (`ctx`'s counts; `partial` more ran in incomplete executions) as
+    /// the direct path's.
+    fn book(
+        &mut self,
+        run: &mut PrivateRun<'_>,
+        touched: &[usize],
+        ctx: &mut MemCtx,
+        partial: [u64; 2],
+    ) {
+        let mut mem = partial;
         for &k in touched {
             let t = &mut self.blocks[k];
+            t.touched = false;
             for (b, (_, ops)) in t.blocks.iter().enumerate() {
-                let n = std::mem::take(&mut t.pending[b]);
+                let n = std::mem::take(&mut t.counts[b]);
                 if n > 0 {
                     for &op in ops {
                         run.count(op, n);
                     }
+                    mem[0] += n * t.mem[b][0];
+                    mem[1] += n * t.mem[b][1];
                 }
             }
+        }
+        let direct = [mem[0] - ctx.helper_loads, mem[1] - ctx.helper_stores];
+        if direct != [0, 0] {
+            run.parts().1.count_direct(direct[0], direct[1]);
+            self.counts.direct += direct[0] + direct[1];
         }
     }
 
@@ -666,7 +547,8 @@ impl Jit {
                             (first, last, b.term.is_return())
                         })
                         .collect(),
-                    pending: vec![0; plan.blocks.len()],
+                    counts: vec![0; plan.blocks.len()],
+                    touched: false,
                 });
                 let k = self.blocks.len() - 1;
                 // Every block start of the region enters it there (unless it has its own).
@@ -724,6 +606,10 @@ fn jump_target(body: &[(u32, weft_isa::Inst)], i: &weft_isa::Inst, at: u32) -> O
         },
     }
 }
+
+/// Where `fflags` is among the float CSRs of the memory context.
+const FFLAGS_SLOT: usize = 0;
+const _: () = assert!(weft_simt::SCALAR_CSRS[FFLAGS_SLOT] == weft_isa::csr::FFLAGS);
 
 /// The loads and stores among `ops` that a translation does on its direct path or through
 /// a helper (`weft_simt::is_block_memory`, `weft_simt::is_scalar_memory`).
@@ -836,6 +722,8 @@ impl BlockEngine for Jit {
         // Translations with executions not yet booked (the engine's buffer, empty between
         // runs).
         let mut touched = std::mem::take(&mut self.touched);
+        // Loads and stores of incomplete executions (`Jit::book`).
+        let mut partial = [0u64; 2];
         loop {
             let pc = run.warp.pc;
             let entry = match self.index.entry(key(pc, kind)) {
@@ -904,9 +792,12 @@ impl BlockEngine for Jit {
             if ctx.stop_blocks >> at & 1 != 0 {
                 break;
             }
-            // The region's block counters start at zero (the rest of `out` is written before
-            // it is read).
-            ctx.out[..t.blocks.len()].fill(0);
+            let t = &mut self.blocks[k];
+            if !t.touched {
+                t.touched = true;
+                touched.push(k);
+            }
+            ctx.counts = t.counts.as_mut_ptr();
             let exit;
             let func = t.func;
             let env = *env.get_or_insert_with(|| float_env(run, kind));
@@ -929,8 +820,9 @@ impl BlockEngine for Jit {
                 // SAFETY: the function reads and writes the 32 × 32 integer and float
                 // register words of the warp (in a scalar translation, the lane's word of
                 // each, from the lane's word of register 0: inside the files), reads 32 mask
-                // words and 33 environment words, writes a counter per block and a memory
-                // access's addresses to the context's `out`, hands `ctx` (with the port, the
+                // words and 33 environment words, adds to the counters of the translation's
+                // blocks (`ctx.counts`), writes a memory access's addresses and the budget
+                // left to the context, hands `ctx` (with the port, the
                 // register files and the warp's call stack, which the function does not
                 // touch otherwise) to the helpers, and reads and writes words of the pages
                 // in `ctx`'s windows, which the port allowed and which stay where they are
@@ -947,43 +839,28 @@ impl BlockEngine for Jit {
                     )
                 } as u64;
             }
+            if kind == Kind::Lane && ctx.csrs_ok != 0 {
+                // The flags a `csrs fflags` in the code set (`translate.rs`), to the warp.
+                let l = ctx.lane as usize;
+                run.warp.fflags[l] = ctx.csrs[FFLAGS_SLOT] as u8;
+            }
             let t = &mut self.blocks[k];
             let (next, stop, part, extra) = exit_parts(exit);
-            let mut ran = 0;
-            let mut booked = false;
-            // The memory instructions that ran: the helpers did some, the direct path the
-            // rest.
-            let mut mem = [0u64; 2];
-            for (b, (len, ops)) in t.blocks.iter().enumerate() {
-                // An incomplete execution was counted when it began.
-                let whole = ctx.out[b] - u64::from(part == b + 1);
-                if whole > 0 {
-                    // Booked per operation at the end of the run, all executions at once.
-                    booked |= t.pending[b] == 0;
-                    t.pending[b] += whole;
-                    ran += whole * len;
-                    mem[0] += whole * t.mem[b][0];
-                    mem[1] += whole * t.mem[b][1];
+            // What the executions begun took from the budget (whole blocks, booked per
+            // operation at the end of the run, all executions at once) …
+            let mut ran = (left as i64 - ctx.left) as u64;
+            if part > 0 {
+                // … but for an incomplete one, taken back: only `extra` of its
+                // instructions ran, counted one by one.
+                let (len, ops) = &t.blocks[part - 1];
+                t.counts[part - 1] -= 1;
+                ran = ran - len + extra as u64;
+                for &op in &ops[..extra] {
+                    run.count(op, 1);
                 }
-                if part == b + 1 {
-                    for &op in &ops[..extra] {
-                        run.count(op, 1);
-                    }
-                    let [l, s] = memory_ops(&ops[..extra]);
-                    mem[0] += l;
-                    mem[1] += s;
-                    ran += extra as u64;
-                }
-            }
-            let direct = [mem[0] - ctx.helper_loads, mem[1] - ctx.helper_stores];
-            ctx.helper_loads = 0;
-            ctx.helper_stores = 0;
-            if direct != [0, 0] {
-                run.parts().1.count_direct(direct[0], direct[1]);
-                self.counts.direct += direct[0] + direct[1];
-            }
-            if booked && !touched.contains(&k) {
-                touched.push(k);
+                let [l, s] = memory_ops(&ops[..extra]);
+                partial[0] += l;
+                partial[1] += s;
             }
             done += ran;
             if kind == Kind::Lane {
@@ -997,7 +874,7 @@ impl BlockEngine for Jit {
                 break;
             }
         }
-        self.book(run, &touched);
+        self.book(run, &touched, &mut ctx, partial);
         touched.clear();
         self.touched = touched;
         self.ctx = Some(ctx);

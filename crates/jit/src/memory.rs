@@ -21,7 +21,8 @@
 //! memory instructions that ran as the direct path's, as the interpreter counts them.
 
 use crate::abi::{
-    ADDRS_AT, CTX_LANE, CTX_TAG, CTX_WINDOWS, SUB_STORE, WINDOWS, WINDOW_BIAS, WINDOW_BYTES,
+    ADDRS_AT, CTX_LANE, CTX_TAG, CTX_WINDOWS, DATA_AT, SUB_STORE, WINDOWS, WINDOW_BIAS,
+    WINDOW_BYTES,
 };
 use crate::emit::Emit;
 use crate::shape::operands;
@@ -102,7 +103,8 @@ impl<'a, 'b> Emit<'a, 'b> {
     /// on to `cont`; the code emitted after this returns is the other case. Consecutive
     /// lanes (lane `l` at lane 0's address + 4·l) load or store whole vectors; a load whose
     /// active lanes all read lane 0's word (a broadcast: a uniform pointer, a loop bound, one
-    /// lane of `main`) reads it once.
+    /// lane of `main`) reads it once; other addresses (each lane's own stack, a gather) go
+    /// lane by lane ([`Emit::lane_by_lane`]).
     fn direct_access(&mut self, dst: Option<u8>, data: u8, cont: cranelift_codegen::ir::Block) {
         let store = dst.is_none();
         let flags = Self::flags();
@@ -154,6 +156,81 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.b.ins().jump(cont, &[]);
         }
         self.b.switch_to_block(other);
+        self.lane_by_lane(store, data, cont);
+    }
+
+    /// The direct path lane by lane, for addresses neither consecutive nor one word: if every
+    /// active lane's word is aligned on a page of a window of the run (a first pass checks
+    /// them all, so that nothing is done unless everything can be), each lane's word is
+    /// read or written on its own, in lane order (for stores to one word, the last lane's
+    /// stays, as in the interpreter), the words going through the context's `data`; then on
+    /// to `cont`. The code emitted after this returns is the other case (the helper). The
+    /// helpers open the window of every active lane's page after an access (`lib.rs`), so
+    /// per-thread stacks (8 KiB apart: one or two pages for 8 lanes) soon have theirs.
+    fn lane_by_lane(&mut self, store: bool, data: u8, cont: Block) {
+        let flags = Self::flags();
+        let helper = self.b.create_block();
+        if store {
+            for v in 0..self.nvec {
+                let val = self.get(data, v);
+                self.b
+                    .ins()
+                    .store(flags, val, self.port, DATA_AT + 16 * v as i32);
+            }
+        }
+        let end = 16 * self.nvec as i64;
+        for access in [false, true] {
+            // A loop over the lanes' byte offsets (4·l) in the address, mask and data words.
+            let head = self.b.create_block();
+            let o = self.b.append_block_param(head, self.ptr);
+            let body = self.b.create_block();
+            let active = self.b.create_block();
+            let after = self.b.create_block();
+            let zero = self.b.ins().iconst(self.ptr, 0);
+            self.b.ins().jump(head, &[zero.into()]);
+            self.b.switch_to_block(head);
+            let done = self
+                .b
+                .ins()
+                .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, o, end);
+            self.b.ins().brif(done, after, &[], body, &[]);
+            self.b.switch_to_block(body);
+            let next = self.b.ins().iadd_imm(o, 4);
+            if self.masked {
+                let m_at = self.b.ins().iadd(self.mask_ptr, o);
+                let m = self.b.ins().load(types::I32, flags, m_at, 0);
+                self.b.ins().brif(m, active, &[], head, &[next.into()]);
+            } else {
+                // Every lane is active.
+                self.b.ins().jump(active, &[]);
+            }
+            self.b.switch_to_block(active);
+            let lane = self.b.ins().iadd(self.port, o);
+            let a = self.b.ins().load(types::I32, flags, lane, ADDRS_AT);
+            let p = self.page_window(a, store, helper, 4);
+            if access {
+                if store {
+                    let w = self.b.ins().load(types::I32, flags, lane, DATA_AT);
+                    self.b.ins().store(flags, w, p, 0);
+                } else {
+                    let w = self.b.ins().load(types::I32, flags, p, 0);
+                    self.b.ins().store(flags, w, lane, DATA_AT);
+                }
+            }
+            self.b.ins().jump(head, &[next.into()]);
+            self.b.switch_to_block(after);
+        }
+        if !store {
+            for v in 0..self.nvec {
+                let val =
+                    self.b
+                        .ins()
+                        .load(types::I32X4, flags, self.port, DATA_AT + 16 * v as i32);
+                self.set(data, v, val);
+            }
+        }
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(helper);
     }
 
     /// A scalar translation's direct path: the one lane's word at address `a` (a scalar),

@@ -23,7 +23,8 @@
 //! The function is `fn(x, f, masks, budget, ctx, env, entry)` ([`BlockFn`]): it starts at
 //! block `entry`, runs whole block executions while the budget lasts, the active lanes agree
 //! at each branch and the next block is in the region, counts the executions it began per
-//! block in the context's `out`, and returns ([`exit_parts`]) the next pc, whether to hand over to the
+//! block (in the translation's counters, which the context points to), leaves the budget it
+//! did not use in the context, and returns ([`exit_parts`]) the next pc, whether to hand over to the
 //! interpreter, and the part of an incomplete execution that ran — the body when the lanes
 //! disagreed at the closing branch (the interpreter executes it, splitting the warp), the
 //! instructions before a memory access the port refused or a float guard failed.
@@ -44,11 +45,12 @@ use cranelift_jit::JITModule;
 use cranelift_module::{Module, ModuleReloc};
 use weft_isa::{Inst, Op};
 use weft_simt::{
-    call_effect, is_block_memory, is_scalar_csr_read, is_scalar_memory, CallEffect, SCALAR_CSRS,
+    call_effect, is_block_memory, is_scalar_csr_read, is_scalar_csr_set, is_scalar_memory,
+    CallEffect, SCALAR_CSRS,
 };
 
 pub use crate::abi::{exit_parts, BlockFn, Helpers, Kind, MemCtx, ENV_DYN_RNE, ENV_FS_DIRTY};
-use crate::abi::{COUNTS_AT, CTX_CSRS, CTX_CSRS_OK, CTX_STOP_BLOCKS};
+use crate::abi::{CTX_COUNTS, CTX_CSRS, CTX_CSRS_OK, CTX_STOP_BLOCKS};
 pub use crate::plan::{
     is_large, registers_in_memory, Block, Plan, Term, MAX_BLOCK, MAX_REGION, MAX_REGION_BLOCKS,
 };
@@ -246,10 +248,14 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.exit_if(stop, start, None, true);
             let left = self.b.ins().iadd_imm(left, -len);
             self.b.def_var(self.left, left);
-            let at = COUNTS_AT + k as i32 * 8;
-            let c = self.b.ins().load(types::I64, Self::flags(), self.out, at);
+            let counts = self
+                .b
+                .ins()
+                .load(self.ptr, Self::flags(), self.port, CTX_COUNTS);
+            let at = k as i32 * 8;
+            let c = self.b.ins().load(types::I64, Self::flags(), counts, at);
             let c = self.b.ins().iadd_imm(c, 1);
-            self.b.ins().store(Self::flags(), c, self.out, at);
+            self.b.ins().store(Self::flags(), c, counts, at);
             let body = &self.plan.blocks[k].body;
             let mut j = 0;
             while j < body.len() {
@@ -262,6 +268,9 @@ impl<'a, 'b> Emit<'a, 'b> {
                     j += 1;
                 } else if is_scalar_csr_read(&i) {
                     self.csr_read(j, pc, &i);
+                    j += 1;
+                } else if is_scalar_csr_set(&i) {
+                    self.fflags_set(j, pc, &i);
                     j += 1;
                 } else if is_float(i.op) {
                     self.float(j, pc, &i);
@@ -444,6 +453,37 @@ impl<'a, 'b> Emit<'a, 'b> {
             .load(types::I32, Self::flags(), self.port, CTX_CSRS + 4 * off);
         let v = self.of_word(v);
         self.set(i.rd, 0, v);
+    }
+
+    /// A scalar translation's `csrrs`/`csrrsi` setting bits of `fflags`
+    /// (`weft_simt::is_scalar_csr_set`), the `k`-th instruction of the body, at `pc`: the
+    /// flags (and `fcsr`'s) the engine put in the memory context gain the operand's low five
+    /// bits, and `rd` gets the old flags; the engine writes the flags back to the warp. Where
+    /// the context has no values (the float state is not Dirty), an exit before it for the
+    /// interpreter.
+    fn fflags_set(&mut self, k: usize, pc: u32, i: &Inst) {
+        let flags = Self::flags();
+        let ok = self.b.ins().load(types::I32, flags, self.port, CTX_CSRS_OK);
+        let none = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
+        self.bail_if(none, k, pc);
+        let operand = if i.op == Op::Csrrsi {
+            self.konst(u32::from(i.rs1))
+        } else {
+            self.get(i.rs1, 0)
+        };
+        let bits = self.b.ins().band_imm(operand, 0x1f);
+        let mut old = None;
+        for csr in [weft_isa::csr::FFLAGS, weft_isa::csr::FCSR] {
+            let at = CTX_CSRS + 4 * csr_slot(csr);
+            let v = self.b.ins().load(types::I32, flags, self.port, at);
+            old.get_or_insert(v);
+            let new = self.b.ins().bor(v, bits);
+            self.b.ins().store(flags, new, self.port, at);
+        }
+        if i.rd != 0 {
+            let v = self.of_word(old.expect("fflags read"));
+            self.set(i.rd, 0, v);
+        }
     }
 
     /// Lane-wise private instructions (no memory access, no float operation) on every

@@ -125,6 +125,76 @@ _start:
     }
 }
 
+/// Each lane on a word of its own 8 KiB apart (as on per-thread stacks), a gather from a
+/// table at lane-dependent indices, and a scatter where pairs of lanes store to one word (the
+/// higher lane's value stays): all lane by lane on the direct path, with every lane on and
+/// with some off.
+#[test]
+fn strided_gathered_and_colliding_lanes_go_lane_by_lane_on_the_direct_path() {
+    let body = |before: &str| {
+        format!(
+            "
+    .globl _start
+_start:
+{}
+{before}
+    csrr s0, thread_id
+    slli s1, s0, 13
+    li t0, 0x80200000
+    add t0, t0, s1
+    li t3, 400
+    li t4, 0
+    li a0, 0
+1:  lw t1, 0(t0)
+    add t1, t1, t4
+    sw t1, 0(t0)
+    add t5, s0, t4
+    andi t5, t5, 63
+    slli t5, t5, 2
+    li t6, 0x80100000
+    add t5, t5, t6
+    lw t2, 0(t5)
+    add a0, a0, t2
+    srli t5, s0, 1
+    slli t5, t5, 2
+    andi t6, t4, 15
+    slli t6, t6, 7
+    add t5, t5, t6
+    li t6, 0x80300000
+    add t5, t5, t6
+    sw t1, 0(t5)
+    addi t4, t4, 1
+    blt t4, t3, 1b
+    andi a0, a0, 0xff
+{EXIT}
+",
+            fill(0x8010_0000, 64)
+        )
+    };
+    for lanes in LANES {
+        let all = (1u64 << lanes) - 1;
+        for (what, before) in [
+            ("every lane", String::new()),
+            (
+                "some lanes off",
+                format!("    li t0, {}\n    tmc t0", 0xb5b5_b5b5 & all),
+            ),
+        ] {
+            let (m, end) = same(&body(&before), &shape(lanes, 1, 1, 10_000_000));
+            assert!(
+                matches!(end, RunEnd::Exit(_)),
+                "{lanes} lanes, {what}: {end:?}"
+            );
+            // Four accesses a pass, 400 passes: most of them once the loop is translated.
+            assert!(
+                direct(&m) > 1200,
+                "{lanes} lanes, {what}: {} accesses on the direct path",
+                direct(&m)
+            );
+        }
+    }
+}
+
 #[test]
 fn vectors_straddling_two_pages_match() {
     // From 64 bytes below a page boundary: at 32 lanes every access straddles two pages

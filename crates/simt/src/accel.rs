@@ -26,8 +26,8 @@
 //! is left of it (`quantum_super_step`, at the end).
 
 use crate::engine::{
-    is_block_float, is_block_memory, is_private, is_scalar_csr_read, is_scalar_jump,
-    is_scalar_memory, BlockEngine, EngineCounts, LaneClass, Offer, PrivateRun,
+    is_block_float, is_block_memory, is_private, is_scalar_csr, is_scalar_jump, is_scalar_memory,
+    BlockEngine, EngineCounts, LaneClass, Offer, PrivateRun,
 };
 use crate::machine::Machine;
 use crate::mem_port::MemPort;
@@ -175,7 +175,7 @@ impl Machine {
                     || is_block_memory(&s.inst)
                     || is_block_float(&s.inst)
                     || (jumps && is_scalar_jump(&s.inst))
-                    || (one && (is_scalar_memory(&s.inst) || is_scalar_csr_read(&s.inst))))
+                    || (one && (is_scalar_memory(&s.inst) || is_scalar_csr(&s.inst))))
                     && s.no_block & class.bit() == 0 => {}
             _ => return 0,
         }

@@ -153,6 +153,24 @@ pub fn is_scalar_csr_read(i: &Inst) -> bool {
         && SCALAR_CSRS.contains(&(i.imm as u16))
 }
 
+/// Can a block engine run `i` on a warp with exactly one active lane — a `csrrs` or
+/// `csrrsi` that sets bits of `fflags` (`csrs fflags, rs`, `csrsi fflags, 16`: soft-float
+/// routines raise their exceptions so), reading the old value to `rd` — while the float state
+/// is Dirty (the write then changes no `mstatus` bit; otherwise the engine exits before it)?
+/// It only adds flags, so a float operation a block engine checked against the lane's flags
+/// before it stays exact after it (its guards see the flags as they were: at worst the
+/// engine exits where the interpreter would not have needed to). The engine keeps the new
+/// flags where [`PrivateRun::float_csrs`] put them for reads and writes them to the warp.
+pub fn is_scalar_csr_set(i: &Inst) -> bool {
+    matches!(i.op, Op::Csrrs | Op::Csrrsi) && i.rs1 != 0 && i.imm as u16 == weft_isa::csr::FFLAGS
+}
+
+/// Is `i` a float CSR instruction a scalar translation runs ([`is_scalar_csr_read`],
+/// [`is_scalar_csr_set`])?
+pub fn is_scalar_csr(i: &Inst) -> bool {
+    is_scalar_csr_read(i) || is_scalar_csr_set(i)
+}
+
 /// Can a block engine run the float instruction `i` — under guards it checks on every active
 /// lane before the instruction, exiting before it when one fails (docs/engine.md): the float
 /// state is Dirty ([`PrivateRun::float_dirty`]); a rounding operation uses round-to-nearest-

@@ -50,9 +50,9 @@ pub mod warp;
 pub use config::{Config, ConfigError, DisplayConfig, DmaConfig, DxaConfig, Profile, ReconvMode};
 pub use divergence::Reconv;
 pub use engine::{
-    call_effect, is_block_float, is_block_memory, is_private, is_scalar_csr_read, is_scalar_jump,
-    is_scalar_memory, BlockEngine, CallEffect, CallStack, EngineCounts, LaneClass, MemPort, Offer,
-    PrivateRun, Stops, DIRECT_PAGE_BYTES, SCALAR_CSRS,
+    call_effect, is_block_float, is_block_memory, is_private, is_scalar_csr, is_scalar_csr_read,
+    is_scalar_csr_set, is_scalar_jump, is_scalar_memory, BlockEngine, CallEffect, CallStack,
+    EngineCounts, LaneClass, MemPort, Offer, PrivateRun, Stops, DIRECT_PAGE_BYTES, SCALAR_CSRS,
 };
 pub use launch::LaunchReport;
 pub use machine::{FaultInfo, Machine, Observer, RunEnd};
