@@ -1,6 +1,7 @@
 //! The translated function's interface: its type ([`BlockFn`]), the memory helpers it calls
 //! ([`MemHelper`], [`Helpers`]) and the memory context it hands them ([`MemCtx`], with the
-//! page windows of the direct path), the layout of its `out` words ([`ADDRS_AT`], [`OUT_WORDS`]),
+//! page windows of the direct path, the address and data words of an access: [`ADDRS_AT`],
+//! [`DATA_AT`]),
 //! the float environment's bits ([`ENV_FS_DIRTY`], [`ENV_DYN_RNE`]) and the word it returns
 //! ([`exit_parts`]). Shared by the emitter (`emit.rs` and the modules that extend it) and the
 //! block engine (`lib.rs`) that calls the code.
@@ -146,7 +147,7 @@ impl Kind {
 /// alone (null otherwise), the DRAM base, the active lane of a
 /// scalar translation ([`Kind::Lane`]; 0 otherwise) and the float CSRs it reads, how many
 /// memory instructions the helpers did (the engine counts the rest, from the blocks that ran,
-/// as the direct path's), the block counters and address words (`out`), and the windows of
+/// as the direct path's), the block counters, address and data words, and the windows of
 /// the pages the code may use itself — direct-mapped by page number, loads' then stores',
 /// filled by the helpers with pages the port allows ([`weft_simt::MemPort::direct_page`]).
 /// The engine keeps one context; a window counts only in the run whose tag it holds, so

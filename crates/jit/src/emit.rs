@@ -69,7 +69,7 @@ pub(crate) struct Emit<'a, 'b> {
 }
 
 /// The state of one pass of a vector loop: the integer and float register files, the lane
-/// mask, the float environment and `out` at the pass's vector (`+ 16 × vector`, the offset),
+/// mask, the float environment and the context's address words at the pass's vector (`+ 16 × vector`, the offset),
 /// and, per register id, its value in this pass (loaded at the first use) and whether the
 /// pass wrote it (stored at the end).
 pub(crate) struct VectorLoop {
@@ -454,7 +454,7 @@ impl<'a, 'b> Emit<'a, 'b> {
     }
 
     /// Start a pass over the vector at byte offset `off`: the register files, mask, float
-    /// environment and `out` based at it, no register loaded yet.
+    /// environment and the address words based at it, no register loaded yet.
     fn begin_pass(&mut self, off: Value) {
         let [x, f, m, env, out] =
             [self.x, self.f, self.mask_ptr, self.env, self.out].map(|p| self.b.ins().iadd(p, off));

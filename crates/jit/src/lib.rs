@@ -429,7 +429,7 @@ impl Jit {
         &mut self,
         run: &mut PrivateRun<'_>,
         touched: &[usize],
-        ctx: &mut MemCtx,
+        ctx: &MemCtx,
         partial: [u64; 2],
     ) {
         let mut mem = partial;
@@ -874,7 +874,7 @@ impl BlockEngine for Jit {
                 break;
             }
         }
-        self.book(run, &touched, &mut ctx, partial);
+        self.book(run, &touched, &ctx, partial);
         touched.clear();
         self.touched = touched;
         self.ctx = Some(ctx);

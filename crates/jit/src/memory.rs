@@ -47,7 +47,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         let data = dst
             .or(srcs[1])
             .expect("a load's destination or a store's data");
-        // The lanes' addresses, to the address words of `out`.
+        // The lanes' addresses, to the context's address words.
         let imm = i.imm as u32;
         if self.one_lane {
             let a = self.get(i.rs1, 0);
@@ -99,7 +99,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.switch_to_block(cont);
     }
 
-    /// The direct path: if the addresses in `out` allow it, the access on host memory, then
+    /// The direct path: if the addresses in the context allow it, the access on host memory, then
     /// on to `cont`; the code emitted after this returns is the other case. Consecutive
     /// lanes (lane `l` at lane 0's address + 4·l) load or store whole vectors; a load whose
     /// active lanes all read lane 0's word (a broadcast: a uniform pointer, a loop bound, one
@@ -372,7 +372,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         }
     }
 
-    /// Does some active lane's address in `out` differ from `a_all` (lane 0's in every lane)
+    /// Does some active lane's address in the context differ from `a_all` (lane 0's in every lane)
     /// plus, if `steps`, 4 × the lane? (A scalar i8.)
     fn lanes_differ(&mut self, a_all: Value, steps: bool) -> Value {
         let flags = Self::flags();
@@ -409,7 +409,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.b.ins().vconst(types::I32X4, c)
     }
 
-    /// The access through the memory port's helper (the addresses are in `out`), exiting
+    /// The access through the memory port's helper (the addresses are in the context), exiting
     /// before the instruction if the helper refuses.
     fn through_helper(&mut self, k: usize, pc: u32, dst: Option<u8>, data: u8) {
         if !self.in_memory {

@@ -274,6 +274,6 @@ impl Plan {
     }
 }
 
-/// Most basic blocks in one region (one execution counter each in `out`, one bit each in
+/// Most basic blocks in one region (one execution counter each, one bit each in
 /// the memory context's `stop_blocks`).
 pub const MAX_REGION_BLOCKS: usize = 32;
