@@ -48,9 +48,8 @@ pub(crate) struct Emit<'a, 'b> {
     /// dynamic rounding is not RNE on some active lane.
     pub(crate) fs_off: Option<Value>,
     pub(crate) dyn_not_rne: Option<Value>,
-    /// The address words: the memory context's `addrs`, reached from the context's pointer
-    /// (`self.out` is `self.port`, `abi::ADDRS_AT` the context's offset).
-    pub(crate) out: Value,
+    /// The memory context (the helpers' first argument; the address words at
+    /// `abi::ADDRS_AT`, the data words at `abi::DATA_AT`, the counters, windows and CSRs).
     pub(crate) port: Value,
     pub(crate) left: Variable,
     /// The block being emitted (its index in the region).
@@ -69,7 +68,8 @@ pub(crate) struct Emit<'a, 'b> {
 }
 
 /// The state of one pass of a vector loop: the integer and float register files, the lane
-/// mask, the float environment and the context's address words at the pass's vector (`+ 16 × vector`, the offset),
+/// mask, the float environment and the memory context (for its address words) at the
+/// pass's vector (`+ 16 × vector`, the offset),
 /// and, per register id, its value in this pass (loaded at the first use) and whether the
 /// pass wrote it (stored at the end).
 pub(crate) struct VectorLoop {
@@ -77,7 +77,7 @@ pub(crate) struct VectorLoop {
     pub(crate) f: Value,
     pub(crate) m: Value,
     pub(crate) env: Value,
-    pub(crate) out: Value,
+    pub(crate) ctx: Value,
     pub(crate) off: Value,
     pub(crate) vals: [Option<Value>; 64],
     pub(crate) written: [bool; 64],
@@ -131,7 +131,6 @@ impl<'a, 'b> Emit<'a, 'b> {
             missing: Vec::new(),
             fs_off: None,
             dyn_not_rne: None,
-            out: Value::from_u32(0),
             port: Value::from_u32(0),
             left: Variable::from_u32(0),
             cur: 0,
@@ -456,14 +455,14 @@ impl<'a, 'b> Emit<'a, 'b> {
     /// Start a pass over the vector at byte offset `off`: the register files, mask, float
     /// environment and the address words based at it, no register loaded yet.
     fn begin_pass(&mut self, off: Value) {
-        let [x, f, m, env, out] =
-            [self.x, self.f, self.mask_ptr, self.env, self.out].map(|p| self.b.ins().iadd(p, off));
+        let [x, f, m, env, ctx] =
+            [self.x, self.f, self.mask_ptr, self.env, self.port].map(|p| self.b.ins().iadd(p, off));
         self.vl = Some(VectorLoop {
             x,
             f,
             m,
             env,
-            out,
+            ctx,
             off,
             vals: [None; 64],
             written: [false; 64],

@@ -139,8 +139,9 @@ struct Translated {
     func: BlockFn,
     /// Each block's instructions in a whole execution, and their operations.
     blocks: Vec<(u64, Vec<Op>)>,
-    /// Each block's loads and stores (word, byte and halfword: those with a direct path).
-    mem: Vec<[u64; 2]>,
+    /// Each block's loads and stores (word, byte and halfword: those with a direct path)
+    /// among its first `j` instructions, for `j` from 0 to its whole body ([`memory_prefix`]).
+    mem: Vec<Vec<[u64; 2]>>,
     /// Each block's first and last pc, and whether it ends in a return.
     ranges: Vec<(u32, u32, bool)>,
     /// Executions of each block in the current engine run not yet added to the statistics
@@ -442,8 +443,9 @@ impl Jit {
                     for &op in ops {
                         run.count(op, n);
                     }
-                    mem[0] += n * t.mem[b][0];
-                    mem[1] += n * t.mem[b][1];
+                    let [l, s] = t.mem[b].last().expect("the whole body's");
+                    mem[0] += n * l;
+                    mem[1] += n * s;
                 }
             }
         }
@@ -538,7 +540,7 @@ impl Jit {
                 self.blocks.push(Translated {
                     func,
                     blocks: plan.blocks.iter().map(|b| (b.len(), b.ops())).collect(),
-                    mem: plan.blocks.iter().map(|b| memory_ops(&b.ops())).collect(),
+                    mem: plan.blocks.iter().map(|b| memory_prefix(&b.body)).collect(),
                     ranges: plan
                         .blocks
                         .iter()
@@ -607,22 +609,19 @@ fn jump_target(body: &[(u32, weft_isa::Inst)], i: &weft_isa::Inst, at: u32) -> O
     }
 }
 
-/// Where `fflags` is among the float CSRs of the memory context.
-const FFLAGS_SLOT: usize = 0;
-const _: () = assert!(weft_simt::SCALAR_CSRS[FFLAGS_SLOT] == weft_isa::csr::FFLAGS);
-
-/// The loads and stores among `ops` that a translation does on its direct path or through
-/// a helper (`weft_simt::is_block_memory`, `weft_simt::is_scalar_memory`).
-fn memory_ops(ops: &[Op]) -> [u64; 2] {
-    let mut n = [0; 2];
-    for op in ops {
-        match op {
-            Op::Lw | Op::Flw | Op::Lb | Op::Lbu | Op::Lh | Op::Lhu => n[0] += 1,
-            Op::Sw | Op::Fsw | Op::Sb | Op::Sh => n[1] += 1,
-            _ => {}
+/// The loads and stores (those a translation does on its direct path or through a helper:
+/// `weft_simt::is_block_memory`, `weft_simt::is_scalar_memory`; a store has no destination)
+/// among the first `j` instructions of `body`, for each `j` from 0 to the whole body.
+fn memory_prefix(body: &[(u32, weft_isa::Inst)]) -> Vec<[u64; 2]> {
+    let mut n = [0u64; 2];
+    let mut v = vec![n];
+    for (_, i) in body {
+        if is_block_memory(i) || is_scalar_memory(i) {
+            n[usize::from(shape::operands(i).0.is_none())] += 1;
         }
+        v.push(n);
     }
-    n
+    v
 }
 
 /// Is `pc` inside one of the blocks on loops of translations of `kind`?
@@ -839,11 +838,6 @@ impl BlockEngine for Jit {
                     )
                 } as u64;
             }
-            if kind == Kind::Lane && ctx.csrs_ok != 0 {
-                // The flags a `csrs fflags` in the code set (`translate.rs`), to the warp.
-                let l = ctx.lane as usize;
-                run.warp.fflags[l] = ctx.csrs[FFLAGS_SLOT] as u8;
-            }
             let t = &mut self.blocks[k];
             let (next, stop, part, extra) = exit_parts(exit);
             // What the executions begun took from the budget (whole blocks, booked per
@@ -858,7 +852,7 @@ impl BlockEngine for Jit {
                 for &op in &ops[..extra] {
                     run.count(op, 1);
                 }
-                let [l, s] = memory_ops(&ops[..extra]);
+                let [l, s] = t.mem[part - 1][extra];
                 partial[0] += l;
                 partial[1] += s;
             }
@@ -873,6 +867,13 @@ impl BlockEngine for Jit {
             if stop || ran == 0 {
                 break;
             }
+        }
+        if kind == Kind::Lane && ctx.csrs_ok != 0 {
+            // The flags a `csrs fflags` in the code set (`translate.rs`), to the warp (nothing
+            // reads the warp's flags during the run: the float environment and the CSR words
+            // were taken from it at the start).
+            let fflags = translate::csr_slot(weft_isa::csr::FFLAGS) as usize;
+            run.warp.fflags[ctx.lane as usize] = ctx.csrs[fflags] as u8;
         }
         self.book(run, &touched, &ctx, partial);
         touched.clear();

@@ -58,14 +58,14 @@ impl<'a, 'b> Emit<'a, 'b> {
             }
             // For the helper, the lane's address to its word and to lane 0's (the helpers
             // open the page window of lane 0's address).
-            self.b.ins().store(Self::flags(), a, self.out, ADDRS_AT);
+            self.b.ins().store(Self::flags(), a, self.port, ADDRS_AT);
             let lane = self
                 .b
                 .ins()
                 .load(types::I32, Self::flags(), self.port, CTX_LANE);
             let lane = self.b.ins().uextend(self.ptr, lane);
             let off = self.b.ins().ishl_imm(lane, 2);
-            let at = self.b.ins().iadd(self.out, off);
+            let at = self.b.ins().iadd(self.port, off);
             self.b.ins().store(Self::flags(), a, at, ADDRS_AT);
             self.through_helper(k, pc, dst, data);
             self.b.ins().jump(cont, &[]);
@@ -76,7 +76,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             self.vector_loop(&[], |e, _| {
                 let a = e.get(i.rs1, 0);
                 let a = e.offset(a, imm);
-                let base = e.vl.as_ref().expect("in a vector loop").out;
+                let base = e.vl.as_ref().expect("in a vector loop").ctx;
                 e.b.ins().store(Self::flags(), a, base, ADDRS_AT);
                 Vec::new()
             });
@@ -86,7 +86,7 @@ impl<'a, 'b> Emit<'a, 'b> {
                 let a = self.offset(a, imm);
                 self.b
                     .ins()
-                    .store(Self::flags(), a, self.out, ADDRS_AT + v as i32 * 16);
+                    .store(Self::flags(), a, self.port, ADDRS_AT + v as i32 * 16);
             }
         }
         let cont = self.b.create_block();
@@ -110,7 +110,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         let flags = Self::flags();
         // First the scalar checks, which fail at once where no window is ever open (a
         // super-step over several warps): lane 0's address aligned, its page in its window.
-        let a = self.b.ins().load(types::I32, flags, self.out, ADDRS_AT);
+        let a = self.b.ins().load(types::I32, flags, self.port, ADDRS_AT);
         let other = self.b.create_block();
         let p = self.page_window(a, store, other, 4);
         let off = self.b.ins().band_imm(a, i64::from(DIRECT_PAGE_BYTES - 1));
@@ -381,7 +381,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             let at = self
                 .b
                 .ins()
-                .load(types::I32X4, flags, self.out, ADDRS_AT + v as i32 * 16);
+                .load(types::I32X4, flags, self.port, ADDRS_AT + v as i32 * 16);
             let m = self
                 .b
                 .ins()
@@ -428,7 +428,7 @@ impl<'a, 'b> Emit<'a, 'b> {
         };
         let callee = self.b.ins().iconst(self.ptr, f as usize as i64);
         let reg = self.b.ins().iconst(types::I64, i64::from(data));
-        let addrs = self.b.ins().iadd_imm(self.out, i64::from(ADDRS_AT));
+        let addrs = self.b.ins().iadd_imm(self.port, i64::from(ADDRS_AT));
         let sig = self.helper_sig.expect("helper signature");
         let call = self
             .b

@@ -57,7 +57,7 @@ pub use crate::plan::{
 pub use crate::shape::is_branch;
 
 /// The index of CSR `csr` among [`SCALAR_CSRS`] (the words of the memory context's `csrs`).
-fn csr_slot(csr: u16) -> i32 {
+pub(crate) fn csr_slot(csr: u16) -> i32 {
     SCALAR_CSRS
         .iter()
         .position(|&c| c == csr)
@@ -182,7 +182,6 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.x = x;
         self.f = params[1];
         self.port = params[4];
-        self.out = self.port;
         let env = params[5];
         self.env = env;
         self.mask_ptr = mp;
